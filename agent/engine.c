@@ -1,0 +1,54 @@
+/*
+ * engine: choosing an engine, and the one signal handler they share. The handler stays installed after the
+ * profiler stops: a timer signal still in flight must never meet the default action, which kills the JVM.
+ */
+#include "engine.h"
+
+#include "log.h"
+#include "sample.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+const engine *engine_choose(const char *event, bool verbose, char *err, size_t errlen) {
+    const engine *cpu_order[] = {&engine_ctimer, &engine_itimer};
+    char why[256];
+    if (strcmp(event, "cpu") == 0) {
+        for (size_t i = 0; i < sizeof(cpu_order) / sizeof(cpu_order[0]); i++) {
+            if (cpu_order[i]->check(why, sizeof(why)) == 0) {
+                if (verbose) log_info("event=cpu: using the %s engine", cpu_order[i]->name);
+                return cpu_order[i];
+            }
+            if (verbose) log_info("event=cpu: %s engine unavailable: %s", cpu_order[i]->name, why);
+        }
+        snprintf(err, errlen, "event=cpu: no CPU engine can run here (last reason: %s)", why);
+        return NULL;
+    }
+    const engine *all[] = {&engine_ctimer, &engine_itimer};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+        if (strcmp(event, all[i]->name) != 0) continue;
+        if (all[i]->check(why, sizeof(why)) != 0) {
+            snprintf(err, errlen, "event=%s: engine unavailable: %s", event, why);
+            return NULL;
+        }
+        if (verbose) log_info("event=%s: using the %s engine", event, all[i]->name);
+        return all[i];
+    }
+    snprintf(err, errlen, "event=%s: unknown event; accepted: cpu, ctimer, itimer", event);
+    return NULL;
+}
+
+int engine_install_handler(int signo) {
+    static bool installed;
+    if (installed) return 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = sample_signal_handler;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(signo, &sa, NULL) != 0) return -1;
+    installed = true;
+    return 0;
+}

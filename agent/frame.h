@@ -1,0 +1,46 @@
+/*
+ * frame: the raw frame recorded by the signal path, before any naming, and the marker frames that stand
+ * for stacks the profiler could not walk. Shared by the signal path (sample, traces) and the dump path.
+ */
+#ifndef LIBPROF_FRAME_H
+#define LIBPROF_FRAME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum {
+    FRAME_JAVA = 0,      /* a Java method whose execution type is unknown (AsyncGetCallTrace mode) */
+    FRAME_MARKER,        /* id is a marker_id */
+} frame_kind;
+
+typedef struct {
+    uint64_t id;         /* jmethodID, or marker_id */
+    int32_t bci;         /* bytecode index for Java frames (-3: native method), else 0 */
+    int32_t kind;        /* frame_kind */
+} trace_frame;
+
+/* Marker frames. The first ten mirror AsyncGetCallTrace's failure codes (marker = -code). */
+typedef enum {
+    MARKER_NO_CLASS_LOAD = 1,
+    MARKER_GC_ACTIVE = 2,
+    MARKER_UNKNOWN_NOT_JAVA = 3,
+    MARKER_NOT_WALKABLE_NOT_JAVA = 4,
+    MARKER_UNKNOWN_JAVA = 5,
+    MARKER_NOT_WALKABLE_JAVA = 6,
+    MARKER_UNKNOWN_STATE = 7,
+    MARKER_THREAD_EXIT = 8,
+    MARKER_DEOPT = 9,
+    MARKER_SAFEPOINT = 10,
+    MARKER_NO_JAVA_FRAMES = 11,   /* a Java thread outside Java code: not a failure */
+    MARKER_NON_JAVA_THREAD = 12,  /* a thread the JVM does not know (GC workers, native threads) */
+    MARKER_TRUNCATED = 13,        /* the stack was deeper than jstackdepth */
+    MARKER_COUNT
+} marker_id;
+
+/* "[unknown_Java]" style names; NULL for ids out of range. */
+const char *frame_marker_name(int marker);
+
+/* True for markers that mean the profiler failed to walk a stack it should have walked. */
+bool frame_marker_is_failure(int marker);
+
+#endif

@@ -1,0 +1,207 @@
+/*
+ * jvm: AsyncGetCallTrace needs two things from an agent: ClassLoad events enabled (without them it answers
+ * ticks_no_class_load) and a jmethodID for every method it may report, which HotSpot creates lazily; we
+ * force them in ClassPrepare so the signal handler never needs one that does not exist yet.
+ */
+#define _GNU_SOURCE
+#include "jvm.h"
+
+#include "log.h"
+#include "profiler.h"
+#include "threads.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static JavaVM *vm;
+static jvmtiEnv *jvmti;
+static asgct_fn asgct;
+static volatile bool live;
+
+static void preallocate_method_ids(jvmtiEnv *env, jclass klass) {
+    jint count;
+    jmethodID *methods;
+    if ((*env)->GetClassMethods(env, klass, &count, &methods) == JVMTI_ERROR_NONE)
+        (*env)->Deallocate(env, (unsigned char *)methods);
+}
+
+static void JNICALL on_class_load(jvmtiEnv *env, JNIEnv *jni, jthread thread, jclass klass) {
+    (void)env, (void)jni, (void)thread, (void)klass;
+}
+
+static void JNICALL on_class_prepare(jvmtiEnv *env, JNIEnv *jni, jthread thread, jclass klass) {
+    (void)jni, (void)thread;
+    preallocate_method_ids(env, klass);
+}
+
+static int current_tid(void) {
+    return (int)syscall(SYS_gettid);
+}
+
+static void record_thread_name(jvmtiEnv *env, JNIEnv *jni, jthread thread, int tid) {
+    jvmtiThreadInfo info;
+    if ((*env)->GetThreadInfo(env, thread, &info) == JVMTI_ERROR_NONE) {
+        if (info.name) {
+            threads_set_name(tid, info.name);
+            (*env)->Deallocate(env, (unsigned char *)info.name);
+        }
+        /* Local references in the info must not pile up in a long-lived thread's frame. */
+        if (info.thread_group) (*jni)->DeleteLocalRef(jni, info.thread_group);
+        if (info.context_class_loader) (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+    }
+}
+
+static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
+    int tid = current_tid();
+    record_thread_name(env, jni, thread, tid);
+    profiler_on_thread_start(tid);
+}
+
+static void JNICALL on_thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
+    (void)env, (void)jni, (void)thread;
+    profiler_on_thread_end(current_tid());
+}
+
+static void preallocate_loaded_classes(void);
+
+static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
+    /* Classes loaded in the primordial phase never saw ClassPrepare; the main thread never saw ThreadStart. */
+    preallocate_loaded_classes();
+    record_thread_name(env, jni, thread, current_tid());
+    live = true;
+    profiler_on_vm_init();
+}
+
+static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni) {
+    (void)env, (void)jni;
+    profiler_on_vm_death();
+}
+
+/* libjvm.so is usually loaded RTLD_GLOBAL by the launcher, but not by every embedder: fall back to the
+ * library that holds the JVMTI function table. */
+static asgct_fn find_asgct(void) {
+    void *sym = dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+    if (sym) return (asgct_fn)sym;
+    Dl_info info;
+    if (dladdr((void *)(*jvmti)->GetVersionNumber, &info) && info.dli_fname) {
+        void *lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+        if (lib) {
+            sym = dlsym(lib, "AsyncGetCallTrace");
+            dlclose(lib);
+        }
+    }
+    return (asgct_fn)sym;
+}
+
+static void request_capabilities(void) {
+    jvmtiCapabilities potential, wanted;
+    memset(&wanted, 0, sizeof(wanted));
+    if ((*jvmti)->GetPotentialCapabilities(jvmti, &potential) != JVMTI_ERROR_NONE) return;
+    wanted.can_get_line_numbers = potential.can_get_line_numbers;
+    wanted.can_get_source_file_name = potential.can_get_source_file_name;
+    (*jvmti)->AddCapabilities(jvmti, &wanted);
+}
+
+static int enable_events(char *err, size_t errlen) {
+    jvmtiEventCallbacks cb;
+    memset(&cb, 0, sizeof(cb));
+    cb.ClassLoad = on_class_load;
+    cb.ClassPrepare = on_class_prepare;
+    cb.ThreadStart = on_thread_start;
+    cb.ThreadEnd = on_thread_end;
+    cb.VMInit = on_vm_init;
+    cb.VMDeath = on_vm_death;
+    if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof(cb)) != JVMTI_ERROR_NONE) {
+        snprintf(err, errlen, "JVMTI SetEventCallbacks failed");
+        return -1;
+    }
+    const jvmtiEvent events[] = {JVMTI_EVENT_CLASS_LOAD, JVMTI_EVENT_CLASS_PREPARE, JVMTI_EVENT_THREAD_START,
+                                 JVMTI_EVENT_THREAD_END, JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH};
+    for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+        if ((*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, events[i], NULL) != JVMTI_ERROR_NONE) {
+            snprintf(err, errlen, "JVMTI cannot enable event %d", (int)events[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void preallocate_loaded_classes(void) {
+    jint count;
+    jclass *classes;
+    if ((*jvmti)->GetLoadedClasses(jvmti, &count, &classes) != JVMTI_ERROR_NONE) return;
+    JNIEnv *jni = NULL;
+    (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6);
+    for (jint i = 0; i < count; i++) {
+        preallocate_method_ids(jvmti, classes[i]);
+        if (jni) (*jni)->DeleteLocalRef(jni, classes[i]);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)classes);
+}
+
+int jvm_init(JavaVM *java_vm, bool in_live_vm, char *err, size_t errlen) {
+    if (jvmti) return 0;
+    vm = java_vm;
+    jvmtiEnv *env;
+    if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_1_2) != JNI_OK) {
+        snprintf(err, errlen, "this JVM offers no JVMTI 1.2 environment");
+        return -1;
+    }
+    jvmti = env;
+    asgct = find_asgct();
+    if (!asgct) {
+        snprintf(err, errlen, "AsyncGetCallTrace not found in libjvm.so: this JVM is not HotSpot-based");
+        jvmti = NULL;
+        return -1;
+    }
+    request_capabilities();
+    if (enable_events(err, errlen)) {
+        jvmti = NULL;
+        return -1;
+    }
+    if (in_live_vm) {
+        live = true;
+        preallocate_loaded_classes();
+        threads_snapshot_os_names();
+    }
+    return 0;
+}
+
+JavaVM *jvm_vm(void) { return vm; }
+jvmtiEnv *jvm_jvmti(void) { return jvmti; }
+asgct_fn jvm_asgct(void) { return asgct; }
+bool jvm_is_live(void) { return live; }
+
+int jvm_method_name(jmethodID method, names_style style, char *buf, size_t len) {
+    jclass klass = NULL;
+    char *name = NULL, *sig = NULL, *class_sig = NULL;
+    int rc = -1;
+    if (method && (*jvmti)->GetMethodName(jvmti, method, &name, &sig, NULL) == JVMTI_ERROR_NONE &&
+        (*jvmti)->GetMethodDeclaringClass(jvmti, method, &klass) == JVMTI_ERROR_NONE &&
+        (*jvmti)->GetClassSignature(jvmti, klass, &class_sig, NULL) == JVMTI_ERROR_NONE) {
+        names_java_method(buf, len, class_sig, name, sig, style);
+        rc = 0;
+    }
+    if (name) (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+    if (sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+    if (class_sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)class_sig);
+    if (klass) {
+        JNIEnv *jni = NULL;
+        if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) == JNI_OK) (*jni)->DeleteLocalRef(jni, klass);
+    }
+    return rc;
+}
+
+JNIEnv *jvm_attach_current_thread(void) {
+    JNIEnv *jni = NULL;
+    JavaVMAttachArgs args = {JNI_VERSION_1_6, (char *)"libprof timer", NULL};
+    if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void **)&jni, &args) != JNI_OK) return NULL;
+    return jni;
+}
+
+void jvm_detach_current_thread(void) {
+    (*vm)->DetachCurrentThread(vm);
+}

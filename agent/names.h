@@ -1,0 +1,30 @@
+/*
+ * names: how frames are spelled in every output. Pure string functions, shared by the agent and the tools.
+ *   Java:   java/util/HashMap.get   (dot: java.util.HashMap.get, simple: HashMap.get, sig: adds the
+ *           descriptor, ann: adds "_[j]" to Java frames)
+ *   thread: [main tid=1234]
+ * and the include/exclude patterns ('*' at either end, else an exact name).
+ */
+#ifndef LIBPROF_NAMES_H
+#define LIBPROF_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    bool simple;  /* class names without their package */
+    bool dot;     /* '.' instead of '/' between package parts */
+    bool sig;     /* append the method descriptor */
+    bool ann;     /* append the frame-type annotation */
+} names_style;
+
+/* class_sig as JVMTI gives it ("Ljava/util/HashMap;"); method_sig may be NULL. */
+void names_java_method(char *buf, size_t len, const char *class_sig, const char *method,
+                       const char *method_sig, names_style style);
+
+void names_thread(char *buf, size_t len, const char *thread_name, int tid);
+
+/* '*' at the start, the end or both; anything else matches the whole name exactly. */
+bool names_match(const char *pattern, const char *name);
+
+#endif

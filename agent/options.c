@@ -1,0 +1,248 @@
+/*
+ * options: a table-free, token-by-token parser. Each token is "name" or "name=value"; every error names
+ * the token, the value and what would have been accepted, because the user sees nothing else.
+ */
+#include "options.h"
+
+#include "log.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const known_events[] = {"cpu", "ctimer", "itimer"};
+#define KNOWN_EVENTS_TEXT "cpu, ctimer, itimer"
+
+void options_init(prof_options *o) {
+    memset(o, 0, sizeof(*o));
+    strcpy(o->event, "cpu");
+    o->jstackdepth = OPTIONS_DEFAULT_JSTACKDEPTH;
+    o->log_level = LOG_INFO;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int options_parse_duration(const char *s, uint64_t bare_unit_ns, uint64_t *out_ns) {
+    if (!s || *s < '0' || *s > '9') return -1;
+    errno = 0;
+    char *end;
+    unsigned long long n = strtoull(s, &end, 10);
+    if (errno) return -1;
+    uint64_t unit;
+    if (*end == 0) unit = bare_unit_ns;
+    else if (strcmp(end, "ns") == 0) unit = 1;
+    else if (strcmp(end, "us") == 0) unit = 1000;
+    else if (strcmp(end, "ms") == 0) unit = 1000000;
+    else if (strcmp(end, "s") == 0) unit = 1000000000;
+    else return -1;
+    if (n > UINT64_MAX / unit) return -1;
+    *out_ns = (uint64_t)n * unit;
+    return 0;
+}
+
+/* A whole decimal number in [min, max]. */
+static int parse_int(const char *s, long min, long max, int *out) {
+    if (!s || !*s) return -1;
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < min || v > max) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int copy_value(char *dst, size_t cap, const char *name, const char *value, char *err, size_t errlen) {
+    if (!value || !*value) return fail(err, errlen, "option '%s' needs a value: %s=...", name, name);
+    if (strlen(value) >= cap)
+        return fail(err, errlen, "option '%s': value '%.40s...' is longer than %zu characters", name, value, cap - 1);
+    strcpy(dst, value);
+    return 0;
+}
+
+static int add_filter(char list[][256], int *count, const char *name, const char *value, char *err,
+                      size_t errlen) {
+    if (*count >= OPTIONS_MAX_FILTERS)
+        return fail(err, errlen, "option '%s': more than %d patterns", name, OPTIONS_MAX_FILTERS);
+    if (copy_value(list[*count], 256, name, value, err, errlen)) return -1;
+    const char *inner = strchr(value + 1, '*');
+    if (inner && inner[1] != 0)
+        return fail(err, errlen, "option '%s=%s': '*' is accepted only at the start or the end of a pattern",
+                    name, value);
+    (*count)++;
+    return 0;
+}
+
+static int set_event(prof_options *o, const char *value, char *err, size_t errlen) {
+    if (!value || !*value) return fail(err, errlen, "option 'event' needs a value; accepted: " KNOWN_EVENTS_TEXT);
+    for (size_t i = 0; i < sizeof(known_events) / sizeof(known_events[0]); i++) {
+        if (strcmp(value, known_events[i]) == 0) {
+            strcpy(o->event, value);
+            return 0;
+        }
+    }
+    return fail(err, errlen, "option 'event=%s': unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, value, value);
+}
+
+/* Options that take no value, and the flag each one sets. */
+static bool *flag_for(prof_options *o, const char *name) {
+    struct { const char *name; bool *flag; } flags[] = {
+        {"threads", &o->threads}, {"simple", &o->simple}, {"dot", &o->dot}, {"sig", &o->sig},
+        {"ann", &o->ann}, {"total", &o->total}, {"quiet", &o->quiet},
+    };
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+        if (strcmp(name, flags[i].name) == 0) return flags[i].flag;
+    }
+    return NULL;
+}
+
+static int parse_action(const char *name, prof_action *out) {
+    static const char *const names[] = {"", "start", "resume", "stop", "dump", "status", "version"};
+    for (int a = ACTION_START; a <= ACTION_VERSION; a++) {
+        if (strcmp(name, names[a]) == 0) {
+            *out = (prof_action)a;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Parses "traces" / "traces=N" (and flat): a bare name means the default count. */
+static int parse_count_format(const char *name, const char *value, int *out, char *err, size_t errlen) {
+    if (!value) {
+        *out = OPTIONS_DEFAULT_TOP;
+        return 0;
+    }
+    if (parse_int(value, 1, 1000000, out))
+        return fail(err, errlen, "option '%s=%s': expected a whole number from 1 to 1000000", name, value);
+    return 0;
+}
+
+static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
+    char *value = strchr(tok, '=');
+    if (value) *value++ = 0;
+    const char *name = tok;
+    prof_action action;
+
+    if (parse_action(name, &action) == 0) {
+        if (value) return fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
+        if (o->action != ACTION_NONE && o->action != action)
+            return fail(err, errlen, "options '%s' and '%s' conflict: give one action", options_action_name(o->action),
+                        name);
+        o->action = action;
+        return 0;
+    }
+    bool *flag = flag_for(o, name);
+    if (flag) {
+        if (value) return fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
+        *flag = true;
+        return 0;
+    }
+    if (strcmp(name, "samples") == 0) {
+        if (value) return fail(err, errlen, "option 'samples' takes no value (got '%s')", value);
+        o->total = false;
+        return 0;
+    }
+    if (strcmp(name, "event") == 0) return set_event(o, value, err, errlen);
+    if (strcmp(name, "interval") == 0) {
+        if (!value || options_parse_duration(value, 1, &o->interval_ns) || o->interval_ns == 0)
+            return fail(err, errlen,
+                        "option 'interval=%s': expected a positive duration such as 10ms, 500us, 1000000 "
+                        "(ns), 1s",
+                        value ? value : "");
+        return 0;
+    }
+    if (strcmp(name, "file") == 0) return copy_value(o->file, sizeof(o->file), name, value, err, errlen);
+    if (strcmp(name, "collapsed") == 0) {
+        if (value) return fail(err, errlen, "option 'collapsed' takes no value (got '%s')", value);
+        o->format = FORMAT_COLLAPSED;
+        return 0;
+    }
+    if (strcmp(name, "text") == 0) {
+        if (value) return fail(err, errlen, "option 'text' takes no value (got '%s')", value);
+        o->format = FORMAT_TEXT;
+        return 0;
+    }
+    if (strcmp(name, "traces") == 0 || strcmp(name, "flat") == 0) {
+        o->format = FORMAT_TEXT;
+        return parse_count_format(name, value, name[0] == 't' ? &o->traces : &o->flat, err, errlen);
+    }
+    if (strcmp(name, "jstackdepth") == 0) {
+        if (parse_int(value, 1, OPTIONS_MAX_JSTACKDEPTH, &o->jstackdepth))
+            return fail(err, errlen, "option 'jstackdepth=%s': expected a whole number from 1 to %d",
+                        value ? value : "", OPTIONS_MAX_JSTACKDEPTH);
+        return 0;
+    }
+    if (strcmp(name, "include") == 0) return add_filter(o->include, &o->include_count, name, value, err, errlen);
+    if (strcmp(name, "exclude") == 0) return add_filter(o->exclude, &o->exclude_count, name, value, err, errlen);
+    if (strcmp(name, "title") == 0) return copy_value(o->title, sizeof(o->title), name, value, err, errlen);
+    if (strcmp(name, "timeout") == 0) {
+        uint64_t ns;
+        if (!value || options_parse_duration(value, 1000000000ULL, &ns) || ns < 1000000000ULL ||
+            ns / 1000000000ULL > 1000000000ULL)
+            return fail(err, errlen, "option 'timeout=%s': expected seconds (a whole number >= 1, or with a "
+                        "suffix such as 30s)", value ? value : "");
+        o->timeout_s = (int)(ns / 1000000000ULL);
+        return 0;
+    }
+    if (strcmp(name, "log") == 0) return copy_value(o->log_file, sizeof(o->log_file), name, value, err, errlen);
+    if (strcmp(name, "loglevel") == 0) {
+        int level = value ? log_level_from_name(value) : -1;
+        if (level < 0)
+            return fail(err, errlen, "option 'loglevel=%s': accepted: debug, info, warn, error, none",
+                        value ? value : "");
+        o->log_level = level;
+        return 0;
+    }
+    return fail(err, errlen,
+                "unknown option '%s'; accepted: start resume stop dump status version event= interval= file= "
+                "collapsed text traces[=N] flat[=N] threads jstackdepth= include= exclude= simple dot sig ann "
+                "title= samples total timeout= log= loglevel= quiet",
+                name);
+}
+
+int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
+    options_init(o);
+    if (!text || !*text) return 0;
+    char *copy = strdup(text);
+    if (!copy) return fail(err, errlen, "out of memory parsing options");
+    int rc = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
+    }
+    free(copy);
+    return rc;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+prof_format options_effective_format(const prof_options *o) {
+    if (o->format != FORMAT_AUTO) return o->format;
+    static const char *const collapsed_ext[] = {".collapsed", ".csv", ".folded"};
+    for (size_t i = 0; i < sizeof(collapsed_ext) / sizeof(collapsed_ext[0]); i++) {
+        if (ends_with(o->file, collapsed_ext[i])) return FORMAT_COLLAPSED;
+    }
+    return FORMAT_TEXT;
+}
+
+const char *options_action_name(prof_action a) {
+    static const char *const names[] = {"none", "start", "resume", "stop", "dump", "status", "version"};
+    return (unsigned)a <= ACTION_VERSION ? names[a] : "?";
+}
+
+const char *options_format_name(prof_format f) {
+    static const char *const names[] = {"auto", "collapsed", "text"};
+    return (unsigned)f <= FORMAT_TEXT ? names[f] : "?";
+}

@@ -1,0 +1,76 @@
+/*
+ * options: the agent option grammar (async-profiler's spelling), parsed into a plain struct.
+ *
+ * Pure functions of their input so that the agent, the jprof CLI and the unit tests share one
+ * implementation. Options are comma-separated: "start,event=cpu,interval=1ms,file=out.collapsed".
+ */
+#ifndef LIBPROF_OPTIONS_H
+#define LIBPROF_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OPTIONS_MAX_FILTERS 16
+#define OPTIONS_ERROR_MAX 512
+
+typedef enum {
+    ACTION_NONE = 0,
+    ACTION_START,
+    ACTION_RESUME,
+    ACTION_STOP,
+    ACTION_DUMP,
+    ACTION_STATUS,
+    ACTION_VERSION,
+} prof_action;
+
+typedef enum {
+    FORMAT_AUTO = 0,   /* from the file extension, text when there is none */
+    FORMAT_COLLAPSED,
+    FORMAT_TEXT,
+} prof_format;
+
+typedef struct {
+    prof_action action;
+    char event[128];            /* "cpu", "ctimer", "itimer" */
+    uint64_t interval_ns;       /* 0 = the engine's default */
+    char file[1024];            /* output path pattern, %p and %t not yet expanded */
+    prof_format format;
+    int traces;                 /* text: how many hottest stacks; 0 = not asked for */
+    int flat;                   /* text: how many top leaf frames; 0 = not asked for */
+    bool threads;
+    int jstackdepth;
+    int include_count;
+    char include[OPTIONS_MAX_FILTERS][256];
+    int exclude_count;
+    char exclude[OPTIONS_MAX_FILTERS][256];
+    bool simple, dot, sig, ann;
+    char title[256];
+    bool total;                 /* counter: total weight instead of sample count */
+    int timeout_s;              /* 0 = none */
+    char log_file[1024];
+    int log_level;              /* log_level enum from log.h */
+    bool quiet;
+} prof_options;
+
+#define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
+#define OPTIONS_DEFAULT_JSTACKDEPTH 2048
+#define OPTIONS_DEFAULT_TOP 200   /* traces / flat without a count */
+#define OPTIONS_MAX_JSTACKDEPTH 65536
+
+void options_init(prof_options *o);
+
+/* Parses 'text' (may be NULL or empty) into 'o' (initialised first). On error returns -1 and writes one
+ * line into 'err' naming the option, its value and what is accepted. */
+int options_parse(const char *text, prof_options *o, char *err, size_t errlen);
+
+/* Parses a duration with an optional ns/us/ms/s suffix (no suffix = 'bare_unit_ns'). */
+int options_parse_duration(const char *s, uint64_t bare_unit_ns, uint64_t *out_ns);
+
+/* The format that will be written: explicit, else from the extension of 'file', else text. */
+prof_format options_effective_format(const prof_options *o);
+
+const char *options_action_name(prof_action a);
+const char *options_format_name(prof_format f);
+
+#endif

@@ -1,0 +1,85 @@
+#include "out_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static double percent(uint64_t part, uint64_t whole) {
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void write_header(const profile *p, FILE *out) {
+    const profile_meta *m = &p->meta;
+    fprintf(out, "--- libprof profile ---\n");
+    if (m->title[0]) fprintf(out, "Title          : %s\n", m->title);
+    fprintf(out, "Engine         : %s (event=%s)\n", m->engine, m->event);
+    fprintf(out, "Interval       : %llu ns (%.3f ms)\n", (unsigned long long)m->interval_ns, m->interval_ns / 1e6);
+    fprintf(out, "Duration       : %.3f s\n", m->duration_ns / 1e9);
+    fprintf(out, "Samples        : %llu\n", (unsigned long long)p->total_samples);
+    fprintf(out, "Total weight   : %llu %s\n", (unsigned long long)p->total_weight, m->units);
+    fprintf(out, "Distinct stacks: %zu\n", p->stack_count);
+    uint64_t dropped = 0, failed = 0;
+    for (int i = 0; i < m->drop_count; i++) dropped += m->drops[i].count;
+    for (int i = 0; i < m->failure_count; i++) failed += m->failures[i].count;
+    fprintf(out, "Dropped samples: %llu\n", (unsigned long long)dropped);
+    for (int i = 0; i < m->drop_count; i++)
+        fprintf(out, "  %-22s %llu\n", m->drops[i].name, (unsigned long long)m->drops[i].count);
+    fprintf(out, "Failed walks   : %llu (%.2f%% of samples, stored as marker frames)\n", (unsigned long long)failed,
+            percent(failed, p->total_samples));
+    for (int i = 0; i < m->failure_count; i++)
+        fprintf(out, "  %-22s %llu\n", m->failures[i].name, (unsigned long long)m->failures[i].count);
+    fputc('\n', out);
+}
+
+static void write_traces(const profile *p, FILE *out, const size_t *order, int limit) {
+    uint64_t total = profile_total_value(p);
+    for (size_t k = 0; k < p->stack_count && (int)k < limit; k++) {
+        const profile_stack *s = &p->stacks[order[k]];
+        fprintf(out, "--- %llu %s (%.2f%%), %llu samples\n", (unsigned long long)profile_value(p, s),
+                profile_value_unit(p), percent(profile_value(p, s), total), (unsigned long long)s->samples);
+        for (uint32_t f = s->depth; f-- > 0;) fprintf(out, "  [%2u] %s\n", s->depth - 1 - f, p->names[s->frames[f]]);
+        fputc('\n', out);
+    }
+}
+
+typedef struct {
+    uint32_t name;
+    uint64_t value;
+} flat_entry;
+
+static int flat_desc(const void *a, const void *b) {
+    const flat_entry *x = a, *y = b;
+    if (x->value != y->value) return x->value < y->value ? 1 : -1;
+    return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static int write_flat(const profile *p, FILE *out, int limit) {
+    flat_entry *self = calloc(p->name_count ? p->name_count : 1, sizeof(flat_entry));
+    if (!self) return -1;
+    for (uint32_t i = 0; i < p->name_count; i++) self[i].name = i;
+    for (size_t i = 0; i < p->stack_count; i++) {
+        const profile_stack *s = &p->stacks[i];
+        if (s->depth) self[s->frames[s->depth - 1]].value += profile_value(p, s);
+    }
+    qsort(self, p->name_count, sizeof(flat_entry), flat_desc);
+    uint64_t total = profile_total_value(p);
+    fprintf(out, "%14s  %7s  %s\n", profile_value_unit(p), "percent", "self (leaf frame)");
+    fprintf(out, "%14s  %7s  %s\n", "--------------", "-------", "-----------------");
+    for (uint32_t i = 0; i < p->name_count && (int)i < limit && self[i].value; i++) {
+        fprintf(out, "%14llu  %6.2f%%  %s\n", (unsigned long long)self[i].value, percent(self[i].value, total),
+                p->names[self[i].name]);
+    }
+    free(self);
+    return 0;
+}
+
+int out_text_write(const profile *p, FILE *out, int traces, int flat) {
+    write_header(p, out);
+    if (traces) {
+        size_t *order = profile_sorted_stacks(p);
+        if (!order) return -1;
+        write_traces(p, out, order, traces);
+        free(order);
+    }
+    if (flat && write_flat(p, out, flat)) return -1;
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,88 @@
+#define _GNU_SOURCE
+#include "output.h"
+
+#include "filepath.h"
+#include "out_collapsed.h"
+#include "out_text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef int (*writer_fn)(FILE *out, const void *arg);
+
+typedef struct {
+    const prof_options *options;
+    const profile *profile;
+} profile_job;
+
+static int write_profile_body(FILE *out, const void *arg) {
+    const profile_job *job = arg;
+    const prof_options *o = job->options;
+    switch (options_effective_format(o)) {
+    case FORMAT_COLLAPSED:
+        return out_collapsed_write(job->profile, out);
+    default: {
+        int traces = o->traces, flat = o->flat;
+        if (!traces && !flat) traces = flat = OPTIONS_DEFAULT_TOP;
+        return out_text_write(job->profile, out, traces, flat);
+    }
+    }
+}
+
+static int write_text_body(FILE *out, const void *arg) {
+    fputs((const char *)arg, out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* Runs 'body' into the file the options name, through a temporary file and a rename. */
+static int write_to_target(const prof_options *o, writer_fn body, const void *arg, char *err, size_t errlen) {
+    if (!o->file[0]) {
+        int rc = body(stdout, arg);
+        fflush(stdout);
+        if (rc) snprintf(err, errlen, "cannot write to standard output");
+        return rc;
+    }
+    char path[1024], tmp[1100];
+    if (filepath_expand(o->file, getpid(), time(NULL), path, sizeof(path), err, errlen)) return -1;
+    snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot write the profile to '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    FILE *out = fdopen(fd, "w");
+    if (!out) {
+        close(fd);
+        unlink(tmp);
+        snprintf(err, errlen, "cannot write the profile to '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = body(out, arg);
+    int saved = errno;
+    if (fclose(out) != 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc != 0) {
+        unlink(tmp);
+        snprintf(err, errlen, "cannot write the profile to '%s': %s", path, strerror(saved ? saved : EIO));
+    }
+    return rc;
+}
+
+int output_write_profile(const prof_options *o, const profile *p, char *err, size_t errlen) {
+    profile_job job = {o, p};
+    return write_to_target(o, write_profile_body, &job, err, errlen);
+}
+
+int output_write_text(const prof_options *o, const char *text, char *err, size_t errlen) {
+    return write_to_target(o, write_text_body, text, err, errlen);
+}

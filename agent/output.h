@@ -1,0 +1,20 @@
+/*
+ * output: where a profile or a message goes. file= is expanded (%p, %t); the data is written to a
+ * temporary file beside the target and renamed over it only when complete, so a failed write never leaves
+ * a half-written profile under the requested name. No file: standard output.
+ */
+#ifndef LIBPROF_OUTPUT_H
+#define LIBPROF_OUTPUT_H
+
+#include "options.h"
+#include "profile.h"
+
+#include <stddef.h>
+
+/* Writes the profile in the format the options ask for. -1 with a message naming the file. */
+int output_write_profile(const prof_options *o, const profile *p, char *err, size_t errlen);
+
+/* Writes plain text (status, version) to file= or standard output. */
+int output_write_text(const prof_options *o, const char *text, char *err, size_t errlen);
+
+#endif

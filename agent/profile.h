@@ -1,0 +1,96 @@
+/*
+ * profile: a profile with every frame named, ready for the writers. Stacks whose frame names are identical
+ * are merged into one, so each writer sees each distinct stack exactly once. Built by dump (from the live
+ * trace table) or by tests (from synthetic data); read by every out_* writer.
+ */
+#ifndef LIBPROF_PROFILE_H
+#define LIBPROF_PROFILE_H
+
+#include "u64map.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a frame is, for annotations and colours. */
+typedef enum {
+    FTYPE_JAVA = 0,    /* Java, compilation type unknown */
+    FTYPE_NATIVE,
+    FTYPE_KERNEL,
+    FTYPE_MARKER,
+    FTYPE_THREAD,
+} frame_type;
+
+typedef struct {
+    uint32_t *frames;  /* name ids, root first */
+    uint32_t depth;
+    uint64_t samples;
+    uint64_t weight;
+} profile_stack;
+
+typedef struct {
+    const char *name;
+    uint64_t count;
+} profile_count;
+
+#define PROFILE_MAX_COUNTS 32
+
+typedef struct {
+    char engine[32];
+    char event[128];
+    char title[256];
+    char units[16];          /* unit of the weight, e.g. "ns" */
+    uint64_t interval_ns;
+    uint64_t duration_ns;
+    bool total;              /* report the weight instead of the sample count */
+    uint64_t signals;        /* profiling signals handled */
+    int drop_count;
+    profile_count drops[PROFILE_MAX_COUNTS];     /* samples not stored, by reason */
+    int failure_count;
+    profile_count failures[PROFILE_MAX_COUNTS];  /* samples stored as failure markers, by marker */
+} profile_meta;
+
+typedef struct {
+    char **names;
+    uint8_t *types;
+    uint32_t name_count, name_capacity;
+    uint32_t *name_next;     /* chains names sharing one hash */
+    u64map name_index;       /* hash -> first name id + 1 */
+
+    profile_stack *stacks;
+    size_t stack_count, stack_capacity;
+    size_t *stack_next;
+    u64map stack_index;      /* hash -> first stack index + 1 */
+
+    uint64_t total_samples, total_weight;
+    profile_meta meta;
+} profile;
+
+void profile_init(profile *p);
+void profile_free(profile *p);
+
+/* The id of 'name' (copied), adding it on first use. Returns UINT32_MAX when out of memory. */
+uint32_t profile_intern(profile *p, const char *name, frame_type type);
+
+/* Adds a stack (name ids, root first), merged with an identical one if present. -1 when out of memory. */
+int profile_add(profile *p, const uint32_t *frames, uint32_t depth, uint64_t samples, uint64_t weight);
+
+void profile_add_drop(profile *p, const char *reason, uint64_t count);
+void profile_add_failure(profile *p, const char *marker, uint64_t count);
+
+/* The figure writers print for a stack: its weight with 'total', else its sample count. */
+static inline uint64_t profile_value(const profile *p, const profile_stack *s) {
+    return p->meta.total ? s->weight : s->samples;
+}
+static inline uint64_t profile_total_value(const profile *p) {
+    return p->meta.total ? p->total_weight : p->total_samples;
+}
+/* "samples", or the weight's unit. */
+static inline const char *profile_value_unit(const profile *p) {
+    return p->meta.total ? p->meta.units : "samples";
+}
+
+/* Stack indexes sorted by value, largest first (ties: original order). Caller frees. */
+size_t *profile_sorted_stacks(const profile *p);
+
+#endif

@@ -1,0 +1,294 @@
+/*
+ * profiler: the session state machine. Stopping disarms the engine first, then turns sampling off and waits
+ * for handlers already running, so a dump never reads a stack that is half written and no sample lands in
+ * a table being reset.
+ */
+#include "profiler.h"
+
+#include "dump.h"
+#include "engine.h"
+#include "jvm.h"
+#include "log.h"
+#include "output.h"
+#include "profile.h"
+#include "sample.h"
+#include "threads.h"
+#include "traces.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define TABLE_SLOTS (256 * 1024)
+#define TABLE_FRAMES (8 * 1024 * 1024)
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool running;
+static bool vm_dead;
+static const engine *_Atomic current_engine;
+static prof_options session;      /* options of the running (or last) session */
+static uint64_t started_ns, active_ns; /* active_ns: time profiled before the current run (resume) */
+static trace_table *table;
+static prof_options deferred;
+static bool have_deferred;
+
+static pthread_cond_t timeout_cond;   /* on CLOCK_MONOTONIC, set up once by init_timeout_cond */
+static pthread_once_t timeout_cond_once = PTHREAD_ONCE_INIT;
+static uint64_t session_id;       /* lets a stale timeout thread see that its session has ended */
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t elapsed_ns(void) {
+    return active_ns + (running ? now_ns() - started_ns : 0);
+}
+
+static void fill_meta(profile *p) {
+    const engine *e = atomic_load(&current_engine);
+    sample_counters c;
+    sample_get_counters(&c);
+    profile_meta *m = &p->meta;
+    snprintf(m->engine, sizeof(m->engine), "%s", e ? e->name : "none");
+    snprintf(m->event, sizeof(m->event), "%s", session.event);
+    snprintf(m->title, sizeof(m->title), "%s", session.title);
+    snprintf(m->units, sizeof(m->units), "%s", e ? e->units : "ns");
+    m->interval_ns = session.interval_ns;
+    m->duration_ns = elapsed_ns();
+    m->total = session.total;
+    m->signals = c.signals;
+    for (int r = 0; r < DROP_REASON_COUNT; r++) profile_add_drop(p, sample_drop_reason_name((drop_reason)r), c.dropped[r]);
+    profile_add_drop(p, "frames_lost", traces_orphaned_samples(table));
+    for (int k = 0; k < MARKER_COUNT; k++) {
+        if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
+    }
+}
+
+/* Writes the profile for 'o' (its file and format, the session's naming). Caller holds the lock. */
+static int dump_locked(const prof_options *o, char *err, size_t errlen) {
+    if (!table) {
+        snprintf(err, errlen, "nothing to dump: the profiler has not run");
+        return -1;
+    }
+    prof_options view = session;
+    /* A later dump/stop may name its own destination and format. */
+    if (o != &session && (o->file[0] || o->format != FORMAT_AUTO)) {
+        memcpy(view.file, o->file, sizeof(view.file));
+        view.format = o->format;
+        view.traces = o->traces;
+        view.flat = o->flat;
+    }
+    profile p;
+    profile_init(&p);
+    int rc = dump_build_profile(table, &view, &p);
+    if (rc) snprintf(err, errlen, "out of memory while building the profile");
+    else {
+        fill_meta(&p);
+        rc = output_write_profile(&view, &p, err, errlen);
+    }
+    if (rc == 0) {
+        log_info("profile written to %s (%llu samples, %zu distinct stacks)", view.file[0] ? view.file : "stdout",
+                 (unsigned long long)p.total_samples, p.stack_count);
+    }
+    profile_free(&p);
+    return rc;
+}
+
+static void stop_locked(void) {
+    const engine *e = atomic_load(&current_engine);
+    if (e) e->stop();
+    sample_set_active(false);
+    if (!sample_wait_idle(2000)) log_warn("signal handlers still busy after 2 s; dumping anyway");
+    active_ns += now_ns() - started_ns;
+    running = false;
+    session_id++;
+    pthread_cond_broadcast(&timeout_cond);
+}
+
+static void *timeout_thread(void *arg) {
+    uint64_t my_session = (uint64_t)(uintptr_t)arg;
+    pthread_mutex_lock(&lock);
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += session.timeout_s;
+    while (running && session_id == my_session) {
+        if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
+    }
+    bool fire = running && session_id == my_session && !vm_dead;
+    pthread_mutex_unlock(&lock);
+    if (!fire) return NULL;
+    /* Naming methods needs a thread the JVM knows. */
+    if (!jvm_attach_current_thread()) {
+        log_error("timeout: cannot attach to the JVM to dump the profile");
+        return NULL;
+    }
+    pthread_mutex_lock(&lock);
+    if (running && session_id == my_session && !vm_dead) {
+        char err[512];
+        log_info("timeout of %d s reached: stopping", session.timeout_s);
+        stop_locked();
+        if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
+    }
+    pthread_mutex_unlock(&lock);
+    jvm_detach_current_thread();
+    return NULL;
+}
+
+static void init_timeout_cond(void) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&timeout_cond, &attr);
+    pthread_condattr_destroy(&attr);
+}
+
+static int start_timeout(char *err, size_t errlen) {
+    pthread_t t;
+    pthread_attr_t ta;
+    pthread_attr_init(&ta);
+    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &ta, timeout_thread, (void *)(uintptr_t)session_id);
+    pthread_attr_destroy(&ta);
+    if (rc) snprintf(err, errlen, "timeout=%d: cannot start the timeout thread: %s", session.timeout_s, strerror(rc));
+    return rc ? -1 : 0;
+}
+
+static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen) {
+    if (running) {
+        snprintf(err, errlen, "profiler already running (engine %s); stop it first",
+                 atomic_load(&current_engine)->name);
+        return -1;
+    }
+    const engine *e = engine_choose(o->event, !o->quiet, err, errlen);
+    if (!e) return -1;
+    if (!table && !(table = traces_create(TABLE_SLOTS, TABLE_FRAMES))) {
+        snprintf(err, errlen, "cannot reserve memory for call-trace storage");
+        return -1;
+    }
+    uint64_t interval = o->interval_ns ? o->interval_ns : e->default_interval_ns;
+    /* Resuming keeps the stored stacks, so it must keep the way they were keyed. */
+    bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
+                session.jstackdepth == o->jstackdepth;
+    session = *o;
+    session.interval_ns = interval;
+    sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval};
+    if (sample_configure(&cfg)) {
+        snprintf(err, errlen, "cannot allocate stack buffers for jstackdepth=%d", o->jstackdepth);
+        return -1;
+    }
+    threads_snapshot_os_names();
+    if (!keep) {
+        traces_reset(table);
+        sample_reset_counters();
+        active_ns = 0;
+    }
+    atomic_store(&current_engine, e);
+    sample_set_active(true);
+    if (e->start(interval, err, errlen)) {
+        sample_set_active(false);
+        return -1;
+    }
+    started_ns = now_ns();
+    running = true;
+    session_id++;
+    if (session.timeout_s && start_timeout(err, errlen)) {
+        stop_locked();
+        return -1;
+    }
+    if (!o->quiet) log_info("profiling started: engine %s, interval %llu ns", e->name, (unsigned long long)interval);
+    return 0;
+}
+
+static int status_locked(const prof_options *o, char *err, size_t errlen) {
+    char text[1024];
+    sample_counters c;
+    sample_get_counters(&c);
+    uint64_t dropped = 0;
+    for (int r = 0; r < DROP_REASON_COUNT; r++) dropped += c.dropped[r];
+    const engine *e = atomic_load(&current_engine);
+    snprintf(text, sizeof(text),
+             "state: %s\nengine: %s\ninterval_ns: %llu\nelapsed_s: %.3f\nsamples: %llu\ndropped: %llu\n"
+             "distinct_stacks: %zu\n",
+             running ? "running" : "idle", e ? e->name : "none", (unsigned long long)session.interval_ns,
+             elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped,
+             table ? traces_distinct(table) : 0);
+    return output_write_text(o, text, err, errlen);
+}
+
+int profiler_execute(const prof_options *o, char *err, size_t errlen) {
+    pthread_once(&timeout_cond_once, init_timeout_cond);
+    pthread_mutex_lock(&lock);
+    int rc = 0;
+    if (vm_dead) {
+        snprintf(err, errlen, "the JVM is shutting down");
+        rc = -1;
+    } else {
+        switch (o->action) {
+        case ACTION_START:
+        case ACTION_RESUME:
+            rc = start_locked(o, o->action == ACTION_RESUME, err, errlen);
+            break;
+        case ACTION_STOP:
+        case ACTION_DUMP:
+            if (!running) {
+                snprintf(err, errlen, "profiler is not running: nothing to %s", options_action_name(o->action));
+                rc = -1;
+                break;
+            }
+            if (o->action == ACTION_STOP) stop_locked();
+            rc = dump_locked(o, err, errlen);
+            break;
+        case ACTION_STATUS:
+            rc = status_locked(o, err, errlen);
+            break;
+        case ACTION_VERSION:
+            rc = output_write_text(o, "libprof " LIBPROF_VERSION "\n", err, errlen);
+            break;
+        case ACTION_NONE:
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+void profiler_defer_until_vm_init(const prof_options *o) {
+    deferred = *o;
+    have_deferred = true;
+}
+
+void profiler_on_vm_init(void) {
+    if (!have_deferred) return;
+    have_deferred = false;
+    char err[512];
+    if (profiler_execute(&deferred, err, sizeof(err))) log_error("%s", err);
+}
+
+void profiler_on_vm_death(void) {
+    pthread_once(&timeout_cond_once, init_timeout_cond);
+    pthread_mutex_lock(&lock);
+    if (running) {
+        char err[512];
+        stop_locked();
+        if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
+    }
+    vm_dead = true;
+    pthread_cond_broadcast(&timeout_cond);
+    pthread_mutex_unlock(&lock);
+}
+
+void profiler_on_thread_start(int tid) {
+    const engine *e = atomic_load(&current_engine);
+    if (e && e->thread_start) e->thread_start(tid);
+}
+
+void profiler_on_thread_end(int tid) {
+    const engine *e = atomic_load(&current_engine);
+    if (e && e->thread_end) e->thread_end(tid);
+}

@@ -1,0 +1,14 @@
+/*
+ * safe_read: reads a word of memory that may not be mapped, without any risk of a fault. Every read of a
+ * frame pointer or stack slot the signal path is not certain about goes through here.
+ */
+#ifndef LIBPROF_SAFE_READ_H
+#define LIBPROF_SAFE_READ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* True and *out set when addr..addr+7 is readable; false otherwise. Async-signal-safe. */
+bool safe_read_word(uintptr_t addr, uintptr_t *out);
+
+#endif

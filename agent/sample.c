@@ -1,0 +1,216 @@
+/* Runs in signal handlers: async-signal-safe code only. */
+/*
+ * sample: the handler body. Stack buffers come from a small preallocated pool claimed by atomic exchange,
+ * so concurrent handlers on different threads never share one and never wait: a handler that finds none
+ * free drops its sample and counts it. The weight is the thread's CPU time since its previous sample,
+ * which stays right when the kernel coalesces timer expiries at tick granularity.
+ */
+#define _GNU_SOURCE
+#include "sample.h"
+
+#include "safe_read.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define BUFFER_COUNT 64
+
+static sample_config config;
+static asgct_frame *asgct_buffers;
+static trace_frame *frame_buffers;
+static _Atomic int buffer_busy[BUFFER_COUNT];
+static size_t buffers_bytes;
+
+static _Atomic bool active;
+static _Atomic int in_flight;
+static _Atomic uint32_t generation = 1;
+
+static _Atomic uint64_t count_signals, count_stored;
+static _Atomic uint64_t count_dropped[DROP_REASON_COUNT];
+static _Atomic uint64_t count_markers[MARKER_COUNT];
+
+/* Initial-exec TLS: a fixed offset from the thread pointer, so reading it never allocates. */
+static __thread struct {
+    uint32_t generation;
+    uint64_t last_cpu_ns;
+} thread_clock __attribute__((tls_model("initial-exec")));
+
+int sample_configure(const sample_config *cfg) {
+    size_t per_buffer = (size_t)cfg->max_depth * sizeof(asgct_frame) + ((size_t)cfg->max_depth + 2) * sizeof(trace_frame);
+    size_t bytes = per_buffer * BUFFER_COUNT;
+    if (asgct_buffers && (config.max_depth != cfg->max_depth)) {
+        munmap(asgct_buffers, buffers_bytes);
+        asgct_buffers = NULL;
+    }
+    if (!asgct_buffers) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) return -1;
+        asgct_buffers = p;
+        buffers_bytes = bytes;
+    }
+    frame_buffers = (trace_frame *)(asgct_buffers + (size_t)cfg->max_depth * BUFFER_COUNT);
+    config = *cfg;
+    return 0;
+}
+
+void sample_reset_counters(void) {
+    atomic_fetch_add(&generation, 1);
+    atomic_store(&count_signals, 0);
+    atomic_store(&count_stored, 0);
+    for (int i = 0; i < DROP_REASON_COUNT; i++) atomic_store(&count_dropped[i], 0);
+    for (int i = 0; i < MARKER_COUNT; i++) atomic_store(&count_markers[i], 0);
+}
+
+void sample_set_active(bool on) {
+    atomic_store(&active, on);
+}
+
+bool sample_wait_idle(int timeout_ms) {
+    for (int waited = 0; atomic_load(&in_flight) > 0; waited++) {
+        if (waited >= timeout_ms) return false;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    return true;
+}
+
+void sample_get_counters(sample_counters *out) {
+    out->signals = atomic_load(&count_signals);
+    out->stored = atomic_load(&count_stored);
+    for (int i = 0; i < DROP_REASON_COUNT; i++) out->dropped[i] = atomic_load(&count_dropped[i]);
+    for (int i = 0; i < MARKER_COUNT; i++) out->markers[i] = atomic_load(&count_markers[i]);
+}
+
+const char *sample_drop_reason_name(drop_reason r) {
+    static const char *const names[DROP_REASON_COUNT] = {"buffer_busy", "table_full", "frames_full"};
+    return (unsigned)r < DROP_REASON_COUNT ? names[r] : "?";
+}
+
+static int claim_buffer(uint32_t tid) {
+    for (int i = 0; i < BUFFER_COUNT; i++) {
+        int b = (int)((tid + (uint32_t)i) % BUFFER_COUNT);
+        if (atomic_exchange_explicit(&buffer_busy[b], 1, memory_order_acquire) == 0) return b;
+    }
+    return -1;
+}
+
+/* CPU time this thread used since its previous sample in this session. */
+static uint64_t sample_weight(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return config.interval_ns;
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    uint32_t gen = atomic_load_explicit(&generation, memory_order_relaxed);
+    uint64_t weight = config.interval_ns;
+    if (thread_clock.generation == gen && now > thread_clock.last_cpu_ns) weight = now - thread_clock.last_cpu_ns;
+    thread_clock.generation = gen;
+    thread_clock.last_cpu_ns = now;
+    return weight;
+}
+
+/* True when every frame names a method: a guessed caller that was no caller yields frames without one. */
+static bool all_frames_named(const asgct_trace *trace) {
+    for (jint i = 0; i < trace->num_frames; i++) {
+        if (!trace->frames[i].method_id) return false;
+    }
+    return trace->num_frames > 0;
+}
+
+static bool walk_from(asgct_trace *trace, const ucontext_t *uc, uintptr_t pc, uintptr_t sp, uintptr_t fp) {
+    ucontext_t caller = *uc;
+    greg_t *regs = caller.uc_mcontext.gregs;
+    regs[REG_RIP] = (greg_t)pc;
+    regs[REG_RSP] = (greg_t)sp;
+    regs[REG_RBP] = (greg_t)fp;
+    trace->num_frames = 0;
+    config.asgct(trace, config.max_depth, &caller);
+    return all_frames_named(trace);
+}
+
+/* AsyncGetCallTrace cannot start inside a JIT stub (math intrinsics, arraycopy, runtime calls) but the
+ * stub's caller is one frame away: either the return address is at sp (a frameless stub) or the stub made
+ * a frame-pointer frame. Retrying from the caller attributes the sample to the Java code that called the
+ * stub instead of losing it. The original failure stays when neither guess yields named frames. */
+static void retry_from_stub_caller(asgct_trace *trace, void *ucontext) {
+    const ucontext_t *uc = ucontext;
+    const greg_t *regs = uc->uc_mcontext.gregs;
+    jint original = trace->num_frames;
+    uintptr_t sp = (uintptr_t)regs[REG_RSP], fp = (uintptr_t)regs[REG_RBP], ret, saved_fp;
+    /* The word at sp is on the thread's own live stack: always readable. */
+    if (walk_from(trace, uc, *(uintptr_t *)sp, sp + sizeof(uintptr_t), fp)) return;
+    if (fp > sp && fp - sp < 65536 && safe_read_word(fp + sizeof(uintptr_t), &ret) &&
+        safe_read_word(fp, &saved_fp) && walk_from(trace, uc, ret, fp + 2 * sizeof(uintptr_t), saved_fp))
+        return;
+    trace->num_frames = original;
+}
+
+/* Fills 'out' (leaf first) from AsyncGetCallTrace; returns the depth. */
+static uint32_t java_stack(void *ucontext, JNIEnv *env, asgct_frame *raw, trace_frame *out) {
+    if (!env) {
+        out[0] = (trace_frame){MARKER_NON_JAVA_THREAD, 0, FRAME_MARKER};
+        return 1;
+    }
+    asgct_trace trace = {env, 0, raw};
+    config.asgct(&trace, config.max_depth, ucontext);
+    if ((trace.num_frames == -MARKER_UNKNOWN_JAVA || trace.num_frames == -MARKER_NOT_WALKABLE_JAVA) && ucontext)
+        retry_from_stub_caller(&trace, ucontext);
+    if (trace.num_frames <= 0) {
+        int marker = trace.num_frames == 0 ? MARKER_NO_JAVA_FRAMES : -trace.num_frames;
+        if (marker >= MARKER_COUNT) marker = MARKER_UNKNOWN_STATE;
+        out[0] = (trace_frame){(uint64_t)marker, 0, FRAME_MARKER};
+        return 1;
+    }
+    uint32_t depth = 0;
+    for (jint i = 0; i < trace.num_frames; i++) {
+        out[depth++] = (trace_frame){(uint64_t)(uintptr_t)raw[i].method_id, raw[i].lineno, FRAME_JAVA};
+    }
+    if (trace.num_frames >= config.max_depth) out[depth++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
+    return depth;
+}
+
+static void count_marker_frames(const trace_frame *frames, uint32_t depth) {
+    for (uint32_t i = 0; i < depth; i++) {
+        if (frames[i].kind == FRAME_MARKER && frames[i].id < MARKER_COUNT)
+            atomic_fetch_add_explicit(&count_markers[frames[i].id], 1, memory_order_relaxed);
+    }
+}
+
+void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
+    (void)signo;
+    (void)info;
+    int saved_errno = errno;
+    atomic_fetch_add(&in_flight, 1);
+    if (!atomic_load(&active)) goto out;
+    atomic_fetch_add_explicit(&count_signals, 1, memory_order_relaxed);
+
+    uint64_t weight = sample_weight();
+    uint32_t tid = (uint32_t)syscall(SYS_gettid);
+    int b = claim_buffer(tid);
+    if (b < 0) {
+        atomic_fetch_add_explicit(&count_dropped[DROP_BUFFER_BUSY], 1, memory_order_relaxed);
+        goto out;
+    }
+    JNIEnv *env = NULL;
+    if ((*config.vm)->GetEnv(config.vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK) env = NULL;
+    asgct_frame *raw = asgct_buffers + (size_t)b * config.max_depth;
+    trace_frame *frames = frame_buffers + (size_t)b * (config.max_depth + 2);
+    uint32_t depth = java_stack(ucontext, env, raw, frames);
+
+    traces_result r = traces_put(config.table, frames, depth, config.per_thread ? tid : 0, weight);
+    if (r == TRACES_STORED) {
+        atomic_fetch_add_explicit(&count_stored, 1, memory_order_relaxed);
+        count_marker_frames(frames, depth);
+    } else {
+        drop_reason why = r == TRACES_TABLE_FULL ? DROP_TABLE_FULL : DROP_FRAMES_FULL;
+        atomic_fetch_add_explicit(&count_dropped[why], 1, memory_order_relaxed);
+    }
+    atomic_store_explicit(&buffer_busy[b], 0, memory_order_release);
+out:
+    atomic_fetch_sub(&in_flight, 1);
+    errno = saved_errno;
+}

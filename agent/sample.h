@@ -1,0 +1,54 @@
+/*
+ * sample: what happens when a profiling signal arrives. Takes the Java stack with AsyncGetCallTrace into a
+ * preallocated buffer, weighs the sample by the thread CPU time it stands for, stores it in traces, and
+ * counts every sample it could not take by reason. Configured by the profiler before any engine starts.
+ */
+#ifndef LIBPROF_SAMPLE_H
+#define LIBPROF_SAMPLE_H
+
+#include "asgct.h"
+#include "traces.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum {
+    DROP_BUFFER_BUSY = 0,   /* every stack buffer was in use by other handlers */
+    DROP_TABLE_FULL,        /* too many distinct stacks */
+    DROP_FRAMES_FULL,       /* the frame arena is full */
+    DROP_REASON_COUNT
+} drop_reason;
+
+typedef struct {
+    uint64_t signals;                    /* handler invocations while active */
+    uint64_t stored;                     /* samples stored */
+    uint64_t dropped[DROP_REASON_COUNT];
+    uint64_t markers[MARKER_COUNT];      /* samples stored as a marker frame, by marker */
+} sample_counters;
+
+typedef struct {
+    JavaVM *vm;
+    asgct_fn asgct;
+    trace_table *table;
+    int max_depth;           /* jstackdepth */
+    bool per_thread;         /* key stacks by thread id (option 'threads') */
+    uint64_t interval_ns;    /* weight of a thread's first sample */
+} sample_config;
+
+/* Allocates the stack buffers for 'max_depth'. Call while inactive. Returns -1 on allocation failure. */
+int sample_configure(const sample_config *cfg);
+
+/* Starts a new session generation (per-thread CPU clocks restart) and clears the counters. */
+void sample_reset_counters(void);
+void sample_set_active(bool active);
+/* Waits (bounded) until no handler is inside the sampling code. Returns false on timeout. */
+bool sample_wait_idle(int timeout_ms);
+void sample_get_counters(sample_counters *out);
+
+const char *sample_drop_reason_name(drop_reason r);
+
+/* The SIGPROF handler the engines install. */
+void sample_signal_handler(int signo, siginfo_t *info, void *ucontext);
+
+#endif

@@ -1,0 +1,68 @@
+#include "threads.h"
+
+#include "u64map.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static u64map names;  /* tid -> malloc'd name */
+
+static void put_locked(int tid, const char *name) {
+    uint64_t old;
+    char *copy = strdup(name);
+    if (!copy) return;
+    if (u64map_get(&names, (uint64_t)tid, &old)) free((char *)(uintptr_t)old);
+    if (u64map_put(&names, (uint64_t)tid, (uint64_t)(uintptr_t)copy)) free(copy);
+}
+
+void threads_set_name(int tid, const char *name) {
+    pthread_mutex_lock(&lock);
+    uint64_t known;
+    /* The launcher detaches the main thread and attaches it again as "DestroyJavaVM" to shut down: keep
+     * the name its samples were taken under. */
+    if (strcmp(name, "DestroyJavaVM") != 0 || !u64map_get(&names, (uint64_t)tid, &known)) put_locked(tid, name);
+    pthread_mutex_unlock(&lock);
+}
+
+static int read_comm(int tid, char *buf, size_t len) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char *ok = fgets(buf, (int)len, f);
+    fclose(f);
+    if (!ok) return -1;
+    buf[strcspn(buf, "\n")] = 0;
+    return 0;
+}
+
+void threads_snapshot_os_names(void) {
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir) return;
+    pthread_mutex_lock(&lock);
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        int tid = atoi(e->d_name);
+        uint64_t known;
+        char comm[64];
+        if (tid > 0 && !u64map_get(&names, (uint64_t)tid, &known) && read_comm(tid, comm, sizeof(comm)) == 0)
+            put_locked(tid, comm);
+    }
+    pthread_mutex_unlock(&lock);
+    closedir(dir);
+}
+
+void threads_get_name(int tid, char *buf, size_t len) {
+    uint64_t found;
+    pthread_mutex_lock(&lock);
+    if (u64map_get(&names, (uint64_t)tid, &found)) {
+        snprintf(buf, len, "%s", (const char *)(uintptr_t)found);
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    pthread_mutex_unlock(&lock);
+    if (read_comm(tid, buf, len) != 0) snprintf(buf, len, "tid-%d", tid);
+}

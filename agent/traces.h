@@ -1,0 +1,45 @@
+/*
+ * traces: lock-free call-trace storage. A fixed open-addressing table keyed by a 64-bit hash of the stack
+ * (plus the thread id when threads are kept apart), each slot holding a sample count and a total weight;
+ * frames live in one preallocated arena. Inserting never allocates, locks or waits: when the table or the
+ * arena is full the sample is refused and the caller counts why.
+ *
+ * traces_put may be called from signal handlers; everything else only from ordinary threads, and
+ * traces_reset only while no handler can run.
+ */
+#ifndef LIBPROF_TRACES_H
+#define LIBPROF_TRACES_H
+
+#include "frame.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct trace_table trace_table;
+
+typedef enum {
+    TRACES_STORED = 0,
+    TRACES_TABLE_FULL,   /* no slot left for a new distinct stack */
+    TRACES_FRAMES_FULL,  /* no room left in the frame arena */
+} traces_result;
+
+/* 'slots' is rounded up to a power of two. Memory is reserved lazily (touched pages only). */
+trace_table *traces_create(size_t slots, size_t frame_capacity);
+void traces_destroy(trace_table *t);
+void traces_reset(trace_table *t);
+
+/* Frames leaf first. Async-signal-safe. */
+traces_result traces_put(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
+                         uint64_t weight);
+
+typedef void (*traces_visitor)(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t samples,
+                               uint64_t weight, void *arg);
+
+/* Visits every stored stack (may run while samples are still being added). */
+void traces_for_each(trace_table *t, traces_visitor visit, void *arg);
+
+size_t traces_distinct(const trace_table *t);
+/* Samples that were counted into a slot whose frames could not be stored: lost, report them as drops. */
+uint64_t traces_orphaned_samples(trace_table *t);
+
+#endif

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# libprof build driver. Usage: ./build.sh [build|test|demo|clean]
+#   build (default)  install missing packages (when root), configure and build into build/
+#   test             build, then run every unit and integration test through ctest
+#   demo             build, profile the bundled demo program, print where the profile is
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+BUILD=$ROOT/build
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+# Debian packages the build and the tests need.
+PACKAGES=(cmake gcc make pkg-config openjdk-17-jdk-headless libunwind-dev libcmocka-dev)
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "build.sh: missing packages: ${missing[*]} (run as root, or install them yourself)" >&2
+    return 0
+  fi
+  echo "build.sh: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+configure_and_build() {
+  install_missing
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$BUILD" -j "$JOBS"
+}
+
+case "${1:-build}" in
+  build)
+    configure_and_build ;;
+  test)
+    configure_and_build
+    cd "$BUILD"
+    ctest --output-on-failure -j "$JOBS" --timeout 600 ;;
+  demo)
+    configure_and_build
+    out=$BUILD/demo
+    mkdir -p "$out"
+    java -agentpath:"$BUILD/lib/libprof.so=start,event=cpu,interval=1ms,file=$out/demo.collapsed" \
+         -cp "$BUILD/test-classes" Demo
+    java -agentpath:"$BUILD/lib/libprof.so=start,event=cpu,interval=1ms,file=$out/demo.txt" \
+         -cp "$BUILD/test-classes" Demo >/dev/null
+    echo
+    echo "demo profile (collapsed stacks): $out/demo.collapsed"
+    echo "demo profile (text report):      $out/demo.txt"
+    echo "hottest stacks:"
+    sort -t' ' -k2 -nr "$out/demo.collapsed" 2>/dev/null | awk '{print $NF, $0}' | sort -nr | head -5 | cut -d' ' -f2- | cut -c1-160
+    ;;
+  clean)
+    rm -rf "$BUILD" ;;
+  *)
+    echo "usage: ./build.sh [build|test|demo|clean]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,1 @@
+# Java workloads and the integration tests (added below once they exist).

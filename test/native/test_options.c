@@ -1,0 +1,184 @@
+/* Unit tests of the option grammar: every option, and every error names the bad value. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "log.h"
+#include "options.h"
+
+static prof_options o;
+static char err[OPTIONS_ERROR_MAX];
+
+static void parses(const char *text) {
+    err[0] = 0;
+    int rc = options_parse(text, &o, err, sizeof(err));
+    if (rc) fail_msg("'%s' refused: %s", text ? text : "(null)", err);
+}
+
+static void refused(const char *text, const char *must_mention) {
+    err[0] = 0;
+    assert_int_equal(options_parse(text, &o, err, sizeof(err)), -1);
+    if (!strstr(err, must_mention)) fail_msg("error for '%s' does not name '%s': %s", text, must_mention, err);
+}
+
+static void test_defaults(void **state) {
+    (void)state;
+    parses(NULL);
+    assert_int_equal(o.action, ACTION_NONE);
+    assert_string_equal(o.event, "cpu");
+    assert_int_equal(o.interval_ns, 0);
+    assert_int_equal(o.jstackdepth, 2048);
+    assert_int_equal(o.format, FORMAT_AUTO);
+    assert_false(o.total);
+    parses("");
+    assert_int_equal(o.action, ACTION_NONE);
+}
+
+static void test_actions(void **state) {
+    (void)state;
+    const char *names[] = {"start", "resume", "stop", "dump", "status", "version"};
+    prof_action actions[] = {ACTION_START, ACTION_RESUME, ACTION_STOP, ACTION_DUMP, ACTION_STATUS, ACTION_VERSION};
+    for (int i = 0; i < 6; i++) {
+        parses(names[i]);
+        assert_int_equal(o.action, actions[i]);
+        assert_string_equal(options_action_name(actions[i]), names[i]);
+    }
+    refused("start,stop", "conflict");
+    refused("start=1", "start");
+}
+
+static void test_full_line(void **state) {
+    (void)state;
+    parses("start,event=itimer,interval=1ms,file=/tmp/p-%p.collapsed,threads,jstackdepth=64,include=*Foo*,"
+           "include=java/*,exclude=*Bar,simple,dot,sig,ann,title=My profile,total,timeout=30,log=/tmp/l.log,"
+           "loglevel=warn,quiet");
+    assert_int_equal(o.action, ACTION_START);
+    assert_string_equal(o.event, "itimer");
+    assert_int_equal(o.interval_ns, 1000000);
+    assert_string_equal(o.file, "/tmp/p-%p.collapsed");
+    assert_true(o.threads);
+    assert_int_equal(o.jstackdepth, 64);
+    assert_int_equal(o.include_count, 2);
+    assert_string_equal(o.include[0], "*Foo*");
+    assert_string_equal(o.include[1], "java/*");
+    assert_int_equal(o.exclude_count, 1);
+    assert_string_equal(o.exclude[0], "*Bar");
+    assert_true(o.simple && o.dot && o.sig && o.ann && o.total && o.quiet);
+    assert_string_equal(o.title, "My profile");
+    assert_int_equal(o.timeout_s, 30);
+    assert_string_equal(o.log_file, "/tmp/l.log");
+    assert_int_equal(o.log_level, LOG_WARN);
+    assert_int_equal(options_effective_format(&o), FORMAT_COLLAPSED);
+}
+
+static void test_events(void **state) {
+    (void)state;
+    parses("event=cpu");
+    assert_string_equal(o.event, "cpu");
+    parses("event=ctimer");
+    assert_string_equal(o.event, "ctimer");
+    refused("event=foo", "foo");
+    refused("event=foo", "cpu, ctimer, itimer");
+    refused("event=", "event");
+}
+
+static void test_intervals(void **state) {
+    (void)state;
+    struct { const char *text; uint64_t ns; } ok[] = {
+        {"interval=1000", 1000}, {"interval=250ns", 250}, {"interval=500us", 500000},
+        {"interval=10ms", 10000000}, {"interval=2s", 2000000000},
+    };
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        parses(ok[i].text);
+        assert_int_equal(o.interval_ns, ok[i].ns);
+    }
+    refused("interval=0", "interval=0");
+    refused("interval=10xs", "10xs");
+    refused("interval=-5", "-5");
+    refused("interval=", "interval");
+    refused("interval=99999999999999999999", "99999999999999999999");
+}
+
+static void test_formats(void **state) {
+    (void)state;
+    parses("file=out.collapsed");
+    assert_int_equal(options_effective_format(&o), FORMAT_COLLAPSED);
+    parses("file=out.csv");
+    assert_int_equal(options_effective_format(&o), FORMAT_COLLAPSED);
+    parses("file=out.folded");
+    assert_int_equal(options_effective_format(&o), FORMAT_COLLAPSED);
+    parses("file=out.txt");
+    assert_int_equal(options_effective_format(&o), FORMAT_TEXT);
+    parses("file=out.txt,collapsed");
+    assert_int_equal(options_effective_format(&o), FORMAT_COLLAPSED);
+    parses("file=out.collapsed,text");
+    assert_int_equal(options_effective_format(&o), FORMAT_TEXT);
+    parses("traces=5");
+    assert_int_equal(o.traces, 5);
+    assert_int_equal(o.flat, 0);
+    assert_int_equal(options_effective_format(&o), FORMAT_TEXT);
+    parses("flat");
+    assert_int_equal(o.flat, OPTIONS_DEFAULT_TOP);
+    parses("traces,flat=3");
+    assert_int_equal(o.traces, OPTIONS_DEFAULT_TOP);
+    assert_int_equal(o.flat, 3);
+    refused("traces=0", "traces=0");
+    refused("flat=x", "flat=x");
+    refused("collapsed=1", "collapsed");
+    refused("file=", "file");
+}
+
+static void test_numbers_and_names(void **state) {
+    (void)state;
+    refused("jstackdepth=0", "jstackdepth=0");
+    refused("jstackdepth=abc", "abc");
+    refused("jstackdepth=70000", "70000");
+    parses("timeout=5s");
+    assert_int_equal(o.timeout_s, 5);
+    refused("timeout=0", "timeout=0");
+    refused("timeout=soon", "soon");
+    refused("loglevel=loud", "loud");
+    parses("loglevel=none");
+    assert_int_equal(o.log_level, LOG_NONE);
+    parses("total,samples");
+    assert_false(o.total);
+    refused("threads=yes", "threads");
+    refused("include=a*b", "a*b");
+    refused("bogus", "bogus");
+    refused("start,bogus=1", "bogus");
+}
+
+static void test_too_long_and_too_many(void **state) {
+    (void)state;
+    char text[2000] = "file=";
+    memset(text + 5, 'x', 1500);
+    text[1505] = 0;
+    refused(text, "longer than");
+    char many[4000] = "";
+    for (int i = 0; i <= OPTIONS_MAX_FILTERS; i++) strcat(many, "include=a,");
+    refused(many, "more than");
+}
+
+static void test_durations(void **state) {
+    (void)state;
+    uint64_t ns;
+    assert_int_equal(options_parse_duration("3", 1000000000ULL, &ns), 0);
+    assert_int_equal(ns, 3000000000ULL);
+    assert_int_equal(options_parse_duration("ms", 1, &ns), -1);
+    assert_int_equal(options_parse_duration("", 1, &ns), -1);
+    assert_int_equal(options_parse_duration("20000000000s", 1, &ns), -1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),   cmocka_unit_test(test_actions),
+        cmocka_unit_test(test_full_line),  cmocka_unit_test(test_events),
+        cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
+        cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
+        cmocka_unit_test(test_durations),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

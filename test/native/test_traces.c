@@ -1,0 +1,141 @@
+/* Unit tests of the lock-free call-trace storage: merging, keys, full-table and full-arena behaviour, and
+ * concurrent inserts from several threads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "traces.h"
+
+typedef struct {
+    size_t stacks;
+    uint64_t samples, weight;
+    uint64_t by_first_id[64];
+} tally;
+
+static void count(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t samples, uint64_t weight,
+                  void *arg) {
+    (void)tid;
+    tally *t = arg;
+    t->stacks++;
+    t->samples += samples;
+    t->weight += weight;
+    if (depth && frames[0].id < 64) t->by_first_id[frames[0].id] += samples;
+}
+
+static void make_stack(trace_frame *f, uint32_t depth, uint64_t seed) {
+    for (uint32_t i = 0; i < depth; i++) f[i] = (trace_frame){seed * 1000 + i, (int32_t)i, FRAME_JAVA};
+    f[0].id = seed;
+}
+
+static void test_merge_and_keys(void **state) {
+    (void)state;
+    trace_table *t = traces_create(64, 1024);
+    assert_non_null(t);
+    trace_frame a[3], b[3];
+    make_stack(a, 3, 1);
+    make_stack(b, 3, 2);
+    for (int i = 0; i < 5; i++) assert_int_equal(traces_put(t, a, 3, 0, 10), TRACES_STORED);
+    assert_int_equal(traces_put(t, b, 3, 0, 7), TRACES_STORED);
+    assert_int_equal(traces_put(t, a, 3, 99, 1), TRACES_STORED);   /* another thread: another key */
+    b[2].bci = 77;                                                  /* same methods, other bci */
+    assert_int_equal(traces_put(t, b, 3, 0, 1), TRACES_STORED);
+    assert_int_equal(traces_put(t, a, 2, 0, 1), TRACES_STORED);    /* a prefix is another stack */
+    tally c = {0};
+    traces_for_each(t, count, &c);
+    assert_int_equal(c.stacks, 5);
+    assert_int_equal(c.samples, 9);
+    assert_int_equal(c.weight, 50 + 7 + 1 + 1 + 1);
+    assert_int_equal(traces_distinct(t), 5);
+    traces_reset(t);
+    memset(&c, 0, sizeof(c));
+    traces_for_each(t, count, &c);
+    assert_int_equal(c.stacks, 0);
+    assert_int_equal(traces_put(t, a, 3, 0, 1), TRACES_STORED);
+    traces_destroy(t);
+}
+
+static void test_table_full(void **state) {
+    (void)state;
+    trace_table *t = traces_create(16, 100000);   /* takes 12 distinct stacks (3/4 load) */
+    trace_frame f[2];
+    int stored = 0, full = 0;
+    for (uint64_t s = 1; s <= 40; s++) {
+        make_stack(f, 2, s);
+        traces_result r = traces_put(t, f, 2, 0, 1);
+        if (r == TRACES_STORED) stored++;
+        else if (r == TRACES_TABLE_FULL) full++;
+    }
+    assert_int_equal(stored, 12);
+    assert_int_equal(full, 28);
+    /* Known stacks keep counting when the table is full. */
+    make_stack(f, 2, 1);
+    assert_int_equal(traces_put(t, f, 2, 0, 1), TRACES_STORED);
+    traces_destroy(t);
+}
+
+static void test_frames_full(void **state) {
+    (void)state;
+    trace_table *t = traces_create(64, 10);
+    trace_frame f[4];
+    make_stack(f, 4, 1);
+    assert_int_equal(traces_put(t, f, 4, 0, 1), TRACES_STORED);
+    make_stack(f, 4, 2);
+    assert_int_equal(traces_put(t, f, 4, 0, 1), TRACES_STORED);
+    make_stack(f, 4, 3);
+    assert_int_equal(traces_put(t, f, 4, 0, 1), TRACES_FRAMES_FULL);
+    assert_int_equal(traces_put(t, f, 4, 0, 1), TRACES_FRAMES_FULL);  /* the failed slot keeps refusing */
+    tally c = {0};
+    traces_for_each(t, count, &c);
+    assert_int_equal(c.stacks, 2);
+    assert_int_equal(traces_orphaned_samples(t), 0);
+    traces_destroy(t);
+}
+
+#define THREADS 8
+#define PER_THREAD 20000
+#define DISTINCT 50
+
+static trace_table *shared;
+
+static void *inserter(void *arg) {
+    uintptr_t id = (uintptr_t)arg;
+    trace_frame f[8];
+    for (int i = 0; i < PER_THREAD; i++) {
+        make_stack(f, 8, 1 + (uint64_t)((i + (int)id) % DISTINCT));
+        if (traces_put(shared, f, 8, 0, 3) != TRACES_STORED) return (void *)1;
+    }
+    return NULL;
+}
+
+static void test_concurrent_inserts(void **state) {
+    (void)state;
+    shared = traces_create(1024, 1 << 20);
+    pthread_t threads[THREADS];
+    for (uintptr_t i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, inserter, (void *)i);
+    for (int i = 0; i < THREADS; i++) {
+        void *rc;
+        pthread_join(threads[i], &rc);
+        assert_null(rc);
+    }
+    tally c = {0};
+    traces_for_each(shared, count, &c);
+    assert_int_equal(c.stacks, DISTINCT);
+    assert_int_equal(c.samples, (uint64_t)THREADS * PER_THREAD);
+    assert_int_equal(c.weight, (uint64_t)THREADS * PER_THREAD * 3);
+    for (int s = 1; s <= DISTINCT; s++) assert_int_equal(c.by_first_id[s], (uint64_t)THREADS * PER_THREAD / DISTINCT);
+    traces_destroy(shared);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_merge_and_keys),
+        cmocka_unit_test(test_table_full),
+        cmocka_unit_test(test_frames_full),
+        cmocka_unit_test(test_concurrent_inserts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
