@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "jvm.h"
 
+#include "java_tids.h"
 #include "log.h"
 #include "profiler.h"
 #include "threads.h"
@@ -20,6 +21,7 @@ static JavaVM *vm;
 static jvmtiEnv *jvmti;
 static asgct_fn asgct;
 static volatile bool live;
+static bool tracking_from_start;  /* saw every Java thread start, so java_tids is complete */
 
 static void preallocate_method_ids(jvmtiEnv *env, jclass klass) {
     jint count;
@@ -56,12 +58,14 @@ static void record_thread_name(jvmtiEnv *env, JNIEnv *jni, jthread thread, int t
 
 static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     int tid = current_tid();
+    java_tids_add(tid);
     record_thread_name(env, jni, thread, tid);
     profiler_on_thread_start(tid);
 }
 
 static void JNICALL on_thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     (void)env, (void)jni, (void)thread;
+    java_tids_remove(current_tid());
     profiler_on_thread_end(current_tid());
 }
 
@@ -70,6 +74,7 @@ static void preallocate_loaded_classes(void);
 static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     /* Classes loaded in the primordial phase never saw ClassPrepare; the main thread never saw ThreadStart. */
     preallocate_loaded_classes();
+    java_tids_add(current_tid());
     record_thread_name(env, jni, thread, current_tid());
     live = true;
     profiler_on_vm_init();
@@ -151,6 +156,12 @@ int jvm_init(JavaVM *java_vm, bool in_live_vm, char *err, size_t errlen) {
         return -1;
     }
     jvmti = env;
+    if (java_tids_init()) {
+        snprintf(err, errlen, "cannot reserve the thread id bitmap");
+        jvmti = NULL;
+        return -1;
+    }
+    tracking_from_start = !in_live_vm;
     asgct = find_asgct();
     if (!asgct) {
         snprintf(err, errlen, "AsyncGetCallTrace not found in libjvm.so: this JVM is not HotSpot-based");
@@ -174,6 +185,7 @@ JavaVM *jvm_vm(void) { return vm; }
 jvmtiEnv *jvm_jvmti(void) { return jvmti; }
 asgct_fn jvm_asgct(void) { return asgct; }
 bool jvm_is_live(void) { return live; }
+bool jvm_tracks_all_java_threads(void) { return tracking_from_start; }
 
 int jvm_method_name(jmethodID method, names_style style, char *buf, size_t len) {
     jclass klass = NULL;

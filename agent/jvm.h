@@ -23,6 +23,9 @@ jvmtiEnv *jvm_jvmti(void);
 asgct_fn jvm_asgct(void);
 /* True once the VM has finished starting (VMInit seen, or loaded into a live VM). */
 bool jvm_is_live(void);
+/* True when loaded at start-up: then java_tids holds every Java thread, and a thread outside it is a
+ * JVM-internal thread (compiler, GC, VM thread). */
+bool jvm_tracks_all_java_threads(void);
 
 /* Writes the method's frame name. Returns -1 when the method is no longer valid (class unloaded). */
 int jvm_method_name(jmethodID method, names_style style, char *buf, size_t len);

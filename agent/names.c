@@ -40,6 +40,12 @@ void names_java_method(char *buf, size_t len, const char *class_sig, const char 
     class_name(cls, sizeof(cls), class_sig, style);
     snprintf(buf, len, "%s.%s%s%s", cls, method, style.sig && method_sig ? method_sig : "",
              style.ann ? "_[j]" : "");
+    if (style.dot && style.sig && method_sig) {
+        /* Class names inside the descriptor follow the same spelling. */
+        for (char *c = buf + strlen(cls) + 1 + strlen(method); *c; c++) {
+            if (*c == '/') *c = '.';
+        }
+    }
 }
 
 void names_thread(char *buf, size_t len, const char *thread_name, int tid) {

@@ -4,6 +4,7 @@
  */
 #include "options.h"
 
+#include "filepath.h"
 #include "log.h"
 
 #include <errno.h>
@@ -160,7 +161,12 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
                         value ? value : "");
         return 0;
     }
-    if (strcmp(name, "file") == 0) return copy_value(o->file, sizeof(o->file), name, value, err, errlen);
+    if (strcmp(name, "file") == 0) {
+        char expanded[sizeof(o->file) + 64];
+        if (copy_value(o->file, sizeof(o->file), name, value, err, errlen)) return -1;
+        /* Refuse a bad pattern now, not when the profile is due. */
+        return filepath_expand(value, 1, 0, expanded, sizeof(expanded), err, errlen);
+    }
     if (strcmp(name, "collapsed") == 0) {
         if (value) return fail(err, errlen, "option 'collapsed' takes no value (got '%s')", value);
         o->format = FORMAT_COLLAPSED;

@@ -177,7 +177,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
-    sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval};
+    sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval,
+                         jvm_tracks_all_java_threads()};
     if (sample_configure(&cfg)) {
         snprintf(err, errlen, "cannot allocate stack buffers for jstackdepth=%d", o->jstackdepth);
         return -1;

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "sample.h"
 
+#include "java_tids.h"
 #include "safe_read.h"
 
 #include <errno.h>
@@ -150,7 +151,7 @@ static void retry_from_stub_caller(asgct_trace *trace, void *ucontext) {
 }
 
 /* Fills 'out' (leaf first) from AsyncGetCallTrace; returns the depth. */
-static uint32_t java_stack(void *ucontext, JNIEnv *env, asgct_frame *raw, trace_frame *out) {
+static uint32_t java_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out) {
     if (!env) {
         out[0] = (trace_frame){MARKER_NON_JAVA_THREAD, 0, FRAME_MARKER};
         return 1;
@@ -162,6 +163,10 @@ static uint32_t java_stack(void *ucontext, JNIEnv *env, asgct_frame *raw, trace_
     if (trace.num_frames <= 0) {
         int marker = trace.num_frames == 0 ? MARKER_NO_JAVA_FRAMES : -trace.num_frames;
         if (marker >= MARKER_COUNT) marker = MARKER_UNKNOWN_STATE;
+        /* JIT compiler and other VM-internal threads carry a JNIEnv but never run Java: not a failure. */
+        bool not_java = marker == MARKER_UNKNOWN_NOT_JAVA || marker == MARKER_NOT_WALKABLE_NOT_JAVA ||
+                        marker == MARKER_NO_JAVA_FRAMES;
+        if (not_java && config.java_tids_complete && !java_tids_contains((int)tid)) marker = MARKER_NON_JAVA_THREAD;
         out[0] = (trace_frame){(uint64_t)marker, 0, FRAME_MARKER};
         return 1;
     }
@@ -199,7 +204,7 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     if ((*config.vm)->GetEnv(config.vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK) env = NULL;
     asgct_frame *raw = asgct_buffers + (size_t)b * config.max_depth;
     trace_frame *frames = frame_buffers + (size_t)b * (config.max_depth + 2);
-    uint32_t depth = java_stack(ucontext, env, raw, frames);
+    uint32_t depth = java_stack(ucontext, env, tid, raw, frames);
 
     traces_result r = traces_put(config.table, frames, depth, config.per_thread ? tid : 0, weight);
     if (r == TRACES_STORED) {

@@ -34,6 +34,7 @@ typedef struct {
     int max_depth;           /* jstackdepth */
     bool per_thread;         /* key stacks by thread id (option 'threads') */
     uint64_t interval_ns;    /* weight of a thread's first sample */
+    bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
 } sample_config;
 
 /* Allocates the stack buffers for 'max_depth'. Call while inactive. Returns -1 on allocation failure. */

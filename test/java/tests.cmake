@@ -1,1 +1,24 @@
-# Java workloads and the integration tests (added below once they exist).
+# Java workloads (test/java/*.java) compiled for the oldest JDK we test, and the integration tests, run on
+# every JDK found (JDK 17, and Temurin 25 when present).
+file(GLOB JAVA_SOURCES ${CMAKE_SOURCE_DIR}/test/java/*.java)
+set(TEST_CLASSES ${CMAKE_BINARY_DIR}/test-classes)
+add_custom_command(
+  OUTPUT ${TEST_CLASSES}/.stamp
+  COMMAND ${JAVA_HOME}/bin/javac --release 17 -d ${TEST_CLASSES} ${JAVA_SOURCES}
+  COMMAND ${CMAKE_COMMAND} -E touch ${TEST_CLASSES}/.stamp
+  DEPENDS ${JAVA_SOURCES}
+  COMMENT "Compiling Java workloads")
+add_custom_target(java_workloads ALL DEPENDS ${TEST_CLASSES}/.stamp)
+
+set(INTEGRATION_TESTS shares_ctimer shares_itimer total_ctimer total_itimer threads bad_options
+    exit_while_profiling text_report naming_and_filters timeout)
+foreach(jdk ${TEST_JDKS})
+  get_filename_component(jdk_name ${jdk} NAME)
+  string(REGEX REPLACE "^java-|-openjdk-amd64$|-jdk-amd64$" "" jdk_tag ${jdk_name})
+  foreach(t ${INTEGRATION_TESTS})
+    add_test(NAME it.${jdk_tag}.${t}
+      COMMAND ${JAVA_HOME}/bin/java -cp ${TEST_CLASSES} IntegrationTest ${t} ${jdk}
+              $<TARGET_FILE:prof> ${TEST_CLASSES} ${CMAKE_BINARY_DIR}/it/${jdk_tag}/${t})
+    set_tests_properties(it.${jdk_tag}.${t} PROPERTIES TIMEOUT 300)
+  endforeach()
+endforeach()

@@ -129,6 +129,8 @@ static void test_formats(void **state) {
     refused("flat=x", "flat=x");
     refused("collapsed=1", "collapsed");
     refused("file=", "file");
+    refused("file=/tmp/out-%x.txt", "%x");
+    parses("file=/tmp/out-%p-%t-%%.txt");
 }
 
 static void test_numbers_and_names(void **state) {

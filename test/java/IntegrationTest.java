@@ -1,0 +1,261 @@
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Integration tests: each starts a real JVM with the agent on a workload from test/java and asserts on the
+ * profile it writes. Usage (from ctest):
+ *   java IntegrationTest <test> <java_home of the target JVM> <libprof.so> <workload classpath> <work dir>
+ */
+public class IntegrationTest {
+    static String javaHome, agent, classes;
+    static Path work;
+
+    static final Set<String> FAILURE_MARKERS = Set.of("[no_class_load]", "[GC_active]", "[unknown_not_Java]",
+            "[not_walkable_not_Java]", "[unknown_Java]", "[not_walkable_Java]", "[unknown_state]", "[thread_exit]",
+            "[deopt]", "[safepoint]");
+
+    record Run(int exit, String out, String err) {}
+
+    public static void main(String[] args) throws Exception {
+        String test = args[0];
+        javaHome = args[1];
+        agent = args[2];
+        classes = args[3];
+        work = Path.of(args[4]);
+        Files.createDirectories(work);
+        try {
+            switch (test) {
+                case "shares_ctimer" -> shares("ctimer");
+                case "shares_itimer" -> shares("itimer");
+                case "total_ctimer" -> total("ctimer");
+                case "total_itimer" -> total("itimer");
+                case "threads" -> threads();
+                case "bad_options" -> badOptions();
+                case "exit_while_profiling" -> exitWhileProfiling();
+                case "text_report" -> textReport();
+                case "naming_and_filters" -> namingAndFilters();
+                case "timeout" -> timeout();
+                default -> throw new IllegalArgumentException("unknown test " + test);
+            }
+            System.out.println("1 passed, 0 failed");
+        } catch (AssertionError e) {
+            System.out.println("FAIL: " + e.getMessage());
+            System.out.println("0 passed, 1 failed");
+            System.exit(1);
+        }
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------------
+
+    static void check(boolean condition, String message) {
+        if (!condition) throw new AssertionError(message);
+    }
+
+    static Run runJava(String agentOptions, String... mainAndArgs) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(javaHome + "/bin/java");
+        if (agentOptions != null) cmd.add("-agentpath:" + agent + "=" + agentOptions);
+        cmd.add("-cp");
+        cmd.add(classes);
+        cmd.addAll(List.of(mainAndArgs));
+        Path out = Files.createTempFile(work, "stdout", ".txt"), err = Files.createTempFile(work, "stderr", ".txt");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("JVM did not finish in 180 s: " + cmd);
+        }
+        Run run = new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+        System.out.println("$ " + String.join(" ", cmd) + "\n  exit " + run.exit() + "\n  stderr: "
+                + run.err().strip().replace("\n", "\n          "));
+        return run;
+    }
+
+    /** Stack -> count; fails on malformed lines and on a stack that appears on two lines. */
+    static Map<String, Long> readCollapsed(Path file) throws IOException {
+        check(Files.exists(file), "no profile written at " + file);
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        check(text.isEmpty() || text.endsWith("\n"), "profile does not end with a newline: truncated?");
+        Map<String, Long> stacks = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            if (line.isEmpty()) continue;
+            int space = line.lastIndexOf(' ');
+            check(space > 0, "malformed collapsed line: " + line);
+            String stack = line.substring(0, space);
+            long count = Long.parseLong(line.substring(space + 1));
+            check(count > 0, "non-positive count: " + line);
+            check(stacks.put(stack, count) == null, "stack on two lines: " + stack);
+        }
+        check(!stacks.isEmpty(), "empty profile " + file);
+        return stacks;
+    }
+
+    static long sum(Map<String, Long> stacks) {
+        return stacks.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    static long sumContaining(Map<String, Long> stacks, String frame) {
+        long n = 0;
+        for (var e : stacks.entrySet()) {
+            if (List.of(e.getKey().split(";")).contains(frame)) n += e.getValue();
+        }
+        return n;
+    }
+
+    static long failureSamples(Map<String, Long> stacks) {
+        long n = 0;
+        for (var e : stacks.entrySet()) {
+            for (String f : e.getKey().split(";")) {
+                if (FAILURE_MARKERS.contains(f)) {
+                    n += e.getValue();
+                    break;
+                }
+            }
+        }
+        return n;
+    }
+
+    static double truth(String stdout, String key) {
+        Matcher m = Pattern.compile(key + "=([0-9.]+)").matcher(stdout);
+        check(m.find(), "workload did not report " + key + ": " + stdout);
+        return Double.parseDouble(m.group(1));
+    }
+
+    // ---- tests --------------------------------------------------------------------------------------
+
+    /** 75/25 CPU split: the profile's shares match the truth the workload measured, within 5 points. */
+    static void shares(String engine) throws Exception {
+        Path file = work.resolve("shares-" + engine + ".collapsed");
+        Run run = runJava("start,event=" + engine + ",interval=1ms,file=" + file, "Burn7525", "4");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        check(run.err().contains("using the " + engine + " engine"), "engine choice not logged: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        long a = sumContaining(stacks, "Burn7525.burnA"), b = sumContaining(stacks, "Burn7525.burnB");
+        long total = sum(stacks), failed = failureSamples(stacks);
+        double share = (double) a / (a + b), truth = truth(run.out(), "burnA");
+        System.out.printf("  %s: burnA %d, burnB %d, all %d samples; share %.4f vs truth %.4f; failures %d (%.2f%%)%n",
+                engine, a, b, total, share, truth, failed, 100.0 * failed / total);
+        check(a + b > 600, "too few samples in the workload: " + (a + b));
+        check(Math.abs(share - truth) <= 0.05, String.format("burnA share %.4f differs from truth %.4f", share, truth));
+        check(failed * 100 < total, "failure markers on " + failed + " of " + total + " samples");
+    }
+
+    /** With 'total', the weights add up to the CPU time used. */
+    static void total(String engine) throws Exception {
+        Path file = work.resolve("total-" + engine + ".collapsed");
+        Run run = runJava("start,event=" + engine + ",interval=1ms,total,file=" + file, "Burn7525", "4");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        long burn = sumContaining(stacks, "Burn7525.main"), all = sum(stacks);
+        double threadCpu = truth(run.out(), "threadCpuNs"), processCpu = truth(run.out(), "processCpuNs");
+        System.out.printf("  %s: burn thread weight %.3f s (its CPU %.3f s); all weights %.3f s (process CPU %.3f s)%n",
+                engine, burn / 1e9, threadCpu / 1e9, all / 1e9, processCpu / 1e9);
+        check(burn >= 3e9 && burn <= 5e9, "4 s of burn weighs " + burn / 1e9 + " s, expected 3..5 s");
+        check(Math.abs(all - processCpu) <= 0.25 * processCpu,
+                String.format("weights %.3f s vs process CPU %.3f s: more than 25%% apart", all / 1e9, processCpu / 1e9));
+    }
+
+    /** 'threads': one root frame per thread, with the thread's Java name, above that thread's own work. */
+    static void threads() throws Exception {
+        Path file = work.resolve("threads.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,threads,file=" + file, "NamedThreads", "1.5");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        for (String name : List.of("alpha", "beta", "gamma")) {
+            long own = 0, misplaced = 0;
+            for (var e : stacks.entrySet()) {
+                boolean under = e.getKey().matches("\\[" + name + "-worker tid=\\d+\\];.*");
+                boolean work = e.getKey().contains("NamedThreads." + name + "Work");
+                if (under && work) own += e.getValue();
+                if (work && !under) misplaced += e.getValue();
+            }
+            System.out.printf("  %s-worker: %d samples under its own root, %d elsewhere%n", name, own, misplaced);
+            check(own > 200, name + "Work has too few samples under [" + name + "-worker tid=N]: " + own);
+            check(misplaced == 0, name + "Work appears under another thread: " + misplaced);
+        }
+        for (String stack : stacks.keySet()) {
+            check(stack.startsWith("["), "stack without a thread root frame: " + stack);
+        }
+    }
+
+    /** A bad option stops the JVM at start-up with a message naming the bad value. */
+    static void badOptions() throws Exception {
+        String[][] cases = {{"start,event=foo", "foo"}, {"start,interval=fast", "fast"}, {"start,bogus", "bogus"},
+                            {"start,file=out%x.txt", "%x"}, {"start,jstackdepth=-1", "-1"}};
+        for (String[] c : cases) {
+            Run run = runJava(c[0], "Burn7525", "0.1");
+            check(run.exit() != 0, "JVM started despite " + c[0]);
+            check(run.err().contains(c[1]), "message for " + c[0] + " does not name '" + c[1] + "': " + run.err());
+            check(!run.out().contains("TRUTH"), "the application ran despite " + c[0]);
+        }
+    }
+
+    /** System.exit while profiling: the profile is complete and the application's exit code is kept. */
+    static void exitWhileProfiling() throws Exception {
+        Path file = work.resolve("exit.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,file=" + file, "ExitWhileProfiling");
+        check(run.exit() == 3, "exit code " + run.exit() + ", expected the application's 3");
+        Map<String, Long> stacks = readCollapsed(file);
+        long burn = sumContaining(stacks, "ExitWhileProfiling.burnUntilExit");
+        System.out.println("  burnUntilExit samples: " + burn);
+        check(burn > 150, "burnUntilExit has only " + burn + " samples");
+        try (var dir = Files.list(work)) {
+            check(dir.noneMatch(p -> p.getFileName().toString().contains(".tmp-")), "temporary file left behind");
+        }
+    }
+
+    /** The text report: header, drops, hottest traces, flat profile. */
+    static void textReport() throws Exception {
+        Path file = work.resolve("report.txt");
+        Run run = runJava("start,event=ctimer,interval=2ms,file=" + file, "Burn7525", "1.5");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        String text = Files.readString(file);
+        for (String expected : List.of("Engine         : ctimer (event=ctimer)", "Interval       : 2000000 ns",
+                "Samples        : ", "Dropped samples: ", "Failed walks   : ", "Burn7525.burnA", "self (leaf frame)")) {
+            check(text.contains(expected), "text report lacks '" + expected + "'");
+        }
+        Matcher m = Pattern.compile("--- (\\d+) samples \\(([0-9.]+)%\\)").matcher(text);
+        check(m.find(), "no trace section");
+        double firstShare = Double.parseDouble(m.group(2));
+        check(firstShare > 40, "the hottest trace has only " + firstShare + "%");
+    }
+
+    /** dot, sig and include/exclude change names and filter stacks. */
+    static void namingAndFilters() throws Exception {
+        Path file = work.resolve("names.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,dot,sig,include=*burnA*,file=" + file, "Burn7525", "1");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        for (String stack : stacks.keySet()) {
+            check(stack.contains("Burn7525.burnA(J)J"), "include=*burnA* kept " + stack);
+            check(!stack.contains("/"), "dot left a '/' in " + stack);
+        }
+        Path excluded = work.resolve("excluded.collapsed");
+        run = runJava("start,event=cpu,interval=1ms,simple,exclude=*burnA,file=" + excluded, "Burn7525", "1");
+        stacks = readCollapsed(excluded);
+        check(sumContaining(stacks, "Burn7525.burnA") == 0, "exclude=*burnA kept burnA");
+        check(sumContaining(stacks, "Burn7525.burnB") > 0, "exclude=*burnA dropped burnB too");
+    }
+
+    /** timeout=N stops and writes the profile after N seconds while the application keeps running. */
+    static void timeout() throws Exception {
+        Path file = work.resolve("timeout.txt");
+        Run run = runJava("start,event=cpu,interval=1ms,timeout=1,file=" + file, "Burn7525", "3");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Matcher m = Pattern.compile("Duration       : ([0-9.]+) s").matcher(Files.readString(file));
+        check(m.find(), "no duration in the report");
+        double duration = Double.parseDouble(m.group(1));
+        System.out.println("  profiled for " + duration + " s");
+        check(duration >= 0.9 && duration <= 1.6, "timeout=1 profiled for " + duration + " s");
+        check(run.out().contains("TRUTH"), "the application did not finish after the timeout");
+    }
+}
