@@ -53,7 +53,7 @@ case "${1:-build}" in
     echo "demo profile (collapsed stacks): $out/demo.collapsed"
     echo "demo profile (text report):      $out/demo.txt"
     echo "hottest stacks:"
-    sort -t' ' -k2 -nr "$out/demo.collapsed" 2>/dev/null | awk '{print $NF, $0}' | sort -nr | head -5 | cut -d' ' -f2- | cut -c1-160
+    awk '{n=$NF; $NF=""; print n, $0}' "$out/demo.collapsed" | sort -nr | head -5 | cut -c1-160
     ;;
   clean)
     rm -rf "$BUILD" ;;

@@ -70,6 +70,20 @@ static void fill_meta(profile *p) {
     }
 }
 
+/* Every sample not taken correctly is reported in the log as well as in the text output. */
+static void log_losses(const profile *p) {
+    char line[1024];
+    size_t n = 0;
+    const profile_meta *m = &p->meta;
+    for (int i = 0; i < m->drop_count && n < sizeof(line); i++)
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " dropped:%s=%llu", m->drops[i].name,
+                              (unsigned long long)m->drops[i].count);
+    for (int i = 0; i < m->failure_count && n < sizeof(line); i++)
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " failed:%s=%llu", m->failures[i].name,
+                              (unsigned long long)m->failures[i].count);
+    if (n) log_info("samples not taken correctly:%s", line);
+}
+
 /* Writes the profile for 'o' (its file and format, the session's naming). Caller holds the lock. */
 static int dump_locked(const prof_options *o, char *err, size_t errlen) {
     if (!table) {
@@ -95,6 +109,7 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
     if (rc == 0) {
         log_info("profile written to %s (%llu samples, %zu distinct stacks)", view.file[0] ? view.file : "stdout",
                  (unsigned long long)p.total_samples, p.stack_count);
+        log_losses(&p);
     }
     profile_free(&p);
     return rc;

@@ -36,7 +36,7 @@ public class Demo {
     }
 
     static int compress(byte[] data) {
-        Deflater d = new Deflater(9);
+        Deflater d = new Deflater(1);
         d.setInput(data);
         d.finish();
         byte[] out = new byte[data.length + 64];
@@ -49,7 +49,7 @@ public class Demo {
     public static void main(String[] args) {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 3;
         long end = System.nanoTime() + (long) (seconds * 1e9);
-        byte[] text = String.join(" ", makeWords(200000)).getBytes();
+        byte[] text = String.join(" ", makeWords(20000)).getBytes();
         while (System.nanoTime() < end) {
             sink += countWords(makeWords(100000)).size();
             sink += sortNumbers(300000);
