@@ -45,6 +45,7 @@ public class IntegrationTest {
                 case "text_report" -> textReport();
                 case "naming_and_filters" -> namingAndFilters();
                 case "timeout" -> timeout();
+                case "attach_load" -> attachLoad();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
             System.out.println("1 passed, 0 failed");
@@ -244,6 +245,52 @@ public class IntegrationTest {
         stacks = readCollapsed(excluded);
         check(sumContaining(stacks, "Burn7525.burnA") == 0, "exclude=*burnA kept burnA");
         check(sumContaining(stacks, "Burn7525.burnB") > 0, "exclude=*burnA dropped burnB too");
+    }
+
+    /** Loading into a running JVM (Agent_OnAttach): start, status, refusals, stop; every load reuses one instance. */
+    static void attachLoad() throws Exception {
+        List<String> cmd = List.of(javaHome + "/bin/java", "-cp", classes, "Burn7525", "6");
+        Path out = work.resolve("target.out");
+        Process target = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectErrorStream(true).start();
+        try {
+            Thread.sleep(700);
+            var vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(target.pid()));
+            try {
+                vm.loadAgentPath(agent, "start,event=cpu,interval=1ms");
+                Thread.sleep(1500);
+                Path status = work.resolve("status.txt");
+                vm.loadAgentPath(agent, "status,file=" + status);
+                String text = Files.readString(status);
+                System.out.print("  status:\n" + text);
+                check(text.contains("state: running") && text.contains("engine: ctimer"), "status: " + text);
+                check(refused(vm, "start"), "a second start while running was accepted");
+                Path profile = work.resolve("attach.collapsed");
+                vm.loadAgentPath(agent, "stop,file=" + profile);
+                Map<String, Long> stacks = readCollapsed(profile);
+                long a = sumContaining(stacks, "Burn7525.burnA"), b = sumContaining(stacks, "Burn7525.burnB");
+                System.out.printf("  attached profile: burnA %d, burnB %d of %d samples%n", a, b, sum(stacks));
+                check(a + b > 100 && a > 2 * b, "the attached profile misses the workload: " + stacks);
+                check(refused(vm, "stop,file=" + work.resolve("again.collapsed")), "stop while idle was accepted");
+                check(refused(vm, "dump"), "dump while idle was accepted");
+                check(refused(vm, "event=nonsense,start"), "a bad option was accepted on attach");
+            } finally {
+                vm.detach();
+            }
+            check(target.waitFor(60, TimeUnit.SECONDS), "target did not finish");
+            check(target.exitValue() == 0, "target exited " + target.exitValue() + ": " + Files.readString(out));
+            check(Files.readString(out).contains("TRUTH"), "target did not complete its work");
+        } finally {
+            target.destroyForcibly();
+        }
+    }
+
+    static boolean refused(com.sun.tools.attach.VirtualMachine vm, String options) throws Exception {
+        try {
+            vm.loadAgentPath(agent, options);
+            return false;
+        } catch (com.sun.tools.attach.AgentInitializationException e) {
+            return true;
+        }
     }
 
     /** timeout=N stops and writes the profile after N seconds while the application keeps running. */
