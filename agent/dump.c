@@ -1,10 +1,13 @@
+#define _GNU_SOURCE
 #include "dump.h"
 
 #include "jvm.h"
 #include "names.h"
 #include "threads.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -12,6 +15,7 @@ typedef struct {
     profile *profile;
     names_style style;
     u64map methods;     /* jmethodID -> name id + 1 */
+    u64map natives;     /* pc -> name id + 1 */
     uint32_t *scratch;  /* root-first name ids of the stack being converted */
     uint32_t scratch_capacity;
     int failed;
@@ -28,8 +32,30 @@ static uint32_t java_frame_name(dump_state *d, const trace_frame *f) {
     return id;
 }
 
+/* Native frames by the dynamic symbol table (dladdr): exported symbols, else library+offset. */
+static uint32_t native_frame_name(dump_state *d, const trace_frame *f) {
+    uint64_t cached;
+    if (u64map_get(&d->natives, f->id, &cached)) return (uint32_t)(cached - 1);
+    char name[1024];
+    Dl_info info = {0};
+    int found = dladdr((void *)(uintptr_t)f->id, &info);
+    if (found && info.dli_sname) {
+        snprintf(name, sizeof(name), "%s", info.dli_sname);
+    } else if (found && info.dli_fname) {
+        const char *base = strrchr(info.dli_fname, '/');
+        snprintf(name, sizeof(name), "[%s+0x%llx]", base ? base + 1 : info.dli_fname,
+                 (unsigned long long)(f->id - (uintptr_t)info.dli_fbase));
+    } else {
+        snprintf(name, sizeof(name), "[0x%llx]", (unsigned long long)f->id);
+    }
+    uint32_t id = profile_intern(d->profile, name, FTYPE_NATIVE);
+    if (id != UINT32_MAX && u64map_put(&d->natives, f->id, (uint64_t)id + 1)) return UINT32_MAX;
+    return id;
+}
+
 static uint32_t frame_name(dump_state *d, const trace_frame *f) {
     if (f->kind == FRAME_JAVA && f->id) return java_frame_name(d, f);
+    if (f->kind == FRAME_NATIVE) return native_frame_name(d, f);
     const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
     return profile_intern(d->profile, marker ? marker : "[unknown]", FTYPE_MARKER);
 }
@@ -83,8 +109,10 @@ static void visit(const trace_frame *frames, uint32_t depth, uint32_t tid, uint6
 int dump_build_profile(trace_table *table, const prof_options *o, profile *p) {
     dump_state d = {.options = o, .profile = p, .style = {o->simple, o->dot, o->sig, o->ann}};
     u64map_init(&d.methods);
+    u64map_init(&d.natives);
     traces_for_each(table, visit, &d);
     u64map_free(&d.methods);
+    u64map_free(&d.natives);
     free(d.scratch);
     return d.failed ? -1 : 0;
 }

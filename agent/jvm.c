@@ -9,6 +9,7 @@
 #include "java_tids.h"
 #include "log.h"
 #include "profiler.h"
+#include "safe_read.h"
 #include "threads.h"
 
 #include <dlfcn.h>
@@ -59,6 +60,7 @@ static void record_thread_name(jvmtiEnv *env, JNIEnv *jni, jthread thread, int t
 static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     int tid = current_tid();
     java_tids_add(tid);
+    safe_read_register_current_stack();
     record_thread_name(env, jni, thread, tid);
     profiler_on_thread_start(tid);
 }
@@ -75,6 +77,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     /* Classes loaded in the primordial phase never saw ClassPrepare; the main thread never saw ThreadStart. */
     preallocate_loaded_classes();
     java_tids_add(current_tid());
+    safe_read_register_current_stack();
     record_thread_name(env, jni, thread, current_tid());
     live = true;
     profiler_on_vm_init();

@@ -199,6 +199,15 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         o->timeout_s = (int)(ns / 1000000000ULL);
         return 0;
     }
+    if (strcmp(name, "cstack") == 0) {
+        for (int c = CSTACK_NO; c <= CSTACK_FP; c++) {
+            if (value && strcmp(value, options_cstack_name((prof_cstack)c)) == 0) {
+                o->cstack = (prof_cstack)c;
+                return 0;
+            }
+        }
+        return fail(err, errlen, "option 'cstack=%s': accepted: fp, no", value ? value : "");
+    }
     if (strcmp(name, "log") == 0) return copy_value(o->log_file, sizeof(o->log_file), name, value, err, errlen);
     if (strcmp(name, "loglevel") == 0) {
         int level = value ? log_level_from_name(value) : -1;
@@ -211,7 +220,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     return fail(err, errlen,
                 "unknown option '%s'; accepted: start resume stop dump status version event= interval= file= "
                 "collapsed text traces[=N] flat[=N] threads jstackdepth= include= exclude= simple dot sig ann "
-                "title= samples total timeout= log= loglevel= quiet",
+                "title= samples total timeout= log= loglevel= quiet cstack=",
                 name);
 }
 
@@ -251,4 +260,9 @@ const char *options_action_name(prof_action a) {
 const char *options_format_name(prof_format f) {
     static const char *const names[] = {"auto", "collapsed", "text"};
     return (unsigned)f <= FORMAT_TEXT ? names[f] : "?";
+}
+
+const char *options_cstack_name(prof_cstack c) {
+    static const char *const names[] = {"default", "no", "fp"};
+    return (unsigned)c <= CSTACK_FP ? names[c] : "?";
 }

@@ -30,6 +30,12 @@ typedef enum {
     FORMAT_TEXT,
 } prof_format;
 
+typedef enum {
+    CSTACK_DEFAULT = 0,  /* the best mode available (frame pointers for now) */
+    CSTACK_NO,           /* Java frames only */
+    CSTACK_FP,           /* native frames by frame pointers, stitched to the Java frames */
+} prof_cstack;
+
 typedef struct {
     prof_action action;
     char event[128];            /* "cpu", "ctimer", "itimer" */
@@ -51,6 +57,7 @@ typedef struct {
     char log_file[1024];
     int log_level;              /* log_level enum from log.h */
     bool quiet;
+    prof_cstack cstack;
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
@@ -72,5 +79,6 @@ prof_format options_effective_format(const prof_options *o);
 
 const char *options_action_name(prof_action a);
 const char *options_format_name(prof_format f);
+const char *options_cstack_name(prof_cstack c);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "profiler.h"
 
+#include "codeheap.h"
 #include "dump.h"
 #include "engine.h"
 #include "jvm.h"
@@ -192,8 +193,15 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
+    prof_cstack cstack = o->cstack == CSTACK_DEFAULT ? CSTACK_FP : o->cstack;
+    char why[256];
+    if (cstack != CSTACK_NO && codeheap_init(why, sizeof(why))) {
+        /* Without the code cache bounds a native walk cannot tell where Java code begins. */
+        log_warn("cstack=%s unavailable (%s): Java frames only", options_cstack_name(cstack), why);
+        cstack = CSTACK_NO;
+    }
     sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval,
-                         jvm_tracks_all_java_threads()};
+                         jvm_tracks_all_java_threads(), cstack};
     if (sample_configure(&cfg)) {
         snprintf(err, errlen, "cannot allocate stack buffers for jstackdepth=%d", o->jstackdepth);
         return -1;

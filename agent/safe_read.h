@@ -11,4 +11,8 @@
 /* True and *out set when addr..addr+7 is readable; false otherwise. Async-signal-safe. */
 bool safe_read_word(uintptr_t addr, uintptr_t *out);
 
+/* Records the calling thread's stack bounds so that reads inside them need no system call. Call on the
+ * thread itself, outside signal handlers (JVMTI ThreadStart, VMInit). */
+void safe_read_register_current_stack(void);
+
 #endif

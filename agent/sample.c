@@ -9,6 +9,7 @@
 #include "sample.h"
 
 #include "java_tids.h"
+#include "walk.h"
 #include "safe_read.h"
 
 #include <errno.h>
@@ -42,8 +43,13 @@ static __thread struct {
     uint64_t last_cpu_ns;
 } thread_clock __attribute__((tls_model("initial-exec")));
 
+/* Java frames, native frames and up to two markers. */
+static size_t frames_per_buffer(int max_depth) {
+    return (size_t)max_depth + SAMPLE_MAX_NATIVE_FRAMES + 2;
+}
+
 int sample_configure(const sample_config *cfg) {
-    size_t per_buffer = (size_t)cfg->max_depth * sizeof(asgct_frame) + ((size_t)cfg->max_depth + 2) * sizeof(trace_frame);
+    size_t per_buffer = (size_t)cfg->max_depth * sizeof(asgct_frame) + frames_per_buffer(cfg->max_depth) * sizeof(trace_frame);
     size_t bytes = per_buffer * BUFFER_COUNT;
     if (asgct_buffers && (config.max_depth != cfg->max_depth)) {
         munmap(asgct_buffers, buffers_bytes);
@@ -150,11 +156,14 @@ static void retry_from_stub_caller(asgct_trace *trace, void *ucontext) {
     trace->num_frames = original;
 }
 
-/* Fills 'out' (leaf first) from AsyncGetCallTrace; returns the depth. */
-static uint32_t java_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out) {
+/* Appends the Java frames from AsyncGetCallTrace after the 'n' native frames already in 'out' (leaf
+ * first). When there are none, the native frames stand alone if they are the thread's whole truth;
+ * otherwise a marker frame says why the Java part is missing. Returns the new depth. */
+static uint32_t append_java_frames(void *ucontext, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out,
+                                   uint32_t n) {
     if (!env) {
-        out[0] = (trace_frame){MARKER_NON_JAVA_THREAD, 0, FRAME_MARKER};
-        return 1;
+        if (n == 0) out[n++] = (trace_frame){MARKER_NON_JAVA_THREAD, 0, FRAME_MARKER};
+        return n;
     }
     asgct_trace trace = {env, 0, raw};
     config.asgct(&trace, config.max_depth, ucontext);
@@ -167,15 +176,27 @@ static uint32_t java_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_fram
         bool not_java = marker == MARKER_UNKNOWN_NOT_JAVA || marker == MARKER_NOT_WALKABLE_NOT_JAVA ||
                         marker == MARKER_NO_JAVA_FRAMES;
         if (not_java && config.java_tids_complete && !java_tids_contains((int)tid)) marker = MARKER_NON_JAVA_THREAD;
-        out[0] = (trace_frame){(uint64_t)marker, 0, FRAME_MARKER};
-        return 1;
+        bool complete_without_java = marker == MARKER_NON_JAVA_THREAD || marker == MARKER_NO_JAVA_FRAMES;
+        if (!(complete_without_java && n > 0)) out[n++] = (trace_frame){(uint64_t)marker, 0, FRAME_MARKER};
+        return n;
     }
-    uint32_t depth = 0;
     for (jint i = 0; i < trace.num_frames; i++) {
-        out[depth++] = (trace_frame){(uint64_t)(uintptr_t)raw[i].method_id, raw[i].lineno, FRAME_JAVA};
+        out[n++] = (trace_frame){(uint64_t)(uintptr_t)raw[i].method_id, raw[i].lineno, FRAME_JAVA};
     }
-    if (trace.num_frames >= config.max_depth) out[depth++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
-    return depth;
+    if (trace.num_frames >= config.max_depth) out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
+    return n;
+}
+
+/* The interrupted thread's whole stack, leaf first: native frames down to JVM code, then Java frames. */
+static uint32_t collect_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out) {
+    uint32_t n = 0;
+    if (config.cstack != CSTACK_NO && ucontext) {
+        const greg_t *regs = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
+        walk_regs start = {(uintptr_t)regs[REG_RIP], (uintptr_t)regs[REG_RSP], (uintptr_t)regs[REG_RBP]};
+        walk_end end;
+        n = (uint32_t)walk_fp(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end);
+    }
+    return append_java_frames(ucontext, env, tid, raw, out, n);
 }
 
 static void count_marker_frames(const trace_frame *frames, uint32_t depth) {
@@ -203,8 +224,8 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     JNIEnv *env = NULL;
     if ((*config.vm)->GetEnv(config.vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK) env = NULL;
     asgct_frame *raw = asgct_buffers + (size_t)b * config.max_depth;
-    trace_frame *frames = frame_buffers + (size_t)b * (config.max_depth + 2);
-    uint32_t depth = java_stack(ucontext, env, tid, raw, frames);
+    trace_frame *frames = frame_buffers + (size_t)b * frames_per_buffer(config.max_depth);
+    uint32_t depth = collect_stack(ucontext, env, tid, raw, frames);
 
     traces_result r = traces_put(config.table, frames, depth, config.per_thread ? tid : 0, weight);
     if (r == TRACES_STORED) {

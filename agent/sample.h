@@ -7,11 +7,15 @@
 #define LIBPROF_SAMPLE_H
 
 #include "asgct.h"
+#include "options.h"
 #include "traces.h"
 
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+/* Deepest native part of a stack (leaf side, below the Java frames). */
+#define SAMPLE_MAX_NATIVE_FRAMES 256
 
 typedef enum {
     DROP_BUFFER_BUSY = 0,   /* every stack buffer was in use by other handlers */
@@ -35,6 +39,7 @@ typedef struct {
     bool per_thread;         /* key stacks by thread id (option 'threads') */
     uint64_t interval_ns;    /* weight of a thread's first sample */
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
+    prof_cstack cstack;      /* how native frames are walked */
 } sample_config;
 
 /* Allocates the stack buffers for 'max_depth'. Call while inactive. Returns -1 on allocation failure. */

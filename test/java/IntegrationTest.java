@@ -46,6 +46,8 @@ public class IntegrationTest {
                 case "naming_and_filters" -> namingAndFilters();
                 case "timeout" -> timeout();
                 case "attach_load" -> attachLoad();
+                case "native_chain_fp" -> nativeChain("fp", "fp", true);
+                case "native_chain_nofp_fp_mode" -> nativeChain("nofp", "fp", false);
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
             System.out.println("1 passed, 0 failed");
@@ -70,15 +72,25 @@ public class IntegrationTest {
         cmd.add(classes);
         cmd.addAll(List.of(mainAndArgs));
         Path out = Files.createTempFile(work, "stdout", ".txt"), err = Files.createTempFile(work, "stderr", ".txt");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile()).start();
         if (!p.waitFor(180, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("JVM did not finish in 180 s: " + cmd);
         }
         Run run = new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+        noCrashReports();
         System.out.println("$ " + String.join(" ", cmd) + "\n  exit " + run.exit() + "\n  stderr: "
                 + run.err().strip().replace("\n", "\n          "));
         return run;
+    }
+
+    /** The profiled JVM must never crash: a HotSpot crash report in the work directory fails the test. */
+    static void noCrashReports() throws IOException {
+        try (var dir = Files.list(work)) {
+            var reports = dir.filter(f -> f.getFileName().toString().startsWith("hs_err_pid")).toList();
+            check(reports.isEmpty(), "the JVM crashed: " + reports);
+        }
     }
 
     /** Stack -> count; fails on malformed lines and on a stack that appears on two lines. */
@@ -251,7 +263,8 @@ public class IntegrationTest {
     static void attachLoad() throws Exception {
         List<String> cmd = List.of(javaHome + "/bin/java", "-cp", classes, "Burn7525", "8");
         Path out = work.resolve("target.out");
-        Process target = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectErrorStream(true).start();
+        Process target = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
+                .redirectErrorStream(true).start();
         try {
             Thread.sleep(700);
             var vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(target.pid()));
@@ -287,6 +300,7 @@ public class IntegrationTest {
             check(target.waitFor(60, TimeUnit.SECONDS), "target did not finish");
             check(target.exitValue() == 0, "target exited " + target.exitValue() + ": " + Files.readString(out));
             check(Files.readString(out).contains("TRUTH"), "target did not complete its work");
+            noCrashReports();
         } finally {
             target.destroyForcibly();
         }
@@ -299,6 +313,47 @@ public class IntegrationTest {
         } catch (com.sun.tools.attach.AgentInitializationException e) {
             return true;
         }
+    }
+
+    static final String CHAIN = "NativeChain.spin;Java_NativeChain_spin;chain_a;chain_b;chain_c";
+
+    /**
+     * A JNI call chain (test/native/jni/chain.c, built with and without frame pointers) under the Java
+     * native method. When the mode can walk the build, >= 90% of the phase's samples show the whole chain in
+     * order right above the Java method; when it cannot, the Java frames stay right and no frame is garbage.
+     */
+    static void nativeChain(String build, String cstack, boolean expectFullChain) throws Exception {
+        Path file = work.resolve("chain-" + build + "-" + cstack + ".collapsed");
+        String lib = Path.of(agent).getParent().resolve("libchain_" + build + ".so").toString();
+        Run run = runJava("start,event=cpu,interval=1ms,cstack=" + cstack + ",file=" + file, "NativeChain", lib, "2");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        long phase = 0, full = 0, javaRight = 0, garbage = 0;
+        for (var e : stacks.entrySet()) {
+            String stack = e.getKey();
+            if (!stack.contains("NativeChain.spin")) continue;
+            phase += e.getValue();
+            if (stack.contains(CHAIN)) full += e.getValue();
+            if (stack.startsWith("NativeChain.main;NativeChain.run;NativeChain.spin")) javaRight += e.getValue();
+            String nativePart = stack.substring(stack.indexOf("NativeChain.spin") + "NativeChain.spin".length());
+            for (String frame : nativePart.split(";")) {
+                if (frame.isEmpty()) continue;
+                boolean known = frame.equals("Java_NativeChain_spin") || frame.startsWith("chain_")
+                        || frame.contains("clock_gettime") || frame.startsWith("__");
+                if (!known) {
+                    garbage += e.getValue();
+                    System.out.println("  unexpected frame '" + frame + "' in " + stack);
+                    break;
+                }
+            }
+        }
+        System.out.printf("  %s build, cstack=%s: %d phase samples, %d with the full chain (%.1f%%), %d with right Java"
+                + " frames, %d with unexpected frames%n", build, cstack, phase, full, 100.0 * full / phase, javaRight,
+                garbage);
+        check(phase > 300, "too few samples in the native phase: " + phase);
+        check(javaRight * 100 >= phase * 99, "Java frames wrong in " + (phase - javaRight) + " samples");
+        check(garbage * 100 <= phase, "unexpected frames in " + garbage + " samples");
+        if (expectFullChain) check(full * 10 >= phase * 9, "full chain in only " + full + " of " + phase);
     }
 
     /** timeout=N stops and writes the profile after N seconds while the application keeps running. */

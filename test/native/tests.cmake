@@ -9,3 +9,11 @@ foreach(t ${UNIT_TESTS})
   target_link_libraries(${t} PRIVATE profcore ${CMOCKA_LIBRARIES})
   add_test(NAME unit.${t} COMMAND ${t})
 endforeach()
+
+# JNI libraries used by the integration tests: the same chain with and without frame pointers.
+foreach(variant fp nofp)
+  add_library(chain_${variant} SHARED test/native/jni/chain.c)
+  target_include_directories(chain_${variant} PRIVATE ${JNI_INCLUDES})
+  target_compile_options(chain_${variant} PRIVATE -fno-optimize-sibling-calls -fno-inline)
+endforeach()
+target_compile_options(chain_nofp PRIVATE -fomit-frame-pointer)

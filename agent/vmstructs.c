@@ -1,0 +1,128 @@
+/*
+ * vmstructs: every table is an array of records whose layout is itself described by exported offset
+ * variables (gHotSpotVMStructEntryTypeNameOffset, ...), terminated by a record with a NULL type name.
+ */
+#define _GNU_SOURCE
+#include "vmstructs.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    const char *base;
+    uint64_t stride;
+    uint64_t name, field, is_static, offset, address, size, value;
+} table;
+
+static table structs, types, ints, longs;
+static bool ready;
+
+static void *jvm_symbol(const char *name) {
+    void *p = dlsym(RTLD_DEFAULT, name);
+    if (p) return p;
+    Dl_info info;
+    void *anchor = dlsym(RTLD_DEFAULT, "JNI_CreateJavaVM");
+    if (anchor && dladdr(anchor, &info) && info.dli_fname) {
+        void *lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+        if (lib) {
+            p = dlsym(lib, name);
+            dlclose(lib);
+        }
+    }
+    return p;
+}
+
+static bool read_u64(const char *symbol, uint64_t *out) {
+    uint64_t *p = jvm_symbol(symbol);
+    if (!p) return false;
+    *out = *p;
+    return true;
+}
+
+static bool load_table(table *t, const char *array, const char *prefix, const char *const *fields,
+                       uint64_t *const *slots) {
+    char name[128];
+    const char **base = jvm_symbol(array);
+    if (!base || !*base) return false;
+    t->base = *base;
+    snprintf(name, sizeof(name), "%sArrayStride", prefix);
+    if (!read_u64(name, &t->stride)) return false;
+    for (int i = 0; fields[i]; i++) {
+        snprintf(name, sizeof(name), "%s%sOffset", prefix, fields[i]);
+        if (!read_u64(name, slots[i])) return false;
+    }
+    return true;
+}
+
+int vmstructs_init(char *err, unsigned long errlen) {
+    if (ready) return 0;
+    const char *struct_fields[] = {"TypeName", "FieldName", "IsStatic", "Offset", "Address", NULL};
+    uint64_t *struct_slots[] = {&structs.name, &structs.field, &structs.is_static, &structs.offset, &structs.address};
+    const char *type_fields[] = {"TypeName", "Size", NULL};
+    uint64_t *type_slots[] = {&types.name, &types.size};
+    const char *int_fields[] = {"Name", "Value", NULL};
+    uint64_t *int_slots[] = {&ints.name, &ints.value};
+    uint64_t *long_slots[] = {&longs.name, &longs.value};
+    if (!load_table(&structs, "gHotSpotVMStructs", "gHotSpotVMStructEntry", struct_fields, struct_slots) ||
+        !load_table(&types, "gHotSpotVMTypes", "gHotSpotVMTypeEntry", type_fields, type_slots) ||
+        !load_table(&ints, "gHotSpotVMIntConstants", "gHotSpotVMIntConstantEntry", int_fields, int_slots) ||
+        !load_table(&longs, "gHotSpotVMLongConstants", "gHotSpotVMLongConstantEntry", int_fields, long_slots)) {
+        snprintf(err, errlen, "libjvm.so does not export the gHotSpotVM* serviceability tables");
+        return -1;
+    }
+    ready = true;
+    return 0;
+}
+
+static const char *str_at(const char *record, uint64_t offset) {
+    return *(const char *const *)(record + offset);
+}
+
+/* The record of table t whose name (and second name, for structs) match; NULL when absent. */
+static const char *find(const table *t, const char *name, uint64_t second_offset, const char *second) {
+    if (!ready) return NULL;
+    for (const char *r = t->base;; r += t->stride) {
+        const char *n = str_at(r, t->name);
+        if (!n) return NULL;
+        if (strcmp(n, name) != 0) continue;
+        if (!second) return r;
+        const char *s = str_at(r, second_offset);
+        if (s && strcmp(s, second) == 0) return r;
+    }
+}
+
+bool vmstructs_field_offset(const char *type, const char *field, uint64_t *offset) {
+    const char *r = find(&structs, type, structs.field, field);
+    if (!r || *(const int32_t *)(r + structs.is_static)) return false;
+    *offset = *(const uint64_t *)(r + structs.offset);
+    return true;
+}
+
+bool vmstructs_static_address(const char *type, const char *field, void **address) {
+    const char *r = find(&structs, type, structs.field, field);
+    if (!r || !*(const int32_t *)(r + structs.is_static)) return false;
+    *address = *(void *const *)(r + structs.address);
+    return *address != NULL;
+}
+
+bool vmstructs_type_size(const char *type, uint64_t *size) {
+    const char *r = find(&types, type, 0, NULL);
+    if (!r) return false;
+    *size = *(const uint64_t *)(r + types.size);
+    return true;
+}
+
+bool vmstructs_int_constant(const char *name, int64_t *value) {
+    const char *r = find(&ints, name, 0, NULL);
+    if (!r) return false;
+    *value = *(const int32_t *)(r + ints.value);
+    return true;
+}
+
+bool vmstructs_long_constant(const char *name, int64_t *value) {
+    const char *r = find(&longs, name, 0, NULL);
+    if (!r) return false;
+    *value = *(const int64_t *)(r + longs.value);
+    return true;
+}
