@@ -13,6 +13,7 @@ typedef struct engine {
     const char *name;
     const char *units;                  /* unit of the sample weight */
     uint64_t default_interval_ns;
+    bool timer_overruns;                /* signals are POSIX timer signals whose si_overrun counts expiries */
     /* 0 when the engine can run here, else -1 with the reason in err. */
     int (*check)(char *err, size_t errlen);
     int (*start)(uint64_t interval_ns, char *err, size_t errlen);

@@ -134,6 +134,7 @@ const engine engine_ctimer = {
     .name = "ctimer",
     .units = "ns",
     .default_interval_ns = 10000000ULL,
+    .timer_overruns = true,
     .check = ctimer_check,
     .start = ctimer_start,
     .stop = ctimer_stop,

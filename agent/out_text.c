@@ -27,6 +27,13 @@ static void write_header(const profile *p, FILE *out) {
             percent(failed, p->total_samples));
     for (int i = 0; i < m->failure_count; i++)
         fprintf(out, "  %-22s %llu\n", m->failures[i].name, (unsigned long long)m->failures[i].count);
+    fprintf(out, "Cost per sample (cstack=%s):\n", m->cstack[0] ? m->cstack : "?");
+    for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS; d++) {
+        if (!m->cost[d].count) continue;
+        fprintf(out, "  depth %-7s %8llu samples, median %6llu ns, p99 %7llu ns\n", m->cost[d].depths,
+                (unsigned long long)m->cost[d].count, (unsigned long long)m->cost[d].median_ns,
+                (unsigned long long)m->cost[d].p99_ns);
+    }
     fputc('\n', out);
 }
 

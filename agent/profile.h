@@ -6,6 +6,7 @@
 #ifndef LIBPROF_PROFILE_H
 #define LIBPROF_PROFILE_H
 
+#include "sample_cost.h"
 #include "u64map.h"
 
 #include <stdbool.h>
@@ -48,6 +49,8 @@ typedef struct {
     profile_count drops[PROFILE_MAX_COUNTS];     /* samples not stored, by reason */
     int failure_count;
     profile_count failures[PROFILE_MAX_COUNTS];  /* samples stored as failure markers, by marker */
+    char cstack[16];         /* stack walking mode in use */
+    sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];  /* handler time per sample, by stack depth */
 } profile_meta;
 
 typedef struct {

@@ -13,6 +13,7 @@
 #include "output.h"
 #include "profile.h"
 #include "sample.h"
+#include "sample_cost.h"
 #include "threads.h"
 #include "traces.h"
 
@@ -34,6 +35,7 @@ static const engine *_Atomic current_engine;
 static prof_options session;      /* options of the running (or last) session */
 static uint64_t started_ns, active_ns; /* active_ns: time profiled before the current run (resume) */
 static trace_table *table;
+static prof_cstack effective_cstack;   /* the walking mode the running session really uses */
 static prof_options deferred;
 static bool have_deferred;
 
@@ -69,6 +71,8 @@ static void fill_meta(profile *p) {
     for (int k = 0; k < MARKER_COUNT; k++) {
         if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
     }
+    snprintf(m->cstack, sizeof(m->cstack), "%s", options_cstack_name(effective_cstack));
+    sample_cost_summarize(m->cost);
 }
 
 /* Every sample not taken correctly is reported in the log as well as in the text output. */
@@ -200,8 +204,9 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         log_warn("cstack=%s unavailable (%s): Java frames only", options_cstack_name(cstack), why);
         cstack = CSTACK_NO;
     }
+    effective_cstack = cstack;
     sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval,
-                         jvm_tracks_all_java_threads(), cstack};
+                         jvm_tracks_all_java_threads(), cstack, e->timer_overruns};
     if (sample_configure(&cfg)) {
         snprintf(err, errlen, "cannot allocate stack buffers for jstackdepth=%d", o->jstackdepth);
         return -1;
@@ -230,7 +235,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
 }
 
 static int status_locked(const prof_options *o, char *err, size_t errlen) {
-    char text[1024];
+    char text[2048];
     sample_counters c;
     sample_get_counters(&c);
     uint64_t dropped = 0;
@@ -242,6 +247,17 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
              running ? "running" : "idle", e ? e->name : "none", (unsigned long long)session.interval_ns,
              elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped,
              table ? traces_distinct(table) : 0);
+    size_t n = strlen(text);
+    sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
+    sample_cost_summarize(cost);
+    n += (size_t)snprintf(text + n, sizeof(text) - n, "cstack: %s\n", options_cstack_name(effective_cstack));
+    for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS && n < sizeof(text); d++) {
+        if (cost[d].count)
+            n += (size_t)snprintf(text + n, sizeof(text) - n,
+                                  "cost_depth_%s: samples=%llu median_ns=%llu p99_ns=%llu\n", cost[d].depths,
+                                  (unsigned long long)cost[d].count, (unsigned long long)cost[d].median_ns,
+                                  (unsigned long long)cost[d].p99_ns);
+    }
     return output_write_text(o, text, err, errlen);
 }
 

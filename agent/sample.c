@@ -9,6 +9,7 @@
 #include "sample.h"
 
 #include "java_tids.h"
+#include "sample_cost.h"
 #include "walk.h"
 #include "safe_read.h"
 
@@ -41,7 +42,13 @@ static _Atomic uint64_t count_markers[MARKER_COUNT];
 static __thread struct {
     uint32_t generation;
     uint64_t last_cpu_ns;
+    uint32_t tid;   /* cached: gettid is a system call, and system calls are slow on virtual machines */
 } thread_clock __attribute__((tls_model("initial-exec")));
+
+static uint32_t current_tid(void) {
+    if (!thread_clock.tid) thread_clock.tid = (uint32_t)syscall(SYS_gettid);
+    return thread_clock.tid;
+}
 
 /* Java frames, native frames and up to two markers. */
 static size_t frames_per_buffer(int max_depth) {
@@ -68,6 +75,7 @@ int sample_configure(const sample_config *cfg) {
 
 void sample_reset_counters(void) {
     atomic_fetch_add(&generation, 1);
+    sample_cost_reset();
     atomic_store(&count_signals, 0);
     atomic_store(&count_stored, 0);
     for (int i = 0; i < DROP_REASON_COUNT; i++) atomic_store(&count_dropped[i], 0);
@@ -107,8 +115,11 @@ static int claim_buffer(uint32_t tid) {
     return -1;
 }
 
-/* CPU time this thread used since its previous sample in this session. */
-static uint64_t sample_weight(void) {
+/* The CPU time this sample stands for. A POSIX CPU timer says how many expiries its signal stands for
+ * (si_overrun), which costs nothing; otherwise the thread's CPU time since its previous sample. */
+static uint64_t sample_weight(const siginfo_t *info) {
+    if (config.timer_overruns && info && info->si_code == SI_TIMER)
+        return config.interval_ns * (1 + (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0));
     struct timespec ts;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return config.interval_ns;
     uint64_t now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
@@ -208,14 +219,14 @@ static void count_marker_frames(const trace_frame *frames, uint32_t depth) {
 
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     (void)signo;
-    (void)info;
     int saved_errno = errno;
     atomic_fetch_add(&in_flight, 1);
     if (!atomic_load(&active)) goto out;
     atomic_fetch_add_explicit(&count_signals, 1, memory_order_relaxed);
+    uint64_t started = sample_cost_now();
 
-    uint64_t weight = sample_weight();
-    uint32_t tid = (uint32_t)syscall(SYS_gettid);
+    uint64_t weight = sample_weight(info);
+    uint32_t tid = current_tid();
     int b = claim_buffer(tid);
     if (b < 0) {
         atomic_fetch_add_explicit(&count_dropped[DROP_BUFFER_BUSY], 1, memory_order_relaxed);
@@ -236,6 +247,7 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
         atomic_fetch_add_explicit(&count_dropped[why], 1, memory_order_relaxed);
     }
     atomic_store_explicit(&buffer_busy[b], 0, memory_order_release);
+    sample_cost_record(depth, sample_cost_now() - started);
 out:
     atomic_fetch_sub(&in_flight, 1);
     errno = saved_errno;

@@ -40,6 +40,7 @@ typedef struct {
     uint64_t interval_ns;    /* weight of a thread's first sample */
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
     prof_cstack cstack;      /* how native frames are walked */
+    bool timer_overruns;     /* the engine's signals are POSIX timer signals carrying si_overrun */
 } sample_config;
 
 /* Allocates the stack buffers for 'max_depth'. Call while inactive. Returns -1 on allocation failure. */
