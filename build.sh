@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# libprof build driver. Usage: ./build.sh [build|test|demo|clean]
+# libprof build driver. Usage: ./build.sh [build|test|demo|bench|clean]
 #   build (default)  install missing packages (when root), configure and build into build/
 #   test             build, then run every unit and integration test through ctest
 #   demo             build, profile the bundled demo program, print where the profile is
+#   bench            build, run the benchmarks (about 10 minutes), print the results table
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -55,8 +56,13 @@ case "${1:-build}" in
     echo "hottest stacks:"
     awk '{n=$NF; $NF=""; print n, $0}' "$out/demo.collapsed" | sort -nr | head -5 | cut -c1-160
     ;;
+  bench)
+    configure_and_build
+    java -cp "$BUILD/bench-classes" BenchHarness full /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
+         "$BUILD/bench-classes" "$BUILD/bin/dump_bench" "$BUILD/bench"
+    echo "results: $BUILD/bench/results.md" ;;
   clean)
     rm -rf "$BUILD" ;;
   *)
-    echo "usage: ./build.sh [build|test|demo|clean]" >&2; exit 2 ;;
+    echo "usage: ./build.sh [build|test|demo|bench|clean]" >&2; exit 2 ;;
 esac
