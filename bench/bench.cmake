@@ -2,15 +2,8 @@
 add_executable(dump_bench bench/dump_bench.c)
 target_link_libraries(dump_bench PRIVATE profcore)
 
-file(GLOB BENCH_JAVA_SOURCES ${CMAKE_SOURCE_DIR}/bench/java/*.java)
 set(BENCH_CLASSES ${CMAKE_BINARY_DIR}/bench-classes)
-add_custom_command(
-  OUTPUT ${BENCH_CLASSES}/.stamp
-  COMMAND ${JAVA_HOME}/bin/javac --release 17 -d ${BENCH_CLASSES} ${BENCH_JAVA_SOURCES}
-  COMMAND ${CMAKE_COMMAND} -E touch ${BENCH_CLASSES}/.stamp
-  DEPENDS ${BENCH_JAVA_SOURCES}
-  COMMENT "Compiling benchmark workloads")
-add_custom_target(bench_workloads ALL DEPENDS ${BENCH_CLASSES}/.stamp)
+compile_java(bench_workloads ${CMAKE_SOURCE_DIR}/bench/java ${BENCH_CLASSES})
 
 add_test(NAME bench.smoke
   COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchHarness quick ${JAVA_HOME} $<TARGET_FILE:prof>

@@ -1,14 +1,7 @@
 # Java workloads (test/java/*.java) compiled for the oldest JDK we test, and the integration tests, run on
 # every JDK found (JDK 17, and Temurin 25 when present).
-file(GLOB JAVA_SOURCES ${CMAKE_SOURCE_DIR}/test/java/*.java)
 set(TEST_CLASSES ${CMAKE_BINARY_DIR}/test-classes)
-add_custom_command(
-  OUTPUT ${TEST_CLASSES}/.stamp
-  COMMAND ${JAVA_HOME}/bin/javac --release 17 -d ${TEST_CLASSES} ${JAVA_SOURCES}
-  COMMAND ${CMAKE_COMMAND} -E touch ${TEST_CLASSES}/.stamp
-  DEPENDS ${JAVA_SOURCES}
-  COMMENT "Compiling Java workloads")
-add_custom_target(java_workloads ALL DEPENDS ${TEST_CLASSES}/.stamp)
+compile_java(java_workloads ${CMAKE_SOURCE_DIR}/test/java ${TEST_CLASSES})
 
 set(INTEGRATION_TESTS shares_ctimer shares_itimer total_ctimer total_itimer threads bad_options
     exit_while_profiling text_report naming_and_filters timeout attach_load
