@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# libprof build driver. Usage: ./build.sh [build|test|demo|bench|clean]
+# libprof build driver. Usage: ./build.sh [build|test|demo|bench|asan|clean]
 #   build (default)  install missing packages (when root), configure and build into build/
 #   test             build, then run every unit and integration test through ctest
 #   demo             build, profile the bundled demo program, print where the profile is
 #   bench            build, run the benchmarks (about 10 minutes), print the results table
+#   asan             unit tests built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -56,13 +57,21 @@ case "${1:-build}" in
     echo "hottest stacks:"
     awk '{n=$NF; $NF=""; print n, $0}' "$out/demo.collapsed" | sort -nr | head -5 | cut -c1-160
     ;;
+  asan)
+    # The unit tests again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
+    install_missing
+    cmake -S "$ROOT" -B "$BUILD-asan" -DCMAKE_BUILD_TYPE=Debug -DLIBPROF_SANITIZE=ON >/dev/null
+    cmake --build "$BUILD-asan" -j "$JOBS"
+    cd "$BUILD-asan"
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      ctest --output-on-failure -j "$JOBS" -R '^unit\.' ;;
   bench)
     configure_and_build
     java -cp "$BUILD/bench-classes" BenchHarness full /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/bin/dump_bench" "$BUILD/bench"
     echo "results: $BUILD/bench/results.md" ;;
   clean)
-    rm -rf "$BUILD" ;;
+    rm -rf "$BUILD" "$BUILD-asan" ;;
   *)
-    echo "usage: ./build.sh [build|test|demo|bench|clean]" >&2; exit 2 ;;
+    echo "usage: ./build.sh [build|test|demo|bench|asan|clean]" >&2; exit 2 ;;
 esac
