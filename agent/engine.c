@@ -40,15 +40,35 @@ const engine *engine_choose(const char *event, bool verbose, char *err, size_t e
     return NULL;
 }
 
+/* A real-time signal neither glibc (SIGRTMIN..+2 internally) nor HotSpot uses. */
+#define ALTERNATE_SIGNAL_OFFSET 6
+
+int engine_profiling_signal(void) {
+    static int chosen;
+    if (chosen) return chosen;
+    struct sigaction current;
+    sigaction(SIGPROF, NULL, &current);
+    bool taken = (current.sa_flags & SA_SIGINFO) ? current.sa_sigaction != sample_signal_handler
+                                                 : current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN;
+    chosen = taken ? SIGRTMIN + ALTERNATE_SIGNAL_OFFSET : SIGPROF;
+    if (taken) log_info("SIGPROF is handled by the application: profiling with signal %d instead", chosen);
+    return chosen;
+}
+
 int engine_install_handler(int signo) {
-    static bool installed;
-    if (installed) return 0;
+    static sigset_t installed;
+    static bool initialised;
+    if (!initialised) {
+        sigemptyset(&installed);
+        initialised = true;
+    }
+    if (sigismember(&installed, signo) == 1) return 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_sigaction = sample_signal_handler;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
     if (sigaction(signo, &sa, NULL) != 0) return -1;
-    installed = true;
+    sigaddset(&installed, signo);
     return 0;
 }

@@ -30,7 +30,11 @@ extern const engine engine_itimer;
  * the choice and why. Returns NULL with the reason in err when none can run. */
 const engine *engine_choose(const char *event, bool verbose, char *err, size_t errlen);
 
-/* Installs the profiling signal handler once; later calls do nothing. Returns -1 on failure. */
+/* The signal profiling uses: SIGPROF, unless the application already handles SIGPROF itself, in which
+ * case a real-time signal it does not use (logged). Decided at the first call. */
+int engine_profiling_signal(void);
+
+/* Installs the profiling signal handler for signo once; later calls do nothing. Returns -1 on failure. */
 int engine_install_handler(int signo);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * engine_ctimer: one POSIX timer per thread on that thread's own CPU-time clock, delivering SIGPROF to that
- * very thread (SIGEV_THREAD_ID). Each thread is sampled in proportion to its own CPU time, without relying
+ * engine_ctimer: one POSIX timer per thread on that thread's own CPU-time clock, delivering the profiling
+ * signal (SIGPROF unless the application owns it) to that very thread (SIGEV_THREAD_ID). Each thread is sampled in proportion to its own CPU time, without relying
  * on which thread happens to run when a process-wide timer fires. Threads existing at start are found in
  * /proc/self/task; the JVM reports later threads through thread_start / thread_end.
  */
@@ -41,7 +41,7 @@ static int create_timer(int tid, uint64_t period_ns, timer_t *out) {
     struct sigevent sev;
     memset(&sev, 0, sizeof(sev));
     sev.sigev_notify = SIGEV_THREAD_ID;
-    sev.sigev_signo = SIGPROF;
+    sev.sigev_signo = engine_profiling_signal();
     sev._sigev_un._tid = tid;
     if (timer_create(thread_cpu_clock(tid), &sev, out) != 0) return -1;
     struct itimerspec its = {{(time_t)(period_ns / 1000000000ULL), (long)(period_ns % 1000000000ULL)},
@@ -82,8 +82,8 @@ static int ctimer_check(char *err, size_t errlen) {
 }
 
 static int ctimer_start(uint64_t interval_ns, char *err, size_t errlen) {
-    if (engine_install_handler(SIGPROF) != 0) {
-        snprintf(err, errlen, "ctimer: cannot install the SIGPROF handler: %s", strerror(errno));
+    if (engine_install_handler(engine_profiling_signal()) != 0) {
+        snprintf(err, errlen, "ctimer: cannot install the signal handler: %s", strerror(errno));
         return -1;
     }
     DIR *dir = opendir("/proc/self/task");

@@ -13,6 +13,10 @@
 
 static int itimer_check(char *err, size_t errlen) {
     struct itimerval current;
+    if (engine_profiling_signal() != SIGPROF) {
+        snprintf(err, errlen, "ITIMER_PROF always signals SIGPROF, which the application handles itself");
+        return -1;
+    }
     if (getitimer(ITIMER_PROF, &current) != 0) {
         snprintf(err, errlen, "getitimer(ITIMER_PROF): %s", strerror(errno));
         return -1;

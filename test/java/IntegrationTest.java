@@ -46,6 +46,7 @@ public class IntegrationTest {
                 case "naming_and_filters" -> namingAndFilters();
                 case "timeout" -> timeout();
                 case "attach_load" -> attachLoad();
+                case "app_owns_sigprof" -> appOwnsSigprof();
                 case "native_chain_fp" -> nativeChain("fp", "fp", true);
                 case "native_chain_nofp_fp_mode" -> nativeChain("nofp", "fp", false);
                 default -> throw new IllegalArgumentException("unknown test " + test);
@@ -300,6 +301,44 @@ public class IntegrationTest {
             check(target.waitFor(60, TimeUnit.SECONDS), "target did not finish");
             check(target.exitValue() == 0, "target exited " + target.exitValue() + ": " + Files.readString(out));
             check(Files.readString(out).contains("TRUTH"), "target did not complete its work");
+            noCrashReports();
+        } finally {
+            target.destroyForcibly();
+        }
+    }
+
+    /**
+     * An application with its own SIGPROF handler, profiled by attaching: the profiler takes another
+     * signal, the application's handler sees exactly the signals it raised itself, and the profile is right.
+     */
+    static void appOwnsSigprof() throws Exception {
+        String lib = Path.of(agent).getParent().resolve("libsigprof_app.so").toString();
+        Path out = work.resolve("app.out");
+        Process target = new ProcessBuilder(javaHome + "/bin/java", "-cp", classes, "SigprofApp", lib, "4")
+                .directory(work.toFile()).redirectOutput(out.toFile()).redirectErrorStream(true).start();
+        try {
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (!Files.readString(out).contains("READY") && System.nanoTime() < deadline) Thread.sleep(50);
+            var vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(target.pid()));
+            Path profile = work.resolve("sigprof.collapsed");
+            Path log = work.resolve("agent.log");
+            try {
+                vm.loadAgentPath(agent, "start,event=cpu,interval=1ms,log=" + log);
+                Thread.sleep(2000);
+                vm.loadAgentPath(agent, "stop,file=" + profile + ",log=" + log);
+            } finally {
+                vm.detach();
+            }
+            check(target.waitFor(60, TimeUnit.SECONDS), "target did not finish");
+            String output = Files.readString(out);
+            System.out.print("  " + output.replace("\n", "\n  ") + "\n  agent log: " + Files.readString(log));
+            Matcher m = Pattern.compile("raised=(\\d+) received=(\\d+)").matcher(output);
+            check(m.find(), "the application did not finish: " + output);
+            check(m.group(1).equals(m.group(2)), "the application's SIGPROF handler saw other signals: " + m.group());
+            check(Files.readString(log).contains("SIGPROF is handled by the application"), "signal choice not logged");
+            long burn = sumContaining(readCollapsed(profile), "SigprofApp.burn");
+            System.out.println("  SigprofApp.burn samples: " + burn);
+            check(burn > 100, "the profiler took too few samples with its own signal: " + burn);
             noCrashReports();
         } finally {
             target.destroyForcibly();

@@ -1,0 +1,32 @@
+/*
+ * An "application" with its own SIGPROF handler, for the signal-ownership test: it counts the SIGPROF
+ * signals it receives, and raises some itself. The profiler must leave its handler alone and send it
+ * nothing: the count must equal the number it raised.
+ */
+#include <jni.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+static _Atomic long received;
+
+static void on_sigprof(int signo) {
+    (void)signo;
+    atomic_fetch_add(&received, 1);
+}
+
+JNIEXPORT jboolean JNICALL Java_SigprofApp_install(JNIEnv *env, jclass cls) {
+    (void)env, (void)cls;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigprof;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    return sigaction(SIGPROF, &sa, NULL) == 0;
+}
+
+JNIEXPORT jlong JNICALL Java_SigprofApp_raiseAndCount(JNIEnv *env, jclass cls, jint times) {
+    (void)env, (void)cls;
+    for (int i = 0; i < times; i++) raise(SIGPROF);
+    return atomic_load(&received);
+}
