@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# libprof build driver. Usage: ./build.sh [build|test|demo|bench|asan|clean]
+# libprof build driver. Usage: ./build.sh [build|test|demo|bench|stress|asan|clean]
 #   build (default)  install missing packages (when root), configure and build into build/
 #   test             build, then run every unit and integration test through ctest
 #   demo             build, profile the bundled demo program, print where the profile is
 #   bench            build, run the benchmarks (about 10 minutes), print the results table
+#   stress           every stress scenario x engine x stack mode for 60 s each (STRESS_SECONDS to change)
 #   asan             unit tests built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -65,6 +66,14 @@ case "${1:-build}" in
     cd "$BUILD-asan"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ctest --output-on-failure -j "$JOBS" -R '^unit\.' ;;
+  stress)
+    # Every stress scenario, engine and stack mode for 60 s of CPU each, on every JDK found.
+    configure_and_build
+    for jdk in /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/temurin-25-jdk-amd64; do
+      [ -x "$jdk/bin/java" ] || continue
+      java -Dstress.seconds="${STRESS_SECONDS:-60}" -Dstress.full=true -cp "$BUILD/test-classes" IntegrationTest \
+        stress "$jdk" "$BUILD/lib/libprof.so" "$BUILD/test-classes" "$BUILD/stress/$(basename "$jdk")"
+    done ;;
   bench)
     configure_and_build
     java -cp "$BUILD/bench-classes" BenchHarness full /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
@@ -73,5 +82,5 @@ case "${1:-build}" in
   clean)
     rm -rf "$BUILD" "$BUILD-asan" ;;
   *)
-    echo "usage: ./build.sh [build|test|demo|bench|asan|clean]" >&2; exit 2 ;;
+    echo "usage: ./build.sh [build|test|demo|bench|stress|asan|clean]" >&2; exit 2 ;;
 esac

@@ -10,7 +10,9 @@
 #include "log.h"
 #include "profiler.h"
 #include "safe_read.h"
+#include "sample.h"
 #include "threads.h"
+#include "vmstructs.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -60,6 +62,7 @@ static void record_thread_name(jvmtiEnv *env, JNIEnv *jni, jthread thread, int t
 static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     int tid = current_tid();
     java_tids_add(tid);
+    sample_set_thread_env(jni);
     safe_read_register_current_stack();
     record_thread_name(env, jni, thread, tid);
     profiler_on_thread_start(tid);
@@ -67,6 +70,7 @@ static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) 
 
 static void JNICALL on_thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     (void)env, (void)jni, (void)thread;
+    sample_set_thread_env(NULL);
     java_tids_remove(current_tid());
     profiler_on_thread_end(current_tid());
 }
@@ -77,6 +81,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     /* Classes loaded in the primordial phase never saw ClassPrepare; the main thread never saw ThreadStart. */
     preallocate_loaded_classes();
     java_tids_add(current_tid());
+    sample_set_thread_env(jni);
     safe_read_register_current_stack();
     record_thread_name(env, jni, thread, current_tid());
     live = true;
@@ -150,6 +155,51 @@ static void preallocate_loaded_classes(void) {
     (*jvmti)->Deallocate(jvmti, (unsigned char *)classes);
 }
 
+/* The OS thread id of a java.lang.Thread, through its eetop field (the JavaThread*) and the VM's own
+ * structure tables. Reads go through safe_read: the thread may be exiting while we look. 0 if unknown. */
+static int os_tid_of(JNIEnv *jni, jobject thread, jfieldID eetop, uint64_t osthread_at, uint64_t tid_at) {
+    uintptr_t java_thread = (uintptr_t)(*jni)->GetLongField(jni, thread, eetop), osthread, word;
+    if (!java_thread || !safe_read_word(java_thread + osthread_at, &osthread) || !osthread) return 0;
+    if (!safe_read_word((osthread + tid_at) & ~(uintptr_t)7, &word)) return 0;
+    return (int)(uint32_t)(word >> (((osthread + tid_at) & 7) * 8));
+}
+
+/* On attach, Java threads that already exist never pass through ThreadStart: find their OS thread ids so
+ * the signal handler knows it may ask the JVM for their JNIEnv. */
+static void register_existing_java_threads(void) {
+    char why[256];
+    uint64_t osthread_at, tid_at;
+    if (vmstructs_init(why, sizeof(why)) ||
+        !(vmstructs_field_offset("JavaThread", "_osthread", &osthread_at) ||
+          vmstructs_field_offset("Thread", "_osthread", &osthread_at)) ||
+        !vmstructs_field_offset("OSThread", "_thread_id", &tid_at)) {
+        log_warn("cannot map existing Java threads to OS threads: only threads started from now on will show "
+                 "Java frames");
+        return;
+    }
+    JNIEnv *jni = NULL;
+    jint count = 0;
+    jthread *threads = NULL;
+    if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK ||
+        (*jvmti)->GetAllThreads(jvmti, &count, &threads) != JVMTI_ERROR_NONE)
+        return;
+    jclass thread_class = (*jni)->FindClass(jni, "java/lang/Thread");
+    jfieldID eetop = thread_class ? (*jni)->GetFieldID(jni, thread_class, "eetop", "J") : NULL;
+    int found = 0;
+    for (jint i = 0; i < count; i++) {
+        int tid = eetop ? os_tid_of(jni, threads[i], eetop, osthread_at, tid_at) : 0;
+        if (tid > 0) {
+            java_tids_add(tid);
+            found++;
+        }
+        (*jni)->DeleteLocalRef(jni, threads[i]);
+    }
+    if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    if (thread_class) (*jni)->DeleteLocalRef(jni, thread_class);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)threads);
+    log_debug("attach: %d of %d existing Java threads mapped to OS threads", found, (int)count);
+}
+
 int jvm_init(JavaVM *java_vm, bool in_live_vm, char *err, size_t errlen) {
     if (jvmti) return 0;
     vm = java_vm;
@@ -179,6 +229,7 @@ int jvm_init(JavaVM *java_vm, bool in_live_vm, char *err, size_t errlen) {
     if (in_live_vm) {
         live = true;
         preallocate_loaded_classes();
+        register_existing_java_threads();
         threads_snapshot_os_names();
     }
     return 0;

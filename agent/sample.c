@@ -43,7 +43,24 @@ static __thread struct {
     uint32_t generation;
     uint64_t last_cpu_ns;
     uint32_t tid;   /* cached: gettid is a system call, and system calls are slow on virtual machines */
+    JNIEnv *env;    /* set when the JVM reported this thread (ThreadStart/VMInit), cleared at ThreadEnd */
 } thread_clock __attribute__((tls_model("initial-exec")));
+
+void sample_set_thread_env(JNIEnv *env) {
+    thread_clock.env = env;
+}
+
+/* The JNIEnv of the interrupted thread, or NULL for threads that run no Java. JNI GetEnv is called only
+ * for threads known to be initialised Java threads: on a thread the JVM is still setting up, it touches
+ * libjvm's thread-local storage for the first time, which makes glibc allocate (malloc) inside our
+ * handler; if the thread was interrupted inside malloc, that deadlocks. */
+static JNIEnv *thread_env(uint32_t tid) {
+    if (thread_clock.env) return thread_clock.env;
+    JNIEnv *env = NULL;
+    if (java_tids_contains((int)tid) && (*config.vm)->GetEnv(config.vm, (void **)&env, JNI_VERSION_1_6) == JNI_OK)
+        thread_clock.env = env;
+    return thread_clock.env;
+}
 
 static uint32_t current_tid(void) {
     if (!thread_clock.tid) thread_clock.tid = (uint32_t)syscall(SYS_gettid);
@@ -232,8 +249,7 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
         atomic_fetch_add_explicit(&count_dropped[DROP_BUFFER_BUSY], 1, memory_order_relaxed);
         goto out;
     }
-    JNIEnv *env = NULL;
-    if ((*config.vm)->GetEnv(config.vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK) env = NULL;
+    JNIEnv *env = thread_env(tid);
     asgct_frame *raw = asgct_buffers + (size_t)b * config.max_depth;
     trace_frame *frames = frame_buffers + (size_t)b * frames_per_buffer(config.max_depth);
     uint32_t depth = collect_stack(ucontext, env, tid, raw, frames);

@@ -55,6 +55,9 @@ void sample_get_counters(sample_counters *out);
 
 const char *sample_drop_reason_name(drop_reason r);
 
+/* Records the calling thread's JNIEnv for the handler (NULL when the thread ends). Call on the thread. */
+void sample_set_thread_env(JNIEnv *env);
+
 /* The SIGPROF handler the engines install. */
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext);
 
