@@ -104,7 +104,11 @@ async function open(file) {
   page.on('pageerror', (e) => problems.push('page error: ' + e.message));
   page.on('request', (r) => { if (r.url() !== url) problems.push('request: ' + r.url()); });
   await page.goto(url);
-  await page.waitForFunction(() => window.libprof && window.libprof.firstDrawMs > 0);
+  try {
+    await page.waitForFunction(() => window.libprof && window.libprof.firstDrawMs > 0, null, { timeout: 15000 });
+  } catch (e) {
+    throw new Error(`${file} did not draw: ${problems.join('; ') || e.message}`);
+  }
   page.done = async () => {
     await page.close();
     assert.deepStrictEqual(problems, [], 'the page must load offline without errors');
