@@ -35,16 +35,31 @@ function dataBytes(html) {
 
 function sizeBench() {
   const collapsed = path.join(OUT, 'javac.collapsed');
-  const source = path.join(ROOT, 'test', 'browser', 'FlameWorkload.java');
-  /* javac is a typical mixed Java profile: class loading, parser, attribution, code generation, JIT. */
+  /* javac compiling a few hundred classes is a typical mixed Java profile: class loading, parsing,
+     attribution, generics, lambdas, code generation, the JIT and GC threads. */
+  const sources = [];
+  fs.mkdirSync(path.join(OUT, 'src'));
+  for (let i = 0; i < 300; i++) {
+    const file = path.join(OUT, 'src', `Gen${i}.java`);
+    fs.writeFileSync(file, `import java.util.*; import java.util.stream.*;
+public class Gen${i}<T extends Comparable<T>> {
+  private final Map<String, List<T>> byKey = new HashMap<>();
+  public void add(String k, T v) { byKey.computeIfAbsent(k, x -> new ArrayList<>()).add(v); }
+  public List<T> sorted(String k) { return byKey.getOrDefault(k, List.of()).stream().sorted().collect(Collectors.toList()); }
+  public int count${i}() { int n = 0; for (List<T> l : byKey.values()) n += l.size(); return n + ${i}; }
+  public String describe() { return switch (byKey.size()) { case 0 -> "empty"; case 1 -> "one"; default -> "many" + ${i}; }; }
+}
+`);
+    sources.push(file);
+  }
   execFileSync(path.join(JAVA_HOME, 'bin', 'java'), [
     `-agentpath:${AGENT}=start,event=cpu,interval=1ms,file=${collapsed}`,
-    '-m', 'jdk.compiler/com.sun.tools.javac.Main', '-d', OUT, '-g', source,
+    '-m', 'jdk.compiler/com.sun.tools.javac.Main', '-d', path.join(OUT, 'classes'), ...sources,
   ], { stdio: 'ignore' });
   const lines = fs.readFileSync(collapsed, 'utf8').trim().split('\n').length;
   console.log(`real profile (javac): ${lines} distinct stacks`);
   console.log(`  collapsed text           ${kib(size(collapsed))}`);
-  for (const opts of ['', ',minwidth=0.1']) {
+  for (const opts of ['', ',minwidth=0.5']) {
     const html = path.join(OUT, `javac${opts.replace(/[,=]/g, '_')}.html`);
     execFileSync(RENDER, [collapsed, `file=${html}${opts}`]);
     const text = fs.readFileSync(html, 'utf8');

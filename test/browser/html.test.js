@@ -119,10 +119,22 @@ async function open(file) {
 const frameRect = (page, name) => page.evaluate((n) => window.libprof.frameRect(n), name);
 const canvasImage = (page) => page.evaluate(() => document.getElementById('canvas').toDataURL());
 
-async function hover(page, name) {
-  const r = await frameRect(page, name);
+/* The middle of a drawn frame, scrolled to the middle of the window first (deep real stacks make the
+   canvas taller than the window). */
+async function frameCentre(page, name) {
+  let r = await frameRect(page, name);
   assert.ok(r, `frame ${name} is drawn`);
-  await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+  await page.evaluate((y) => window.scrollBy(0, y - window.innerHeight / 2), r.y);
+  r = await frameRect(page, name);
+  return [r.x + r.w / 2, r.y + r.h / 2];
+}
+
+async function clickFrame(page, name) {
+  await page.mouse.click(...await frameCentre(page, name));
+}
+
+async function hover(page, name) {
+  await page.mouse.move(...await frameCentre(page, name));
   assert.ok(await page.isVisible('#tooltip'), 'the tooltip shows');
   return page.textContent('#tooltip');
 }
@@ -180,8 +192,7 @@ test('flame graph: click zooms into a frame, reset and Escape go back', async ()
   const width = await page.evaluate(() => document.getElementById('canvas').getBoundingClientRect().width);
   const hotBefore = await frameRect(page, 'Main.hot');
   assert.ok(Math.abs(hotBefore.w - width * 0.6) < 2, `Main.hot is 60% wide (${hotBefore.w} of ${width})`);
-  const work = await frameRect(page, 'Main.work');
-  await page.mouse.click(work.x + work.w / 2, work.y + work.h / 2);
+  await clickFrame(page, 'Main.work');
   assert.strictEqual(await page.textContent('#zoomed'), 'Zoomed: Main.work');
   assert.notStrictEqual(await canvasImage(page), before, 'zooming changes the drawing');
   const hotZoomed = await frameRect(page, 'Main.hot');
@@ -190,7 +201,7 @@ test('flame graph: click zooms into a frame, reset and Escape go back', async ()
   await page.click('#reset');
   assert.strictEqual(await canvasImage(page), before, 'reset restores the whole profile');
   assert.strictEqual(await page.textContent('#zoomed'), '');
-  await page.mouse.click(work.x + work.w / 2, work.y + work.h / 2);
+  await clickFrame(page, 'Main.work');
   await page.keyboard.press('Escape');
   assert.strictEqual(await canvasImage(page), before, 'Escape restores the whole profile');
   await page.done();
@@ -348,8 +359,7 @@ test('real JVM: the agent-written flame graph shows the workload, hot wider than
   const matched = await search(page, 'FlameWorkload.hot');
   assert.ok(Number(/([\d.]+)%/.exec(matched)[1]) >= share(hot), matched);
   const before = await canvasImage(page);
-  const r = await frameRect(page, 'FlameWorkload.work');
-  await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
+  await clickFrame(page, 'FlameWorkload.work');
   assert.notStrictEqual(await canvasImage(page), before);
   await page.done();
 });
