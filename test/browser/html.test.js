@@ -65,7 +65,10 @@ before(async () => {
   const syn = path.join(OUT, 'synthetic.collapsed');
   fs.writeFileSync(syn, SYNTHETIC);
   const realCollapsed = path.join(OUT, 'real.collapsed');
-  const [, , , , , realHtml] = await Promise.all([
+  const big = path.join(OUT, 'weights.collapsed');
+  fs.writeFileSync(big, 'Main.main;Main.sleep 2500000000\nMain.main;Main.tick 1500000000\n');
+  const [, , , , , , realHtml] = await Promise.all([
+    render(big, 'weights.html', 'total'),
     render(syn, 'synthetic.html', 'title=Synthetic'),
     render(syn, 'synthetic-start.html', 'flamegraph,reverse,inverted'),
     render(syn, 'synthetic-tree.html', 'tree'),
@@ -78,6 +81,7 @@ before(async () => {
     synStart: path.join(OUT, 'synthetic-start.html'),
     synTree: path.join(OUT, 'synthetic-tree.html'),
     synMinwidth: path.join(OUT, 'synthetic-minwidth.html'),
+    weights: path.join(OUT, 'weights.html'),
     realHtml,
     realCollapsed,
     realTree: await render(realCollapsed, 'real-tree.html', 'tree'),
@@ -166,6 +170,14 @@ test('flame graph: title, legend and hover tooltip with value, % of total and % 
   assert.match(tip, /Type: Java/);
   assert.match(await hover(page, 'sys_read_[k]'), /Total: 10 samples \(10\.00% of all, 100\.00% of parent\)[^]*Type: Kernel/);
   assert.match(await hover(page, '[main tid=1]'), /Type: Thread/);
+  await page.done();
+});
+
+test('flame graph: with total, weights are shown in their unit, with a readable size', async () => {
+  const page = await open(page_files.weights);
+  assert.match(await hover(page, 'Main.sleep'), /Total: 2,500,000,000 ns \(2\.50 s\) \(62\.50% of all, 62\.50% of parent\)/);
+  assert.match(await hover(page, 'Main.main'), /Total: 4,000,000,000 ns \(4\.00 s\) \(100\.00% of all/);
+  assert.match(await page.textContent('#summary'), /4,000,000,000 ns \(4\.00 s\)/);
   await page.done();
 });
 

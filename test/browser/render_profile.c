@@ -63,6 +63,7 @@ int main(int argc, char **argv) {
     profile p;
     profile_init(&p);
     snprintf(p.meta.title, sizeof(p.meta.title), "%s", o.title);
+    p.meta.total = o.total;   /* the count is the weight too, in the profile's default unit (ns) */
     strcpy(p.meta.engine, "collapsed");
     strcpy(p.meta.event, "cpu");
     char *line = NULL;
