@@ -66,9 +66,12 @@ case "${1:-build}" in
          -cp "$BUILD/test-classes" Demo
     java -agentpath:"$BUILD/lib/libprof.so=start,event=cpu,interval=1ms,file=$out/demo.txt" \
          -cp "$BUILD/test-classes" Demo >/dev/null
+    java -agentpath:"$BUILD/lib/libprof.so=start,event=cpu,interval=1ms,file=$out/demo.html,title=libprof demo" \
+         -cp "$BUILD/test-classes" Demo >/dev/null
     echo
     echo "demo profile (collapsed stacks): $out/demo.collapsed"
     echo "demo profile (text report):      $out/demo.txt"
+    echo "demo profile (flame graph):      $out/demo.html"
     echo "hottest stacks:"
     sort -t' ' -k2 -nr "$out/demo.collapsed" 2>/dev/null | awk '{print $NF, $0}' | sort -nr | head -5 | cut -d' ' -f2- | cut -c1-160
     ;;
