@@ -168,6 +168,9 @@ test('flame graph: title, legend and hover tooltip with value, % of total and % 
   assert.match(tip, /Total: 60 samples \(60\.00% of all, 66\.67% of parent\)/);
   assert.match(tip, /Self: 60 samples \(60\.00%\)/);
   assert.match(tip, /Type: Java/);
+  const box = await page.locator('#hover').boundingBox();
+  const hot = await frameRect(page, 'Main.hot');
+  assert.ok(box && Math.abs(box.x - hot.x) <= 2 && Math.abs(box.width - hot.w) <= 3, 'the hovered frame is outlined');
   assert.match(await hover(page, 'sys_read_[k]'), /Total: 10 samples \(10\.00% of all, 100\.00% of parent\)[^]*Type: Kernel/);
   assert.match(await hover(page, '[main tid=1]'), /Type: Thread/);
   await page.done();

@@ -96,6 +96,9 @@ static void test_tree_decodes(void **state) {
     assert_string_equal(types, "00000");
     free(types);
     assert_null(strstr(page, "@PROFILE_DATA@"));
+    /* Self-contained: nothing in the page may point outside it. */
+    for (const char *const *ref = (const char *const[]){"http:", "https:", "src=", "url(", "@import", NULL}; *ref; ref++)
+        if (strstr(page, *ref)) fail_msg("the page refers outside itself: '%s'", *ref);
     free(page);
     profile_free(&p);
 }
