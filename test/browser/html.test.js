@@ -67,7 +67,11 @@ before(async () => {
   const realCollapsed = path.join(OUT, 'real.collapsed');
   const big = path.join(OUT, 'weights.collapsed');
   fs.writeFileSync(big, 'Main.main;Main.sleep 2500000000\nMain.main;Main.tick 1500000000\n');
-  const [, , , , , , realHtml] = await Promise.all([
+  const deep = path.join(OUT, 'deep.collapsed');
+  const frames = Array.from({ length: 3000 }, (_, i) => `Deep.f${i}`);
+  fs.writeFileSync(deep, `${frames.join(';')} 5\nDeep.f0;Shallow.g 5\n`);
+  const [, , , , , , , realHtml] = await Promise.all([
+    render(deep, 'deep.html', 'title=Deep'),
     render(big, 'weights.html', 'total'),
     render(syn, 'synthetic.html', 'title=Synthetic'),
     render(syn, 'synthetic-start.html', 'flamegraph,reverse,inverted'),
@@ -82,6 +86,7 @@ before(async () => {
     synTree: path.join(OUT, 'synthetic-tree.html'),
     synMinwidth: path.join(OUT, 'synthetic-minwidth.html'),
     weights: path.join(OUT, 'weights.html'),
+    deep: path.join(OUT, 'deep.html'),
     realHtml,
     realCollapsed,
     realTree: await render(realCollapsed, 'real-tree.html', 'tree'),
@@ -258,6 +263,18 @@ test('flame graph: minwidth leaves narrow frames out of the file', async () => {
   assert.strictEqual(await frameRect(page, 'Main.idle'), null);
   assert.match(await hover(page, 'Main.main'), /Total: 100 samples \(100\.00% of all/);
   assert.match(await page.textContent('#summary'), /frames under 15% omitted/);
+  await page.done();
+});
+
+test('flame graph and tree: a 3000-frame stack loads, draws its first 2000 levels, reverses', async () => {
+  const page = await open(page_files.deep);
+  assert.match(await hover(page, 'Deep.f0'), /Total: 10 samples \(100\.00% of all/);
+  assert.ok(await frameRect(page, 'Deep.f1998'), 'deep frames are drawn');
+  assert.strictEqual(await frameRect(page, 'Deep.f2500'), null, 'beyond 2000 levels frames are not drawn');
+  await page.check('#reverse');
+  assert.strictEqual((await frameRect(page, 'Deep.f2999')).depth, 1);
+  await page.click('#view-tree');
+  assert.strictEqual((await treeRows(page))[0].name, 'Deep.f2999');
   await page.done();
 });
 

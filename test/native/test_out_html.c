@@ -152,12 +152,41 @@ static void test_empty_profile(void **state) {
     profile_free(&p);
 }
 
+/* Java stacks can be thousands of frames deep: the writer must not recurse per frame. */
+static void test_deep_stack(void **state) {
+    (void)state;
+    enum { DEPTH = 20000 };
+    profile p;
+    profile_init(&p);
+    static uint32_t ids[DEPTH];
+    char name[32];
+    for (uint32_t i = 0; i < DEPTH; i++) {
+        snprintf(name, sizeof(name), "F.f%u", i % 100);   /* names repeat: written once each */
+        ids[i] = profile_intern(&p, name, FTYPE_JAVA);
+    }
+    profile_add(&p, ids, DEPTH, 7, 7);
+    char *page = render_html(&p, &flame);
+    char *tree = field(page, "tree");
+    int commas = 0;
+    for (char *c = tree; *c; c++) commas += *c == ',';
+    assert_int_equal(commas, 3 * DEPTH);
+    assert_true(strstr(tree, ",7,1,") != NULL);
+    assert_true(strlen(tree) > 2 && strcmp(tree + strlen(tree) - 4, ",7,0") == 0);   /* the leaf */
+    char *types = field(page, "types");
+    assert_int_equal(strlen(types), 100);
+    free(types);
+    free(tree);
+    free(page);
+    profile_free(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tree_decodes),
         cmocka_unit_test(test_minwidth_total_and_flags),
         cmocka_unit_test(test_names_cannot_break_the_page),
         cmocka_unit_test(test_empty_profile),
+        cmocka_unit_test(test_deep_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
