@@ -78,7 +78,7 @@ before(async () => {
     render(syn, 'synthetic-tree.html', 'tree'),
     render(syn, 'synthetic-minwidth.html', 'minwidth=15'),
     profileJvm(realCollapsed, ''),
-    profileJvm(path.join(OUT, 'real.html'), ',title=FlameWorkload on a real JVM'),
+    profileJvm(path.join(OUT, 'real.html'), ',threads,title=FlameWorkload on a real JVM'),
   ]);
   Object.assign(page_files, {
     syn: path.join(OUT, 'synthetic.html'),
@@ -388,6 +388,11 @@ test('real JVM: the agent-written flame graph shows the workload, hot wider than
   const cold = await hover(page, 'FlameWorkload.cold');
   assert.ok(share(hot) > share(cold), `hot (${share(hot)}%) burns more than cold (${share(cold)}%)`);
   assert.ok(share(hot) > 20, 'the workload dominates the profile');
+  /* With 'threads' the agent adds a thread frame under each stack, coloured as a thread. */
+  assert.match(await page.textContent('#legend'), /Thread/);
+  const thread = await page.evaluate(() => PROFILE.names.find((n) => /^\[main tid=\d+\]$/.test(n)));
+  assert.ok(thread, 'the main thread has its frame');
+  assert.match(await hover(page, thread), /Type: Thread/);
   const matched = await search(page, 'FlameWorkload.hot');
   assert.ok(Number(/([\d.]+)%/.exec(matched)[1]) >= share(hot), matched);
   const before = await canvasImage(page);
