@@ -70,7 +70,10 @@ before(async () => {
   const deep = path.join(OUT, 'deep.collapsed');
   const frames = Array.from({ length: 3000 }, (_, i) => `Deep.f${i}`);
   fs.writeFileSync(deep, `${frames.join(';')} 5\nDeep.f0;Shallow.g 5\n`);
-  const [, , , , , , , realHtml] = await Promise.all([
+  const empty = path.join(OUT, 'empty.collapsed');
+  fs.writeFileSync(empty, '');
+  const [, , , , , , , , realHtml] = await Promise.all([
+    render(empty, 'empty.html', 'tree'),
     render(deep, 'deep.html', 'title=Deep'),
     render(big, 'weights.html', 'total'),
     render(syn, 'synthetic.html', 'title=Synthetic'),
@@ -87,6 +90,7 @@ before(async () => {
     synMinwidth: path.join(OUT, 'synthetic-minwidth.html'),
     weights: path.join(OUT, 'weights.html'),
     deep: path.join(OUT, 'deep.html'),
+    empty: path.join(OUT, 'empty.html'),
     realHtml,
     realCollapsed,
     realTree: await render(realCollapsed, 'real-tree.html', 'tree'),
@@ -263,6 +267,16 @@ test('flame graph: minwidth leaves narrow frames out of the file', async () => {
   assert.strictEqual(await frameRect(page, 'Main.idle'), null);
   assert.match(await hover(page, 'Main.main'), /Total: 100 samples \(100\.00% of all/);
   assert.match(await page.textContent('#summary'), /frames under 15% omitted/);
+  await page.done();
+});
+
+test('an empty profile opens without errors in both views', async () => {
+  const page = await open(page_files.empty);
+  assert.match(await page.textContent('#summary'), /0 samples/);
+  assert.deepStrictEqual(await treeRows(page), []);
+  await page.click('#view-flame');
+  await page.fill('#search', 'x');
+  assert.strictEqual(await page.textContent('#matched'), 'Matched: 0.00% (0 samples)');
   await page.done();
 });
 
