@@ -72,7 +72,10 @@ before(async () => {
   fs.writeFileSync(deep, `${frames.join(';')} 5\nDeep.f0;Shallow.g 5\n`);
   const empty = path.join(OUT, 'empty.collapsed');
   fs.writeFileSync(empty, '');
-  const [, , , , , , , , realHtml] = await Promise.all([
+  const ann = path.join(OUT, 'ann.collapsed');
+  fs.writeFileSync(ann, 'Main.main_[0];Main.run_[j];Main.inl_[i];Main.warm_[1];write;sys_write_[k] 4\n');
+  const [, , , , , , , , , realHtml] = await Promise.all([
+    render(ann, 'ann.html', 'flamegraph'),
     render(empty, 'empty.html', 'tree'),
     render(deep, 'deep.html', 'title=Deep'),
     render(big, 'weights.html', 'total'),
@@ -91,6 +94,7 @@ before(async () => {
     weights: path.join(OUT, 'weights.html'),
     deep: path.join(OUT, 'deep.html'),
     empty: path.join(OUT, 'empty.html'),
+    ann: path.join(OUT, 'ann.html'),
     realHtml,
     realCollapsed,
     realTree: await render(realCollapsed, 'real-tree.html', 'tree'),
@@ -267,6 +271,28 @@ test('flame graph: minwidth leaves narrow frames out of the file', async () => {
   assert.strictEqual(await frameRect(page, 'Main.idle'), null);
   assert.match(await hover(page, 'Main.main'), /Total: 100 samples \(100\.00% of all/);
   assert.match(await page.textContent('#summary'), /frames under 15% omitted/);
+  await page.done();
+});
+
+test('flame graph: annotated frames (ann) are coloured and labelled by their kind', async () => {
+  const page = await open(page_files.ann);
+  const legend = await page.textContent('#legend');
+  for (const label of ['Java (JIT-compiled)', 'Java (inlined)', 'Java (interpreted)', 'Java (C1-compiled)',
+                       'Native (C/C++)', 'Kernel']) assert.ok(legend.includes(label), `legend has ${label}`);
+  assert.match(await hover(page, 'Main.main_[0]'), /Type: Java \(interpreted\)/);
+  assert.match(await hover(page, 'Main.run_[j]'), /Type: Java \(JIT-compiled\)/);
+  assert.match(await hover(page, 'Main.inl_[i]'), /Type: Java \(inlined\)/);
+  assert.match(await hover(page, 'Main.warm_[1]'), /Type: Java \(C1-compiled\)/);
+  const colours = await page.evaluate(() => {
+    const c = document.getElementById('canvas').getContext('2d');
+    return ['Main.main_[0]', 'Main.run_[j]', 'Main.inl_[i]', 'write'].map((n) => {
+      const r = window.libprof.frameRect(n);
+      const box = document.getElementById('canvas').getBoundingClientRect();
+      const dpr = window.devicePixelRatio || 1;
+      return Array.from(c.getImageData((r.x - box.left + r.w - 4) * dpr, (r.y - box.top + 2) * dpr, 1, 1).data).join();
+    });
+  });
+  assert.strictEqual(new Set(colours).size, 4, `each kind has its own colour: ${colours.join(' | ')}`);
   await page.done();
 });
 
