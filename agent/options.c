@@ -131,7 +131,9 @@ static int parse_count_format(const char *name, const char *value, int *out, cha
 static int parse_minwidth(prof_options *o, const char *value, char *err, size_t errlen) {
     char *end = NULL;
     errno = 0;
-    double v = value && ((*value >= '0' && *value <= '9') || *value == '.') ? strtod(value, &end) : -1;
+    /* Digits and a point only: strtod alone would also take "1e1", "0x1p3", "inf". */
+    bool decimal = value && *value && value[strspn(value, "0123456789.")] == 0;
+    double v = decimal ? strtod(value, &end) : -1;
     if (errno || !end || *end || !(v >= 0 && v <= 100))
         return fail(err, errlen, "option 'minwidth=%s': expected a percent from 0 to 100, such as 0.5",
                     value ? value : "");

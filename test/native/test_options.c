@@ -163,6 +163,10 @@ static void test_html_formats(void **state) {
     refused("minwidth=-1", "minwidth=-1");
     refused("minwidth=101", "minwidth=101");
     refused("minwidth=0.5%", "minwidth=0.5%");
+    refused("minwidth=1e1", "minwidth=1e1");
+    refused("minwidth=0x10", "minwidth=0x10");
+    refused("minwidth=.", "minwidth=.");
+    refused("minwidth=1.2.3", "minwidth=1.2.3");
     refused("minwidth=", "minwidth");
     refused("minwidth", "minwidth");
     refused("reverse=1", "reverse");
