@@ -211,6 +211,11 @@ test('flame graph: search by substring and /regex/ highlights matches and report
   assert.ok(await page.evaluate(() => document.getElementById('search').classList.contains('bad')));
   assert.strictEqual(await search(page, ''), '');
   assert.strictEqual(await matchPixels(page), 0);
+  /* Ctrl+F goes to the profile's search box. */
+  await page.click('#title');
+  await page.keyboard.press('Control+f');
+  await page.keyboard.type('cold');
+  assert.strictEqual(await page.textContent('#matched'), 'Matched: 30.00% (30 samples)');
   await page.done();
 });
 
