@@ -15,9 +15,10 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need.
 PACKAGES=(cmake gcc make pkg-config openjdk-17-jdk-headless libunwind-dev libcmocka-dev)
 
-install_missing() {
-  local missing=()
-  for p in "${PACKAGES[@]}"; do
+install_missing() {   # [package...], default: PACKAGES
+  local missing=() want=("$@")
+  [ $# -eq 0 ] && want=("${PACKAGES[@]}")
+  for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -31,6 +32,21 @@ install_missing() {
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
+# The browser tests' needs: Debian's chromium and node (apt, when root) and playwright-core (npm, into
+# test/browser/node_modules). Whatever is still missing, the browser tests say so and fail.
+install_browser_test_deps() {
+  local want=()
+  [ -x /usr/bin/chromium ] || want+=(chromium)
+  command -v node >/dev/null || want+=(nodejs)
+  command -v npm >/dev/null || want+=(npm)   # nodejs from other sources brings its own npm
+  [ ${#want[@]} -eq 0 ] || install_missing "${want[@]}"
+  if [ ! -d "$ROOT/test/browser/node_modules/playwright-core" ] && command -v npm >/dev/null; then
+    echo "build.sh: installing playwright-core into test/browser/node_modules" >&2
+    (cd "$ROOT/test/browser" && npm ci --no-audit --no-fund --loglevel=error >&2) ||
+      echo "build.sh: npm ci failed; the browser tests will fail" >&2
+  fi
+}
+
 configure_and_build() {
   install_missing
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -41,6 +57,7 @@ case "${1:-build}" in
   build)
     configure_and_build ;;
   test)
+    install_browser_test_deps
     configure_and_build
     cd "$BUILD"
     ctest --output-on-failure -j "$JOBS" --timeout 600 ;;
@@ -52,9 +69,12 @@ case "${1:-build}" in
          -cp "$BUILD/test-classes" Demo
     java -agentpath:"$BUILD/lib/libprof.so=start,event=cpu,interval=1ms,file=$out/demo.txt" \
          -cp "$BUILD/test-classes" Demo >/dev/null
+    java -agentpath:"$BUILD/lib/libprof.so=start,event=cpu,interval=1ms,file=$out/demo.html,title=libprof demo" \
+         -cp "$BUILD/test-classes" Demo >/dev/null
     echo
     echo "demo profile (collapsed stacks): $out/demo.collapsed"
     echo "demo profile (text report):      $out/demo.txt"
+    echo "demo profile (flame graph):      $out/demo.html"
     echo "hottest stacks:"
     awk '{n=$NF; $NF=""; print n, $0}' "$out/demo.collapsed" | sort -nr | head -5 | cut -c1-160
     ;;

@@ -98,6 +98,7 @@ static bool *flag_for(prof_options *o, const char *name) {
     struct { const char *name; bool *flag; } flags[] = {
         {"threads", &o->threads}, {"simple", &o->simple}, {"dot", &o->dot}, {"sig", &o->sig},
         {"ann", &o->ann}, {"total", &o->total}, {"quiet", &o->quiet},
+        {"reverse", &o->reverse}, {"inverted", &o->inverted},
     };
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
         if (strcmp(name, flags[i].name) == 0) return flags[i].flag;
@@ -124,6 +125,20 @@ static int parse_count_format(const char *name, const char *value, int *out, cha
     }
     if (parse_int(value, 1, 1000000, out))
         return fail(err, errlen, "option '%s=%s': expected a whole number from 1 to 1000000", name, value);
+    return 0;
+}
+
+/* minwidth=PERCENT: a decimal number from 0 to 100, as async-profiler spells it (no '%' sign). */
+static int parse_minwidth(prof_options *o, const char *value, char *err, size_t errlen) {
+    char *end = NULL;
+    errno = 0;
+    /* Digits and a point only: strtod alone would also take "1e1", "0x1p3", "inf". */
+    bool decimal = value && *value && value[strspn(value, "0123456789.")] == 0;
+    double v = decimal ? strtod(value, &end) : -1;
+    if (errno || !end || *end || !(v >= 0 && v <= 100))
+        return fail(err, errlen, "option 'minwidth=%s': expected a percent from 0 to 100, such as 0.5",
+                    value ? value : "");
+    o->minwidth = v;
     return 0;
 }
 
@@ -177,6 +192,12 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         o->format = FORMAT_TEXT;
         return 0;
     }
+    if (strcmp(name, "flamegraph") == 0 || strcmp(name, "html") == 0 || strcmp(name, "tree") == 0) {
+        if (value) return fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
+        o->format = name[0] == 't' ? FORMAT_TREE : FORMAT_FLAMEGRAPH;
+        return 0;
+    }
+    if (strcmp(name, "minwidth") == 0) return parse_minwidth(o, value, err, errlen);
     if (strcmp(name, "traces") == 0 || strcmp(name, "flat") == 0) {
         o->format = FORMAT_TEXT;
         return parse_count_format(name, value, name[0] == 't' ? &o->traces : &o->flat, err, errlen);
@@ -220,7 +241,8 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     return fail(err, errlen,
                 "unknown option '%s'; accepted: start resume stop dump status version event= interval= file= "
                 "collapsed text traces[=N] flat[=N] threads jstackdepth= include= exclude= simple dot sig ann "
-                "title= samples total timeout= log= loglevel= quiet cstack=",
+                "title= samples total timeout= log= loglevel= quiet cstack= flamegraph html tree minwidth= "
+                "reverse inverted",
                 name);
 }
 
@@ -249,6 +271,7 @@ prof_format options_effective_format(const prof_options *o) {
     for (size_t i = 0; i < sizeof(collapsed_ext) / sizeof(collapsed_ext[0]); i++) {
         if (ends_with(o->file, collapsed_ext[i])) return FORMAT_COLLAPSED;
     }
+    if (ends_with(o->file, ".html") || ends_with(o->file, ".htm")) return FORMAT_FLAMEGRAPH;
     return FORMAT_TEXT;
 }
 
@@ -258,8 +281,8 @@ const char *options_action_name(prof_action a) {
 }
 
 const char *options_format_name(prof_format f) {
-    static const char *const names[] = {"auto", "collapsed", "text"};
-    return (unsigned)f <= FORMAT_TEXT ? names[f] : "?";
+    static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree"};
+    return (unsigned)f <= FORMAT_TREE ? names[f] : "?";
 }
 
 const char *options_cstack_name(prof_cstack c) {

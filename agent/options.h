@@ -28,6 +28,8 @@ typedef enum {
     FORMAT_AUTO = 0,   /* from the file extension, text when there is none */
     FORMAT_COLLAPSED,
     FORMAT_TEXT,
+    FORMAT_FLAMEGRAPH, /* interactive HTML flame graph (also "html", and the .html extension) */
+    FORMAT_TREE,       /* interactive HTML call tree */
 } prof_format;
 
 typedef enum {
@@ -58,6 +60,9 @@ typedef struct {
     int log_level;              /* log_level enum from log.h */
     bool quiet;
     prof_cstack cstack;
+    double minwidth;            /* html: frames narrower than this percent of the total are not written */
+    bool reverse;               /* html: start with stacks merged from the leaf (backtraces) */
+    bool inverted;              /* flame graph: start as an icicle (root at the top) */
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL

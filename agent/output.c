@@ -3,6 +3,7 @@
 
 #include "filepath.h"
 #include "out_collapsed.h"
+#include "out_html.h"
 #include "out_text.h"
 
 #include <errno.h>
@@ -25,6 +26,11 @@ static int write_profile_body(FILE *out, const void *arg) {
     switch (options_effective_format(o)) {
     case FORMAT_COLLAPSED:
         return out_collapsed_write(job->profile, out);
+    case FORMAT_FLAMEGRAPH:
+    case FORMAT_TREE: {
+        out_html_options html = {options_effective_format(o) == FORMAT_TREE, o->minwidth, o->reverse, o->inverted};
+        return out_html_write(job->profile, out, &html);
+    }
     default: {
         int traces = o->traces, flat = o->flat;
         if (!traces && !flat) traces = flat = OPTIONS_DEFAULT_TOP;

@@ -133,6 +133,49 @@ static void test_formats(void **state) {
     parses("file=/tmp/out-%p-%t-%%.txt");
 }
 
+static void test_html_formats(void **state) {
+    (void)state;
+    parses("file=out.html");
+    assert_int_equal(options_effective_format(&o), FORMAT_FLAMEGRAPH);
+    assert_string_equal(options_format_name(options_effective_format(&o)), "flamegraph");
+    parses("file=out.txt,flamegraph");
+    assert_int_equal(options_effective_format(&o), FORMAT_FLAMEGRAPH);
+    parses("html");
+    assert_int_equal(options_effective_format(&o), FORMAT_FLAMEGRAPH);
+    parses("file=out.html,tree");
+    assert_int_equal(options_effective_format(&o), FORMAT_TREE);
+    assert_string_equal(options_format_name(FORMAT_TREE), "tree");
+    parses("file=out.html,collapsed");
+    assert_int_equal(options_effective_format(&o), FORMAT_COLLAPSED);
+    parses("file=x.html");
+    assert_false(o.reverse);
+    assert_false(o.inverted);
+    assert_true(o.minwidth == 0.0);
+    parses("file=x.html,minwidth=0.5,reverse,inverted,title=My app");
+    assert_true(o.minwidth == 0.5);
+    assert_true(o.reverse);
+    assert_true(o.inverted);
+    assert_string_equal(o.title, "My app");
+    parses("minwidth=2");
+    assert_true(o.minwidth == 2.0);
+    parses("minwidth=.25");
+    assert_true(o.minwidth == 0.25);
+    parses("minwidth=100");
+    refused("minwidth=abc", "minwidth=abc");
+    refused("minwidth=-1", "minwidth=-1");
+    refused("minwidth=101", "minwidth=101");
+    refused("minwidth=0.5%", "minwidth=0.5%");
+    refused("minwidth=1e1", "minwidth=1e1");
+    refused("minwidth=0x10", "minwidth=0x10");
+    refused("minwidth=.", "minwidth=.");
+    refused("minwidth=1.2.3", "minwidth=1.2.3");
+    refused("minwidth=", "minwidth");
+    refused("minwidth", "minwidth");
+    refused("reverse=1", "reverse");
+    refused("tree=yes", "tree");
+    refused("flamegraph=1", "flamegraph");
+}
+
 static void test_numbers_and_names(void **state) {
     (void)state;
     refused("jstackdepth=0", "jstackdepth=0");
@@ -180,7 +223,7 @@ int main(void) {
         cmocka_unit_test(test_full_line),  cmocka_unit_test(test_events),
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
-        cmocka_unit_test(test_durations),
+        cmocka_unit_test(test_durations),  cmocka_unit_test(test_html_formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,163 @@
+/*
+ * out_html: the data is one JavaScript object placed where the template says PROFILE_DATA. The tree is
+ * written in preorder as base-36 triples "name,total,children" (name ids renumbered in order of first use,
+ * so the hottest frames get the shortest ids); the page rebuilds the tree, self values and the reversed
+ * view from it. Names are JSON strings with '<' '>' '&' escaped, so no frame name can end the script.
+ */
+#include "out_html.h"
+
+#include "calltree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Generated from resources/flamegraph.html by resources/embed.cmake. */
+extern const char html_template[];
+extern const size_t html_template_len;
+
+#define DATA_MARKER "/*@PROFILE_DATA@*/"
+
+static void write_json_string(FILE *out, const char *s) {
+    fputc('"', out);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\') fprintf(out, "\\%c", *c);
+        else if (*c < 0x20 || *c == '<' || *c == '>' || *c == '&') fprintf(out, "\\u%04x", *c);
+        else fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+static void write_base36(FILE *out, uint64_t v) {
+    char buf[16];
+    int n = 0;
+    do {
+        buf[n++] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
+        v /= 36;
+    } while (v);
+    while (n) fputc(buf[--n], out);
+}
+
+/* The page's palette is keyed by these names, so new frame types only add a key here and a colour there. */
+static const char *type_key(frame_type t) {
+    switch (t) {
+    case FTYPE_JAVA: return "java";
+    case FTYPE_NATIVE: return "native";
+    case FTYPE_KERNEL: return "kernel";
+    case FTYPE_MARKER: return "marker";
+    case FTYPE_THREAD: return "thread";
+    }
+    return "other";
+}
+#define TYPE_KEY_COUNT (FTYPE_THREAD + 1)
+
+typedef struct {
+    const calltree *tree;
+    uint64_t min_total;      /* nodes below this are not written */
+    uint32_t *out_id;        /* profile name id -> written id, UINT32_MAX when not yet used */
+    uint32_t *used;          /* written id -> profile name id */
+    uint32_t used_count;
+} tree_writer;
+
+static bool kept(const tree_writer *w, uint32_t node) {
+    uint64_t total = w->tree->nodes[node].total;
+    return total > 0 && total >= w->min_total;
+}
+
+static uint32_t kept_children(const tree_writer *w, uint32_t node) {
+    uint32_t n = 0;
+    for (uint32_t c = w->tree->nodes[node].first_child; c != CALLTREE_NONE; c = w->tree->nodes[c].next_sibling)
+        n += kept(w, c);
+    return n;
+}
+
+/* Preorder with an explicit stack: Java stacks can be thousands of frames deep. */
+static int write_tree(tree_writer *w, FILE *out) {
+    const calltree *t = w->tree;
+    uint32_t *todo = malloc((size_t)t->count * sizeof(uint32_t));
+    if (!todo) return -1;
+    uint32_t top = 0;
+    write_base36(out, kept_children(w, 0));
+    for (uint32_t c = t->nodes[0].first_child; c != CALLTREE_NONE; c = t->nodes[c].next_sibling)
+        if (kept(w, c)) todo[top++] = c;
+    while (top) {
+        uint32_t node = todo[--top];
+        uint32_t name = t->nodes[node].name;
+        if (w->out_id[name] == UINT32_MAX) {
+            w->out_id[name] = w->used_count;
+            w->used[w->used_count++] = name;
+        }
+        fputc(',', out);
+        write_base36(out, w->out_id[name]);
+        fputc(',', out);
+        write_base36(out, t->nodes[node].total);
+        fputc(',', out);
+        write_base36(out, kept_children(w, node));
+        for (uint32_t c = t->nodes[node].first_child; c != CALLTREE_NONE; c = t->nodes[c].next_sibling)
+            if (kept(w, c)) todo[top++] = c;
+    }
+    free(todo);
+    return 0;
+}
+
+static void write_names(const tree_writer *w, const profile *p, FILE *out) {
+    fputs(",\n\"names\":[", out);
+    for (uint32_t i = 0; i < w->used_count; i++) {
+        if (i) fputs(",\n", out);
+        write_json_string(out, p->names[w->used[i]]);
+    }
+    fputs("],\n\"types\":\"", out);
+    for (uint32_t i = 0; i < w->used_count; i++) fputc("0123456789abcdefghijklmnopqrstuvwxyz"[p->types[w->used[i]] % 36], out);
+    fputs("\",\n\"typeKeys\":[", out);
+    for (int i = 0; i < TYPE_KEY_COUNT; i++) fprintf(out, "%s\"%s\"", i ? "," : "", type_key((frame_type)i));
+    fputc(']', out);
+}
+
+static void write_meta(const profile *p, const out_html_options *opt, uint64_t total, FILE *out) {
+    fputs("{\"title\":", out);
+    write_json_string(out, p->meta.title[0] ? p->meta.title : (opt->tree ? "Call tree" : "Flame graph"));
+    fputs(",\"engine\":", out);
+    write_json_string(out, p->meta.engine);
+    fputs(",\"event\":", out);
+    write_json_string(out, p->meta.event);
+    fputs(",\"units\":", out);
+    write_json_string(out, profile_value_unit(p));
+    fprintf(out, ",\"total\":%llu,\"samples\":%llu,\"durationNs\":%llu,\"minwidth\":%g", (unsigned long long)total,
+            (unsigned long long)p->total_samples, (unsigned long long)p->meta.duration_ns, opt->minwidth);
+    fprintf(out, ",\"view\":\"%s\",\"reverse\":%s,\"inverted\":%s", opt->tree ? "tree" : "flame",
+            opt->reverse ? "true" : "false", opt->inverted ? "true" : "false");
+}
+
+static int write_data(const profile *p, const out_html_options *opt, FILE *out) {
+    calltree t;
+    if (calltree_build(&t, p)) return -1;
+    uint64_t total = t.nodes[0].total;
+    double min = opt->minwidth * (double)total / 100.0;
+    tree_writer w = {&t, (uint64_t)min + ((double)(uint64_t)min < min), NULL, NULL, 0};
+    size_t names = p->name_count ? p->name_count : 1;
+    w.out_id = malloc(names * sizeof(uint32_t));
+    w.used = malloc(names * sizeof(uint32_t));
+    int rc = -1;
+    if (w.out_id && w.used) {
+        memset(w.out_id, 0xff, names * sizeof(uint32_t));
+        write_meta(p, opt, total, out);
+        fputs(",\n\"tree\":\"", out);
+        rc = write_tree(&w, out);
+        fputc('"', out);
+        if (rc == 0) write_names(&w, p, out);
+        fputs("}", out);
+    }
+    free(w.out_id);
+    free(w.used);
+    calltree_free(&t);
+    return rc;
+}
+
+int out_html_write(const profile *p, FILE *out, const out_html_options *opt) {
+    const char *marker = strstr(html_template, DATA_MARKER);
+    if (!marker) return -1;
+    fwrite(html_template, 1, (size_t)(marker - html_template), out);
+    if (write_data(p, opt, out)) return -1;
+    const char *rest = marker + strlen(DATA_MARKER);
+    fwrite(rest, 1, html_template_len - (size_t)(rest - html_template), out);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,25 @@
+/*
+ * out_html: the interactive HTML outputs, a flame graph and a call tree, written as one self-contained
+ * page. The page (resources/flamegraph.html, embedded at build time) carries all its code and styles; this
+ * writer only inserts the profile: a merged call tree with deduplicated frame names, so the page stays
+ * smaller than the collapsed text of the same profile. Called by output; pure function of its input.
+ */
+#ifndef LIBPROF_OUT_HTML_H
+#define LIBPROF_OUT_HTML_H
+
+#include "profile.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct {
+    bool tree;        /* open on the call tree instead of the flame graph */
+    double minwidth;  /* percent of the total: narrower frames (and all below them) are not written */
+    bool reverse;     /* open with stacks merged from the leaf */
+    bool inverted;    /* open the flame graph as an icicle */
+} out_html_options;
+
+/* Returns 0, or -1 when out of memory or writing failed. */
+int out_html_write(const profile *p, FILE *out, const out_html_options *opt);
+
+#endif

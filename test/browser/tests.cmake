@@ -1,0 +1,24 @@
+# Browser tests of the HTML outputs: headless chromium driven by playwright-core (installed by build.sh
+# into test/browser/node_modules). They profile a real JVM and render synthetic profiles, then check the
+# pages as a user would. Without chromium, node or playwright-core they fail, saying what is missing.
+
+# Renders collapsed stacks in any output format (for the tests and bench/).
+add_executable(render_profile test/browser/render_profile.c)
+target_link_libraries(render_profile PRIVATE profcore)
+
+set(BROWSER_CLASSES ${CMAKE_BINARY_DIR}/browser-classes)
+add_custom_command(
+  OUTPUT ${BROWSER_CLASSES}/FlameWorkload.class
+  COMMAND ${JAVA_HOME}/bin/javac -d ${BROWSER_CLASSES} ${CMAKE_SOURCE_DIR}/test/browser/FlameWorkload.java
+  DEPENDS ${CMAKE_SOURCE_DIR}/test/browser/FlameWorkload.java
+  COMMENT "Compiling the browser tests' Java workload")
+add_custom_target(browser_workload ALL DEPENDS ${BROWSER_CLASSES}/FlameWorkload.class)
+
+find_program(NODE_EXECUTABLE node)
+if(NODE_EXECUTABLE)
+  add_test(NAME browser.html COMMAND ${NODE_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/browser/html.test.js)
+  set_tests_properties(browser.html PROPERTIES TIMEOUT 240 ENVIRONMENT
+    "LIBPROF_SO=$<TARGET_FILE:prof>;RENDER_PROFILE=$<TARGET_FILE:render_profile>;JAVA=${JAVA_HOME}/bin/java;BROWSER_CLASSES=${BROWSER_CLASSES};BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-out")
+else()
+  add_test(NAME browser.html COMMAND sh -c "echo 'browser tests: node is not installed (apt-get install nodejs npm, or run ./build.sh test as root)' >&2; exit 1")
+endif()
