@@ -1,0 +1,94 @@
+/*
+ * kallsyms: parsing "ffffffff81000000 T _stext" lines (an optional "\t[module]" follows the name) into a
+ * symtab of absolute addresses.
+ */
+#define _GNU_SOURCE
+#include "kallsyms.h"
+
+#include "symtab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static symtab *table;
+
+/* Parses one line [p, end); adds it when it is a text symbol. Sets *any_address when its address is not
+ * 0 (with kptr_restrict every address reads 0). */
+static void parse_line(symtab_builder *b, const char *p, const char *end, bool *any_address) {
+    char *after;
+    unsigned long long addr = strtoull(p, &after, 16);
+    if (after == p || after >= end || *after != ' ' || after + 3 > end) return;
+    char type = after[1];
+    if (after[2] != ' ') return;
+    const char *name = after + 3;
+    size_t n = 0;
+    while (name + n < end && name[n] != '\t' && name[n] != ' ' && name[n] != '\n') n++;
+    if (n == 0 || n > 511) return;
+    if (addr != 0) *any_address = true;
+    if ((type != 't' && type != 'T') || addr == 0) return;
+    char buf[512];
+    memcpy(buf, name, n);
+    buf[n] = 0;
+    symtab_builder_add(b, addr, 0, buf, type == 'T');
+}
+
+size_t kallsyms_parse(const char *text, size_t len) {
+    kallsyms_free();
+    symtab_builder *b = symtab_builder_new();
+    if (!b) return 0;
+    bool any_address = false;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *line_end = nl ? nl : end;
+        parse_line(b, p, line_end, &any_address);
+        p = line_end + 1;
+    }
+    symtab *t = symtab_builder_finish(b, KALLSYMS_MAX_SIZE);
+    if (!any_address || symtab_count(t) == 0) {
+        symtab_free(t);
+        return 0;
+    }
+    table = t;
+    return symtab_count(t);
+}
+
+size_t kallsyms_load(const char *path) {
+    FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
+    if (!f) {
+        kallsyms_free();
+        return 0;
+    }
+    /* /proc files have no size: read to the end in growing chunks (about 10 MB for a full kernel). */
+    size_t len = 0, cap = 1 << 20;
+    char *text = malloc(cap);
+    while (text) {
+        size_t n = fread(text + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) break;
+        if (len == cap) {
+            char *bigger = realloc(text, cap * 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    size_t count = text ? kallsyms_parse(text, len) : 0;
+    free(text);
+    return count;
+}
+
+bool kallsyms_available(void) { return table != NULL; }
+
+const char *kallsyms_find(uint64_t addr) { return symtab_find(table, addr, NULL); }
+
+void kallsyms_free(void) {
+    symtab_free(table);
+    table = NULL;
+}
