@@ -343,8 +343,11 @@ static bool run_cfa(cursor c, const cie_info *cie, cfa_state *s, const cfa_state
         continue;
     advance:
         if (!b) return false;  /* no locations in a CIE */
-        emit_state(b, *loc, s, fde_first_row);
-        if (advance > end_loc - *loc) return true;  /* past the FDE: the rest cannot apply */
+        if (*loc < end_loc) emit_state(b, *loc, s, fde_first_row);
+        if (advance >= end_loc - *loc) {  /* at or past the FDE's end: the rest cannot apply */
+            *loc = end_loc;
+            return true;
+        }
         *loc += advance;
     }
     return !c.bad;
@@ -466,18 +469,14 @@ unwind_table *dwarf_build_sections(const elf_section *eh_frame, const elf_sectio
     for (size_t i = 1; i < b.n && sorted; i++) sorted = b.rows[i - 1].pc_offset <= b.rows[i].pc_offset;
     if (!sorted) qsort(b.rows, b.n, sizeof(unwind_row), compare_rows);
     size_t n = 0;
-    for (size_t i = 0; i < b.n; i++) {
-        const unwind_row *r = &b.rows[i];
-        if (n && r->pc_offset == b.rows[n - 1].pc_offset) {
-            /* One address, two rows: an FDE's end and the next FDE's start (the start wins), or overlapping
-             * FDEs (the first kept wins). */
-            if (b.rows[n - 1].cfa_reg != UNWIND_NONE || r->cfa_reg == UNWIND_NONE) continue;
-            if (n >= 2 && same_rule(&b.rows[n - 2], r)) n--;
-            else b.rows[n - 1] = *r;
-            continue;
-        }
-        if (n ? same_rule(r, &b.rows[n - 1]) : r->cfa_reg == UNWIND_NONE) continue;
-        b.rows[n++] = *r;
+    for (size_t i = 0, j; i < b.n; i = j) {
+        /* One address, several rows: an FDE's end and the next FDE's start (the start wins), or overlapping
+         * FDEs (the first wins). */
+        unwind_row win = b.rows[i];
+        for (j = i + 1; j < b.n && b.rows[j].pc_offset == win.pc_offset; j++)
+            if (win.cfa_reg == UNWIND_NONE) win = b.rows[j];
+        if (n ? same_rule(&win, &b.rows[n - 1]) : win.cfa_reg == UNWIND_NONE) continue;
+        b.rows[n++] = win;
     }
     t->rows = n ? realloc(b.rows, n * sizeof(unwind_row)) : NULL;
     if (!t->rows) free(b.rows);

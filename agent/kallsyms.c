@@ -25,12 +25,15 @@ static void parse_line(symtab_builder *b, const char *p, const char *end, bool *
     size_t n = 0;
     while (name + n < end && name[n] != '\t' && name[n] != ' ' && name[n] != '\n') n++;
     if (n == 0 || n > 511) return;
-    if (addr != 0) *any_address = true;
-    if ((type != 't' && type != 'T') || addr == 0) return;
+    if (addr == 0) return;
+    *any_address = true;
     char buf[512];
     memcpy(buf, name, n);
     buf[n] = 0;
-    symtab_builder_add(b, addr, 0, buf, type == 'T');
+    /* Other symbols (data, absolute) are added without a name, only so that the text symbol before them
+     * does not appear to extend over them. */
+    bool text = type == 't' || type == 'T';
+    symtab_builder_add(b, addr, 0, text ? buf : "", text ? 1 + (type == 'T') : 0);
 }
 
 size_t kallsyms_parse(const char *text, size_t len) {
@@ -46,7 +49,7 @@ size_t kallsyms_parse(const char *text, size_t len) {
         p = line_end + 1;
     }
     symtab *t = symtab_builder_finish(b, KALLSYMS_MAX_SIZE);
-    if (!any_address || symtab_count(t) == 0) {
+    if (!any_address || !t || symtab_count(t) == 0) {
         symtab_free(t);
         return 0;
     }
@@ -86,7 +89,10 @@ size_t kallsyms_load(const char *path) {
 
 bool kallsyms_available(void) { return table != NULL; }
 
-const char *kallsyms_find(uint64_t addr) { return symtab_find(table, addr, NULL); }
+const char *kallsyms_find(uint64_t addr) {
+    const char *name = symtab_find(table, addr, NULL);
+    return name && *name ? name : NULL;
+}
 
 void kallsyms_free(void) {
     symtab_free(table);

@@ -80,9 +80,11 @@ static int leading_underscores(const char *s) {
 static int compare_pending(const void *pa, const void *pb) {
     const pending *a = pa, *b = pb;
     if (a->start != b->start) return a->start < b->start ? -1 : 1;
-    if (a->rank != b->rank) return a->rank > b->rank ? -1 : 1;
+    /* glibc defines its public names as aliases of internal ones (getpid of __getpid, malloc of
+     * __libc_malloc): users know the public one. */
     int ua = leading_underscores(builder_name + a->name), ub = leading_underscores(builder_name + b->name);
     if (ua != ub) return ua < ub ? -1 : 1;
+    if (a->rank != b->rank) return a->rank > b->rank ? -1 : 1;
     return a->order < b->order ? -1 : a->order > b->order;
 }
 

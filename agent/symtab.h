@@ -18,8 +18,8 @@ typedef struct symtab_builder symtab_builder;
 
 symtab_builder *symtab_builder_new(void);
 
-/* rank breaks ties between aliases at the same address (higher wins, then fewer leading '_', then the
- * name added first): for ELF the symbol binding (ELF_BIND_*). A size of 0 means "unknown". */
+/* Aliases at one address are reduced to one name: the one with the fewest leading '_', then the highest
+ * rank (for ELF the symbol binding, ELF_BIND_*), then the first added. A size of 0 means "unknown". */
 void symtab_builder_add(symtab_builder *b, uint64_t start, uint64_t size, const char *name, int rank);
 
 /* Sorts and freezes the table and frees the builder. A symbol of unknown size is taken to extend to the

@@ -9,3 +9,15 @@ foreach(t ${UNIT_TESTS})
   target_link_libraries(${t} PRIVATE profcore ${CMOCKA_LIBRARIES})
   add_test(NAME unit.${t} COMMAND ${t})
 endforeach()
+
+# Native symbols and unwind tables (issue 3). dwarf_chain.c is built without frame pointers on purpose:
+# the DWARF tests must unwind through it.
+foreach(t test_elf test_symtab test_demangle test_kallsyms test_native_map test_dwarf)
+  add_executable(${t} test/native/${t}.c)
+  target_include_directories(${t} PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
+  target_link_libraries(${t} PRIVATE profcore ${CMOCKA_LIBRARIES} dl)
+  add_test(NAME unit.${t} COMMAND ${t})
+endforeach()
+target_sources(test_dwarf PRIVATE test/native/dwarf_chain.c)
+set_source_files_properties(test/native/dwarf_chain.c PROPERTIES
+  COMPILE_OPTIONS "-fomit-frame-pointer;-fno-optimize-sibling-calls")

@@ -1,0 +1,113 @@
+/* Unit tests of the map of native objects, on this test process itself. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "elf_reader.h"
+#include "native_map.h"
+#include "test_maps.h"
+
+static char buf[512];
+static const char *lib;
+
+__attribute__((noinline)) int native_map_probe(int x);
+__attribute__((noinline)) int native_map_probe(int x) { return x * 3 + 1; }
+
+/* library: the start of the object's file name (maps shows the real file: libz.so.1.2.13). */
+static void expect_name(const void *pc, const char *name, const char *library) {
+    lib = NULL;
+    assert_true(native_map_name((uintptr_t)pc, buf, sizeof(buf), &lib));
+    assert_non_null(lib);
+    assert_memory_equal(lib, library, strlen(library));
+    if (strncmp(name, "lib", 3) == 0) assert_memory_equal(buf, name, strlen(name));
+    else assert_string_equal(buf, name);
+}
+
+static void test_self(void **state) {
+    (void)state;
+    assert_true(native_map_refresh() >= 3);  /* at least this executable, libc, ld.so */
+    expect_name((const char *)native_map_probe + 1, "native_map_probe", "test_native_map");
+    expect_name((const void *)getpid, "getpid", "libc.so.6");
+    /* A C++ function of libstdc++ (linked for the demangler): demangled, without parameters. */
+    void *dtor = dlsym(RTLD_DEFAULT, "_ZNSt9exceptionD1Ev");
+    if (dtor) expect_name(dtor, "std::exception::~exception", "libstdc++.so");
+    assert_true(native_map_contains((uintptr_t)native_map_probe));
+    assert_non_null(native_map_unwind((uintptr_t)getpid));
+    const native_object *o = native_map_lookup((uintptr_t)getpid);
+    assert_non_null(o);
+    assert_string_equal(o->name, "libc.so.6");
+    assert_true(symtab_count(o->symbols) > 1000);
+    assert_true(dwarf_row_count(o->unwind) > 1000);
+    native_map_stats st = native_map_get_stats();
+    assert_true(st.objects >= 3 && st.symbols > 1000 && st.unwind_rows > 1000);
+    /* Nothing to load the second time. */
+    assert_int_equal(native_map_refresh(), 0);
+}
+
+static void test_not_elf_code(void **state) {
+    (void)state;
+    native_map_refresh();
+    int on_stack = 0;
+    void *heap = malloc(64);
+    /* Anonymous executable memory, like the JVM's code cache: "not in any object". */
+    void *jit = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(jit != MAP_FAILED);
+    native_map_refresh();
+    assert_false(native_map_contains((uintptr_t)&on_stack));
+    assert_false(native_map_contains((uintptr_t)heap));
+    assert_false(native_map_contains((uintptr_t)jit));
+    assert_false(native_map_contains(0));
+    assert_false(native_map_contains(UINTPTR_MAX));
+    assert_null(native_map_unwind((uintptr_t)jit));
+    assert_false(native_map_name((uintptr_t)jit, buf, sizeof(buf), &lib));
+    munmap(jit, 4096);
+    free(heap);
+}
+
+static void test_dlopen_after_refresh(void **state) {
+    (void)state;
+    assert_null(dlopen("libz.so.1", RTLD_NOW | RTLD_NOLOAD));  /* the test must load it itself */
+    native_map_refresh();
+    void *z = dlopen("libz.so.1", RTLD_NOW);
+    assert_non_null(z);
+    void *deflate = dlsym(z, "deflate");
+    assert_false(native_map_contains((uintptr_t)deflate));  /* not refreshed yet */
+    assert_false(native_map_name((uintptr_t)deflate, buf, sizeof(buf), &lib));
+    assert_true(native_map_refresh() >= 1);
+    expect_name(deflate, "deflate", "libz.so");
+    assert_non_null(native_map_unwind((uintptr_t)deflate));
+
+    /* An address in libz's code without a symbol (its PLT): the library's name. */
+    char path[PATH_MAX];
+    uint64_t start = 0, offset = 0, bias = 0;
+    assert_true(test_maps_find("libz.so", path, sizeof(path), &start, &offset));
+    elf_image *img = elf_open(path, NULL, 0);
+    assert_non_null(img);
+    elf_section plt;
+    assert_true(elf_load_bias(img, start, offset, &bias));
+    if (elf_section_by_name(img, ".plt", &plt)) expect_name((const void *)(plt.addr + bias + 0x10), "libz.so",
+                                                            "libz.so");
+    elf_close(img);
+    assert_int_equal(native_map_refresh_from("/nonexistent/maps"), -1);
+    /* A failed refresh keeps the published map. */
+    expect_name(deflate, "deflate", "libz.so");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_self),
+        cmocka_unit_test(test_not_elf_code),
+        cmocka_unit_test(test_dlopen_after_refresh),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
