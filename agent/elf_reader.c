@@ -22,6 +22,7 @@ struct elf_image {
     char *path;
     const uint8_t *base;
     size_t size;
+    bool mapped;              /* base is our own mapping of the file (else borrowed bytes) */
     const Elf64_Ehdr *ehdr;
     const Elf64_Phdr *phdrs;  /* NULL when the program header table is invalid */
     size_t phnum;
@@ -84,6 +85,32 @@ static void elf_read_section_headers(elf_image *img) {
     }
 }
 
+/* Checks the header of size bytes at base and builds the image around them; NULL and err set otherwise. */
+static elf_image *elf_wrap(const char *path, const uint8_t *base, size_t size, bool mapped, char *err,
+                           size_t errlen) {
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+    const char *why = NULL;
+    if (size < sizeof(Elf64_Ehdr)) why = "too small for an ELF file";
+    else if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) why = "not an ELF file";
+    else if (eh->e_ident[EI_CLASS] != ELFCLASS64) why = "not a 64-bit ELF file";
+    else if (eh->e_ident[EI_DATA] != ELFDATA2LSB) why = "not a little-endian ELF file";
+    else if (eh->e_machine != EM_X86_64) why = "not an x86_64 ELF file";
+    elf_image *img = why ? NULL : calloc(1, sizeof(*img));
+    if (!why && (!img || !(img->path = strdup(path)))) why = "out of memory";
+    if (why) {
+        free(img);
+        set_err(err, errlen, "%s: %s", path, why);
+        return NULL;
+    }
+    img->base = base;
+    img->size = size;
+    img->mapped = mapped;
+    img->ehdr = eh;
+    elf_read_program_headers(img);
+    elf_read_section_headers(img);
+    return img;
+}
+
 elf_image *elf_open(const char *path, char *err, size_t errlen) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -102,31 +129,18 @@ elf_image *elf_open(const char *path, char *err, size_t errlen) {
         set_err(err, errlen, "%s: mmap: %s", path, strerror(errno));
         return NULL;
     }
-    const Elf64_Ehdr *eh = map;
-    const char *why = NULL;
-    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) why = "not an ELF file";
-    else if (eh->e_ident[EI_CLASS] != ELFCLASS64) why = "not a 64-bit ELF file";
-    else if (eh->e_ident[EI_DATA] != ELFDATA2LSB) why = "not a little-endian ELF file";
-    else if (eh->e_machine != EM_X86_64) why = "not an x86_64 ELF file";
-    elf_image *img = why ? NULL : calloc(1, sizeof(*img));
-    if (!why && (!img || !(img->path = strdup(path)))) why = "out of memory";
-    if (why) {
-        if (img) free(img);
-        munmap(map, (size_t)st.st_size);
-        set_err(err, errlen, "%s: %s", path, why);
-        return NULL;
-    }
-    img->base = map;
-    img->size = (size_t)st.st_size;
-    img->ehdr = eh;
-    elf_read_program_headers(img);
-    elf_read_section_headers(img);
+    elf_image *img = elf_wrap(path, map, (size_t)st.st_size, true, err, errlen);
+    if (!img) munmap(map, (size_t)st.st_size);
     return img;
+}
+
+elf_image *elf_open_bytes(const char *name, const void *data, size_t size, char *err, size_t errlen) {
+    return elf_wrap(name, data, size, false, err, errlen);
 }
 
 void elf_close(elf_image *img) {
     if (!img) return;
-    munmap((void *)img->base, img->size);
+    if (img->mapped) munmap((void *)img->base, img->size);
     free(img->path);
     free(img);
 }

@@ -48,6 +48,10 @@ enum { ELF_BIND_LOCAL = 0, ELF_BIND_WEAK = 1, ELF_BIND_GLOBAL = 2 };
 
 /* NULL and a message in err when the file cannot be read or is not an ELF64 x86_64 little-endian file. */
 elf_image *elf_open(const char *path, char *err, size_t errlen);
+/* The same over bytes already in memory (the vDSO, fuzzing), which must outlive the image; name is only
+ * for messages and elf_path. */
+elf_image *elf_open_bytes(const char *name, const void *data, size_t size, char *err, size_t errlen);
+
 void elf_close(elf_image *img);
 
 const char *elf_path(const elf_image *img);

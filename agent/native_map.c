@@ -90,8 +90,11 @@ static loaded_object *new_object(const char *path, uint64_t dev, uint64_t inode,
 /* The object for an executable mapping not seen at the previous refresh: one we loaded before (another
  * mapping of it, or a library unloaded and loaded again at the same place) or a new one. */
 static const native_object *object_for(const char *path, uint64_t dev, uint64_t inode, uintptr_t start,
-                                       uint64_t offset, int *loaded) {
-    elf_image *img = path[0] == '/' ? elf_open(path, NULL, 0) : NULL;
+                                       uintptr_t end, uint64_t offset, int *loaded) {
+    /* The vDSO is a whole ELF image in its one executable mapping, with no file behind it. */
+    elf_image *img = path[0] == '/'              ? elf_open(path, NULL, 0)
+                     : strcmp(path, "[vdso]") == 0 ? elf_open_bytes(path, (const void *)start, end - start, NULL, 0)
+                                                   : NULL;
     uint64_t bias = start - offset;  /* a guess, right for most objects, when the file cannot be read */
     if (img && !elf_load_bias(img, start, offset, &bias)) bias = start - offset;
     for (size_t i = 0; i < nobjects; i++) {
@@ -153,7 +156,7 @@ static int collect_ranges(char *text, native_range_set *set, const native_range_
         char *deleted = strstr(path, " (deleted)");
         if (deleted && deleted[10] == 0) *deleted = 0;
         const native_object *o = previous_object(prev, start, end, offset, inode);
-        if (!o) o = object_for(path, ((uint64_t)major << 32) | minor, inode, start, offset, &loaded);
+        if (!o) o = object_for(path, ((uint64_t)major << 32) | minor, inode, start, end, offset, &loaded);
         if (!o) continue;
         set->ranges[set->count++] = (native_range){start, end, offset, inode, o};
     }

@@ -283,23 +283,20 @@ static void test_corrupted_headers(void **state) {
         poke(offsetof(Elf64_Ehdr, e_shnum), values[v], 2);
         poke(offsetof(Elf64_Ehdr, e_shstrndx), values[v], 2);
         poke(offsetof(Elf64_Ehdr, e_shentsize), values[v], 2);
-        for (size_t i = 0; i < eh->e_shnum; i++) {
-            size_t sh = eh->e_shoff + i * sizeof(Elf64_Shdr);
-            poke(sh + offsetof(Elf64_Shdr, sh_offset), values[v], 8);
-            poke(sh + offsetof(Elf64_Shdr, sh_size), values[v], 8);
-            poke(sh + offsetof(Elf64_Shdr, sh_addr), values[v], 8);
-            poke(sh + offsetof(Elf64_Shdr, sh_link), values[v], 4);
-            poke(sh + offsetof(Elf64_Shdr, sh_name), values[v], 4);
-            poke(sh + offsetof(Elf64_Shdr, sh_entsize), values[v], 8);
-            poke(sh + offsetof(Elf64_Shdr, sh_type), values[v], 4);
-        }
-        for (size_t i = 0; i < eh->e_phnum; i++) {
-            size_t ph = eh->e_phoff + i * sizeof(Elf64_Phdr);
-            poke(ph + offsetof(Elf64_Phdr, p_offset), values[v], 8);
-            poke(ph + offsetof(Elf64_Phdr, p_filesz), values[v], 8);
-            poke(ph + offsetof(Elf64_Phdr, p_vaddr), values[v], 8);
-            poke(ph + offsetof(Elf64_Phdr, p_type), values[v], 4);
-        }
+        static const size_t sh_fields[][2] = {
+            {offsetof(Elf64_Shdr, sh_offset), 8}, {offsetof(Elf64_Shdr, sh_size), 8},
+            {offsetof(Elf64_Shdr, sh_addr), 8},   {offsetof(Elf64_Shdr, sh_link), 4},
+            {offsetof(Elf64_Shdr, sh_name), 4},   {offsetof(Elf64_Shdr, sh_entsize), 8},
+            {offsetof(Elf64_Shdr, sh_type), 4}};
+        static const size_t ph_fields[][2] = {
+            {offsetof(Elf64_Phdr, p_offset), 8}, {offsetof(Elf64_Phdr, p_filesz), 8},
+            {offsetof(Elf64_Phdr, p_vaddr), 8},  {offsetof(Elf64_Phdr, p_type), 4}};
+        for (size_t i = 0; i < eh->e_shnum; i++)
+            for (size_t f = 0; f < sizeof(sh_fields) / sizeof(sh_fields[0]); f++)
+                poke(eh->e_shoff + i * sizeof(Elf64_Shdr) + sh_fields[f][0], values[v], sh_fields[f][1]);
+        for (size_t i = 0; i < eh->e_phnum; i++)
+            for (size_t f = 0; f < sizeof(ph_fields) / sizeof(ph_fields[0]); f++)
+                poke(eh->e_phoff + i * sizeof(Elf64_Phdr) + ph_fields[f][0], values[v], ph_fields[f][1]);
     }
     free(damaged);
 }

@@ -42,6 +42,10 @@ static void test_self(void **state) {
     void *dtor = dlsym(RTLD_DEFAULT, "_ZNSt9exceptionD1Ev");
     if (dtor) expect_name(dtor, "std::exception::~exception", "libstdc++.so");
     assert_true(native_map_contains((uintptr_t)native_map_probe));
+    /* The vDSO is read from memory: its functions have names too. */
+    void *vdso = dlopen("linux-vdso.so.1", RTLD_NOW | RTLD_NOLOAD);
+    void *gettime = vdso ? dlsym(vdso, "__vdso_clock_gettime") : NULL;
+    if (gettime) expect_name(gettime, "clock_gettime", "[vdso]");
     assert_non_null(native_map_unwind((uintptr_t)getpid));
     const native_object *o = native_map_lookup((uintptr_t)getpid);
     assert_non_null(o);

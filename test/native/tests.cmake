@@ -21,3 +21,9 @@ endforeach()
 target_sources(test_dwarf PRIVATE test/native/dwarf_chain.c)
 set_source_files_properties(test/native/dwarf_chain.c PROPERTIES
   COMPILE_OPTIONS "-fomit-frame-pointer;-fno-optimize-sibling-calls")
+
+# The ELF fuzz harness, built as a plain program and run once over real ELF files so it keeps working;
+# see its top comment for the libFuzzer build.
+add_executable(fuzz_elf test/native/fuzz_elf.c)
+target_link_libraries(fuzz_elf PRIVATE profcore)
+add_test(NAME unit.fuzz_elf COMMAND fuzz_elf $<TARGET_FILE:test_elf> $<TARGET_FILE:prof>)
