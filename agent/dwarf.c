@@ -38,6 +38,7 @@ typedef struct {
     const uint8_t *sec;    /* start of the section, whose link-time address is vaddr */
     uint64_t vaddr;
     uint64_t datarel;      /* base for DW_EH_PE_datarel (the .eh_frame_hdr address) */
+    uint64_t *budget;      /* call frame instructions left to run for the whole table (see dwarf_build_sections) */
     bool bad;
 } cursor;
 
@@ -248,6 +249,8 @@ static bool run_cfa(cursor c, const cie_info *cie, cfa_state *s, const cfa_state
     size_t depth = 0;
     uint64_t ra = cie->ra_reg;
     while (c.p < c.end && !c.bad) {
+        if (*c.budget == 0) return false;
+        (*c.budget)--;
         uint8_t op = (uint8_t)rd(&c, 1);
         uint64_t advance = 0, reg;
         switch (op & 0xc0) {
@@ -409,12 +412,13 @@ static bool fdes_from_hdr(row_builder *b, cursor base, const elf_section *eh, co
     const uint8_t *h = hdr->data;
     /* version 1; the table must be datarel sdata4 (the only form linkers write) */
     if (h[0] != 1 || h[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4) || h[2] == DW_EH_PE_omit) return false;
-    cursor c = {.p = h + 4, .end = h + hdr->size, .sec = h, .vaddr = hdr->addr, .datarel = hdr->addr};
+    cursor c = {.p = h + 4, .end = h + hdr->size, .sec = h, .vaddr = hdr->addr, .datarel = hdr->addr,
+                .budget = base.budget};
     encoded(&c, h[1]);
     uint64_t count = encoded(&c, h[2]);
     if (c.bad || count > (uint64_t)(c.end - c.p) / 8) return false;
     cie_cache cache = {0};
-    for (uint64_t i = 0; i < count && !b->failed; i++) {
+    for (uint64_t i = 0; i < count && !b->failed && *base.budget; i++) {
         rd(&c, 4);  /* initial location: the FDE has it too */
         uint64_t fde = hdr->addr + (uint64_t)(int64_t)(int32_t)rd(&c, 4);
         if (fde < eh->addr || fde - eh->addr >= eh->size) continue;
@@ -426,7 +430,7 @@ static bool fdes_from_hdr(row_builder *b, cursor base, const elf_section *eh, co
 static void fdes_from_scan(row_builder *b, cursor base, const elf_section *eh) {
     cie_cache cache = {0};
     size_t off = 0;
-    while (eh->size - off >= 4 && !b->failed) {
+    while (eh->size - off >= 4 && !b->failed && *base.budget) {
         cursor c = base;
         c.p = eh->data + off;
         c.end = eh->data + eh->size;
@@ -456,7 +460,13 @@ unwind_table *dwarf_build_sections(const elf_section *eh_frame, const elf_sectio
     if (!t) return NULL;
     if (!eh_frame || !eh_frame->data || eh_frame->size == 0) return t;
     row_builder b = {0};
-    cursor base = {.sec = eh_frame->data, .vaddr = eh_frame->addr, .datarel = hdr ? hdr->addr : 0};
+    /* A valid .eh_frame runs each instruction once (CIEs a few times more). A crafted one could make us run
+     * the same instructions again and again (a search table listing one long FDE thousands of times, FDEs
+     * alternating between long CIEs): the budget bounds the work, and so the rows, to a few times the
+     * section size. */
+    uint64_t budget = 8 * (uint64_t)eh_frame->size + 4096;
+    cursor base = {.sec = eh_frame->data, .vaddr = eh_frame->addr, .datarel = hdr ? hdr->addr : 0,
+                   .budget = &budget};
     if (!fdes_from_hdr(&b, base, eh_frame, hdr)) fdes_from_scan(&b, base, eh_frame);
     if (b.failed) {
         free(b.rows);

@@ -89,6 +89,45 @@ static void test_synthetic(void **state) {
     }
 }
 
+/* A search table that lists one long FDE 20000 times must not make the build run its instructions 20000
+ * times (time and memory would explode): the work is bounded by the section size. */
+static void test_repeated_fde(void **state) {
+    (void)state;
+    enum { ADVANCES = 4000, ENTRIES = 20000 };
+    static uint8_t eh[24 + 8 + 13 + 2 * ADVANCES + 3], hdr[12 + 8 * ENTRIES];
+    memcpy(eh, synthetic_eh_frame, 24);  /* the CIE */
+    uint8_t *f = eh + 24;
+    uint32_t len = (uint32_t)(sizeof(eh) - 24 - 4), cie_ptr = 28;
+    memcpy(f, &len, 4);
+    memcpy(f + 4, &cie_ptr, 4);
+    uint32_t pc = 0x1000, range = 4 * ADVANCES;
+    memcpy(f + 8, &pc, 4);
+    memcpy(f + 12, &range, 4);
+    f[16] = 0;
+    uint8_t *insn = f + 17;
+    for (int i = 0; i < ADVANCES; i++) {
+        *insn++ = 0x44;                 /* advance 4 */
+        *insn++ = i & 1 ? 0x8e : 0x8f;  /* offset r14 or r15: a change that emits a row each time */
+    }
+    /* .eh_frame_hdr at 0x10000 (eh at 0x20000): version 1, eh_frame_ptr udata4, count udata4, table datarel
+     * sdata4, every entry pointing at the one FDE. */
+    hdr[0] = 1, hdr[1] = 0x03, hdr[2] = 0x03, hdr[3] = 0x3b;
+    uint32_t eh_ptr = 0x20000, count = ENTRIES;
+    memcpy(hdr + 4, &eh_ptr, 4);
+    memcpy(hdr + 8, &count, 4);
+    for (int i = 0; i < ENTRIES; i++) {
+        int32_t loc = 0x1000, fde = 0x20000 + 24 - 0x10000;
+        memcpy(hdr + 12 + 8 * i, &loc, 4);
+        memcpy(hdr + 16 + 8 * i, &fde, 4);
+    }
+    elf_section e = {eh, sizeof(eh), 0x20000}, h = {hdr, sizeof(hdr), 0x10000};
+    unwind_table *t = dwarf_build_sections(&e, &h);
+    assert_non_null(t);
+    assert_true(dwarf_fde_count(t) < 100);
+    expect_row(t, 0x1000, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    dwarf_free(t);
+}
+
 /* ---- dwarf_step on synthetic memory ---- */
 
 static uintptr_t fake_stack[16];
@@ -236,6 +275,7 @@ static void test_libc_tables(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_synthetic),
+        cmocka_unit_test(test_repeated_fde),
         cmocka_unit_test(test_step),
         cmocka_unit_test(test_chain_without_frame_pointers),
         cmocka_unit_test(test_chain_through_libc),
