@@ -3,6 +3,7 @@
  * string block): libjvm's ~100k functions take under 2 MB with their names. Aliases (one address, several
  * names, common in glibc) are reduced to one entry at build time so a lookup returns a stable name.
  */
+#define _GNU_SOURCE
 #include "symtab.h"
 
 #include "elf_reader.h"
@@ -69,16 +70,16 @@ void symtab_builder_add(symtab_builder *b, uint64_t start, uint64_t size, const 
     b->n++;
 }
 
-static const char *builder_name;  /* qsort has no context argument; the builder is not reentrant anyway */
-
 static int leading_underscores(const char *s) {
     int n = 0;
     while (s[n] == '_') n++;
     return n;
 }
 
-static int compare_pending(const void *pa, const void *pb) {
+/* qsort_r: several builders may be finishing at once (kallsyms and native_map on different threads). */
+static int compare_pending(const void *pa, const void *pb, void *names) {
     const pending *a = pa, *b = pb;
+    const char *builder_name = names;
     if (a->start != b->start) return a->start < b->start ? -1 : 1;
     /* glibc defines its public names as aliases of internal ones (getpid of __getpid, malloc of
      * __libc_malloc): users know the public one. */
@@ -92,8 +93,7 @@ symtab *symtab_builder_finish(symtab_builder *b, uint64_t fill_limit) {
     symtab *t = calloc(1, sizeof(*t));
     if (!t || b->failed) goto fail;
     if (b->n) {
-        builder_name = b->names;
-        qsort(b->items, b->n, sizeof(pending), compare_pending);
+        qsort_r(b->items, b->n, sizeof(pending), compare_pending, b->names);
         t->entries = malloc(b->n * sizeof(entry));
         if (!t->entries) goto fail;
     }
