@@ -42,6 +42,12 @@ bool native_map_contains(uintptr_t pc);
  * when its object is unknown or no FDE covers it. */
 const unwind_row *native_map_unwind(uintptr_t pc);
 
+/* Runs in signal handlers. One DWARF step from the frame (pc, sp, fp) to its caller: native_map_unwind then
+ * dwarf_step. leaf: pc is the interrupted instruction; otherwise it is a return address and pc - 1 is looked
+ * up. False, registers untouched, when pc has no usable row or the step fails. */
+bool native_map_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, bool leaf,
+                     bool (*read_word)(uintptr_t addr, uintptr_t *out));
+
 /* Runs in signal handlers. The object whose executable mapping contains pc, or NULL. */
 const native_object *native_map_lookup(uintptr_t pc);
 

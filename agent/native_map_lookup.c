@@ -27,3 +27,8 @@ const unwind_row *native_map_unwind(uintptr_t pc) {
     if (!o || !o->unwind || pc < o->bias) return NULL;
     return dwarf_find(o->unwind, pc - o->bias);
 }
+
+bool native_map_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, bool leaf,
+                     bool (*read_word)(uintptr_t addr, uintptr_t *out)) {
+    return dwarf_step(native_map_unwind(leaf ? *pc : *pc - 1), pc, sp, fp, read_word);
+}

@@ -180,10 +180,7 @@ static bool read_direct(uintptr_t addr, uintptr_t *out) {
 
 /* One step from regs through the published tables; leaf tells whether pc is the interrupted instruction
  * rather than a return address. */
-static bool step(chain_regs *r, bool leaf) {
-    const unwind_row *row = native_map_unwind(leaf ? r->pc : r->pc - 1);
-    return row && dwarf_step(row, &r->pc, &r->sp, &r->fp, read_direct);
-}
+static bool step(chain_regs *r, bool leaf) { return native_map_step(&r->pc, &r->sp, &r->fp, leaf, read_direct); }
 
 static const char *name_of(uintptr_t pc, const char **library) {
     static char buf[256];

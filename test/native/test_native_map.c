@@ -107,11 +107,41 @@ static void test_dlopen_after_refresh(void **state) {
     expect_name(deflate, "deflate", "libz.so");
 }
 
+/* libjvm loaded into this process (no JVM started): its C++ functions get demangled names and rows. */
+static void test_libjvm(void **state) {
+    (void)state;
+#ifdef TEST_LIBJVM
+    void *jvm = dlopen(TEST_LIBJVM, RTLD_NOW | RTLD_LOCAL);
+    if (!jvm) {
+        print_message("%s: %s\n", TEST_LIBJVM, dlerror());
+        skip();
+    }
+    native_map_refresh();
+    void *create = dlsym(jvm, "JNI_CreateJavaVM");
+    assert_non_null(create);
+    expect_name(create, "JNI_CreateJavaVM", "libjvm.so");
+    const native_object *o = native_map_lookup((uintptr_t)create);
+    assert_non_null(o);
+    assert_true(symtab_count(o->symbols) > 10000);
+    uint64_t start;
+    /* Not exported (no .dynsym entry): only a full symbol table names it. */
+    assert_true(symtab_lookup_name(o->symbols, "_ZN13CompileBroker20compiler_thread_loopEv", &start));
+    expect_name((const void *)(start + o->bias + 4), "CompileBroker::compiler_thread_loop", "libjvm.so");
+    const unwind_row *row = native_map_unwind(start + o->bias + 4);
+    assert_non_null(row);
+    assert_true(row->cfa_reg == UNWIND_RSP || row->cfa_reg == UNWIND_RBP);
+    print_message("libjvm: %zu symbols, %zu unwind rows\n", symtab_count(o->symbols), dwarf_row_count(o->unwind));
+#else
+    skip();
+#endif
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_self),
         cmocka_unit_test(test_not_elf_code),
         cmocka_unit_test(test_dlopen_after_refresh),
+        cmocka_unit_test(test_libjvm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,9 @@ foreach(t test_elf test_symtab test_demangle test_kallsyms test_native_map test_
   add_test(NAME unit.${t} COMMAND ${t})
 endforeach()
 target_sources(test_dwarf PRIVATE test/native/dwarf_chain.c)
+if(EXISTS ${JAVA_HOME}/lib/server/libjvm.so)
+  target_compile_definitions(test_native_map PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
+endif()
 set_source_files_properties(test/native/dwarf_chain.c PROPERTIES
   COMPILE_OPTIONS "-fomit-frame-pointer;-fno-optimize-sibling-calls")
 
