@@ -3,11 +3,13 @@
  * `cmake --build build --target bench_symbols` and run build/bin/bench_symbols [libjvm.so ...].
  * Prints, per library: function symbols loaded and the time to load them, FDEs and unwind rows and the time
  * to build them; then the cost of one lookup (symtab_find, dwarf_find, native_map_unwind, native_map_name).
+ * `bench_symbols --rows lib.so` prints the unwind rows instead, for bench/check_unwind_readelf.py.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "dwarf.h"
@@ -57,7 +59,23 @@ static void bench_file(const char *path) {
     symtab_free(s);
 }
 
+static int print_rows(const char *path) {
+    char err[256];
+    elf_image *img = elf_open(path, err, sizeof(err));
+    if (!img) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    unwind_table *u = dwarf_build(img);
+    for (size_t i = 0; i < dwarf_row_count(u); i++)
+        printf("%x %d %d %d\n", u->rows[i].pc_offset, u->rows[i].cfa_reg, u->rows[i].cfa_offset, u->rows[i].fp_offset);
+    dwarf_free(u);
+    elf_close(img);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--rows") == 0) return print_rows(argv[2]);
     for (int i = 1; i < argc; i++) bench_file(argv[i]);
     double t0 = now();
     int loaded = native_map_refresh();
