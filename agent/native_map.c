@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 _Atomic(native_range_set *) native_map_published;
@@ -87,14 +88,34 @@ static loaded_object *new_object(const char *path, uint64_t dev, uint64_t inode,
     return o;
 }
 
-/* The object for an executable mapping not seen at the previous refresh: one we loaded before (another
- * mapping of it, or a library unloaded and loaded again at the same place) or a new one. */
-static const native_object *object_for(const char *path, uint64_t dev, uint64_t inode, uintptr_t start,
-                                       uintptr_t end, uint64_t offset, int *loaded) {
+/* Opens the ELF file behind a mapping, or says why not: *skip when the mapping is not native code at all. */
+static elf_image *open_mapped(const char *path, bool deleted, uint64_t inode, uintptr_t start, uintptr_t end,
+                              bool *skip) {
+    *skip = false;
     /* The vDSO is a whole ELF image in its one executable mapping, with no file behind it. */
-    elf_image *img = path[0] == '/'              ? elf_open(path, NULL, 0)
-                     : strcmp(path, "[vdso]") == 0 ? elf_open_bytes(path, (const void *)start, end - start, NULL, 0)
-                                                   : NULL;
+    if (strcmp(path, "[vdso]") == 0) return elf_open_bytes(path, (const void *)start, end - start, NULL, 0);
+    /* Executable shared memory (memfd, /dev/zero, SysV) is generated code, like the JVM's code heap. */
+    if (strncmp(path, "/memfd:", 7) == 0 || strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/SYSV", 5) == 0) {
+        *skip = true;
+        return NULL;
+    }
+    /* A deleted file, or another file now at its path (a package upgraded under a running JVM): kept as a
+     * nameless object, since it is native code, but never read, since what we would read is not it. */
+    struct stat st;
+    if (deleted || stat(path, &st) != 0 || st.st_ino != inode) return NULL;
+    elf_image *img = elf_open(path, NULL, 0);
+    *skip = img == NULL;  /* readable but not ELF (an executable mapping of a data file): not native code */
+    return img;
+}
+
+/* The object for an executable mapping not seen at the previous refresh: one we loaded before (another
+ * mapping of it, or a library unloaded and loaded again at the same place) or a new one. NULL when the
+ * mapping is not native code. */
+static const native_object *object_for(const char *path, bool deleted, uint64_t dev, uint64_t inode,
+                                       uintptr_t start, uintptr_t end, uint64_t offset, int *loaded) {
+    bool skip;
+    elf_image *img = open_mapped(path, deleted, inode, start, end, &skip);
+    if (skip) return NULL;
     uint64_t bias = start - offset;  /* a guess, right for most objects, when the file cannot be read */
     if (img && !elf_load_bias(img, start, offset, &bias)) bias = start - offset;
     for (size_t i = 0; i < nobjects; i++) {
@@ -155,8 +176,10 @@ static int collect_ranges(char *text, native_range_set *set, const native_range_
         if (perms[2] != 'x' || end <= start || (path[0] != '/' && strcmp(path, "[vdso]") != 0)) continue;
         char *deleted = strstr(path, " (deleted)");
         if (deleted && deleted[10] == 0) *deleted = 0;
+        else deleted = NULL;
         const native_object *o = previous_object(prev, start, end, offset, inode);
-        if (!o) o = object_for(path, ((uint64_t)major << 32) | minor, inode, start, end, offset, &loaded);
+        if (!o) o = object_for(path, deleted != NULL, ((uint64_t)major << 32) | minor, inode, start, end, offset,
+                                   &loaded);
         if (!o) continue;
         set->ranges[set->count++] = (native_range){start, end, offset, inode, o};
     }

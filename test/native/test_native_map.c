@@ -75,6 +75,25 @@ static void test_not_elf_code(void **state) {
     assert_null(native_map_unwind((uintptr_t)jit));
     assert_false(native_map_name((uintptr_t)jit, buf, sizeof(buf), &lib));
     munmap(jit, 4096);
+    /* Executable mappings that are not ELF objects: a data file, and memfd code (how some JITs map theirs). */
+    char path[] = "/tmp/libprof-notelf-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static const char text[4096] = "not an ELF file";
+    assert_int_equal(write(fd, text, sizeof(text)), sizeof(text));
+    void *data = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+    int mfd = memfd_create("jit-code", 0);
+    assert_int_equal(write(mfd, text, sizeof(text)), sizeof(text));
+    void *code = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, mfd, 0);
+    native_map_refresh();
+    if (data == MAP_FAILED) print_message("%s: no executable mapping (noexec?): not tested\n", path);
+    else assert_false(native_map_contains((uintptr_t)data));
+    if (code != MAP_FAILED) assert_false(native_map_contains((uintptr_t)code));
+    if (data != MAP_FAILED) munmap(data, 4096);
+    if (code != MAP_FAILED) munmap(code, 4096);
+    close(fd);
+    close(mfd);
+    unlink(path);
     free(heap);
 }
 
