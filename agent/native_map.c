@@ -67,7 +67,8 @@ static const char *base_name(const char *path) {
     return s ? s + 1 : path;
 }
 
-static loaded_object *new_object(const char *path, uint64_t dev, uint64_t inode, uintptr_t bias) {
+static loaded_object *new_object(const char *path, uint64_t dev, uint64_t inode, uintptr_t bias, uintptr_t start,
+                                 uintptr_t end) {
     if (nobjects == objects_cap) {
         size_t cap = objects_cap ? objects_cap * 2 : 64;
         loaded_object **o = realloc(objects, cap * sizeof(*o));
@@ -81,7 +82,7 @@ static loaded_object *new_object(const char *path, uint64_t dev, uint64_t inode,
         free(o);
         return NULL;
     }
-    o->pub = (native_object){copy, base_name(copy), bias, NULL, NULL};
+    o->pub = (native_object){copy, base_name(copy), bias, start, end, NULL, NULL};
     o->dev = dev;
     o->inode = inode;
     objects[nobjects++] = o;
@@ -125,7 +126,7 @@ static const native_object *object_for(const char *path, bool deleted, uint64_t 
             return &o->pub;
         }
     }
-    loaded_object *o = new_object(path, dev, inode, (uintptr_t)bias);
+    loaded_object *o = new_object(path, dev, inode, (uintptr_t)bias, start, end);
     if (o && img) {
         o->pub.symbols = symtab_from_elf(img, path, NULL, NULL);
         o->pub.unwind = dwarf_build(img);

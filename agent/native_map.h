@@ -24,7 +24,9 @@
 typedef struct {
     const char *path;           /* as in /proc/self/maps ("[vdso]" for the vDSO) */
     const char *name;           /* the file name part: "libz.so.1" */
-    uintptr_t bias;             /* run-time address = link-time address + bias (see elf.h) */
+    uintptr_t bias;             /* run-time address = link-time address + bias (see elf_reader.h) */
+    uintptr_t text_start;       /* [text_start, text_end): its executable mapping (the first one, in the */
+    uintptr_t text_end;         /* rare objects with several) */
     const symtab *symbols;      /* NULL when the file could not be read */
     const unwind_table *unwind; /* NULL when the file could not be read or has no .eh_frame */
 } native_object;

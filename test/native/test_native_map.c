@@ -50,6 +50,7 @@ static void test_self(void **state) {
     const native_object *o = native_map_lookup((uintptr_t)getpid);
     assert_non_null(o);
     assert_string_equal(o->name, "libc.so.6");
+    assert_true(o->text_start <= (uintptr_t)getpid && (uintptr_t)getpid < o->text_end);
     assert_true(symtab_count(o->symbols) > 1000);
     assert_true(dwarf_row_count(o->unwind) > 1000);
     native_map_stats st = native_map_get_stats();
