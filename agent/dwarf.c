@@ -230,6 +230,10 @@ static void emit_state(row_builder *b, uint64_t pc, const cfa_state *s, size_t f
     add_row(b, pc, reg, cfa, fp);
 }
 
+/* An offset factored by the CIE's alignment. Computed in unsigned arithmetic: crafted values may overflow,
+ * and must then give a wrong number (caught by the range checks of emit_state), not undefined behaviour. */
+static int64_t scaled(uint64_t value, int64_t align) { return (int64_t)(value * (uint64_t)align); }
+
 static reg_rule *rule_for(cfa_state *s, uint64_t reg, uint64_t ra_reg) {
     if (reg == UNWIND_RBP) return &s->rbp;
     if (reg == ra_reg) return &s->ra;
@@ -256,7 +260,7 @@ static bool run_cfa(cursor c, const cie_info *cie, cfa_state *s, const cfa_state
         switch (op & 0xc0) {
         case DW_CFA_advance_loc: advance = (op & 0x3f) * cie->code_align; goto advance;
         case DW_CFA_offset:
-            set_rule(s, op & 0x3f, ra, RULE_OFFSET, (int64_t)uleb(&c) * cie->data_align);
+            set_rule(s, op & 0x3f, ra, RULE_OFFSET, scaled(uleb(&c), cie->data_align));
             continue;
         case DW_CFA_restore:
             reg = op & 0x3f;
@@ -275,15 +279,15 @@ static bool run_cfa(cursor c, const cie_info *cie, cfa_state *s, const cfa_state
         case DW_CFA_advance_loc4: advance = rd(&c, 4) * cie->code_align; goto advance;
         case DW_CFA_offset_extended:
             reg = uleb(&c);
-            set_rule(s, reg, ra, RULE_OFFSET, (int64_t)uleb(&c) * cie->data_align);
+            set_rule(s, reg, ra, RULE_OFFSET, scaled(uleb(&c), cie->data_align));
             break;
         case DW_CFA_offset_extended_sf:
             reg = uleb(&c);
-            set_rule(s, reg, ra, RULE_OFFSET, sleb(&c) * cie->data_align);
+            set_rule(s, reg, ra, RULE_OFFSET, scaled((uint64_t)sleb(&c), cie->data_align));
             break;
         case DW_CFA_GNU_negative_offset_extended:
             reg = uleb(&c);
-            set_rule(s, reg, ra, RULE_OFFSET, -(int64_t)uleb(&c) * cie->data_align);
+            set_rule(s, reg, ra, RULE_OFFSET, scaled(0 - uleb(&c), cie->data_align));
             break;
         case DW_CFA_restore_extended: reg = uleb(&c); goto restore;
         case DW_CFA_undefined: set_rule(s, uleb(&c), ra, RULE_UNDEFINED, 0); break;
@@ -321,7 +325,7 @@ static bool run_cfa(cursor c, const cie_info *cie, cfa_state *s, const cfa_state
             break;
         case DW_CFA_def_cfa_sf:
             s->cfa_reg = uleb(&c);
-            s->cfa_offset = sleb(&c) * cie->data_align;
+            s->cfa_offset = scaled((uint64_t)sleb(&c), cie->data_align);
             s->cfa_expression = false;
             break;
         case DW_CFA_def_cfa_register:
@@ -329,7 +333,7 @@ static bool run_cfa(cursor c, const cie_info *cie, cfa_state *s, const cfa_state
             s->cfa_expression = false;
             break;
         case DW_CFA_def_cfa_offset: s->cfa_offset = (int64_t)uleb(&c); break;
-        case DW_CFA_def_cfa_offset_sf: s->cfa_offset = sleb(&c) * cie->data_align; break;
+        case DW_CFA_def_cfa_offset_sf: s->cfa_offset = scaled((uint64_t)sleb(&c), cie->data_align); break;
         case DW_CFA_def_cfa_expression:
             skip(&c, uleb(&c));
             s->cfa_expression = true;

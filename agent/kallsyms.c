@@ -16,9 +16,15 @@ static symtab *table;
 /* Parses one line [p, end); adds it when it is a text symbol. Sets *any_address when its address is not
  * 0 (with kptr_restrict every address reads 0). */
 static void parse_line(symtab_builder *b, const char *p, const char *end, bool *any_address) {
-    char *after;
-    unsigned long long addr = strtoull(p, &after, 16);
-    if (after == p || after >= end || *after != ' ' || after + 3 > end) return;
+    /* By hand rather than strtoull: the text is not NUL-terminated. */
+    uint64_t addr = 0;
+    const char *after = p;
+    for (int digits = 0; after < end && digits < 16; after++, digits++) {
+        int d = *after >= '0' && *after <= '9' ? *after - '0' : *after >= 'a' && *after <= 'f' ? *after - 'a' + 10 : -1;
+        if (d < 0) break;
+        addr = addr << 4 | (uint64_t)d;
+    }
+    if (after == p || after >= end || *after != ' ' || end - after < 3) return;
     char type = after[1];
     if (after[2] != ' ') return;
     const char *name = after + 3;

@@ -55,6 +55,13 @@ static void test_restricted(void **state) {
     assert_null(kallsyms_find(0));
     assert_int_equal(kallsyms_parse("", 0), 0);
     assert_false(kallsyms_available());
+    /* Text ending in the middle of a line, in a buffer of exactly that size (no NUL after it). */
+    static const char cut[] = "ffffffff81000000 T _stext\nffffffff81001000";
+    char *exact = malloc(sizeof(cut) - 1);
+    memcpy(exact, cut, sizeof(cut) - 1);
+    assert_int_equal(kallsyms_parse(exact, sizeof(cut) - 1), 1);
+    assert_string_equal(kallsyms_find(0xffffffff81000010ULL), "_stext");
+    free(exact);
 }
 
 static void test_files(void **state) {
