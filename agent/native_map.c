@@ -203,8 +203,9 @@ int native_map_refresh_from(const char *maps_path) {
     native_range_set *prev = atomic_load_explicit(&native_map_published, memory_order_acquire);
     int loaded = collect_ranges(text, set, prev);
     qsort(set->ranges, set->count, sizeof(native_range), compare_ranges);
+    set->retired = prev;  /* prev stays reachable (and allocated): see the top of this file */
     if (same_set(set, prev)) free(set);
-    else atomic_store_explicit(&native_map_published, set, memory_order_release);  /* prev: see the top */
+    else atomic_store_explicit(&native_map_published, set, memory_order_release);
     pthread_mutex_unlock(&refresh_lock);
     free(text);
     return loaded;

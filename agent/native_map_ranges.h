@@ -16,7 +16,8 @@ typedef struct {
     const native_object *object;
 } native_range;
 
-typedef struct {
+typedef struct native_range_set {
+    struct native_range_set *retired;  /* the set this one replaced: kept, never freed (see native_map.c) */
     size_t count;
     native_range ranges[];  /* sorted by start, not overlapping */
 } native_range_set;
