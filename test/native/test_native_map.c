@@ -8,6 +8,8 @@
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -127,6 +129,70 @@ static void test_dlopen_after_refresh(void **state) {
     expect_name(deflate, "deflate", "libz.so");
 }
 
+/* Lookups on one thread while another loads and unloads a library and refreshes: the published arrays must
+ * stay valid under the reader (run under ASan, a freed array would show). */
+static atomic_bool stop_readers;
+static atomic_long reader_hits;
+static _Atomic uintptr_t reader_pc;  /* where the library's code is (or was) */
+
+static void *reader(void *arg) {
+    (void)arg;
+    long hits = 0;
+    while (!atomic_load(&stop_readers)) {
+        uintptr_t pcs[2] = {(uintptr_t)getpid, atomic_load(&reader_pc)};
+        for (int i = 0; i < 2; i++) {
+            hits += native_map_contains(pcs[i]);
+            hits += native_map_unwind(pcs[i]) != NULL;
+        }
+    }
+    atomic_store(&reader_hits, hits);
+    return NULL;
+}
+
+/* A library this process does not use otherwise, so that dlclose really unmaps it. */
+static const char *unloadable_library(void) {
+    static const char *const candidates[] = {"liblzma.so.5", "libbz2.so.1.0", "libzstd.so.1", "libmd.so.0",
+                                              "libpcre2-8.so.0"};
+    for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+        if (dlopen(candidates[i], RTLD_NOW | RTLD_NOLOAD)) continue;
+        void *h = dlopen(candidates[i], RTLD_NOW);
+        if (!h) continue;
+        dlclose(h);
+        if (!dlopen(candidates[i], RTLD_NOW | RTLD_NOLOAD)) return candidates[i];
+    }
+    return NULL;
+}
+
+static void test_refresh_under_readers(void **state) {
+    (void)state;
+    const char *name = unloadable_library();
+    if (!name) skip();
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, reader, NULL), 0);
+    int loaded_seen = 0, unloaded_seen = 0;
+    for (int i = 0; i < 100; i++) {
+        void *h = dlopen(name, RTLD_NOW);
+        char path[PATH_MAX];
+        uint64_t start = 0, offset = 0;
+        assert_true(test_maps_find(name, path, sizeof(path), &start, &offset));
+        uintptr_t pc = (uintptr_t)start + 64;  /* in its code, wherever the loader put it this time */
+        atomic_store(&reader_pc, pc);
+        native_map_refresh();
+        loaded_seen += native_map_contains(pc);
+        dlclose(h);
+        native_map_refresh();
+        unloaded_seen += !native_map_contains(pc);
+    }
+    atomic_store(&stop_readers, true);
+    pthread_join(t, NULL);
+    assert_true(atomic_load(&reader_hits) > 0);
+    /* Each refresh published the change. */
+    print_message("%s: in the map after %d of 100 loads, out after %d of 100 unloads\n", name, loaded_seen,
+                  unloaded_seen);
+    assert_int_equal(unloaded_seen, 100);
+    assert_int_equal(loaded_seen, 100);
+}
+
 /* libjvm loaded into this process (no JVM started): its C++ functions get demangled names and rows. */
 static void test_libjvm(void **state) {
     (void)state;
@@ -161,6 +227,7 @@ int main(void) {
         cmocka_unit_test(test_self),
         cmocka_unit_test(test_not_elf_code),
         cmocka_unit_test(test_dlopen_after_refresh),
+        cmocka_unit_test(test_refresh_under_readers),
         cmocka_unit_test(test_libjvm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
