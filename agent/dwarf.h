@@ -12,7 +12,7 @@
  * row so the walker knows to fall back to frame pointers. The finished table is immutable: lookups are a
  * lock-free binary search.
  *
- * Building (dwarf.c): allocates, reads the ELF file (see elf.h). Lookups and dwarf_step (dwarf_step.c, apart
+ * Building (dwarf.c): allocates, reads the ELF file (see elf_reader.h). Lookups and dwarf_step (dwarf_step.c, apart
  * so the signal-safe code is in a file of its own): async-signal-safe.
  */
 #ifndef LIBPROF_DWARF_H

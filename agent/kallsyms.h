@@ -4,8 +4,9 @@
  *
  * With kptr_restrict (or without CAP_SYSLOG) the kernel shows every address as 0: the table is then
  * "unavailable" and kallsyms_find answers NULL, so the dump falls back to a hex address or "[kernel]".
- * Only text symbols (t, T) are named (the others only end the text symbol before them); a symbol's size is unknown in this format, so it is taken to extend to
- * the next symbol (at most KALLSYMS_MAX_SIZE bytes). Module symbols keep their bare name.
+ * Only text symbols (t, T) are named (the others only end the text symbol before them); a symbol's size
+ * is unknown in this format, so it is taken to extend to the next symbol (at most KALLSYMS_MAX_SIZE bytes).
+ * Module symbols keep their bare name.
  */
 #ifndef LIBPROF_KALLSYMS_H
 #define LIBPROF_KALLSYMS_H

@@ -8,7 +8,12 @@
  * Objects are never unloaded from the map: a pc sampled before a dlclose still gets its name.
  *
  * Refresh and naming allocate and read files: never from signal handlers. native_map_contains,
- * native_map_unwind and native_map_lookup are async-signal-safe (native_map_lookup.c explains how).
+ * native_map_unwind, native_map_step and native_map_lookup are async-signal-safe (native_map_lookup.c
+ * explains how).
+ *
+ * Only ELF objects are in the map (and the vDSO): anonymous executable memory (the JVM's code heap), memfd
+ * and shared-memory code, and executable mappings of files that are not ELF are left out, so "not in the
+ * map" means generated code to the walker.
  */
 #ifndef LIBPROF_NATIVE_MAP_H
 #define LIBPROF_NATIVE_MAP_H
@@ -20,10 +25,10 @@
 #include "dwarf.h"
 #include "symtab.h"
 
-/* One executable mapping and the object it belongs to. Immutable once published. */
+/* One native object. Immutable once published. */
 typedef struct {
     const char *path;           /* as in /proc/self/maps ("[vdso]" for the vDSO) */
-    const char *name;           /* the file name part: "libz.so.1" */
+    const char *name;           /* the file name part, of the real file: "libz.so.1.2.13" */
     uintptr_t bias;             /* run-time address = link-time address + bias (see elf_reader.h) */
     uintptr_t text_start;       /* [text_start, text_end): its executable mapping (the first one, in the */
     uintptr_t text_end;         /* rare objects with several) */
