@@ -20,3 +20,24 @@ endforeach()
 target_compile_options(chain_nofp PRIVATE -fomit-frame-pointer)
 add_library(sigprof_app SHARED test/native/jni/sigprof_app.c)
 target_include_directories(sigprof_app PRIVATE ${JNI_INCLUDES})
+
+# Native symbols and unwind tables (issue 3). dwarf_chain.c is built without frame pointers on purpose:
+# the DWARF tests must unwind through it.
+foreach(t test_elf test_symtab test_demangle test_kallsyms test_native_map test_dwarf)
+  add_executable(${t} test/native/${t}.c)
+  target_include_directories(${t} PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
+  target_link_libraries(${t} PRIVATE profcore ${CMOCKA_LIBRARIES} dl)
+  add_test(NAME unit.${t} COMMAND ${t})
+endforeach()
+target_sources(test_dwarf PRIVATE test/native/dwarf_chain.c)
+if(EXISTS ${JAVA_HOME}/lib/server/libjvm.so)
+  target_compile_definitions(test_native_map PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
+endif()
+set_source_files_properties(test/native/dwarf_chain.c PROPERTIES
+  COMPILE_OPTIONS "-fomit-frame-pointer;-fno-optimize-sibling-calls")
+
+# The ELF fuzz harness, built as a plain program and run once over real ELF files so it keeps working;
+# see its top comment for the libFuzzer build.
+add_executable(fuzz_elf test/native/fuzz_elf.c)
+target_link_libraries(fuzz_elf PRIVATE profcore)
+add_test(NAME unit.fuzz_elf COMMAND fuzz_elf $<TARGET_FILE:test_elf> $<TARGET_FILE:prof>)
