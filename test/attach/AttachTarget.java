@@ -1,0 +1,41 @@
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
+/**
+ * Workload for the attach tests: one thread burns CPU in two methods with a known split of thread CPU time
+ * (70% in burnSeventy, 30% in burnThirty), in phases of 70 and 30 ms: much longer than a sampling interval,
+ * so the sampling clock cannot alias with the phases, and timed by the thread's own CPU clock, so preemption
+ * by other processes does not skew the split. Runs until killed; prints "ready" once the loop runs.
+ */
+public class AttachTarget {
+    static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    static volatile long sink;
+
+    static void burnFor(long cpuNanos) {
+        long end = THREADS.getCurrentThreadCpuTime() + cpuNanos;
+        long x = sink;
+        while (THREADS.getCurrentThreadCpuTime() < end) {
+            for (int i = 0; i < 2000; i++) x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        sink = x;
+    }
+
+    static void burnSeventy() { burnFor(70_000_000L); }
+
+    static void burnThirty() { burnFor(30_000_000L); }
+
+    public static void main(String[] args) throws Exception {
+        Thread worker = new Thread(() -> {
+            for (;;) {
+                burnSeventy();
+                burnThirty();
+            }
+        }, "burner");
+        worker.setDaemon(true);
+        worker.start();
+        Thread.sleep(300);
+        System.out.println("ready");
+        System.out.flush();
+        worker.join();
+    }
+}

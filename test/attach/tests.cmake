@@ -1,0 +1,1 @@
+# attach tests (filled below)
