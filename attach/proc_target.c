@@ -60,7 +60,7 @@ static long last_number(const char *value) {
 
 static const char *user_name(uid_t uid, char *buf, size_t len) {
     struct passwd *pw = getpwuid(uid);
-    snprintf(buf, len, "%s", pw ? pw->pw_name : "?");
+    snprintf(buf, len, "%s", pw ? pw->pw_name : "(no name)");
     return buf;
 }
 

@@ -6,6 +6,8 @@ import java.lang.management.ThreadMXBean;
  * (70% in burnSeventy, 30% in burnThirty), in phases of 70 and 30 ms: much longer than a sampling interval,
  * so the sampling clock cannot alias with the phases, and timed by the thread's own CPU clock, so preemption
  * by other processes does not skew the split. Runs until killed; prints "ready" once the loop runs.
+ * With the argument "light" it rests 200 ms after each 100 ms of work, so tests that only need a live,
+ * somewhat busy JVM leave the CPU to the tests that measure shares.
  */
 public class AttachTarget {
     static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -24,11 +26,21 @@ public class AttachTarget {
 
     static void burnThirty() { burnFor(30_000_000L); }
 
+    static void rest(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     public static void main(String[] args) throws Exception {
+        boolean light = args.length > 0 && args[0].equals("light");
         Thread worker = new Thread(() -> {
             for (;;) {
                 burnSeventy();
                 burnThirty();
+                if (light) rest(200);
             }
         }, "burner");
         worker.setDaemon(true);
