@@ -2,12 +2,12 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 
 /**
- * Workload for the attach tests: one thread burns CPU in two methods with a known split of thread CPU time
- * (70% in burnSeventy, 30% in burnThirty), in phases of 70 and 30 ms: much longer than a sampling interval,
- * so the sampling clock cannot alias with the phases, and timed by the thread's own CPU clock, so preemption
- * by other processes does not skew the split. Runs until killed; prints "ready" once the loop runs.
- * With the argument "light" it rests 200 ms after each 100 ms of work, so tests that only need a live,
- * somewhat busy JVM leave the CPU to the tests that measure shares.
+ * Workload for the attach tests: one thread burns CPU in two methods with a known split of its CPU time,
+ * 70% in burnSeventy and 30% in burnThirty, in phases of 7 and 3 ms. The phases are whole multiples of the
+ * 1 ms interval the tests sample at, so each phase gets its exact share of samples (no aliasing), and they
+ * are timed by the thread's own CPU clock, so preemption by other processes does not skew the split.
+ * Runs until killed; prints "ready" once the loop runs. With the argument "light" it rests 20 ms after
+ * each 10 ms of work, so tests that only need a live, somewhat busy JVM leave the CPU to the share test.
  */
 public class AttachTarget {
     static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -22,9 +22,9 @@ public class AttachTarget {
         sink = x;
     }
 
-    static void burnSeventy() { burnFor(70_000_000L); }
+    static void burnSeventy() { burnFor(7_000_000L); }
 
-    static void burnThirty() { burnFor(30_000_000L); }
+    static void burnThirty() { burnFor(3_000_000L); }
 
     static void rest(long millis) {
         try {
@@ -40,7 +40,7 @@ public class AttachTarget {
             for (;;) {
                 burnSeventy();
                 burnThirty();
-                if (light) rest(200);
+                if (light) rest(20);
             }
         }, "burner");
         worker.setDaemon(true);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Integration tests of jprof against real JVMs started WITHOUT the agent.
-# Usage: attach_tests.sh <profile|flow|cycles|errors> <JAVA_HOME> <build dir> <workload classes dir>
+# Usage: attach_tests.sh <profile|flow|cycles|errors|namespace> <JAVA_HOME> <build dir> <workload classes dir>
 # Every JVM a case starts is killed on exit; every failed check prints what was expected and what came.
 set -u
 CASE=$1 JDK=$2 BUILD=$3 CLASSES=$4
@@ -70,7 +70,7 @@ case_profile() {
   thirty=$(samples_with AttachTarget.burnThirty <<<"$OUT")
   total=$(awk '{ s += $NF } END { print s + 0 }' <<<"$OUT")
   echo "samples: burnSeventy=$seventy burnThirty=$thirty all=$total"
-  if [ $((seventy + thirty)) -lt 100 ]; then fail "too few samples of the workload: $seventy + $thirty"
+  if [ $((seventy + thirty)) -lt 50 ]; then fail "too few samples of the workload: $seventy + $thirty"
   else
     local share=$(( 100 * seventy / (seventy + thirty) ))
     if [ "$share" -ge 60 ] && [ "$share" -le 80 ]; then pass "burnSeventy share $share% (expected 70 +- 10)"
@@ -124,6 +124,16 @@ case_flow() {
   run_jprof start "$TARGET"; run_jprof stop -f /nonexistent-dir/x.collapsed "$TARGET"
   expect_error "unwritable output file: the agent's own message" "cannot write the profile"
   run_jprof -i 0 -d 1 "$TARGET"; expect_error "bad option refused before attaching" "interval"
+  # Ctrl-C during -d stops early and still prints the profile.
+  "$JPROF" -d 30 -i 1ms -o collapsed "$TARGET" >"$WORK/int.out" 2>"$WORK/int.err" &
+  local jp=$! t0
+  sleep 1.5; kill -INT "$jp"; t0=$(date +%s%N)
+  wait "$jp"; RC=$?; ERR=$(cat "$WORK/int.err")
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  expect_ok "Ctrl-C during -d 30 (returned after ${ms} ms)"
+  [ "$ms" -lt 5000 ] && pass "stopped early" || fail "Ctrl-C took $ms ms"
+  [ "$(samples_with AttachTarget <"$WORK/int.out")" -gt 0 ] && pass "profile printed after Ctrl-C" \
+    || fail "no profile after Ctrl-C: $(head -3 "$WORK/int.out")"
   run_jprof list; expect_ok "list"
   grep -q ctimer <<<"$OUT" && pass "list shows ctimer" || fail "list: $OUT"
   # Directories of jprof processes that have exited must be gone (other tests' jprof may still run).
@@ -184,6 +194,16 @@ case_errors() {
   expect_error "JVM killed during attach" "exited"
   [ "$ms" -lt 3000 ] && pass "noticed within ${ms} ms" || fail "took $ms ms to notice"
 
+  # A JVM that exits normally during -d: the agent dumps at exit, jprof says so and fails.
+  start_target
+  "$JPROF" -d 30 -i 1ms -o collapsed "$TARGET" >"$WORK/exit.out" 2>"$WORK/exit.err" &
+  local jp=$!
+  sleep 1.5; kill -TERM "$TARGET"
+  wait "$jp"; RC=$?; ERR=$(cat "$WORK/exit.err")
+  expect_error "JVM exits during -d" "exited while profiling"
+  [ "$(samples_with AttachTarget <"$WORK/exit.out")" -gt 0 ] && pass "the profile dumped at exit is printed" \
+    || fail "no profile from the exiting JVM: $(head -3 "$WORK/exit.out")"
+
   start_target
   local jvm=$TARGET
   run_jprof status --libpath /etc/hostname "$jvm"; expect_error "not a library: the JVM's message" "was not loaded"
@@ -225,6 +245,42 @@ case_errors() {
   expect_error "socket planted by another user" "not owned by the JVM's user"
 }
 
+# Starts the workload in new pid and mount namespaces (a container without an image) with its own /tmp;
+# $1: more shell commands to run inside first. Sets TARGET to the JVM's pid as we see it.
+start_in_namespace() {
+  local out=$WORK/ns-$RANDOM.out
+  unshare --mount --pid --fork --mount-proc sh -c "mount -t tmpfs tmpfs /tmp && cd /tmp && $1
+    exec '$JDK/bin/java' -Xmx64m -XX:+UseSerialGC -cp '$CLASSES' AttachTarget light" >"$out" 2>&1 &
+  local parent=$!
+  disown "$parent"; PIDS+=("$parent")
+  for _ in $(seq 1 100); do
+    grep -q ready "$out" 2>/dev/null && break
+    kill -0 "$parent" 2>/dev/null || break
+    sleep 0.1
+  done
+  TARGET=$(pgrep -P "$parent")
+  [ -n "$TARGET" ] && grep -q ready "$out" || { echo "namespaced workload did not start: $(cat "$out")" >&2; exit 1; }
+  PIDS+=("$TARGET")
+}
+
+case_namespace() {
+  if [ "$(id -u)" -ne 0 ] || ! unshare --mount --pid --fork --mount-proc true 2>/dev/null; then
+    echo "skipped: namespace cases need root and unshare"; return
+  fi
+  start_in_namespace ""
+  local nspid=$(awk '/^NSpid/ { print $NF }' "/proc/$TARGET/status")
+  echo "JVM $TARGET is pid $nspid in its namespace"
+  [ "$nspid" != "$TARGET" ] && pass "the JVM has its own pid namespace" || fail "no pid namespace"
+  run_jprof -d 1 -i 1ms -o collapsed "$TARGET"; expect_ok "jprof -d 1 into another pid and mount namespace"
+  [ "$(samples_with AttachTarget <<<"$OUT")" -gt 0 ] && pass "profile from the namespaced JVM" || fail "profile: $OUT"
+  [ -S "/proc/$TARGET/root/tmp/.java_pid$nspid" ] && pass "its socket is in its own /tmp" || fail "no socket there"
+  ls -a "/proc/$TARGET/root/tmp" | grep -q "^jprof-" && fail "session directory left in its /tmp" || pass "its /tmp is clean"
+  end_target
+  # The library's directory hidden inside the namespace: refused before attaching, with the reason.
+  start_in_namespace "mount -t tmpfs tmpfs '$BUILD/lib' &&"
+  run_jprof status "$TARGET"; expect_error "library not visible in the container" "not visible inside the container"
+}
+
 # Only the profile case measures shares: the others run a lighter workload to leave it the CPU.
 [ "$CASE" = profile ] || LOAD=light
 case "$CASE" in
@@ -232,6 +288,7 @@ case "$CASE" in
   flow) case_flow ;;
   cycles) case_cycles ;;
   errors) case_errors ;;
+  namespace) case_namespace ;;
   *) echo "unknown case $CASE" >&2; exit 2 ;;
 esac
 [ "$FAILED" -eq 0 ] && echo "PASS: $CASE on $JDK" || echo "FAILED: $CASE on $JDK"

@@ -19,7 +19,7 @@ add_custom_target(attach_classes ALL DEPENDS ${ATTACH_CLASSES}/AttachTarget.clas
 
 foreach(jdk ${TEST_JDKS})
   get_filename_component(jdk_name ${jdk} NAME)
-  foreach(case profile flow cycles errors)
+  foreach(case profile flow cycles errors namespace)
     add_test(NAME attach.${case}.${jdk_name}
       COMMAND bash ${CMAKE_SOURCE_DIR}/test/attach/attach_tests.sh ${case} ${jdk} ${CMAKE_BINARY_DIR} ${ATTACH_CLASSES})
     set_tests_properties(attach.${case}.${jdk_name} PROPERTIES TIMEOUT 180)
