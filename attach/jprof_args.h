@@ -39,8 +39,9 @@ typedef struct {
 /* Parses argv. On error returns -1 with a message naming the argument. */
 int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t errlen);
 
-/* The agent option string for one request: action, the session options (for start/resume), the output
- * file and format (for stop/dump/status/version), and 'log' when not NULL. -1 if it does not fit. */
+/* The agent option string for one request: the action; the session options and -o format (start, resume,
+ * stop, dump) or only the log level (status, version); file= when 'file' is not empty; log= when 'log' is
+ * not NULL. -1 if it does not fit. */
 int jprof_args_agent_options(const jprof_args *a, const char *action, const char *file, const char *log,
                              char *out, size_t outlen);
 

@@ -76,7 +76,7 @@ void jprof_help_print(FILE *out) {
         const help_line *l = &lines[i];
         fprintf(out, "  %-18s %s%s\n", l->flags, l->text,
                 l->agent_probe && !agent_accepts(l->agent_probe)
-                    ? "\n                     [not supported by this agent yet: it answers 'unknown option']"
+                    ? "\n                     [not supported by this agent build yet: refused as 'unknown option']"
                     : "");
     }
     fputs("\nFormats this agent writes now:", out);
