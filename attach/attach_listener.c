@@ -23,9 +23,11 @@
 
 typedef enum { SOCKET_MISSING, SOCKET_FOREIGN, SOCKET_PRESENT } socket_state;
 
-static socket_state check_socket(const char *path, uid_t owner) {
+/* 'inode' (may be NULL) receives the socket's inode, so a new listener can be told from a stale socket. */
+static socket_state check_socket(const char *path, uid_t owner, ino_t *inode) {
     struct stat st;
     if (stat(path, &st) || !S_ISSOCK(st.st_mode)) return SOCKET_MISSING;
+    if (inode) *inode = st.st_ino;
     return st.st_uid == owner ? SOCKET_PRESENT : SOCKET_FOREIGN;
 }
 
@@ -80,8 +82,9 @@ static void sleep_ms(int ms) {
     nanosleep(&ts, NULL);
 }
 
-/* Wakes the listener and waits for its socket. 0 once it exists, -1 with a message otherwise. */
-static int wake_listener(const proc_target *t, const char *socket_path, int timeout_ms, char *err,
+/* Wakes the listener and waits for its socket (one other than the stale socket 'stale', if not 0). 0 once it
+ * exists, -1 with a message otherwise. */
+static int wake_listener(const proc_target *t, const char *socket_path, ino_t stale, int timeout_ms, char *err,
                          size_t errlen) {
     if (!proc_target_catches_sigquit(t)) {
         snprintf(err, errlen,
@@ -98,7 +101,8 @@ static int wake_listener(const proc_target *t, const char *socket_path, int time
         goto done;
     }
     for (int waited = 0; waited <= timeout_ms; waited += POLL_STEP_MS) {
-        if (check_socket(socket_path, t->uid) == SOCKET_PRESENT) {
+        ino_t inode = 0;
+        if (check_socket(socket_path, t->uid, &inode) == SOCKET_PRESENT && inode != stale) {
             rc = 0;
             goto done;
         }
@@ -124,20 +128,23 @@ int attach_listener_connect(const proc_target *t, int timeout_ms, char *err, siz
         snprintf(err, errlen, "attach socket path too long");
         return -1;
     }
-    switch (check_socket(socket_path, t->uid)) {
+    ino_t stale = 0;
+    switch (check_socket(socket_path, t->uid, &stale)) {
     case SOCKET_FOREIGN:
         snprintf(err, errlen, "refusing %s: it is not owned by the JVM's user (uid %u)", socket_path,
                  (unsigned)t->uid);
         return -1;
     case SOCKET_PRESENT: {
         int fd = connect_to(socket_path, err, errlen);
-        /* A socket left behind by a dead JVM with the same pid refuses: wake the real listener instead. */
+        /* A socket left behind by a dead JVM with the same pid refuses: wake the real listener instead, which
+         * replaces it (HotSpot renames its new socket over the old name). */
         if (fd >= 0 || errno != ECONNREFUSED) return fd;
         break;
     }
     case SOCKET_MISSING:
+        stale = 0;
         break;
     }
-    if (wake_listener(t, socket_path, timeout_ms, err, errlen)) return -1;
+    if (wake_listener(t, socket_path, stale, timeout_ms, err, errlen)) return -1;
     return connect_to(socket_path, err, errlen);
 }

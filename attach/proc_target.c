@@ -100,12 +100,17 @@ target_status proc_target_open(pid_t pid, proc_target *t, char *err, size_t errl
     memset(t, 0, sizeof(*t));
     t->pid = pid;
     char value[256], who[64], me[64];
-    if (pid <= 0 || status_field(pid, "Uid", value, sizeof(value))) {
+    if (pid <= 0 || !proc_target_alive(t)) {
         snprintf(err, errlen, "no such process: %d", (int)pid);
         return TARGET_NO_PROCESS;
     }
-    if (!proc_target_alive(t)) {
-        snprintf(err, errlen, "no such process: %d (it has exited)", (int)pid);
+    /* /proc/<tid> exists for every thread too, but the JVM names its socket after the process id. */
+    if (status_field(pid, "Tgid", value, sizeof(value)) == 0 && atol(value) != pid) {
+        snprintf(err, errlen, "%d is a thread of process %ld: give the process id", (int)pid, atol(value));
+        return TARGET_NO_PROCESS;
+    }
+    if (status_field(pid, "Uid", value, sizeof(value))) {
+        snprintf(err, errlen, "no such process: %d", (int)pid);
         return TARGET_NO_PROCESS;
     }
     t->uid = (uid_t)nth_number(value, 1);

@@ -213,6 +213,9 @@ case_errors() {
   if [ "$RC" -ne 0 ]; then expect_error "an option the agent does not know yet" "unknown option 'reverse'"
   else pass "--reverse accepted by this agent"; fi
 
+  # A thread id is not a process id.
+  run_jprof status "$(ls "/proc/$jvm/task" | sed -n 3p)"; expect_error "a thread id" "is a thread of process $jvm"
+
   # A planted symlink where the trigger file goes is never followed.
   end_target
   start_target
@@ -235,8 +238,13 @@ case_errors() {
   RC=$?; ERR=$(cat "$WORK/err"); expect_error "another user's JVM" "permission denied"
   cp "$BUILD/lib/libprof.so" "$WORK/private.so"; chmod 600 "$WORK/private.so"
   run_jprof status --libpath "$WORK/private.so" "$theirs"; expect_error "library the JVM cannot read" "not readable by the user"
+  # A stale socket of the JVM's own user (a dead JVM with the same pid) is replaced by the real listener.
+  [ -x /usr/bin/python3 ] || { echo "skipped: planted socket cases need /usr/bin/python3"; return; }
+  end_target
+  start_target
+  /usr/bin/python3 -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])" "/tmp/.java_pid$TARGET"
+  run_jprof status --attach-timeout 5 "$TARGET"; expect_ok "attach past a stale socket"
   # A socket planted by another user under the JVM's name is refused, not talked to.
-  [ -x /usr/bin/python3 ] || { echo "skipped: planted socket case needs /usr/bin/python3"; return; }
   end_target
   start_target -XX:+DisableAttachMechanism
   setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c \
