@@ -113,10 +113,11 @@ static bool wait_duration(jprof_session *s, int seconds) {
 }
 
 static int collect(jprof_session *s, const char *file, bool to_stdout) {
-    if (agent_request(s, "start", file)) return -1;
+    /* Caught before the start request: a Ctrl-C while it is under way must still lead to the stop. */
     struct sigaction sa = {.sa_handler = on_interrupt};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    if (agent_request(s, "start", file)) return -1;
     bool alive = wait_duration(s, s->args->duration_s);
     if (!alive) {
         /* The agent dumps at VM death to the session's file: show what it left. */

@@ -11,7 +11,7 @@ PIDS=()
 FAILED=0
 
 cleanup() {
-  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; rm -f "/tmp/.java_pid$p"; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
