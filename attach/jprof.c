@@ -78,7 +78,9 @@ static int agent_request(jprof_session *s, const char *action, const char *file)
     if (reply.attach_code != 0)
         return error("JVM %d could not load %s (code %d)%s%s", (int)s->target.pid, s->library, reply.attach_code,
                      reply.message[0] ? ": " : "", reply.message);
-    if (!reply.have_agent_code) return error("unexpected answer from JVM %d: %s", (int)s->target.pid, reply.message);
+    if (!reply.have_agent_code)   /* e.g. JDK 21+ started with -XX:-EnableDynamicAgentLoading */
+        return error("JVM %d refused to run the agent: %s", (int)s->target.pid,
+                     reply.message[0] ? reply.message : "(no reason given)");
     if (reply.agent_code != 0) {
         if (logged <= 0)
             return error("%s failed in the agent (code %d) without a message; see the JVM's output", action,

@@ -213,6 +213,15 @@ case_errors() {
   if [ "$RC" -ne 0 ]; then expect_error "an option the agent does not know yet" "unknown option 'reverse'"
   else pass "--reverse accepted by this agent"; fi
 
+  # JDK 21+ can forbid loading agents at run time: the JVM's own reason is shown.
+  if "$JDK/bin/java" -XX:-EnableDynamicAgentLoading -version >/dev/null 2>&1; then
+    end_target
+    start_target -XX:-EnableDynamicAgentLoading
+    run_jprof status "$TARGET"; expect_error "dynamic agent loading disabled" "EnableDynamicAgentLoading"
+    end_target
+    start_target
+    jvm=$TARGET
+  fi
   # A thread id is not a process id.
   run_jprof status "$(ls "/proc/$jvm/task" | sed -n 3p)"; expect_error "a thread id" "is a thread of process $jvm"
 
