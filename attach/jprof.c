@@ -130,7 +130,9 @@ static int collect(jprof_session *s, const char *file, bool to_stdout) {
     }
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    if (agent_request(s, "stop", file)) return -1;
+    if (agent_request(s, "stop", file))
+        return error("the profiler may still be running in JVM %d: 'jprof stop %d' stops it", (int)s->target.pid,
+                     (int)s->target.pid);
     return to_stdout ? print_output(s) : 0;
 }
 

@@ -44,11 +44,9 @@ static const char *flag_option(const char *arg) {
 /* Flags with a value and the agent option each one becomes. */
 static const char *value_option(const char *arg) {
     static const char *const map[][2] = {
-        {"-e", "event"},       {"--event", "event"},       {"-i", "interval"}, {"--interval", "interval"},
-        {"-j", "jstackdepth"}, {"-I", "include"},          {"--include", "include"},
-        {"-X", "exclude"},     {"--exclude", "exclude"},   {"--title", "title"},
-        {"--minwidth", "minwidth"}, {"--cstack", "cstack"}, {"--timeout", "timeout"}, {"-L", "loglevel"},
-        {"--loglevel", "loglevel"},
+        {"-e", "event"},          {"-i", "interval"},         {"-j", "jstackdepth"},  {"-I", "include"},
+        {"-X", "exclude"},        {"--title", "title"},       {"--minwidth", "minwidth"}, {"--cstack", "cstack"},
+        {"--timeout", "timeout"}, {"-L", "loglevel"},
     };
     for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
         if (strcmp(arg, map[i][0]) == 0) return map[i][1];
