@@ -79,6 +79,41 @@ static int copy(char *dst, size_t cap, const char *value, const char *flag, char
     return 0;
 }
 
+/* Options with a value that jprof uses itself rather than passing on. */
+static bool is_own_option(const char *arg) {
+    return strcmp(arg, "-d") == 0 || strcmp(arg, "-f") == 0 || strcmp(arg, "-o") == 0 ||
+           strcmp(arg, "--libpath") == 0 || strcmp(arg, "--attach-timeout") == 0;
+}
+
+static int parse_own_option(const char *arg, const char *value, jprof_args *a, char *err, size_t errlen) {
+    if (strcmp(arg, "-d") == 0) {
+        if (parse_seconds(value, 1, &a->duration_s))
+            return fail(err, errlen, "-d %s: expected a duration in seconds (>= 1)", value);
+        a->duration_given = true;
+        return 0;
+    }
+    if (strcmp(arg, "--attach-timeout") == 0) {
+        int s;
+        if (parse_seconds(value, 1, &s))
+            return fail(err, errlen, "--attach-timeout %s: expected seconds (>= 1)", value);
+        a->attach_timeout_ms = s * 1000;
+        return 0;
+    }
+    if (strcmp(arg, "-f") == 0) return copy(a->file, sizeof(a->file), value, arg, err, errlen);
+    if (strcmp(arg, "-o") == 0) return copy(a->format, sizeof(a->format), value, arg, err, errlen);
+    return copy(a->libpath, sizeof(a->libpath), value, arg, err, errlen);
+}
+
+/* A word that is not an option: the action (first, optional) or the target. */
+static int parse_word(const char *arg, jprof_args *a, bool *have_action, char *err, size_t errlen) {
+    if (!*have_action && !a->target[0] && parse_action(arg, &a->action) == 0) {
+        *have_action = true;
+        return 0;
+    }
+    if (a->target[0]) return fail(err, errlen, "unexpected argument '%s': give one pid or main class name", arg);
+    return copy(a->target, sizeof(a->target), arg, "target", err, errlen);
+}
+
 int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t errlen) {
     memset(a, 0, sizeof(*a));
     a->duration_s = JPROF_DEFAULT_DURATION_S;
@@ -86,46 +121,29 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
     bool have_action = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        const char *option;
+        const char *option = NULL;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             a->help = true;
         } else if ((option = flag_option(arg))) {
-            if (append(a->profiling, sizeof(a->profiling), option, NULL)) return fail(err, errlen, "%s: too many options", arg);
-        } else if ((option = value_option(arg)) || strcmp(arg, "-d") == 0 || strcmp(arg, "-f") == 0 ||
-                   strcmp(arg, "-o") == 0 || strcmp(arg, "--libpath") == 0 || strcmp(arg, "--attach-timeout") == 0) {
+            if (append(a->profiling, sizeof(a->profiling), option, NULL))
+                return fail(err, errlen, "%s: too many options", arg);
+        } else if ((option = value_option(arg)) || is_own_option(arg)) {
+            const char *value = argv[++i];
             if (!value) return fail(err, errlen, "%s needs a value", arg);
-            i++;
+            /* The library path is not an agent option; everything else ends up in the comma-separated string. */
             if (strchr(value, ',') && strcmp(arg, "--libpath") != 0)
                 return fail(err, errlen, "%s: the value may not contain ',' (agent options are comma-separated)", arg);
-            if (option) {
-                if (!*value) return fail(err, errlen, "%s needs a non-empty value", arg);
-                if (append(a->profiling, sizeof(a->profiling), option, value))
-                    return fail(err, errlen, "%s: too many options", arg);
-            } else if (strcmp(arg, "-d") == 0) {
-                if (parse_seconds(value, 1, &a->duration_s))
-                    return fail(err, errlen, "-d %s: expected a duration in seconds (>= 1)", value);
-                a->duration_given = true;
-            } else if (strcmp(arg, "-f") == 0) {
-                if (copy(a->file, sizeof(a->file), value, arg, err, errlen)) return -1;
-            } else if (strcmp(arg, "-o") == 0) {
-                if (copy(a->format, sizeof(a->format), value, arg, err, errlen)) return -1;
-            } else if (strcmp(arg, "--libpath") == 0) {
-                if (copy(a->libpath, sizeof(a->libpath), value, arg, err, errlen)) return -1;
-            } else {
-                int s;
-                if (parse_seconds(value, 1, &s))
-                    return fail(err, errlen, "--attach-timeout %s: expected seconds (>= 1)", value);
-                a->attach_timeout_ms = s * 1000;
+            if (!option) {
+                if (parse_own_option(arg, value, a, err, errlen)) return -1;
+            } else if (!*value) {
+                return fail(err, errlen, "%s needs a non-empty value", arg);
+            } else if (append(a->profiling, sizeof(a->profiling), option, value)) {
+                return fail(err, errlen, "%s: too many options", arg);
             }
         } else if (arg[0] == '-') {
             return fail(err, errlen, "unknown option '%s' (see jprof --help)", arg);
-        } else if (!have_action && !a->target[0] && parse_action(arg, &a->action) == 0) {
-            have_action = true;
-        } else if (!a->target[0]) {
-            if (copy(a->target, sizeof(a->target), arg, "target", err, errlen)) return -1;
-        } else {
-            return fail(err, errlen, "unexpected argument '%s': give one pid or main class name", arg);
+        } else if (parse_word(arg, a, &have_action, err, errlen)) {
+            return -1;
         }
     }
     if (a->help) return 0;

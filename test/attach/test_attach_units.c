@@ -20,9 +20,10 @@
 
 static char err[512];
 
-#define PARSE(a, ...)                                                                                           \
-    jprof_args_parse(sizeof((char *[]){"jprof", __VA_ARGS__}) / sizeof(char *), (char *[]){"jprof", __VA_ARGS__}, \
-                     (a), err, sizeof(err))
+/* argv as main() gets it: NULL-terminated, argc not counting the NULL. */
+#define PARSE(a, ...)                                                                                   \
+    jprof_args_parse(sizeof((char *[]){"jprof", __VA_ARGS__, NULL}) / sizeof(char *) - 1,                  \
+                     (char *[]){"jprof", __VA_ARGS__, NULL}, (a), err, sizeof(err))
 
 static void test_default_action_is_collect_for_60s(void **state) {
     (void)state;
