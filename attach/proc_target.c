@@ -142,7 +142,19 @@ target_status proc_target_open(pid_t pid, proc_target *t, char *err, size_t errl
         snprintf(err, errlen, "process %d is not a JVM (no libjvm.so is loaded in it)", (int)pid);
         return TARGET_NOT_JVM;
     }
-    if (!same_mount_namespace(pid)) snprintf(t->root, sizeof(t->root), "/proc/%d/root", (int)pid);
+    if (!same_mount_namespace(pid)) {
+        snprintf(t->root, sizeof(t->root), "/proc/%d/root", (int)pid);
+        /* Through /proc/<pid>/root an absolute symlink resolves in OUR file system: a container whose /tmp
+         * is one could point jprof's files at the host. Every path jprof uses is directly in its /tmp. */
+        char tmp[96];
+        struct stat st;
+        snprintf(tmp, sizeof(tmp), "%s/tmp", t->root);
+        if (lstat(tmp, &st) || !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "the /tmp of JVM %d's container is missing or a symlink: jprof will not use it",
+                     (int)pid);
+            return TARGET_PERMISSION;
+        }
+    }
     return TARGET_OK;
 }
 
