@@ -134,6 +134,13 @@ case_flow() {
   [ "$ms" -lt 5000 ] && pass "stopped early" || fail "Ctrl-C took $ms ms"
   [ "$(samples_with AttachTarget <"$WORK/int.out")" -gt 0 ] && pass "profile printed after Ctrl-C" \
     || fail "no profile after Ctrl-C: $(head -3 "$WORK/int.out")"
+  # The countdown shows only when stderr is a terminal.
+  grep -q "s left" "$WORK/int.err" && fail "countdown written to a file" || pass "no countdown when stderr is a file"
+  if command -v script >/dev/null; then
+    script -qec "'$JPROF' -d 2 -o collapsed $TARGET >/dev/null" "$WORK/tty.txt" >/dev/null 2>&1
+    grep -q "Profiling for 2 s: 1 s left" "$WORK/tty.txt" && pass "countdown on a terminal" \
+      || fail "no countdown on a terminal: $(cat -v "$WORK/tty.txt" | head -5)"
+  fi
   run_jprof list; expect_ok "list"
   grep -q ctimer <<<"$OUT" && pass "list shows ctimer" || fail "list: $OUT"
   # Directories of jprof processes that have exited must be gone (other tests' jprof may still run).
