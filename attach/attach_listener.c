@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "attach_listener.h"
 
+#include "monotonic.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -77,11 +79,6 @@ static int create_trigger(const proc_target *t, char made[TRIGGER_PATH_MAX], cha
     return -1;
 }
 
-static void sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 /* Wakes the listener and waits for its socket (one other than the stale socket 'stale', if not 0). 0 once it
  * exists, -1 with a message otherwise. */
 static int wake_listener(const proc_target *t, const char *socket_path, ino_t stale, int timeout_ms, char *err,
@@ -100,7 +97,9 @@ static int wake_listener(const proc_target *t, const char *socket_path, ino_t st
         snprintf(err, errlen, "cannot signal process %d: %s", (int)t->pid, strerror(errno));
         goto done;
     }
-    for (int waited = 0; waited <= timeout_ms; waited += POLL_STEP_MS) {
+    /* A deadline rather than a count of steps: under load each step takes longer than it sleeps. */
+    long long deadline_ms = monotonic_ms() + timeout_ms;
+    for (;;) {
         ino_t inode = 0;
         if (check_socket(socket_path, t->uid, &inode) == SOCKET_PRESENT && inode != stale) {
             rc = 0;
@@ -110,7 +109,8 @@ static int wake_listener(const proc_target *t, const char *socket_path, ino_t st
             snprintf(err, errlen, "process %d exited while jprof was attaching", (int)t->pid);
             goto done;
         }
-        sleep_ms(POLL_STEP_MS);
+        if (monotonic_ms() >= deadline_ms) break;
+        monotonic_sleep_ms(POLL_STEP_MS);
     }
     snprintf(err, errlen,
              "attach timed out after %.1f s: JVM %d did not start its attach listener (started with "

@@ -7,6 +7,7 @@
 #include "hotspot_attach.h"
 
 #include "attach_listener.h"
+#include "monotonic.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -18,12 +19,6 @@
 #include <unistd.h>
 
 #define REPLY_MAX (64 * 1024)
-
-static long long now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Appends 's' and its terminating NUL to the request. */
 static int add_string(char *buf, size_t cap, size_t *len, const char *s) {
@@ -47,10 +42,10 @@ static int send_all(int fd, const char *buf, size_t len) {
 
 /* Reads until the JVM closes the connection. Returns the byte count, -1 on error, -2 on timeout. */
 static ssize_t read_reply(int fd, char *buf, size_t cap, int timeout_ms) {
-    long long deadline = now_ms() + timeout_ms;
+    long long deadline = monotonic_ms() + timeout_ms;
     size_t len = 0;
     for (;;) {
-        long long left = deadline - now_ms();
+        long long left = deadline - monotonic_ms();
         if (left <= 0) return -2;
         struct pollfd p = {.fd = fd, .events = POLLIN};
         int r = poll(&p, 1, (int)left);

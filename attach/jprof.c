@@ -10,6 +10,7 @@
 #include "jprof_args.h"
 #include "jprof_help.h"
 #include "jvm_finder.h"
+#include "monotonic.h"
 #include "options.h"
 #include "proc_target.h"
 #include "session_dir.h"
@@ -96,19 +97,20 @@ static int print_output(jprof_session *s) {
     return 0;
 }
 
-static void sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-/* Waits the profiling duration; false when the JVM went away meanwhile. */
+/* Waits the profiling duration; false when the JVM went away meanwhile. Checks the JVM and redraws the
+ * countdown once a second. */
 static bool wait_duration(jprof_session *s, int seconds) {
     bool countdown = isatty(STDERR_FILENO);
-    for (int left_ms = seconds * 1000; left_ms > 0 && !interrupted; left_ms -= 100) {
-        if (countdown && left_ms % 1000 == 0)
-            fprintf(stderr, "\rProfiling for %d s: %d s left (Ctrl-C stops early) ", seconds, left_ms / 1000);
-        if (left_ms % 1000 == 0 && !proc_target_alive(&s->target)) break;
-        sleep_ms(100);
+    long long end = monotonic_ms() + seconds * 1000LL, left;
+    int shown = -1;
+    while (!interrupted && (left = end - monotonic_ms()) > 0) {
+        int left_s = (int)((left + 999) / 1000);
+        if (left_s != shown) {
+            shown = left_s;
+            if (countdown) fprintf(stderr, "\rProfiling for %d s: %d s left (Ctrl-C stops early) ", seconds, left_s);
+            if (!proc_target_alive(&s->target)) break;
+        }
+        monotonic_sleep_ms(left < 100 ? (int)left : 100);
     }
     if (countdown) fputs("\r\033[K", stderr);
     return proc_target_alive(&s->target);
