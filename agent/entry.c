@@ -3,21 +3,52 @@
  * it can at once, because a bad option must stop the JVM before it runs anything; the action itself waits
  * for VMInit. Agent_OnAttach (dynamic attach) runs the action now; a second load reuses this instance,
  * since the JVM hands back the same library and all state is in it.
+ *
+ * Attach requests come from jprof, which reads the agent's words only from the log= file it passes: so
+ * every error of a request, a bad option included, goes there, and the log returns to stderr afterwards
+ * (jprof deletes that file; later messages, such as a timeout's, belong to the JVM's stderr).
  */
+#define _GNU_SOURCE
 #include "engine.h"
 #include "jvm.h"
 #include "log.h"
 #include "options.h"
 #include "profiler.h"
 
+#include <dlfcn.h>
 #include <jni.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+
+/* HotSpot unloads an agent library whose Agent_OnAttach fails, while our JVMTI callbacks and threads may
+ * already point into it: keep it mapped for the life of the process. */
+static void pin_library(void) {
+    Dl_info info;
+    if (dladdr((void *)pin_library, &info) && info.dli_fname)
+        dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
+/* The log= value of an option string the parser refused, so the error still reaches the requester. */
+static void configure_log_of_bad_options(const char *text) {
+    const char *p = text;
+    while (p && *p) {
+        if (strncmp(p, "log=", 4) == 0) {
+            char path[1024];
+            snprintf(path, sizeof(path), "%.*s", (int)strcspn(p + 4, ","), p + 4);
+            log_configure(path, LOG_INFO);
+            return;
+        }
+        p = strchr(p, ',');
+        if (p) p++;
+    }
+}
 
 static int configure(JavaVM *vm, const char *text, bool attach, prof_options *o) {
     char err[OPTIONS_ERROR_MAX];
     if (options_parse(text, o, err, sizeof(err))) {
-        fprintf(stderr, "[libprof] ERROR: %s\n", err);
+        if (attach && text) configure_log_of_bad_options(text);
+        log_error("%s", err);
         return -1;
     }
     if (log_configure(o->log_file, o->log_level))
@@ -46,14 +77,17 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
 
 JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved) {
     (void)reserved;
+    pin_library();
     prof_options o;
-    if (configure(vm, options, true, &o)) return JNI_ERR;
+    jint rc = JNI_OK;
     char err[OPTIONS_ERROR_MAX];
-    if (profiler_execute(&o, err, sizeof(err))) {
+    if (configure(vm, options, true, &o)) rc = JNI_ERR;
+    else if (profiler_execute(&o, err, sizeof(err))) {
         log_error("%s", err);
-        return JNI_ERR;
+        rc = JNI_ERR;
     }
-    return JNI_OK;
+    log_configure(NULL, o.log_level);
+    return rc;
 }
 
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm) {

@@ -1,0 +1,257 @@
+/*
+ * jprof: the command-line tool (asprof's usage). It resolves the target, becomes its user, makes a private
+ * directory the JVM can write to, and sends one "load" request per agent action. The agent reports through
+ * files in that directory (log= for its messages, file= for a profile or status text), which jprof prints:
+ * that is the only way the agent's own words reach the user, since Agent_OnAttach can return only a number.
+ */
+#define _GNU_SOURCE
+#include "hotspot_attach.h"
+#include "identity.h"
+#include "jprof_args.h"
+#include "jprof_help.h"
+#include "jvm_finder.h"
+#include "monotonic.h"
+#include "options.h"
+#include "proc_target.h"
+#include "session_dir.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REPLY_TIMEOUT_MS 120000   /* a stop may have to name and write a large profile */
+#define OUT_FILE "profile"
+#define LOG_FILE "agent.log"
+
+typedef struct {
+    const jprof_args *args;
+    proc_target target;
+    char library[PATH_MAX];
+    session_dir dir;
+    char log_inner[512];
+    off_t log_offset;
+    attach_timeouts timeouts;
+} jprof_session;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig) {
+    (void)sig;
+    interrupted = 1;
+}
+
+static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("jprof: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return -1;
+}
+
+/* Agent messages written since the last request. */
+static long show_agent_log(jprof_session *s) {
+    return session_dir_copy(&s->dir, LOG_FILE, &s->log_offset, stderr);
+}
+
+/* One agent action. 0 when the agent carried it out; otherwise the reason has been printed. */
+static int agent_request(jprof_session *s, const char *action, const char *file) {
+    char options[JPROF_OPTIONS_MAX], err[1024];
+    if (jprof_args_agent_options(s->args, action, file, s->log_inner, options, sizeof(options)))
+        return error("the agent options are too long");
+    load_reply reply;
+    if (hotspot_attach_load(&s->target, s->library, options, &s->timeouts, &reply, err, sizeof(err))) {
+        show_agent_log(s);
+        return error("%s", err);
+    }
+    long logged = show_agent_log(s);
+    if (reply.attach_code != 0)
+        return error("JVM %d could not load %s (code %d)%s%s", (int)s->target.pid, s->library, reply.attach_code,
+                     reply.message[0] ? ": " : "", reply.message);
+    if (!reply.have_agent_code)   /* e.g. JDK 21+ started with -XX:-EnableDynamicAgentLoading */
+        return error("JVM %d refused to run the agent: %s", (int)s->target.pid,
+                     reply.message[0] ? reply.message : "(no reason given)");
+    if (reply.agent_code != 0) {
+        if (logged <= 0)
+            return error("%s failed in the agent (code %d) without a message; see the JVM's output", action,
+                         reply.agent_code);
+        return -1;
+    }
+    return 0;
+}
+
+static int print_output(jprof_session *s) {
+    off_t offset = 0;
+    if (session_dir_copy(&s->dir, OUT_FILE, &offset, stdout) < 0) return error("the agent wrote no output");
+    return 0;
+}
+
+/* Waits the profiling duration; false when the JVM went away meanwhile. Checks the JVM and redraws the
+ * countdown once a second. */
+static bool wait_duration(jprof_session *s, int seconds) {
+    bool countdown = isatty(STDERR_FILENO);
+    long long end = monotonic_ms() + seconds * 1000LL, left;
+    int shown = -1;
+    while (!interrupted && (left = end - monotonic_ms()) > 0) {
+        int left_s = (int)((left + 999) / 1000);
+        if (left_s != shown) {
+            shown = left_s;
+            if (countdown) fprintf(stderr, "\rProfiling for %d s: %d s left (Ctrl-C stops early) ", seconds, left_s);
+            if (!proc_target_alive(&s->target)) break;
+        }
+        monotonic_sleep_ms(left < 100 ? (int)left : 100);
+    }
+    if (countdown) fputs("\r\033[K", stderr);
+    return proc_target_alive(&s->target);
+}
+
+static int collect(jprof_session *s, const char *file, bool to_stdout) {
+    /* Caught before the start request: a Ctrl-C while it is under way must still lead to the stop. */
+    struct sigaction sa = {.sa_handler = on_interrupt};
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    if (agent_request(s, "start", file)) return -1;
+    bool alive = wait_duration(s, s->args->duration_s);
+    if (!alive) {
+        /* The agent dumps at VM death to the session's file: show what it left. */
+        show_agent_log(s);
+        if (to_stdout) print_output(s);
+        return error("JVM %d exited while profiling; the profile it wrote at exit (if any) is %s", (int)s->target.pid,
+                     to_stdout ? "above" : file);
+    }
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (agent_request(s, "stop", file))
+        return error("the profiler may still be running in JVM %d: 'jprof stop %d' stops it", (int)s->target.pid,
+                     (int)s->target.pid);
+    return to_stdout ? print_output(s) : 0;
+}
+
+static int run_action(jprof_session *s) {
+    const jprof_args *a = s->args;
+    const char *action = jprof_action_name(a->action);
+    char file[PATH_MAX + sizeof(a->file) + 2] = "", err[512];
+    bool to_stdout = false;
+    if (a->file[0]) {
+        /* The JVM resolves relative paths against its own working directory, not ours. */
+        if (a->file[0] == '/') snprintf(file, sizeof(file), "%s", a->file);
+        else {
+            char cwd[PATH_MAX];
+            if (!getcwd(cwd, sizeof(cwd))) return error("cannot resolve -f %s: %s", a->file, strerror(errno));
+            if ((size_t)snprintf(file, sizeof(file), "%s/%s", cwd, a->file) >= sizeof(file))
+                return error("-f %s: path too long", a->file);
+        }
+    } else if (a->action != JPROF_START && a->action != JPROF_RESUME) {
+        if (session_dir_new_file(&s->dir, OUT_FILE, file, sizeof(file), err, sizeof(err))) return error("%s", err);
+        to_stdout = true;
+    }
+    switch (a->action) {
+    case JPROF_COLLECT:
+        return collect(s, file, to_stdout);
+    case JPROF_START:
+    case JPROF_RESUME:
+        return agent_request(s, action, file);
+    default:
+        if (agent_request(s, action, file)) return -1;
+        return to_stdout ? print_output(s) : 0;
+    }
+}
+
+/* The library next to jprof: <prefix>/bin/jprof -> <prefix>/lib/libprof.so. */
+static int find_library(const jprof_args *a, char *out, size_t outlen) {
+    char candidate[PATH_MAX];
+    if (a->libpath[0]) snprintf(candidate, sizeof(candidate), "%s", a->libpath);
+    else {
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+        if (n <= 0) return error("cannot locate jprof itself; use --libpath");
+        self[n] = 0;
+        snprintf(candidate, sizeof(candidate), "%s/../lib/libprof.so", dirname(self));
+    }
+    char resolved[PATH_MAX];
+    if (!realpath(candidate, resolved)) return error("agent library %s: %s", candidate, strerror(errno));
+    snprintf(out, outlen, "%s", resolved);
+    return 0;
+}
+
+static pid_t resolve_pid(const char *target) {
+    char err[512];
+    bool numeric = *target != 0;
+    for (const char *p = target; *p; p++) numeric = numeric && isdigit((unsigned char)*p);
+    if (numeric) return (pid_t)atol(target);
+    pid_t pid = jvm_finder_find(target, err, sizeof(err));
+    if (pid < 0) error("%s", err);
+    return pid;
+}
+
+/* Rejects options the agent would refuse before anything is sent, with the agent's own words. */
+static int check_options(const jprof_args *a) {
+    static const char *const probes[][2] = {{"start", "x"}, {"stop", "x"}};
+    for (size_t i = 0; i < 2; i++) {
+        char text[JPROF_OPTIONS_MAX], err[OPTIONS_ERROR_MAX];
+        if (jprof_args_agent_options(a, probes[i][0], a->file[0] ? a->file : probes[i][1], "x", text, sizeof(text)))
+            return error("the agent options are too long");
+        prof_options o;
+        if (options_parse(text, &o, err, sizeof(err))) return error("%s", err);
+    }
+    return 0;
+}
+
+static int attach_and_run(const jprof_args *a) {
+    jprof_session s = {.args = a};
+    s.timeouts.listener_timeout_ms = a->attach_timeout_ms;
+    s.timeouts.reply_timeout_ms = REPLY_TIMEOUT_MS;
+    char err[1024];
+    if (check_options(a)) return -1;
+    pid_t pid = resolve_pid(a->target);
+    if (pid < 0) return -1;
+    if (proc_target_open(pid, &s.target, err, sizeof(err)) != TARGET_OK) return error("%s", err);
+    if (find_library(a, s.library, sizeof(s.library))) return -1;
+    if (identity_become(s.target.uid, s.target.gid, err, sizeof(err))) return error("%s", err);
+    char seen[PATH_MAX + 64];
+    if (proc_target_path(&s.target, s.library, seen, sizeof(seen)) || access(seen, R_OK)) {
+        if (s.target.root[0])
+            return error("the agent library %s is not visible inside the container of JVM %d (%s): copy it into "
+                         "the container and pass that path with --libpath", s.library, (int)pid, strerror(errno));
+        return error("the agent library %s is not readable by the user of JVM %d (uid %u): %s; put it where that "
+                     "user can read it and pass --libpath", s.library, (int)pid, (unsigned)s.target.uid,
+                     strerror(errno));
+    }
+    if (session_dir_create(&s.target, &s.dir, err, sizeof(err))) return error("%s", err);
+    int rc = session_dir_new_file(&s.dir, LOG_FILE, s.log_inner, sizeof(s.log_inner), err, sizeof(err))
+                 ? error("%s", err)
+                 : run_action(&s);
+    session_dir_remove(&s.dir);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    signal(SIGPIPE, SIG_IGN);
+    jprof_args args;
+    char err[512];
+    if (jprof_args_parse(argc, argv, &args, err, sizeof(err))) {
+        error("%s", err);
+        fputs("Try 'jprof --help'.\n", stderr);
+        return 2;
+    }
+    if (args.help || argc == 1) {
+        jprof_help_print(stdout);
+        return 0;
+    }
+    if (args.action == JPROF_LIST) {
+        jprof_help_print_events(stdout);
+        return 0;
+    }
+    return attach_and_run(&args) ? 1 : 0;
+}

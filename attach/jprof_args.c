@@ -1,0 +1,179 @@
+/*
+ * jprof_args: each flag maps to one agent option token. Values may not contain ',' because the agent's
+ * grammar splits on it; that is refused here with the flag's name rather than letting the agent see a
+ * mangled option. Whether the agent supports an option is not decided here: options.c decides (jprof
+ * checks the final string with it before attaching), so new agent options need no change in jprof.
+ */
+#include "jprof_args.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const action_names[] = {"collect", "start", "resume", "stop", "dump", "status", "version", "list"};
+
+const char *jprof_action_name(jprof_action action) {
+    return (unsigned)action <= JPROF_LIST ? action_names[action] : "?";
+}
+
+static int fail(char *err, size_t errlen, const char *msg, const char *arg) {
+    snprintf(err, errlen, msg, arg);
+    return -1;
+}
+
+static int append(char *buf, size_t cap, const char *token, const char *value) {
+    size_t len = strlen(buf);
+    int n = snprintf(buf + len, cap - len, "%s%s%s%s", len ? "," : "", token, value ? "=" : "", value ? value : "");
+    return n < 0 || (size_t)n >= cap - len ? -1 : 0;
+}
+
+/* Flags without a value and the agent option each one becomes. */
+static const char *flag_option(const char *arg) {
+    static const char *const map[][2] = {
+        {"-t", "threads"}, {"-s", "simple"},     {"-g", "sig"},           {"-a", "ann"},
+        {"-l", "lib"},     {"--reverse", "reverse"}, {"--inverted", "inverted"}, {"--all-user", "alluser"},
+        {"--total", "total"},
+    };
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        if (strcmp(arg, map[i][0]) == 0) return map[i][1];
+    }
+    return NULL;
+}
+
+/* Flags with a value and the agent option each one becomes. */
+static const char *value_option(const char *arg) {
+    static const char *const map[][2] = {
+        {"-e", "event"},          {"-i", "interval"},         {"-j", "jstackdepth"},  {"-I", "include"},
+        {"-X", "exclude"},        {"--title", "title"},       {"--minwidth", "minwidth"}, {"--cstack", "cstack"},
+        {"--timeout", "timeout"}, {"-L", "loglevel"},
+    };
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        if (strcmp(arg, map[i][0]) == 0) return map[i][1];
+    }
+    return NULL;
+}
+
+static int parse_action(const char *arg, jprof_action *out) {
+    for (int i = JPROF_START; i <= JPROF_LIST; i++) {
+        if (strcmp(arg, action_names[i]) == 0) {
+            *out = (jprof_action)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int parse_seconds(const char *s, int min, int *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || v < min || v > 1e6) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int copy(char *dst, size_t cap, const char *value, const char *flag, char *err, size_t errlen) {
+    if (strlen(value) >= cap) return fail(err, errlen, "%s: value too long", flag);
+    strcpy(dst, value);
+    return 0;
+}
+
+/* Options with a value that jprof uses itself rather than passing on. */
+static bool is_own_option(const char *arg) {
+    return strcmp(arg, "-d") == 0 || strcmp(arg, "-f") == 0 || strcmp(arg, "-o") == 0 ||
+           strcmp(arg, "--libpath") == 0 || strcmp(arg, "--attach-timeout") == 0;
+}
+
+static int parse_own_option(const char *arg, const char *value, jprof_args *a, char *err, size_t errlen) {
+    if (strcmp(arg, "-d") == 0) {
+        if (parse_seconds(value, 1, &a->duration_s))
+            return fail(err, errlen, "-d %s: expected a duration in seconds (>= 1)", value);
+        a->duration_given = true;
+        return 0;
+    }
+    if (strcmp(arg, "--attach-timeout") == 0) {
+        int s;
+        if (parse_seconds(value, 1, &s))
+            return fail(err, errlen, "--attach-timeout %s: expected seconds (>= 1)", value);
+        a->attach_timeout_ms = s * 1000;
+        return 0;
+    }
+    if (strcmp(arg, "-f") == 0) return copy(a->file, sizeof(a->file), value, arg, err, errlen);
+    if (strcmp(arg, "-o") == 0) return copy(a->format, sizeof(a->format), value, arg, err, errlen);
+    return copy(a->libpath, sizeof(a->libpath), value, arg, err, errlen);
+}
+
+/* A word that is not an option: the action (first, optional) or the target. */
+static int parse_word(const char *arg, jprof_args *a, bool *have_action, char *err, size_t errlen) {
+    if (!*have_action && !a->target[0] && parse_action(arg, &a->action) == 0) {
+        *have_action = true;
+        return 0;
+    }
+    if (a->target[0]) return fail(err, errlen, "unexpected argument '%s': give one pid or main class name", arg);
+    return copy(a->target, sizeof(a->target), arg, "target", err, errlen);
+}
+
+int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t errlen) {
+    memset(a, 0, sizeof(*a));
+    a->duration_s = JPROF_DEFAULT_DURATION_S;
+    a->attach_timeout_ms = JPROF_DEFAULT_ATTACH_TIMEOUT_MS;
+    bool have_action = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *option = NULL;
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            a->help = true;
+        } else if ((option = flag_option(arg))) {
+            if (append(a->profiling, sizeof(a->profiling), option, NULL))
+                return fail(err, errlen, "%s: too many options", arg);
+        } else if ((option = value_option(arg)) || is_own_option(arg)) {
+            const char *value = argv[++i];
+            if (!value) return fail(err, errlen, "%s needs a value", arg);
+            /* The library path is not an agent option; everything else ends up in the comma-separated string. */
+            if (strchr(value, ',') && strcmp(arg, "--libpath") != 0)
+                return fail(err, errlen, "%s: the value may not contain ',' (agent options are comma-separated)", arg);
+            if (!option) {
+                if (parse_own_option(arg, value, a, err, errlen)) return -1;
+            } else if (!*value) {
+                return fail(err, errlen, "%s needs a non-empty value", arg);
+            } else if (append(a->profiling, sizeof(a->profiling), option, value)) {
+                return fail(err, errlen, "%s: too many options", arg);
+            }
+        } else if (arg[0] == '-') {
+            return fail(err, errlen, "unknown option '%s' (see jprof --help)", arg);
+        } else if (parse_word(arg, a, &have_action, err, errlen)) {
+            return -1;
+        }
+    }
+    if (a->help) return 0;
+    if (a->duration_given && a->action != JPROF_COLLECT)
+        return fail(err, errlen, "-d applies only without an action (it starts, waits, and stops); not with '%s'",
+                    jprof_action_name(a->action));
+    if (!a->target[0] && a->action != JPROF_LIST)
+        return fail(err, errlen, "%s", "no target: give the pid or the main class name of a running JVM");
+    return 0;
+}
+
+int jprof_args_agent_options(const jprof_args *a, const char *action, const char *file, const char *log,
+                             char *out, size_t outlen) {
+    out[0] = 0;
+    if (append(out, outlen, action, NULL)) return -1;
+    bool writes = strcmp(action, "start") == 0 || strcmp(action, "resume") == 0 || strcmp(action, "stop") == 0 ||
+                  strcmp(action, "dump") == 0;
+    /* stop/dump carry the session options too: output-shaping ones (title, include, ...) apply at dump time. */
+    if (writes && a->profiling[0] && append(out, outlen, a->profiling, NULL)) return -1;
+    if (!writes) {
+        /* status and version need only the log level, so their messages obey -L like the others. */
+        const char *level = strstr(a->profiling, "loglevel=");
+        if (level && (level == a->profiling || level[-1] == ',')) {
+            char token[64];
+            snprintf(token, sizeof(token), "%.*s", (int)strcspn(level, ","), level);
+            if (append(out, outlen, token, NULL)) return -1;
+        }
+    }
+    if (writes && a->format[0] && append(out, outlen, a->format, NULL)) return -1;
+    if (file && *file && append(out, outlen, "file", file)) return -1;
+    if (log && *log && append(out, outlen, "log", log)) return -1;
+    return 0;
+}

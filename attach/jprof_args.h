@@ -1,0 +1,50 @@
+/*
+ * jprof_args: the jprof command line (async-profiler's asprof spelling) translated into agent options.
+ * Pure functions of argv, so the unit tests cover the whole grammar. Used by jprof and its tests.
+ */
+#ifndef JPROF_ARGS_H
+#define JPROF_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    JPROF_COLLECT = 0,  /* no action given: start, wait -d seconds, stop */
+    JPROF_START,
+    JPROF_RESUME,
+    JPROF_STOP,
+    JPROF_DUMP,
+    JPROF_STATUS,
+    JPROF_VERSION,
+    JPROF_LIST,
+} jprof_action;
+
+#define JPROF_DEFAULT_DURATION_S 60
+#define JPROF_DEFAULT_ATTACH_TIMEOUT_MS 10000
+#define JPROF_OPTIONS_MAX 2048
+
+typedef struct {
+    jprof_action action;
+    bool help;
+    int duration_s;              /* -d; JPROF_DEFAULT_DURATION_S when not given */
+    bool duration_given;
+    char target[256];            /* pid or main class name; may be empty for list / --help */
+    char file[1024];             /* -f as given (jprof makes it absolute) */
+    char libpath[1024];          /* --libpath; empty = next to jprof */
+    int attach_timeout_ms;       /* --attach-timeout */
+    char profiling[JPROF_OPTIONS_MAX]; /* agent options that shape a session: event=, interval=, threads, ... */
+    char format[64];             /* -o value, passed through as an agent option */
+} jprof_args;
+
+/* Parses argv. On error returns -1 with a message naming the argument. */
+int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t errlen);
+
+/* The agent option string for one request: the action; the session options and -o format (start, resume,
+ * stop, dump) or only the log level (status, version); file= when 'file' is not empty; log= when 'log' is
+ * not NULL. -1 if it does not fit. */
+int jprof_args_agent_options(const jprof_args *a, const char *action, const char *file, const char *log,
+                             char *out, size_t outlen);
+
+const char *jprof_action_name(jprof_action action);
+
+#endif

@@ -1,0 +1,322 @@
+#!/usr/bin/env bash
+# Integration tests of jprof against real JVMs started WITHOUT the agent.
+# Usage: attach_tests.sh <profile|flow|cycles|errors|namespace> <JAVA_HOME> <build dir> <workload classes dir>
+# Every JVM a case starts is killed on exit; every failed check prints what was expected and what came.
+set -u
+CASE=$1 JDK=$2 BUILD=$3 CLASSES=$4
+JPROF=$BUILD/bin/jprof
+WORK=$(mktemp -d /tmp/jprof-test.XXXXXX)
+chmod 755 "$WORK"
+PIDS=()
+FAILED=0
+
+cleanup() {
+  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; rm -f "/tmp/.java_pid$p"; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; FAILED=1; }
+pass() { echo "ok: $*"; }
+
+# Starts the workload with extra JVM options; sets TARGET to its pid once it prints "ready".
+# Runs it as $RUN_AS (a setpriv prefix), with main class $MAIN and workload argument $LOAD when set.
+start_target() {
+  local out=$WORK/target-$RANDOM.out
+  (cd "$WORK" && exec ${RUN_AS:-} "$JDK/bin/java" -Xmx64m -XX:+UseSerialGC "$@" -cp "$CLASSES" ${MAIN:-AttachTarget} ${LOAD:-} >"$out" 2>&1) &
+  TARGET=$!
+  disown "$TARGET"   # its death by kill -9 is expected: no job notice
+  PIDS+=("$TARGET")
+  for _ in $(seq 1 100); do
+    grep -q ready "$out" 2>/dev/null && return 0
+    kill -0 "$TARGET" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "workload did not start: $(cat "$out")" >&2
+  exit 1
+}
+
+# Kills the last target once a case is done with it, to leave the CPU to the others.
+end_target() { kill -9 "$TARGET" 2>/dev/null; }
+
+# Runs jprof, capturing stdout, stderr and the exit status into OUT, ERR, RC.
+run_jprof() {
+  "$JPROF" "$@" >"$WORK/out" 2>"$WORK/err"
+  RC=$?
+  OUT=$(cat "$WORK/out")
+  ERR=$(cat "$WORK/err")
+}
+
+expect_ok() {   # <what>
+  if [ "$RC" -eq 0 ]; then pass "$1"; else fail "$1: exit $RC, stderr: $ERR"; fi
+}
+
+expect_error() {   # <what> <text expected on stderr>
+  if [ "$RC" -ne 0 ] && grep -qF -- "$2" <<<"$ERR"; then pass "$1"
+  else fail "$1: expected a non-zero exit and '$2' on stderr; got exit $RC, stderr: $ERR"; fi
+}
+
+# Sum of the sample counts of collapsed stacks (on stdin) that contain $1.
+samples_with() { grep -F -- "$1" | awk '{ s += $NF } END { print s + 0 }'; }
+
+case_profile() {
+  start_target
+  local t0=$(date +%s%N)
+  run_jprof -d 3 -i 1ms -o collapsed "$TARGET"
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  expect_ok "jprof -d 3 on a JVM started without the agent (${ms} ms)"
+  local seventy thirty total
+  seventy=$(samples_with AttachTarget.burnSeventy <<<"$OUT")
+  thirty=$(samples_with AttachTarget.burnThirty <<<"$OUT")
+  total=$(awk '{ s += $NF } END { print s + 0 }' <<<"$OUT")
+  echo "samples: burnSeventy=$seventy burnThirty=$thirty all=$total"
+  if [ $((seventy + thirty)) -lt 50 ]; then fail "too few samples of the workload: $seventy + $thirty"
+  else
+    local share=$(( 100 * seventy / (seventy + thirty) ))
+    if [ "$share" -ge 60 ] && [ "$share" -le 80 ]; then pass "burnSeventy share $share% (expected 70 +- 10)"
+    else fail "burnSeventy share $share%, expected 70 +- 10"; fi
+  fi
+  # The workload thread is what the profile is about (not JIT or GC threads).
+  [ $((100 * (seventy + thirty) / (total > 0 ? total : 1))) -ge 50 ] && pass "workload methods dominate the profile" \
+    || fail "workload methods are only $((seventy + thirty)) of $total samples"
+  # Finding the JVM by main class name, like jps; text format by default on stdout.
+  end_target
+  MAIN=AttachByName start_target
+  run_jprof -d 1 AttachByName
+  expect_ok "jprof -d 1 AttachByName (by main class name)"
+  grep -q "burnSeventy" <<<"$OUT" && pass "text report on stdout names the hot method" || fail "text report: $OUT"
+}
+
+status_field() { sed -n "s/^$1: //p" <<<"$OUT"; }
+
+case_flow() {
+  start_target
+  local log=$WORK/flow
+  run_jprof status "$TARGET"; expect_ok "status before any session"
+  [ "$(status_field state)" = idle ] && pass "state idle" || fail "status before start: $OUT"
+  run_jprof stop "$TARGET"; expect_error "stop while idle" "not running"
+  run_jprof start -e cpu -i 1ms "$TARGET"; expect_ok "start -e cpu -i 1ms"
+  grep -q "profiling started" <<<"$ERR" && pass "agent message reaches jprof's stderr" || fail "no agent message: $ERR"
+  run_jprof start "$TARGET"; expect_error "start while running" "already running"
+  sleep 1
+  run_jprof status "$TARGET"; expect_ok "status while running"
+  for f in state engine elapsed_s samples dropped; do
+    [ -n "$(status_field $f)" ] || fail "status has no '$f': $OUT"
+  done
+  [ "$(status_field state)" = running ] && pass "state running, $(status_field samples) samples" || fail "status: $OUT"
+  [ "$(status_field samples)" -gt 20 ] && pass "samples counted" || fail "samples: $(status_field samples)"
+  run_jprof dump -o collapsed "$TARGET"; expect_ok "dump to stdout"
+  [ "$(samples_with burnSeventy <<<"$OUT")" -gt 0 ] && pass "dump has the hot method" || fail "dump: $OUT"
+  run_jprof status "$TARGET"
+  [ "$(status_field state)" = running ] && pass "still running after dump" || fail "after dump: $OUT"
+  mkdir -p "$log"
+  run_jprof stop -f "$log/out.collapsed" "$TARGET"; expect_ok "stop -f file"
+  [ "$(samples_with burnSeventy <"$log/out.collapsed")" -gt 0 ] && pass "stop wrote the file" || fail "file: $(head -3 "$log/out.collapsed")"
+  [ -z "$OUT" ] && pass "nothing on stdout with -f" || fail "stdout with -f: $OUT"
+  (cd "$log" && "$JPROF" dump -f rel.collapsed "$TARGET" >/dev/null 2>&1)
+  [ $? -ne 0 ] && pass "dump after stop fails" || fail "dump after stop succeeded"
+  run_jprof start -f "$log/rel-%p.txt" "$TARGET"; expect_ok "start again with -f"
+  (cd "$log" && "$JPROF" stop -f rel.collapsed "$TARGET" >/dev/null 2>&1) && [ -f "$log/rel.collapsed" ] \
+    && pass "relative -f is resolved against jprof's directory" || fail "relative -f: $(ls "$log")"
+  run_jprof version "$TARGET"; expect_ok "version"
+  grep -q "^libprof " <<<"$OUT" && pass "version: $OUT" || fail "version: $OUT"
+  run_jprof stop -f /nonexistent-dir/x.collapsed "$TARGET"; expect_error "stop while idle again" "not running"
+  run_jprof start "$TARGET"; run_jprof stop -f /nonexistent-dir/x.collapsed "$TARGET"
+  expect_error "unwritable output file: the agent's own message" "cannot write the profile"
+  run_jprof -i 0 -d 1 "$TARGET"; expect_error "bad option refused before attaching" "interval"
+  # Ctrl-C during -d stops early and still prints the profile.
+  "$JPROF" -d 30 -i 1ms -o collapsed "$TARGET" >"$WORK/int.out" 2>"$WORK/int.err" &
+  local jp=$! t0
+  sleep 1.5; kill -INT "$jp"; t0=$(date +%s%N)
+  wait "$jp"; RC=$?; ERR=$(cat "$WORK/int.err")
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  expect_ok "Ctrl-C during -d 30 (returned after ${ms} ms)"
+  [ "$ms" -lt 5000 ] && pass "stopped early" || fail "Ctrl-C took $ms ms"
+  [ "$(samples_with AttachTarget <"$WORK/int.out")" -gt 0 ] && pass "profile printed after Ctrl-C" \
+    || fail "no profile after Ctrl-C: $(head -3 "$WORK/int.out")"
+  # The countdown shows only when stderr is a terminal.
+  grep -q "s left" "$WORK/int.err" && fail "countdown written to a file" || pass "no countdown when stderr is a file"
+  if command -v script >/dev/null; then
+    script -qec "'$JPROF' -d 2 -o collapsed $TARGET >/dev/null" "$WORK/tty.txt" >/dev/null 2>&1
+    grep -q "Profiling for 2 s: 1 s left" "$WORK/tty.txt" && pass "countdown on a terminal" \
+      || fail "no countdown on a terminal: $(cat -v "$WORK/tty.txt" | head -5)"
+  fi
+  run_jprof list; expect_ok "list"
+  grep -q ctimer <<<"$OUT" && pass "list shows ctimer" || fail "list: $OUT"
+  # Directories of jprof processes that have exited must be gone (other tests' jprof may still run).
+  local d owner
+  for d in /tmp/jprof-[0-9]*.*; do
+    [ -d "$d" ] || continue
+    owner=${d#/tmp/jprof-}; owner=${owner%%.*}
+    kill -0 "$owner" 2>/dev/null || fail "session directory left behind: $d"
+  done
+  kill -0 "$TARGET" && pass "JVM alive after the flow" || fail "JVM died"
+}
+
+fd_count() { ls "/proc/$1/fd" | wc -l; }
+rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
+
+case_cycles() {
+  start_target
+  run_jprof start -i 1ms "$TARGET" && run_jprof stop -o collapsed "$TARGET"   # warm-up: first attach, first session
+  sleep 0.5
+  local fd0=$(fd_count "$TARGET") rss0=$(rss_kb "$TARGET") t0=$(date +%s%N) samples=0
+  for i in $(seq 1 20); do
+    run_jprof start -i 1ms "$TARGET"; [ "$RC" -eq 0 ] || { fail "cycle $i start: $ERR"; break; }
+    run_jprof stop -o collapsed "$TARGET"; [ "$RC" -eq 0 ] || { fail "cycle $i stop: $ERR"; break; }
+    samples=$((samples + $(samples_with AttachTarget <<<"$OUT")))
+  done
+  # A cycle may fall in the workload's rest; all twenty together must have seen it.
+  [ "$samples" -gt 0 ] && pass "cycles sampled the workload ($samples samples)" || fail "no samples in 20 cycles"
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  sleep 0.5
+  local fd1=$(fd_count "$TARGET") rss1=$(rss_kb "$TARGET")
+  echo "20 cycles in $ms ms ($((ms / 40)) ms per attach); fds $fd0 -> $fd1; RSS $rss0 -> $rss1 kB"
+  kill -0 "$TARGET" && pass "JVM alive after 20 start/stop cycles" || fail "JVM died during the cycles"
+  [ "$fd1" -le "$fd0" ] && pass "no descriptor growth" || fail "descriptors grew: $fd0 -> $fd1"
+  [ $((rss1 - rss0)) -le 10240 ] && pass "RSS growth $((rss1 - rss0)) kB <= 10 MB" || fail "RSS grew by $((rss1 - rss0)) kB"
+}
+
+case_errors() {
+  run_jprof status 99999999; expect_error "no such process" "no such process"
+  run_jprof status NoSuchMainClass42; expect_error "no such main class" "no running JVM"
+  sleep 30 & local sleeper=$!; disown "$sleeper"; PIDS+=("$sleeper")
+  run_jprof status "$sleeper"; expect_error "not a JVM" "is not a JVM"
+  kill -0 "$sleeper" && pass "the non-JVM was not signalled" || fail "the non-JVM died"
+
+  start_target -XX:+DisableAttachMechanism
+  local t0=$(date +%s%N)
+  run_jprof status --attach-timeout 2 "$TARGET"
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  expect_error "attach timed out" "DisableAttachMechanism"
+  [ "$ms" -lt 5000 ] && pass "timeout honoured (${ms} ms)" || fail "took $ms ms"
+  ls -a "$WORK" /tmp | grep -q "^.attach_pid$TARGET$" && fail "trigger file left behind" || pass "trigger file removed"
+
+  # A JVM that dies while jprof waits: a clear message at once, not the full timeout.
+  ("$JPROF" status --attach-timeout 20 "$TARGET" >"$WORK/out" 2>"$WORK/err"; echo $? >"$WORK/rc") &
+  local waiter=$!
+  sleep 0.5; kill -9 "$TARGET"; t0=$(date +%s%N)
+  wait "$waiter"; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  RC=$(cat "$WORK/rc"); ERR=$(cat "$WORK/err")
+  expect_error "JVM killed during attach" "exited"
+  [ "$ms" -lt 3000 ] && pass "noticed within ${ms} ms" || fail "took $ms ms to notice"
+
+  # A JVM that exits normally during -d: the agent dumps at exit, jprof says so and fails.
+  start_target
+  "$JPROF" -d 30 -i 1ms -o collapsed "$TARGET" >"$WORK/exit.out" 2>"$WORK/exit.err" &
+  local jp=$!
+  sleep 1.5; kill -TERM "$TARGET"
+  wait "$jp"; RC=$?; ERR=$(cat "$WORK/exit.err")
+  expect_error "JVM exits during -d" "exited while profiling"
+  [ "$(samples_with AttachTarget <"$WORK/exit.out")" -gt 0 ] && pass "the profile dumped at exit is printed" \
+    || fail "no profile from the exiting JVM: $(head -3 "$WORK/exit.out")"
+
+  start_target
+  local jvm=$TARGET
+  run_jprof status --libpath /etc/hostname "$jvm"; expect_error "not a library: the JVM's message" "was not loaded"
+  run_jprof status --libpath /nonexistent/libprof.so "$jvm"; expect_error "missing library" "/nonexistent/libprof.so"
+  run_jprof -X 'a,b' "$jvm"; expect_error "comma in a value" "may not contain ','"
+  run_jprof --reverse -d 1 "$jvm"
+  if [ "$RC" -ne 0 ]; then expect_error "an option the agent does not know yet" "unknown option 'reverse'"
+  else pass "--reverse accepted by this agent"; fi
+
+  # JDK 21+ can forbid loading agents at run time: the JVM's own reason is shown.
+  if "$JDK/bin/java" -XX:-EnableDynamicAgentLoading -version >/dev/null 2>&1; then
+    end_target
+    start_target -XX:-EnableDynamicAgentLoading
+    run_jprof status "$TARGET"; expect_error "dynamic agent loading disabled" "EnableDynamicAgentLoading"
+    end_target
+    start_target
+    jvm=$TARGET
+  fi
+  # A thread id is not a process id.
+  run_jprof status "$(ls "/proc/$jvm/task" | sed -n 3p)"; expect_error "a thread id" "is a thread of process $jvm"
+
+  # A planted symlink where the trigger file goes is never followed.
+  end_target
+  start_target
+  ln -s "$WORK/victim" "$WORK/.attach_pid$TARGET"
+  run_jprof status "$TARGET"; expect_ok "attach with a symlink planted in the JVM's working directory"
+  [ -e "$WORK/victim" ] && fail "the planted symlink was followed" || pass "symlink not followed"
+
+  if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || ! setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+    echo "skipped: another-user cases need root and setpriv"; return
+  fi
+  if ! setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$BUILD/lib/libprof.so"; then
+    echo "skipped: another-user cases: nobody cannot read $BUILD/lib/libprof.so"; return
+  fi
+  end_target
+  RUN_AS="setpriv --reuid=65534 --regid=65534 --clear-groups" start_target
+  local theirs=$TARGET
+  "$JPROF" status "$theirs" >/dev/null 2>&1   # as root: switches to nobody and works
+  RC=$?; ERR=""; expect_ok "root attaches to a JVM of user nobody"
+  setpriv --reuid=12345 --regid=12345 --clear-groups "$JPROF" status "$theirs" >"$WORK/out" 2>"$WORK/err"
+  RC=$?; ERR=$(cat "$WORK/err"); expect_error "another user's JVM" "permission denied"
+  cp "$BUILD/lib/libprof.so" "$WORK/private.so"; chmod 600 "$WORK/private.so"
+  run_jprof status --libpath "$WORK/private.so" "$theirs"; expect_error "library the JVM cannot read" "not readable by the user"
+  # A stale socket of the JVM's own user (a dead JVM with the same pid) is replaced by the real listener.
+  [ -x /usr/bin/python3 ] || { echo "skipped: planted socket cases need /usr/bin/python3"; return; }
+  end_target
+  start_target
+  /usr/bin/python3 -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])" "/tmp/.java_pid$TARGET"
+  run_jprof status --attach-timeout 5 "$TARGET"; expect_ok "attach past a stale socket"
+  # A socket planted by another user under the JVM's name is refused, not talked to.
+  end_target
+  start_target -XX:+DisableAttachMechanism
+  setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c \
+    "import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])" "/tmp/.java_pid$TARGET"
+  run_jprof status --attach-timeout 1 "$TARGET"; rm -f "/tmp/.java_pid$TARGET"
+  expect_error "socket planted by another user" "not owned by the JVM's user"
+}
+
+# Starts the workload in new pid and mount namespaces (a container without an image) with its own /tmp;
+# $1: more shell commands to run inside first. Sets TARGET to the JVM's pid as we see it.
+start_in_namespace() {
+  local out=$WORK/ns-$RANDOM.out
+  unshare --mount --pid --fork --mount-proc sh -c "mount -t tmpfs tmpfs /tmp && cd /tmp && $1
+    exec '$JDK/bin/java' -Xmx64m -XX:+UseSerialGC -cp '$CLASSES' AttachTarget light" >"$out" 2>&1 &
+  local parent=$!
+  disown "$parent"; PIDS+=("$parent")
+  for _ in $(seq 1 100); do
+    grep -q ready "$out" 2>/dev/null && break
+    kill -0 "$parent" 2>/dev/null || break
+    sleep 0.1
+  done
+  TARGET=$(pgrep -P "$parent")
+  [ -n "$TARGET" ] && grep -q ready "$out" || { echo "namespaced workload did not start: $(cat "$out")" >&2; exit 1; }
+  PIDS+=("$TARGET")
+}
+
+case_namespace() {
+  if [ "$(id -u)" -ne 0 ] || ! unshare --mount --pid --fork --mount-proc true 2>/dev/null; then
+    echo "skipped: namespace cases need root and unshare"; return
+  fi
+  case "$(realpath "$BUILD")" in /tmp/*)
+    echo "skipped: namespace cases: the build is under /tmp, which the namespaced JVM replaces"; return ;;
+  esac
+  start_in_namespace ""
+  local nspid=$(awk '/^NSpid/ { print $NF }' "/proc/$TARGET/status")
+  echo "JVM $TARGET is pid $nspid in its namespace"
+  [ "$nspid" != "$TARGET" ] && pass "the JVM has its own pid namespace" || fail "no pid namespace"
+  run_jprof -d 1 -i 1ms -o collapsed "$TARGET"; expect_ok "jprof -d 1 into another pid and mount namespace"
+  [ "$(samples_with AttachTarget <<<"$OUT")" -gt 0 ] && pass "profile from the namespaced JVM" || fail "profile: $OUT"
+  [ -S "/proc/$TARGET/root/tmp/.java_pid$nspid" ] && pass "its socket is in its own /tmp" || fail "no socket there"
+  ls -a "/proc/$TARGET/root/tmp" | grep -q "^jprof-" && fail "session directory left in its /tmp" || pass "its /tmp is clean"
+  end_target
+  # The library's directory hidden inside the namespace: refused before attaching, with the reason.
+  start_in_namespace "mount -t tmpfs tmpfs '$BUILD/lib' &&"
+  run_jprof status "$TARGET"; expect_error "library not visible in the container" "not visible inside the container"
+}
+
+# Only the profile case measures shares: the others run a lighter workload to leave it the CPU.
+[ "$CASE" = profile ] || LOAD=light
+case "$CASE" in
+  profile) case_profile ;;
+  flow) case_flow ;;
+  cycles) case_cycles ;;
+  errors) case_errors ;;
+  namespace) case_namespace ;;
+  *) echo "unknown case $CASE" >&2; exit 2 ;;
+esac
+[ "$FAILED" -eq 0 ] && echo "PASS: $CASE on $JDK" || echo "FAILED: $CASE on $JDK"
+exit "$FAILED"

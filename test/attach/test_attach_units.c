@@ -1,0 +1,175 @@
+/* Unit tests of jprof's pure parts: the command line, the agent option string, the HotSpot reply parser,
+ * the main-class finder, and the private directory's refusal to follow planted symlinks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hotspot_attach.h"
+#include "jprof_args.h"
+#include "jvm_finder.h"
+#include "options.h"
+#include "session_dir.h"
+
+static char err[512];
+
+/* argv as main() gets it: NULL-terminated, argc not counting the NULL. */
+#define PARSE(a, ...)                                                                                   \
+    jprof_args_parse(sizeof((char *[]){"jprof", __VA_ARGS__, NULL}) / sizeof(char *) - 1,                  \
+                     (char *[]){"jprof", __VA_ARGS__, NULL}, (a), err, sizeof(err))
+
+static void test_default_action_is_collect_for_60s(void **state) {
+    (void)state;
+    jprof_args a;
+    assert_int_equal(PARSE(&a, "1234"), 0);
+    assert_int_equal(a.action, JPROF_COLLECT);
+    assert_int_equal(a.duration_s, 60);
+    assert_string_equal(a.target, "1234");
+    assert_int_equal(PARSE(&a, "-d", "3", "-f", "out.collapsed", "MyMain"), 0);
+    assert_int_equal(a.duration_s, 3);
+    assert_string_equal(a.file, "out.collapsed");
+    assert_string_equal(a.target, "MyMain");
+}
+
+static void test_flags_become_agent_options(void **state) {
+    (void)state;
+    jprof_args a;
+    assert_int_equal(PARSE(&a, "start", "-e", "itimer", "-i", "1ms", "-t", "-j", "64", "-I", "java/*", "-I",
+                           "*Foo", "-X", "*Bar", "-s", "-g", "-a", "-l", "--title", "My title", "--minwidth", "0.5",
+                           "--reverse", "--inverted", "--all-user", "--cstack", "fp", "--timeout", "30", "-L", "warn",
+                           "--total", "42"),
+                     0);
+    assert_int_equal(a.action, JPROF_START);
+    assert_string_equal(a.profiling, "event=itimer,interval=1ms,threads,jstackdepth=64,include=java/*,include=*Foo,"
+                                     "exclude=*Bar,simple,sig,ann,lib,title=My title,minwidth=0.5,reverse,inverted,"
+                                     "alluser,cstack=fp,timeout=30,loglevel=warn,total");
+}
+
+static void test_agent_option_string_per_action(void **state) {
+    (void)state;
+    jprof_args a;
+    char out[JPROF_OPTIONS_MAX];
+    assert_int_equal(PARSE(&a, "-e", "cpu", "-L", "warn", "-o", "collapsed", "1"), 0);
+    assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/d/p", "/tmp/d/log", out, sizeof(out)), 0);
+    assert_string_equal(out, "start,event=cpu,loglevel=warn,collapsed,file=/tmp/d/p,log=/tmp/d/log");
+    assert_int_equal(jprof_args_agent_options(&a, "status", "/tmp/d/p", "/tmp/d/log", out, sizeof(out)), 0);
+    assert_string_equal(out, "status,loglevel=warn,file=/tmp/d/p,log=/tmp/d/log");
+    assert_int_equal(jprof_args_agent_options(&a, "stop", "", NULL, out, sizeof(out)), 0);
+    assert_string_equal(out, "stop,event=cpu,loglevel=warn,collapsed");
+    /* What jprof sends for supported flags is what the agent's own parser accepts. */
+    prof_options o;
+    assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
+    assert_int_equal(o.action, ACTION_STOP);
+    assert_int_equal(o.format, FORMAT_COLLAPSED);
+}
+
+static void test_bad_command_lines(void **state) {
+    (void)state;
+    jprof_args a;
+    assert_int_equal(PARSE(&a, "status"), -1);
+    assert_non_null(strstr(err, "no target"));
+    assert_int_equal(PARSE(&a, "start", "-d", "5", "1"), -1);
+    assert_non_null(strstr(err, "-d applies only without an action"));
+    assert_int_equal(PARSE(&a, "--title", "a,b", "1"), -1);
+    assert_non_null(strstr(err, "','"));
+    assert_int_equal(PARSE(&a, "--bogus", "1"), -1);
+    assert_non_null(strstr(err, "--bogus"));
+    assert_int_equal(PARSE(&a, "-d", "x", "1"), -1);
+    assert_int_equal(PARSE(&a, "-e"), -1);
+    assert_non_null(strstr(err, "-e needs a value"));
+    assert_int_equal(PARSE(&a, "1", "2"), -1);
+    assert_int_equal(PARSE(&a, "list"), 0);
+    assert_int_equal(a.action, JPROF_LIST);
+    assert_int_equal(PARSE(&a, "--help"), 0);
+    assert_true(a.help);
+}
+
+static void test_load_replies(void **state) {
+    (void)state;
+    load_reply r;
+    assert_int_equal(hotspot_parse_load_reply("0\nreturn code: 0\n", &r), 0);
+    assert_int_equal(r.attach_code, 0);
+    assert_true(r.have_agent_code);
+    assert_int_equal(r.agent_code, 0);
+    assert_int_equal(hotspot_parse_load_reply("0\nreturn code: -1\n", &r), 0);
+    assert_int_equal(r.agent_code, -1);
+    assert_int_equal(hotspot_parse_load_reply("0\n0\n", &r), 0);   /* JDK 8 style */
+    assert_true(r.have_agent_code);
+    assert_int_equal(hotspot_parse_load_reply("-1\n/x.so was not loaded.\n/x.so: file too short\n", &r), 0);
+    assert_int_equal(r.attach_code, -1);
+    assert_false(r.have_agent_code);
+    assert_string_equal(r.message, "/x.so was not loaded.\n/x.so: file too short");
+    assert_int_equal(hotspot_parse_load_reply("garbage\n", &r), -1);
+    assert_int_equal(hotspot_parse_load_reply("", &r), -1);
+}
+
+static void check_main(const char *args, size_t len, const char *expected) {
+    char out[256];
+    if (!expected) {
+        assert_int_equal(jvm_finder_main_class(args, len, out, sizeof(out)), -1);
+        return;
+    }
+    assert_int_equal(jvm_finder_main_class(args, len, out, sizeof(out)), 0);
+    assert_string_equal(out, expected);
+}
+
+#define ARGS(s) s, sizeof(s) - 1
+
+static void test_main_class_from_command_line(void **state) {
+    (void)state;
+    check_main(ARGS("java\0-cp\0/a:/b\0-Xmx1g\0-Dx=y\0com.acme.Main\0arg\0"), "com.acme.Main");
+    check_main(ARGS("/usr/bin/java\0--class-path\0x\0-jar\0/opt/app.jar\0"), "/opt/app.jar");
+    check_main(ARGS("java\0--module-path\0mods\0-m\0my.mod/my.pkg.Main\0"), "my.pkg.Main");
+    check_main(ARGS("java\0-version\0"), NULL);
+    assert_true(jvm_finder_matches("com.acme.Main", "Main"));
+    assert_true(jvm_finder_matches("com.acme.Main", "com.acme.Main"));
+    assert_true(jvm_finder_matches("/opt/app.jar", "app.jar"));
+    assert_false(jvm_finder_matches("/opt/app.jar", "jar"));
+    assert_false(jvm_finder_matches("com.acme.Main", "acme"));
+}
+
+static void test_private_dir_never_follows_symlinks(void **state) {
+    (void)state;
+    proc_target self = {.pid = getpid(), .ns_pid = getpid()};
+    session_dir d;
+    assert_int_equal(session_dir_create(&self, &d, err, sizeof(err)), 0);
+    struct stat st;
+    assert_int_equal(stat(d.outer, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    char inner[512], victim[600], link[600];
+    assert_int_equal(session_dir_new_file(&d, "profile", inner, sizeof(inner), err, sizeof(err)), 0);
+    snprintf(link, sizeof(link), "%s/profile", d.outer);
+    assert_int_equal(stat(link, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    /* Existing names are refused, and so is a planted symlink (its target is never created). */
+    assert_int_equal(session_dir_new_file(&d, "profile", inner, sizeof(inner), err, sizeof(err)), -1);
+    snprintf(victim, sizeof(victim), "%s.victim", d.outer);
+    snprintf(link, sizeof(link), "%s/log", d.outer);
+    assert_int_equal(symlink(victim, link), 0);
+    assert_int_equal(session_dir_new_file(&d, "log", inner, sizeof(inner), err, sizeof(err)), -1);
+    assert_int_equal(access(victim, F_OK), -1);
+    off_t offset = 0;
+    assert_int_equal(session_dir_copy(&d, "log", &offset, stdout), -1);
+    session_dir_remove(&d);
+    assert_int_equal(access(d.outer, F_OK), -1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_action_is_collect_for_60s),
+        cmocka_unit_test(test_flags_become_agent_options),
+        cmocka_unit_test(test_agent_option_string_per_action),
+        cmocka_unit_test(test_bad_command_lines),
+        cmocka_unit_test(test_load_replies),
+        cmocka_unit_test(test_main_class_from_command_line),
+        cmocka_unit_test(test_private_dir_never_follows_symlinks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
