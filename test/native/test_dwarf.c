@@ -228,6 +228,10 @@ static void test_chain_without_frame_pointers(void **state) {
 }
 
 static void test_chain_through_libc(void **state) {
+#ifdef __SANITIZE_ADDRESS__
+    /* AddressSanitizer intercepts qsort: the frames between the comparator and us are its own, not libc's. */
+    skip();
+#endif
     (void)state;
     native_map_refresh();
     chain_leaf_hook = walk_hook;

@@ -74,8 +74,10 @@ test-classes/.stamp: /work/main/test/java/ExitWhileProfiling.java
 test-classes/.stamp: /work/main/test/java/IntegrationTest.java
 test-classes/.stamp: /work/main/test/java/NamedThreads.java
 test-classes/.stamp: /work/main/test/java/NativeChain.java
+test-classes/.stamp: /work/main/test/java/SigprofApp.java
+test-classes/.stamp: /work/main/test/java/Stress.java
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --blue --bold --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_1) "Compiling Java sources in /work/main/test/java"
-	/usr/lib/jvm/java-17-openjdk-amd64/bin/javac --release 17 -d /work/main/build-asan/test-classes /work/main/test/java/Burn7525.java /work/main/test/java/Demo.java /work/main/test/java/ExitWhileProfiling.java /work/main/test/java/IntegrationTest.java /work/main/test/java/NamedThreads.java /work/main/test/java/NativeChain.java
+	/usr/lib/jvm/java-17-openjdk-amd64/bin/javac --release 17 -d /work/main/build-asan/test-classes /work/main/test/java/Burn7525.java /work/main/test/java/Demo.java /work/main/test/java/ExitWhileProfiling.java /work/main/test/java/IntegrationTest.java /work/main/test/java/NamedThreads.java /work/main/test/java/NativeChain.java /work/main/test/java/SigprofApp.java /work/main/test/java/Stress.java
 	/usr/bin/cmake -E touch /work/main/build-asan/test-classes/.stamp
 
 java_workloads: CMakeFiles/java_workloads

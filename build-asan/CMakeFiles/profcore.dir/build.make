@@ -69,10 +69,15 @@ include CMakeFiles/profcore.dir/progress.make
 # Include the compile flags for this target's objects.
 include CMakeFiles/profcore.dir/flags.make
 
+generated/html_template.c: /work/main/resources/flamegraph.html
+generated/html_template.c: /work/main/resources/embed.cmake
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --blue --bold --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_1) "Embedding resources/flamegraph.html"
+	/usr/bin/cmake -DIN=/work/main/resources/flamegraph.html -DOUT=/work/main/build-asan/generated/html_template.c -DSYMBOL=html_template -P /work/main/resources/embed.cmake
+
 CMakeFiles/profcore.dir/agent/options.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/options.c.o: /work/main/agent/options.c
 CMakeFiles/profcore.dir/agent/options.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_1) "Building C object CMakeFiles/profcore.dir/agent/options.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building C object CMakeFiles/profcore.dir/agent/options.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/options.c.o -MF CMakeFiles/profcore.dir/agent/options.c.o.d -o CMakeFiles/profcore.dir/agent/options.c.o -c /work/main/agent/options.c
 
 CMakeFiles/profcore.dir/agent/options.c.i: cmake_force
@@ -86,7 +91,7 @@ CMakeFiles/profcore.dir/agent/options.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/filepath.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/filepath.c.o: /work/main/agent/filepath.c
 CMakeFiles/profcore.dir/agent/filepath.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building C object CMakeFiles/profcore.dir/agent/filepath.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/profcore.dir/agent/filepath.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/filepath.c.o -MF CMakeFiles/profcore.dir/agent/filepath.c.o.d -o CMakeFiles/profcore.dir/agent/filepath.c.o -c /work/main/agent/filepath.c
 
 CMakeFiles/profcore.dir/agent/filepath.c.i: cmake_force
@@ -100,7 +105,7 @@ CMakeFiles/profcore.dir/agent/filepath.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/log.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/log.c.o: /work/main/agent/log.c
 CMakeFiles/profcore.dir/agent/log.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/profcore.dir/agent/log.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/profcore.dir/agent/log.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/log.c.o -MF CMakeFiles/profcore.dir/agent/log.c.o.d -o CMakeFiles/profcore.dir/agent/log.c.o -c /work/main/agent/log.c
 
 CMakeFiles/profcore.dir/agent/log.c.i: cmake_force
@@ -114,7 +119,7 @@ CMakeFiles/profcore.dir/agent/log.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/names.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/names.c.o: /work/main/agent/names.c
 CMakeFiles/profcore.dir/agent/names.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/profcore.dir/agent/names.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/profcore.dir/agent/names.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/names.c.o -MF CMakeFiles/profcore.dir/agent/names.c.o.d -o CMakeFiles/profcore.dir/agent/names.c.o -c /work/main/agent/names.c
 
 CMakeFiles/profcore.dir/agent/names.c.i: cmake_force
@@ -128,7 +133,7 @@ CMakeFiles/profcore.dir/agent/names.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/frame.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/frame.c.o: /work/main/agent/frame.c
 CMakeFiles/profcore.dir/agent/frame.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/profcore.dir/agent/frame.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/profcore.dir/agent/frame.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/frame.c.o -MF CMakeFiles/profcore.dir/agent/frame.c.o.d -o CMakeFiles/profcore.dir/agent/frame.c.o -c /work/main/agent/frame.c
 
 CMakeFiles/profcore.dir/agent/frame.c.i: cmake_force
@@ -142,7 +147,7 @@ CMakeFiles/profcore.dir/agent/frame.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/u64map.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/u64map.c.o: /work/main/agent/u64map.c
 CMakeFiles/profcore.dir/agent/u64map.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/profcore.dir/agent/u64map.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/profcore.dir/agent/u64map.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/u64map.c.o -MF CMakeFiles/profcore.dir/agent/u64map.c.o.d -o CMakeFiles/profcore.dir/agent/u64map.c.o -c /work/main/agent/u64map.c
 
 CMakeFiles/profcore.dir/agent/u64map.c.i: cmake_force
@@ -156,7 +161,7 @@ CMakeFiles/profcore.dir/agent/u64map.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/profile.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/profile.c.o: /work/main/agent/profile.c
 CMakeFiles/profcore.dir/agent/profile.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/profcore.dir/agent/profile.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/profcore.dir/agent/profile.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/profile.c.o -MF CMakeFiles/profcore.dir/agent/profile.c.o.d -o CMakeFiles/profcore.dir/agent/profile.c.o -c /work/main/agent/profile.c
 
 CMakeFiles/profcore.dir/agent/profile.c.i: cmake_force
@@ -170,7 +175,7 @@ CMakeFiles/profcore.dir/agent/profile.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/traces.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/traces.c.o: /work/main/agent/traces.c
 CMakeFiles/profcore.dir/agent/traces.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/profcore.dir/agent/traces.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/profcore.dir/agent/traces.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/traces.c.o -MF CMakeFiles/profcore.dir/agent/traces.c.o.d -o CMakeFiles/profcore.dir/agent/traces.c.o -c /work/main/agent/traces.c
 
 CMakeFiles/profcore.dir/agent/traces.c.i: cmake_force
@@ -184,7 +189,7 @@ CMakeFiles/profcore.dir/agent/traces.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/out_collapsed.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/out_collapsed.c.o: /work/main/agent/out_collapsed.c
 CMakeFiles/profcore.dir/agent/out_collapsed.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/profcore.dir/agent/out_collapsed.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Building C object CMakeFiles/profcore.dir/agent/out_collapsed.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/out_collapsed.c.o -MF CMakeFiles/profcore.dir/agent/out_collapsed.c.o.d -o CMakeFiles/profcore.dir/agent/out_collapsed.c.o -c /work/main/agent/out_collapsed.c
 
 CMakeFiles/profcore.dir/agent/out_collapsed.c.i: cmake_force
@@ -198,7 +203,7 @@ CMakeFiles/profcore.dir/agent/out_collapsed.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/out_text.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/out_text.c.o: /work/main/agent/out_text.c
 CMakeFiles/profcore.dir/agent/out_text.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Building C object CMakeFiles/profcore.dir/agent/out_text.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_11) "Building C object CMakeFiles/profcore.dir/agent/out_text.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/out_text.c.o -MF CMakeFiles/profcore.dir/agent/out_text.c.o.d -o CMakeFiles/profcore.dir/agent/out_text.c.o -c /work/main/agent/out_text.c
 
 CMakeFiles/profcore.dir/agent/out_text.c.i: cmake_force
@@ -212,7 +217,7 @@ CMakeFiles/profcore.dir/agent/out_text.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/output.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/output.c.o: /work/main/agent/output.c
 CMakeFiles/profcore.dir/agent/output.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_11) "Building C object CMakeFiles/profcore.dir/agent/output.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_12) "Building C object CMakeFiles/profcore.dir/agent/output.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/output.c.o -MF CMakeFiles/profcore.dir/agent/output.c.o.d -o CMakeFiles/profcore.dir/agent/output.c.o -c /work/main/agent/output.c
 
 CMakeFiles/profcore.dir/agent/output.c.i: cmake_force
@@ -226,7 +231,7 @@ CMakeFiles/profcore.dir/agent/output.c.s: cmake_force
 CMakeFiles/profcore.dir/agent/sample_cost.c.o: CMakeFiles/profcore.dir/flags.make
 CMakeFiles/profcore.dir/agent/sample_cost.c.o: /work/main/agent/sample_cost.c
 CMakeFiles/profcore.dir/agent/sample_cost.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_12) "Building C object CMakeFiles/profcore.dir/agent/sample_cost.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_13) "Building C object CMakeFiles/profcore.dir/agent/sample_cost.c.o"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/sample_cost.c.o -MF CMakeFiles/profcore.dir/agent/sample_cost.c.o.d -o CMakeFiles/profcore.dir/agent/sample_cost.c.o -c /work/main/agent/sample_cost.c
 
 CMakeFiles/profcore.dir/agent/sample_cost.c.i: cmake_force
@@ -236,6 +241,174 @@ CMakeFiles/profcore.dir/agent/sample_cost.c.i: cmake_force
 CMakeFiles/profcore.dir/agent/sample_cost.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/sample_cost.c.s"
 	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/sample_cost.c -o CMakeFiles/profcore.dir/agent/sample_cost.c.s
+
+CMakeFiles/profcore.dir/agent/calltree.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/calltree.c.o: /work/main/agent/calltree.c
+CMakeFiles/profcore.dir/agent/calltree.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_14) "Building C object CMakeFiles/profcore.dir/agent/calltree.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/calltree.c.o -MF CMakeFiles/profcore.dir/agent/calltree.c.o.d -o CMakeFiles/profcore.dir/agent/calltree.c.o -c /work/main/agent/calltree.c
+
+CMakeFiles/profcore.dir/agent/calltree.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/calltree.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/calltree.c > CMakeFiles/profcore.dir/agent/calltree.c.i
+
+CMakeFiles/profcore.dir/agent/calltree.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/calltree.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/calltree.c -o CMakeFiles/profcore.dir/agent/calltree.c.s
+
+CMakeFiles/profcore.dir/agent/out_html.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/out_html.c.o: /work/main/agent/out_html.c
+CMakeFiles/profcore.dir/agent/out_html.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_15) "Building C object CMakeFiles/profcore.dir/agent/out_html.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/out_html.c.o -MF CMakeFiles/profcore.dir/agent/out_html.c.o.d -o CMakeFiles/profcore.dir/agent/out_html.c.o -c /work/main/agent/out_html.c
+
+CMakeFiles/profcore.dir/agent/out_html.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/out_html.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/out_html.c > CMakeFiles/profcore.dir/agent/out_html.c.i
+
+CMakeFiles/profcore.dir/agent/out_html.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/out_html.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/out_html.c -o CMakeFiles/profcore.dir/agent/out_html.c.s
+
+CMakeFiles/profcore.dir/generated/html_template.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/generated/html_template.c.o: generated/html_template.c
+CMakeFiles/profcore.dir/generated/html_template.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_16) "Building C object CMakeFiles/profcore.dir/generated/html_template.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/generated/html_template.c.o -MF CMakeFiles/profcore.dir/generated/html_template.c.o.d -o CMakeFiles/profcore.dir/generated/html_template.c.o -c /work/main/build-asan/generated/html_template.c
+
+CMakeFiles/profcore.dir/generated/html_template.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/generated/html_template.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/build-asan/generated/html_template.c > CMakeFiles/profcore.dir/generated/html_template.c.i
+
+CMakeFiles/profcore.dir/generated/html_template.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/generated/html_template.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/build-asan/generated/html_template.c -o CMakeFiles/profcore.dir/generated/html_template.c.s
+
+CMakeFiles/profcore.dir/agent/elf_reader.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/elf_reader.c.o: /work/main/agent/elf_reader.c
+CMakeFiles/profcore.dir/agent/elf_reader.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_17) "Building C object CMakeFiles/profcore.dir/agent/elf_reader.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/elf_reader.c.o -MF CMakeFiles/profcore.dir/agent/elf_reader.c.o.d -o CMakeFiles/profcore.dir/agent/elf_reader.c.o -c /work/main/agent/elf_reader.c
+
+CMakeFiles/profcore.dir/agent/elf_reader.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/elf_reader.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/elf_reader.c > CMakeFiles/profcore.dir/agent/elf_reader.c.i
+
+CMakeFiles/profcore.dir/agent/elf_reader.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/elf_reader.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/elf_reader.c -o CMakeFiles/profcore.dir/agent/elf_reader.c.s
+
+CMakeFiles/profcore.dir/agent/elf_debug.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/elf_debug.c.o: /work/main/agent/elf_debug.c
+CMakeFiles/profcore.dir/agent/elf_debug.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_18) "Building C object CMakeFiles/profcore.dir/agent/elf_debug.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/elf_debug.c.o -MF CMakeFiles/profcore.dir/agent/elf_debug.c.o.d -o CMakeFiles/profcore.dir/agent/elf_debug.c.o -c /work/main/agent/elf_debug.c
+
+CMakeFiles/profcore.dir/agent/elf_debug.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/elf_debug.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/elf_debug.c > CMakeFiles/profcore.dir/agent/elf_debug.c.i
+
+CMakeFiles/profcore.dir/agent/elf_debug.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/elf_debug.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/elf_debug.c -o CMakeFiles/profcore.dir/agent/elf_debug.c.s
+
+CMakeFiles/profcore.dir/agent/symtab.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/symtab.c.o: /work/main/agent/symtab.c
+CMakeFiles/profcore.dir/agent/symtab.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_19) "Building C object CMakeFiles/profcore.dir/agent/symtab.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/symtab.c.o -MF CMakeFiles/profcore.dir/agent/symtab.c.o.d -o CMakeFiles/profcore.dir/agent/symtab.c.o -c /work/main/agent/symtab.c
+
+CMakeFiles/profcore.dir/agent/symtab.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/symtab.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/symtab.c > CMakeFiles/profcore.dir/agent/symtab.c.i
+
+CMakeFiles/profcore.dir/agent/symtab.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/symtab.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/symtab.c -o CMakeFiles/profcore.dir/agent/symtab.c.s
+
+CMakeFiles/profcore.dir/agent/demangle.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/demangle.c.o: /work/main/agent/demangle.c
+CMakeFiles/profcore.dir/agent/demangle.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_20) "Building C object CMakeFiles/profcore.dir/agent/demangle.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/demangle.c.o -MF CMakeFiles/profcore.dir/agent/demangle.c.o.d -o CMakeFiles/profcore.dir/agent/demangle.c.o -c /work/main/agent/demangle.c
+
+CMakeFiles/profcore.dir/agent/demangle.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/demangle.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/demangle.c > CMakeFiles/profcore.dir/agent/demangle.c.i
+
+CMakeFiles/profcore.dir/agent/demangle.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/demangle.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/demangle.c -o CMakeFiles/profcore.dir/agent/demangle.c.s
+
+CMakeFiles/profcore.dir/agent/kallsyms.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/kallsyms.c.o: /work/main/agent/kallsyms.c
+CMakeFiles/profcore.dir/agent/kallsyms.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_21) "Building C object CMakeFiles/profcore.dir/agent/kallsyms.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/kallsyms.c.o -MF CMakeFiles/profcore.dir/agent/kallsyms.c.o.d -o CMakeFiles/profcore.dir/agent/kallsyms.c.o -c /work/main/agent/kallsyms.c
+
+CMakeFiles/profcore.dir/agent/kallsyms.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/kallsyms.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/kallsyms.c > CMakeFiles/profcore.dir/agent/kallsyms.c.i
+
+CMakeFiles/profcore.dir/agent/kallsyms.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/kallsyms.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/kallsyms.c -o CMakeFiles/profcore.dir/agent/kallsyms.c.s
+
+CMakeFiles/profcore.dir/agent/dwarf.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/dwarf.c.o: /work/main/agent/dwarf.c
+CMakeFiles/profcore.dir/agent/dwarf.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_22) "Building C object CMakeFiles/profcore.dir/agent/dwarf.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/dwarf.c.o -MF CMakeFiles/profcore.dir/agent/dwarf.c.o.d -o CMakeFiles/profcore.dir/agent/dwarf.c.o -c /work/main/agent/dwarf.c
+
+CMakeFiles/profcore.dir/agent/dwarf.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/dwarf.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/dwarf.c > CMakeFiles/profcore.dir/agent/dwarf.c.i
+
+CMakeFiles/profcore.dir/agent/dwarf.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/dwarf.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/dwarf.c -o CMakeFiles/profcore.dir/agent/dwarf.c.s
+
+CMakeFiles/profcore.dir/agent/dwarf_step.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/dwarf_step.c.o: /work/main/agent/dwarf_step.c
+CMakeFiles/profcore.dir/agent/dwarf_step.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_23) "Building C object CMakeFiles/profcore.dir/agent/dwarf_step.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/dwarf_step.c.o -MF CMakeFiles/profcore.dir/agent/dwarf_step.c.o.d -o CMakeFiles/profcore.dir/agent/dwarf_step.c.o -c /work/main/agent/dwarf_step.c
+
+CMakeFiles/profcore.dir/agent/dwarf_step.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/dwarf_step.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/dwarf_step.c > CMakeFiles/profcore.dir/agent/dwarf_step.c.i
+
+CMakeFiles/profcore.dir/agent/dwarf_step.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/dwarf_step.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/dwarf_step.c -o CMakeFiles/profcore.dir/agent/dwarf_step.c.s
+
+CMakeFiles/profcore.dir/agent/native_map.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/native_map.c.o: /work/main/agent/native_map.c
+CMakeFiles/profcore.dir/agent/native_map.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_24) "Building C object CMakeFiles/profcore.dir/agent/native_map.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/native_map.c.o -MF CMakeFiles/profcore.dir/agent/native_map.c.o.d -o CMakeFiles/profcore.dir/agent/native_map.c.o -c /work/main/agent/native_map.c
+
+CMakeFiles/profcore.dir/agent/native_map.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/native_map.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/native_map.c > CMakeFiles/profcore.dir/agent/native_map.c.i
+
+CMakeFiles/profcore.dir/agent/native_map.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/native_map.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/native_map.c -o CMakeFiles/profcore.dir/agent/native_map.c.s
+
+CMakeFiles/profcore.dir/agent/native_map_lookup.c.o: CMakeFiles/profcore.dir/flags.make
+CMakeFiles/profcore.dir/agent/native_map_lookup.c.o: /work/main/agent/native_map_lookup.c
+CMakeFiles/profcore.dir/agent/native_map_lookup.c.o: CMakeFiles/profcore.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_25) "Building C object CMakeFiles/profcore.dir/agent/native_map_lookup.c.o"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/profcore.dir/agent/native_map_lookup.c.o -MF CMakeFiles/profcore.dir/agent/native_map_lookup.c.o.d -o CMakeFiles/profcore.dir/agent/native_map_lookup.c.o -c /work/main/agent/native_map_lookup.c
+
+CMakeFiles/profcore.dir/agent/native_map_lookup.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/profcore.dir/agent/native_map_lookup.c.i"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/main/agent/native_map_lookup.c > CMakeFiles/profcore.dir/agent/native_map_lookup.c.i
+
+CMakeFiles/profcore.dir/agent/native_map_lookup.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/profcore.dir/agent/native_map_lookup.c.s"
+	/usr/bin/cc $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/main/agent/native_map_lookup.c -o CMakeFiles/profcore.dir/agent/native_map_lookup.c.s
 
 # Object files for target profcore
 profcore_OBJECTS = \
@@ -250,7 +423,19 @@ profcore_OBJECTS = \
 "CMakeFiles/profcore.dir/agent/out_collapsed.c.o" \
 "CMakeFiles/profcore.dir/agent/out_text.c.o" \
 "CMakeFiles/profcore.dir/agent/output.c.o" \
-"CMakeFiles/profcore.dir/agent/sample_cost.c.o"
+"CMakeFiles/profcore.dir/agent/sample_cost.c.o" \
+"CMakeFiles/profcore.dir/agent/calltree.c.o" \
+"CMakeFiles/profcore.dir/agent/out_html.c.o" \
+"CMakeFiles/profcore.dir/generated/html_template.c.o" \
+"CMakeFiles/profcore.dir/agent/elf_reader.c.o" \
+"CMakeFiles/profcore.dir/agent/elf_debug.c.o" \
+"CMakeFiles/profcore.dir/agent/symtab.c.o" \
+"CMakeFiles/profcore.dir/agent/demangle.c.o" \
+"CMakeFiles/profcore.dir/agent/kallsyms.c.o" \
+"CMakeFiles/profcore.dir/agent/dwarf.c.o" \
+"CMakeFiles/profcore.dir/agent/dwarf_step.c.o" \
+"CMakeFiles/profcore.dir/agent/native_map.c.o" \
+"CMakeFiles/profcore.dir/agent/native_map_lookup.c.o"
 
 # External object files for target profcore
 profcore_EXTERNAL_OBJECTS =
@@ -267,9 +452,21 @@ libprofcore.a: CMakeFiles/profcore.dir/agent/out_collapsed.c.o
 libprofcore.a: CMakeFiles/profcore.dir/agent/out_text.c.o
 libprofcore.a: CMakeFiles/profcore.dir/agent/output.c.o
 libprofcore.a: CMakeFiles/profcore.dir/agent/sample_cost.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/calltree.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/out_html.c.o
+libprofcore.a: CMakeFiles/profcore.dir/generated/html_template.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/elf_reader.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/elf_debug.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/symtab.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/demangle.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/kallsyms.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/dwarf.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/dwarf_step.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/native_map.c.o
+libprofcore.a: CMakeFiles/profcore.dir/agent/native_map_lookup.c.o
 libprofcore.a: CMakeFiles/profcore.dir/build.make
 libprofcore.a: CMakeFiles/profcore.dir/link.txt
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_13) "Linking C static library libprofcore.a"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_26) "Linking C static library libprofcore.a"
 	$(CMAKE_COMMAND) -P CMakeFiles/profcore.dir/cmake_clean_target.cmake
 	$(CMAKE_COMMAND) -E cmake_link_script CMakeFiles/profcore.dir/link.txt --verbose=$(VERBOSE)
 
@@ -281,7 +478,7 @@ CMakeFiles/profcore.dir/clean:
 	$(CMAKE_COMMAND) -P CMakeFiles/profcore.dir/cmake_clean.cmake
 .PHONY : CMakeFiles/profcore.dir/clean
 
-CMakeFiles/profcore.dir/depend:
+CMakeFiles/profcore.dir/depend: generated/html_template.c
 	cd /work/main/build-asan && $(CMAKE_COMMAND) -E cmake_depends "Unix Makefiles" /work/main /work/main /work/main/build-asan /work/main/build-asan /work/main/build-asan/CMakeFiles/profcore.dir/DependInfo.cmake --color=$(COLOR)
 .PHONY : CMakeFiles/profcore.dir/depend
 

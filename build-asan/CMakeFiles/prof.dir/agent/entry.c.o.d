@@ -26,6 +26,7 @@ CMakeFiles/prof.dir/agent/entry.c.o: /work/main/agent/entry.c \
  /usr/include/x86_64-linux-gnu/bits/types/__FILE.h \
  /usr/include/x86_64-linux-gnu/bits/types/FILE.h \
  /usr/include/x86_64-linux-gnu/bits/types/struct_FILE.h \
+ /usr/include/x86_64-linux-gnu/bits/types/cookie_io_functions_t.h \
  /usr/include/x86_64-linux-gnu/bits/stdio_lim.h \
  /usr/include/x86_64-linux-gnu/bits/floatn.h \
  /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
@@ -33,4 +34,10 @@ CMakeFiles/prof.dir/agent/entry.c.o: /work/main/agent/entry.c \
  /work/main/agent/names.h \
  /usr/lib/jvm/java-17-openjdk-amd64/include/jvmti.h \
  /usr/lib/jvm/java-17-openjdk-amd64/include/jni.h /work/main/agent/log.h \
- /work/main/agent/options.h /work/main/agent/profiler.h
+ /work/main/agent/options.h /work/main/agent/profiler.h \
+ /usr/include/dlfcn.h /usr/include/x86_64-linux-gnu/bits/dlfcn.h \
+ /usr/include/x86_64-linux-gnu/bits/dl_find_object.h \
+ /usr/include/string.h \
+ /usr/include/x86_64-linux-gnu/bits/types/locale_t.h \
+ /usr/include/x86_64-linux-gnu/bits/types/__locale_t.h \
+ /usr/include/strings.h

@@ -1,0 +1,2 @@
+# Empty dependencies file for jprof.
+# This may be replaced when dependencies are built.
