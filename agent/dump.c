@@ -2,6 +2,7 @@
 #include "dump.h"
 
 #include "jvm.h"
+#include "native_map.h"
 #include "names.h"
 #include "threads.h"
 
@@ -32,14 +33,16 @@ static uint32_t java_frame_name(dump_state *d, const trace_frame *f) {
     return id;
 }
 
-/* Native frames by the dynamic symbol table (dladdr): exported symbols, else library+offset. */
+/* Native frames by the object's symbol tables (native_map), else the dynamic linker's view (dladdr). */
 static uint32_t native_frame_name(dump_state *d, const trace_frame *f) {
     uint64_t cached;
     if (u64map_get(&d->natives, f->id, &cached)) return (uint32_t)(cached - 1);
     char name[1024];
     Dl_info info = {0};
-    int found = dladdr((void *)(uintptr_t)f->id, &info);
-    if (found && info.dli_sname) {
+    int found = 0;
+    if (native_map_name((uintptr_t)f->id, name, sizeof(name), NULL)) {
+        /* named from the object's symbol tables (demangled), or its file name */
+    } else if ((found = dladdr((void *)(uintptr_t)f->id, &info)) && info.dli_sname) {
         snprintf(name, sizeof(name), "%s", info.dli_sname);
     } else if (found && info.dli_fname) {
         const char *base = strrchr(info.dli_fname, '/');
@@ -107,6 +110,7 @@ static void visit(const trace_frame *frames, uint32_t depth, uint32_t tid, uint6
 }
 
 int dump_build_profile(trace_table *table, const prof_options *o, profile *p) {
+    native_map_refresh();  /* libraries loaded since the last refresh get their names too */
     dump_state d = {.options = o, .profile = p, .style = {o->simple, o->dot, o->sig, o->ann}};
     u64map_init(&d.methods);
     u64map_init(&d.natives);

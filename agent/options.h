@@ -33,9 +33,10 @@ typedef enum {
 } prof_format;
 
 typedef enum {
-    CSTACK_DEFAULT = 0,  /* the best mode available (frame pointers for now) */
+    CSTACK_DEFAULT = 0,  /* the best mode available: dwarf when the unwind tables load, else fp */
     CSTACK_NO,           /* Java frames only */
     CSTACK_FP,           /* native frames by frame pointers, stitched to the Java frames */
+    CSTACK_DWARF,        /* native frames by DWARF unwind tables (frame pointers where they have none) */
 } prof_cstack;
 
 typedef struct {

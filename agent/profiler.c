@@ -10,7 +10,9 @@
 #include "engine.h"
 #include "jvm.h"
 #include "log.h"
+#include "native_map.h"
 #include "output.h"
+#include "refresher.h"
 #include "profile.h"
 #include "sample.h"
 #include "sample_cost.h"
@@ -124,6 +126,7 @@ static void stop_locked(void) {
     const engine *e = atomic_load(&current_engine);
     if (e) e->stop();
     sample_set_active(false);
+    refresher_stop();
     if (!sample_wait_idle(2000)) log_warn("signal handlers still busy after 2 s; dumping anyway");
     active_ns += now_ns() - started_ns;
     running = false;
@@ -197,8 +200,19 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
-    prof_cstack cstack = o->cstack == CSTACK_DEFAULT ? CSTACK_FP : o->cstack;
+    prof_cstack cstack = o->cstack == CSTACK_DEFAULT ? CSTACK_DWARF : o->cstack;
     char why[256];
+    if (cstack != CSTACK_NO) {
+        /* The unwind tables and the map of native code the walkers read in the handler. */
+        if (native_map_refresh() < 0) {
+            log_warn("cannot read /proc/self/maps: native frames by frame pointers only");
+            if (cstack == CSTACK_DWARF) cstack = CSTACK_FP;
+        } else {
+            native_map_stats st = native_map_get_stats();
+            log_debug("native code: %zu objects, %zu symbols, %zu unwind rows", st.objects, st.symbols,
+                      st.unwind_rows);
+        }
+    }
     if (cstack != CSTACK_NO && codeheap_init(why, sizeof(why))) {
         /* Without the code cache bounds a native walk cannot tell where Java code begins. */
         log_warn("cstack=%s unavailable (%s): Java frames only", options_cstack_name(cstack), why);
@@ -223,6 +237,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         sample_set_active(false);
         return -1;
     }
+    if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
     started_ns = now_ns();
     running = true;
     session_id++;

@@ -222,7 +222,8 @@ static uint32_t collect_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_f
         const greg_t *regs = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
         walk_regs start = {(uintptr_t)regs[REG_RIP], (uintptr_t)regs[REG_RSP], (uintptr_t)regs[REG_RBP]};
         walk_end end;
-        n = (uint32_t)walk_fp(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end);
+        n = (uint32_t)(config.cstack == CSTACK_DWARF ? walk_dwarf(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end)
+                                                     : walk_fp(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end));
     }
     return append_java_frames(ucontext, env, tid, raw, out, n);
 }

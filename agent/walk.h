@@ -24,4 +24,19 @@ typedef enum {
 /* Walks by frame pointers. Returns the number of frames written to out (at most max). */
 int walk_fp(walk_regs regs, trace_frame *out, int max, walk_end *end);
 
+/* Walks by the DWARF unwind tables of native_map, falling back to the frame pointer for code they do not
+ * describe. Same contract as walk_fp. */
+int walk_dwarf(walk_regs regs, trace_frame *out, int max, walk_end *end);
+
+/* One frame-pointer step from (pc, sp, fp) to the caller; false when the chain does not look sane. */
+bool walk_fp_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp);
+
+/* Shared by the walkers: records the frame at pc (the call site for callers) unless the walk ends there
+ * (no code, JVM code, frame limit); false means stop. */
+bool walk_record(uintptr_t pc, bool leaf, trace_frame *out, int max, int *n, walk_end *end);
+
+/* Set when a walk met code that is neither the JVM's nor in a known object (a library loaded since the
+ * last native_map_refresh). Cleared by whoever refreshes. */
+bool walk_take_unknown_code_flag(void);
+
 #endif

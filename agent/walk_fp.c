@@ -12,27 +12,38 @@
 /* Sanity bound on one frame's size: larger jumps mean rbp is not a frame pointer. */
 #define MAX_FRAME_BYTES (1 << 20)
 
+bool walk_fp_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp) {
+    uintptr_t saved_fp, ret;
+    if (*fp < *sp || *fp - *sp > MAX_FRAME_BYTES || !safe_read_word(*fp, &saved_fp) ||
+        !safe_read_word(*fp + sizeof(uintptr_t), &ret))
+        return false;
+    *sp = *fp + 2 * sizeof(uintptr_t);
+    *pc = ret;
+    *fp = saved_fp;
+    return true;
+}
+
+/* Records the frame at pc unless the walk must stop there; returns false to stop. */
+bool walk_record(uintptr_t pc, bool leaf, trace_frame *out, int max, int *n, walk_end *end) {
+    if (pc < 4096) return false;
+    if (codeheap_contains(pc)) {
+        *end = WALK_REACHED_JAVA;
+        return false;
+    }
+    if (*n == max) {
+        *end = WALK_TOO_DEEP;
+        return false;
+    }
+    out[(*n)++] = (trace_frame){leaf ? pc : pc - 1, 0, FRAME_NATIVE};
+    return true;
+}
+
 int walk_fp(walk_regs regs, trace_frame *out, int max, walk_end *end) {
     uintptr_t pc = regs.pc, fp = regs.fp, sp = regs.sp;
     int n = 0;
     *end = WALK_ROOT;
-    for (bool leaf = true;; leaf = false) {
-        if (pc < 4096) return n;
-        if (codeheap_contains(pc)) {
-            *end = WALK_REACHED_JAVA;
-            return n;
-        }
-        if (n == max) {
-            *end = WALK_TOO_DEEP;
-            return n;
-        }
-        out[n++] = (trace_frame){leaf ? pc : pc - 1, 0, FRAME_NATIVE};
-        uintptr_t saved_fp, ret;
-        if (fp < sp || fp - sp > MAX_FRAME_BYTES || !safe_read_word(fp, &saved_fp) ||
-            !safe_read_word(fp + sizeof(uintptr_t), &ret))
-            return n;
-        sp = fp + 2 * sizeof(uintptr_t);
-        pc = ret;
-        fp = saved_fp;
+    for (bool leaf = true; walk_record(pc, leaf, out, max, &n, end); leaf = false) {
+        if (!walk_fp_step(&pc, &sp, &fp)) break;
     }
+    return n;
 }

@@ -50,8 +50,12 @@ public class IntegrationTest {
                 case "stress" -> stress(Double.parseDouble(System.getProperty("stress.seconds", "1.5")),
                         Boolean.getBoolean("stress.full"));
                 case "exit_paths" -> exitPaths();
-                case "native_chain_fp" -> nativeChain("fp", "fp", true);
-                case "native_chain_nofp_fp_mode" -> nativeChain("nofp", "fp", false);
+                case "native_chain_fp" -> nativeChain("fp", "fp", 90);
+                case "native_chain_nofp_fp_mode" -> nativeChain("nofp", "fp", 0);
+                case "native_chain_nofp_dwarf" -> nativeChain("nofp", "dwarf", 90);
+                case "native_chain_nofp_default" -> nativeChain("nofp", "default", 95);
+                case "deflate_into_zlib" -> deflateIntoZlib();
+                case "jvm_threads" -> jvmThreads();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
             System.out.println("1 passed, 0 failed");
@@ -431,10 +435,11 @@ public class IntegrationTest {
      * native method. When the mode can walk the build, >= 90% of the phase's samples show the whole chain in
      * order right above the Java method; when it cannot, the Java frames stay right and no frame is garbage.
      */
-    static void nativeChain(String build, String cstack, boolean expectFullChain) throws Exception {
+    static void nativeChain(String build, String cstack, int fullChainPercent) throws Exception {
         Path file = work.resolve("chain-" + build + "-" + cstack + ".collapsed");
         String lib = Path.of(agent).getParent().resolve("libchain_" + build + ".so").toString();
-        Run run = runJava("start,event=cpu,interval=1ms,cstack=" + cstack + ",file=" + file, "NativeChain", lib, "2");
+        String mode = cstack.equals("default") ? "" : ",cstack=" + cstack;   // default: no cstack option at all
+        Run run = runJava("start,event=cpu,interval=1ms" + mode + ",file=" + file, "NativeChain", lib, "2");
         check(run.exit() == 0, "workload failed: " + run.err());
         Map<String, Long> stacks = readCollapsed(file);
         long phase = 0, full = 0, javaRight = 0, garbage = 0;
@@ -462,7 +467,50 @@ public class IntegrationTest {
         check(phase > 300, "too few samples in the native phase: " + phase);
         check(javaRight * 100 >= phase * 99, "Java frames wrong in " + (phase - javaRight) + " samples");
         check(garbage * 100 <= phase, "unexpected frames in " + garbage + " samples");
-        if (expectFullChain) check(full * 10 >= phase * 9, "full chain in only " + full + " of " + phase);
+        check(full * 100 >= phase * fullChainPercent, "full chain in only " + full + " of " + phase);
+    }
+
+    /** Java -> java.util.zip.Deflater -> JNI -> zlib: the default mode shows zlib's deflate under the JNI entry. */
+    static void deflateIntoZlib() throws Exception {
+        Path file = work.resolve("deflate.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,file=" + file, "DeflateLoop", "2");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        long phase = 0, withZlib = 0;
+        for (var e : stacks.entrySet()) {
+            if (!e.getKey().contains("java/util/zip/Deflater.deflateBytesBytes")) continue;
+            phase += e.getValue();
+            if (e.getKey().contains("Deflater.deflateBytesBytes;Java_java_util_zip_Deflater_deflateBytesBytes;deflate"))
+                withZlib += e.getValue();
+        }
+        System.out.printf("  %d samples in Deflater.deflateBytesBytes, %d through zlib's deflate (%.1f%%)%n", phase,
+                withZlib, 100.0 * withZlib / phase);
+        check(phase > 300, "too few samples in deflate: " + phase);
+        check(withZlib * 100 >= phase * 90, "zlib's deflate missing under the JNI entry");
+    }
+
+    /** JVM-internal threads get native stacks with demangled HotSpot frames down to the thread's root. */
+    static void jvmThreads() throws Exception {
+        Path file = work.resolve("jvm-threads.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,threads,file=" + file, "Stress", "gc", "2");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        long compiler = 0, gc = 0, rooted = 0, internal = 0;
+        for (var e : stacks.entrySet()) {
+            String k = e.getKey();
+            boolean isCompiler = k.startsWith("[C1 Compiler") || k.startsWith("[C2 Compiler");
+            boolean isGc = k.startsWith("[GC Thread") || k.startsWith("[G1 ");
+            if (!isCompiler && !isGc) continue;
+            internal += e.getValue();
+            if (isCompiler && k.contains("CompileBroker::compiler_thread_loop")) compiler += e.getValue();
+            if (isGc && k.contains("::")) gc += e.getValue();
+            if (k.contains(";start_thread;") || k.contains("thread_native_entry")) rooted += e.getValue();
+        }
+        System.out.printf("  JVM-internal thread samples %d: compiler loop %d, GC with C++ frames %d, reaching the"
+                + " thread root %d%n", internal, compiler, gc, rooted);
+        check(compiler > 0, "no compiler thread stack with CompileBroker::compiler_thread_loop");
+        check(gc > 0, "no GC thread stack with demangled HotSpot frames");
+        check(rooted * 10 >= internal * 9, "JVM-internal stacks do not reach the thread root");
     }
 
     /** timeout=N stops and writes the profile after N seconds while the application keeps running. */
