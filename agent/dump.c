@@ -40,8 +40,15 @@ static uint32_t native_frame_name(dump_state *d, const trace_frame *f) {
     char name[1024];
     Dl_info info = {0};
     int found = 0;
-    if (native_map_name((uintptr_t)f->id, name, sizeof(name), NULL)) {
-        /* named from the object's symbol tables (demangled), or its file name */
+    const char *library = NULL;
+    if (native_map_name((uintptr_t)f->id, name, sizeof(name), &library)) {
+        /* named from the object's symbol tables (demangled), or its file name alone */
+        if (d->options->lib && library && strcmp(name, library) != 0) {
+            char symbol[sizeof(name)];
+            memcpy(symbol, name, sizeof(symbol));
+            size_t used = (size_t)snprintf(name, sizeof(name), "%s`", library);
+            if (used < sizeof(name)) snprintf(name + used, sizeof(name) - used, "%.*s", (int)(sizeof(name) - used - 1), symbol);
+        }
     } else if ((found = dladdr((void *)(uintptr_t)f->id, &info)) && info.dli_sname) {
         snprintf(name, sizeof(name), "%s", info.dli_sname);
     } else if (found && info.dli_fname) {

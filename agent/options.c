@@ -97,7 +97,7 @@ static int set_event(prof_options *o, const char *value, char *err, size_t errle
 static bool *flag_for(prof_options *o, const char *name) {
     struct { const char *name; bool *flag; } flags[] = {
         {"threads", &o->threads}, {"simple", &o->simple}, {"dot", &o->dot}, {"sig", &o->sig},
-        {"ann", &o->ann}, {"total", &o->total}, {"quiet", &o->quiet},
+        {"ann", &o->ann}, {"total", &o->total}, {"quiet", &o->quiet}, {"lib", &o->lib},
         {"reverse", &o->reverse}, {"inverted", &o->inverted},
     };
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
@@ -240,7 +240,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     }
     return fail(err, errlen,
                 "unknown option '%s'; accepted: start resume stop dump status version event= interval= file= "
-                "collapsed text traces[=N] flat[=N] threads jstackdepth= include= exclude= simple dot sig ann "
+                "collapsed text traces[=N] flat[=N] threads jstackdepth= include= exclude= simple dot sig ann lib "
                 "title= samples total timeout= log= loglevel= quiet cstack= flamegraph html tree minwidth= "
                 "reverse inverted",
                 name);

@@ -54,6 +54,7 @@ typedef struct {
     int exclude_count;
     char exclude[OPTIONS_MAX_FILTERS][256];
     bool simple, dot, sig, ann;
+    bool lib;                   /* prefix native symbols with their library: libz.so.1`deflate */
     char title[256];
     bool total;                 /* counter: total weight instead of sample count */
     int timeout_s;              /* 0 = none */

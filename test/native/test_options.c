@@ -191,6 +191,9 @@ static void test_numbers_and_names(void **state) {
     parses("total,samples");
     assert_false(o.total);
     refused("threads=yes", "threads");
+    parses("lib");
+    assert_true(o.lib);
+    refused("lib=1", "lib");
     refused("include=a*b", "a*b");
     refused("bogus", "bogus");
     refused("start,bogus=1", "bogus");
