@@ -28,8 +28,16 @@ static uint32_t java_frame_name(dump_state *d, const trace_frame *f) {
     return id;
 }
 
+/* Until kallsyms naming arrives, the address itself. */
+static uint32_t kernel_frame_name(dump_state *d, const trace_frame *f) {
+    char name[64];
+    snprintf(name, sizeof(name), "[kernel 0x%llx]%s", (unsigned long long)f->id, d->style.ann ? "_[k]" : "");
+    return profile_intern(d->profile, name, FTYPE_KERNEL);
+}
+
 static uint32_t frame_name(dump_state *d, const trace_frame *f) {
     if (f->kind == FRAME_JAVA && f->id) return java_frame_name(d, f);
+    if (f->kind == FRAME_KERNEL) return kernel_frame_name(d, f);
     const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
     return profile_intern(d->profile, marker ? marker : "[unknown]", FTYPE_MARKER);
 }

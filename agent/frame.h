@@ -11,10 +11,11 @@
 typedef enum {
     FRAME_JAVA = 0,      /* a Java method whose execution type is unknown (AsyncGetCallTrace mode) */
     FRAME_MARKER,        /* id is a marker_id */
+    FRAME_KERNEL,        /* id is a kernel address, from the perf engine's call chain */
 } frame_kind;
 
 typedef struct {
-    uint64_t id;         /* jmethodID, or marker_id */
+    uint64_t id;         /* jmethodID, marker_id, or kernel address */
     int32_t bci;         /* bytecode index for Java frames (-3: native method), else 0 */
     int32_t kind;        /* frame_kind */
 } trace_frame;

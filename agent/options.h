@@ -32,7 +32,7 @@ typedef enum {
 
 typedef struct {
     prof_action action;
-    char event[128];            /* "cpu", "ctimer", "itimer" */
+    char event[128];            /* "cpu", "ctimer", "itimer", or a perf event name (perf_events.h) */
     uint64_t interval_ns;       /* 0 = the engine's default */
     char file[1024];            /* output path pattern, %p and %t not yet expanded */
     prof_format format;
@@ -51,6 +51,7 @@ typedef struct {
     char log_file[1024];
     int log_level;              /* log_level enum from log.h */
     bool quiet;
+    bool alluser;               /* perf engine: sample user space only, no kernel frames */
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL

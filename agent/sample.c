@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #define BUFFER_COUNT 64
+/* Java frames, a marker, the truncation marker, and the kernel frames ahead of them. */
+#define FRAMES_PER_BUFFER(max_depth) ((size_t)(max_depth) + 2 + SAMPLE_MAX_KERNEL_FRAMES)
 
 static sample_config config;
 static asgct_frame *asgct_buffers;
@@ -43,7 +45,7 @@ static __thread struct {
 } thread_clock __attribute__((tls_model("initial-exec")));
 
 int sample_configure(const sample_config *cfg) {
-    size_t per_buffer = (size_t)cfg->max_depth * sizeof(asgct_frame) + ((size_t)cfg->max_depth + 2) * sizeof(trace_frame);
+    size_t per_buffer = (size_t)cfg->max_depth * sizeof(asgct_frame) + FRAMES_PER_BUFFER(cfg->max_depth) * sizeof(trace_frame);
     size_t bytes = per_buffer * BUFFER_COUNT;
     if (asgct_buffers && (config.max_depth != cfg->max_depth)) {
         munmap(asgct_buffers, buffers_bytes);
@@ -185,15 +187,29 @@ static void count_marker_frames(const trace_frame *frames, uint32_t depth) {
     }
 }
 
+/* The kernel frames the engine recorded for this sample (perf_events), leaf first. */
+static uint32_t kernel_stack(const siginfo_t *info, trace_frame *out) {
+    const engine *e = config.engine;
+    if (!e || !e->kernel_frames) return 0;
+    uintptr_t pcs[SAMPLE_MAX_KERNEL_FRAMES];
+    int n = e->kernel_frames(info, pcs, SAMPLE_MAX_KERNEL_FRAMES);
+    for (int i = 0; i < n; i++) out[i] = (trace_frame){pcs[i], 0, FRAME_KERNEL};
+    return n > 0 ? (uint32_t)n : 0;
+}
+
+/* Counted events (page faults...) weigh their period; time events the CPU time since the last sample. */
+static uint64_t weight_of_sample(void) {
+    return config.engine && config.engine->counts_events ? config.interval_ns : sample_weight();
+}
+
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     (void)signo;
-    (void)info;
     int saved_errno = errno;
     atomic_fetch_add(&in_flight, 1);
     if (!atomic_load(&active)) goto out;
     atomic_fetch_add_explicit(&count_signals, 1, memory_order_relaxed);
 
-    uint64_t weight = sample_weight();
+    uint64_t weight = weight_of_sample();
     uint32_t tid = (uint32_t)syscall(SYS_gettid);
     int b = claim_buffer(tid);
     if (b < 0) {
@@ -203,8 +219,9 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     JNIEnv *env = NULL;
     if ((*config.vm)->GetEnv(config.vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK) env = NULL;
     asgct_frame *raw = asgct_buffers + (size_t)b * config.max_depth;
-    trace_frame *frames = frame_buffers + (size_t)b * (config.max_depth + 2);
-    uint32_t depth = java_stack(ucontext, env, tid, raw, frames);
+    trace_frame *frames = frame_buffers + (size_t)b * FRAMES_PER_BUFFER(config.max_depth);
+    uint32_t kernel_depth = kernel_stack(info, frames);
+    uint32_t depth = kernel_depth + java_stack(ucontext, env, tid, raw, frames + kernel_depth);
 
     traces_result r = traces_put(config.table, frames, depth, config.per_thread ? tid : 0, weight);
     if (r == TRACES_STORED) {
@@ -216,6 +233,8 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     }
     atomic_store_explicit(&buffer_busy[b], 0, memory_order_release);
 out:
+    /* Taken or not, a one-shot engine must re-arm, or this thread is never sampled again. */
+    if (config.engine && config.engine->after_sample) config.engine->after_sample(info);
     atomic_fetch_sub(&in_flight, 1);
     errno = saved_errno;
 }

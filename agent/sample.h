@@ -7,6 +7,7 @@
 #define LIBPROF_SAMPLE_H
 
 #include "asgct.h"
+#include "engine.h"
 #include "traces.h"
 
 #include <signal.h>
@@ -35,7 +36,11 @@ typedef struct {
     bool per_thread;         /* key stacks by thread id (option 'threads') */
     uint64_t interval_ns;    /* weight of a thread's first sample */
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
+    const engine *engine;    /* its signal-path hooks (kernel frames, re-arming); may be NULL */
 } sample_config;
+
+/* Kernel frames kept per sample, on the leaf side of the Java frames. */
+#define SAMPLE_MAX_KERNEL_FRAMES 128
 
 /* Allocates the stack buffers for 'max_depth'. Call while inactive. Returns -1 on allocation failure. */
 int sample_configure(const sample_config *cfg);
