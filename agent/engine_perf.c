@@ -9,18 +9,17 @@
  * asks us for the kernel frames (kernel_frames) and lets us re-arm (after_sample). Re-arming from the
  * handler means a slow handler can never be flooded: the next period starts when this sample is done.
  *
- * The handler knows its event by the descriptor the kernel puts in siginfo (si_fd); by_fd maps it to the
- * thread's state with one load. Descriptors and rings are released on thread end, on stop, and for
- * threads that died without telling the JVM (swept now and then), and their number is bounded by half of
- * RLIMIT_NOFILE so the application keeps its descriptors. Structures a handler may be reading are freed
- * only after hooks_in_flight drops to zero.
+ * The handler finds its thread's state from the descriptor in siginfo (perf_hooks). Descriptors and rings
+ * are released on thread end, on stop, and for threads that died without telling the JVM (swept now and
+ * then); their number is bounded by half of RLIMIT_NOFILE so the application keeps its descriptors. State
+ * a handler may be reading is freed only after perf_hooks_wait_idle.
  */
 #define _GNU_SOURCE
 #include "engine.h"
 
 #include "log.h"
 #include "perf_events.h"
-#include "perf_ring.h"
+#include "perf_hooks.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,7 +27,6 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,15 +38,7 @@
 #include <unistd.h>
 
 #define RING_DATA_PAGES 1          /* one sample at a time: a full kernel chain is about 1 KiB */
-#define FD_TABLE_MAX (1 << 20)
 #define SWEEP_EVERY 64             /* thread starts between two sweeps for dead threads */
-
-typedef struct {
-    int tid;
-    int fd;
-    uint8_t *ring;                 /* metadata page, then the data pages; NULL without kernel frames */
-    size_t ring_bytes;
-} perf_thread;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static perf_thread **threads;      /* under lock */
@@ -58,11 +48,6 @@ static uint64_t period;
 static size_t page_size;
 static size_t fd_budget;
 static unsigned starts_since_sweep;
-
-/* Read by signal handlers: published before use, never freed. */
-static perf_thread *_Atomic *by_fd;
-static size_t by_fd_size;
-static _Atomic int hooks_in_flight;
 
 /* From engine_perf_configure. */
 static const perf_event_kind *kind;
@@ -155,67 +140,7 @@ static int perf_check(char *err, size_t errlen) {
     return 0;
 }
 
-/* Signal path ------------------------------------------------------------------------------------------ */
-
-/* The state of the event behind this signal, if it is one of ours and belongs to this thread. A stale
- * signal (its event already released, its descriptor number reused) finds NULL or another tid. */
-static perf_thread *hook_enter(const siginfo_t *info) {
-    atomic_fetch_add_explicit(&hooks_in_flight, 1, memory_order_acquire);
-    if (!info || (info->si_code != POLL_IN && info->si_code != POLL_HUP)) return NULL;
-    perf_thread *_Atomic *table = atomic_load_explicit(&by_fd, memory_order_acquire);
-    if (!table || info->si_fd < 0 || (size_t)info->si_fd >= by_fd_size) return NULL;
-    perf_thread *t = atomic_load_explicit(&table[info->si_fd], memory_order_acquire);
-    return t && t->tid == gettid_now() ? t : NULL;
-}
-
-static void hook_exit(void) {
-    atomic_fetch_sub_explicit(&hooks_in_flight, 1, memory_order_release);
-}
-
-static int perf_kernel_frames(const siginfo_t *info, uintptr_t *out, int max) {
-    int errno_saved = errno, n = 0;
-    perf_thread *t = hook_enter(info);
-    if (t && t->ring) {
-        struct perf_event_mmap_page *meta = (struct perf_event_mmap_page *)t->ring;
-        uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-        uint64_t tail = __atomic_load_n(&meta->data_tail, __ATOMIC_RELAXED);
-        n = perf_ring_newest_kernel_frames(t->ring + page_size, t->ring_bytes - page_size, tail, head, out, max);
-    }
-    hook_exit();
-    errno = errno_saved;
-    return n > 0 ? n : 0;
-}
-
-static void perf_after_sample(const siginfo_t *info) {
-    int errno_saved = errno;
-    perf_thread *t = hook_enter(info);
-    if (t) {
-        if (t->ring) {
-            /* Consume everything, read or not, so the next signal finds exactly its own record. */
-            struct perf_event_mmap_page *meta = (struct perf_event_mmap_page *)t->ring;
-            __atomic_store_n(&meta->data_tail, __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE),
-                             __ATOMIC_RELEASE);
-        }
-        ioctl(t->fd, PERF_EVENT_IOC_REFRESH, 1);
-    }
-    hook_exit();
-    errno = errno_saved;
-}
-
 /* Thread bookkeeping (under lock) ----------------------------------------------------------------------- */
-
-static void wait_hooks_idle(void) {
-    for (int i = 0; i < 100000 && atomic_load_explicit(&hooks_in_flight, memory_order_acquire) > 0; i++) {
-        struct timespec us = {0, 10000};
-        nanosleep(&us, NULL);
-    }
-}
-
-/* Stops the event and hides it from handlers; the memory stays valid until destroy. */
-static void unpublish(perf_thread *t) {
-    ioctl(t->fd, PERF_EVENT_IOC_DISABLE, 0);
-    atomic_store_explicit(&by_fd[t->fd], NULL, memory_order_release);
-}
 
 static void destroy(perf_thread *t) {
     if (t->ring) munmap(t->ring, t->ring_bytes);
@@ -280,7 +205,7 @@ static void arm_thread(int tid) {
         return;
     }
     perf_thread *t = calloc(1, sizeof(*t));
-    if ((size_t)fd >= by_fd_size || !t) {
+    if ((size_t)fd >= perf_hooks_capacity() || !t) {
         skipped_fd_limit++;
         close(fd);
         free(t);
@@ -296,14 +221,14 @@ static void arm_thread(int tid) {
     }
     threads[thread_count++] = t;
     armed_total++;
-    atomic_store_explicit(&by_fd[fd], t, memory_order_release);
+    perf_hooks_publish(t);
     ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
 }
 
 /* Releases the entries at the given list positions (sorted descending, so removal keeps them valid). */
 static void release_at(const size_t *positions, size_t n) {
-    for (size_t i = 0; i < n; i++) unpublish(threads[positions[i]]);
-    wait_hooks_idle();
+    for (size_t i = 0; i < n; i++) perf_hooks_unpublish(threads[positions[i]]);
+    perf_hooks_wait_idle();
     for (size_t i = 0; i < n; i++) {
         destroy(threads[positions[i]]);
         threads[positions[i]] = threads[--thread_count];
@@ -331,23 +256,14 @@ static void sweep_dead_threads(void) {
 
 /* Engine interface ------------------------------------------------------------------------------------- */
 
-static int setup_fd_table(char *err, size_t errlen) {
+/* Our share of the descriptors: half of what the process may open, the rest stays the application's. */
+static void set_fd_budget(void) {
     struct rlimit nofile = {1024, 1024};
     getrlimit(RLIMIT_NOFILE, &nofile);
-    size_t limit = nofile.rlim_cur == RLIM_INFINITY || nofile.rlim_cur > FD_TABLE_MAX ? FD_TABLE_MAX
-                                                                                      : (size_t)nofile.rlim_cur;
+    size_t limit = nofile.rlim_cur == RLIM_INFINITY || nofile.rlim_cur > perf_hooks_capacity()
+                       ? perf_hooks_capacity()
+                       : (size_t)nofile.rlim_cur;
     fd_budget = limit / 2;
-    if (atomic_load(&by_fd)) return 0;
-    /* Sized once for the life of the process: handlers may read it at any time. Pages are touched lazily. */
-    void *p = mmap(NULL, FD_TABLE_MAX * sizeof(perf_thread *), PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
-        snprintf(err, errlen, "perf: cannot reserve the descriptor table: %s", strerror(errno));
-        return -1;
-    }
-    by_fd_size = FD_TABLE_MAX;
-    atomic_store_explicit(&by_fd, p, memory_order_release);
-    return 0;
 }
 
 static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
@@ -357,10 +273,12 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     }
     page_size = (size_t)sysconf(_SC_PAGESIZE);
     pthread_mutex_lock(&lock);
-    if (setup_fd_table(err, errlen) != 0) {
+    if (perf_hooks_init() != 0) {
         pthread_mutex_unlock(&lock);
+        snprintf(err, errlen, "perf: cannot reserve the descriptor table: %s", strerror(errno));
         return -1;
     }
+    set_fd_budget();
     DIR *dir = opendir("/proc/self/task");
     if (!dir) {
         pthread_mutex_unlock(&lock);
@@ -395,8 +313,8 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
 static void perf_stop(void) {
     pthread_mutex_lock(&lock);
     running = false;
-    for (size_t i = 0; i < thread_count; i++) unpublish(threads[i]);
-    wait_hooks_idle();
+    for (size_t i = 0; i < thread_count; i++) perf_hooks_unpublish(threads[i]);
+    perf_hooks_wait_idle();
     for (size_t i = 0; i < thread_count; i++) destroy(threads[i]);
     thread_count = 0;
     if (skipped_fd_limit || open_failed || without_ring)
@@ -431,7 +349,7 @@ static void perf_thread_end(int tid) {
 /* Both flavours share every function; they differ in what a sample stands for. */
 #define PERF_ENGINE_FUNCTIONS                                                                                 \
     .check = perf_check, .start = perf_start, .stop = perf_stop, .thread_start = perf_thread_start,          \
-    .thread_end = perf_thread_end, .kernel_frames = perf_kernel_frames, .after_sample = perf_after_sample
+    .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames, .after_sample = perf_hooks_after_sample
 
 const engine engine_perf = {
     .name = "perf",
