@@ -39,6 +39,8 @@
 
 #define RING_DATA_PAGES 1          /* one sample at a time: a full kernel chain is about 1 KiB */
 #define SWEEP_EVERY 64             /* thread starts between two sweeps for dead threads */
+/* A time event this short would keep a thread in its signal handler: the kernel itself allows 10 us. */
+#define MIN_TIME_PERIOD_NS 100000ULL
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static perf_thread **threads;      /* under lock */
@@ -46,7 +48,8 @@ static size_t thread_count, thread_capacity;
 static bool running;
 static uint64_t period;
 static size_t page_size;
-static size_t fd_budget;
+static size_t fd_budget;           /* descriptors this engine may hold */
+static size_t fd_ceiling;          /* no descriptor at or above: the process is near its limit */
 static unsigned starts_since_sweep;
 
 /* From engine_perf_configure. */
@@ -204,11 +207,12 @@ static void arm_thread(int tid) {
                   tid, strerror(errno));
         return;
     }
-    perf_thread *t = calloc(1, sizeof(*t));
-    if ((size_t)fd >= perf_hooks_capacity() || !t) {
+    perf_thread *t = (size_t)fd < fd_ceiling ? calloc(1, sizeof(*t)) : NULL;
+    if (!t) {
         skipped_fd_limit++;
         close(fd);
-        free(t);
+        warn_once(&warned_limit, "perf: thread %d not sampled: %s; more threads may follow, counted at stop",
+                  tid, "the process uses three quarters of RLIMIT_NOFILE");
         return;
     }
     t->tid = tid;
@@ -256,7 +260,9 @@ static void sweep_dead_threads(void) {
 
 /* Engine interface ------------------------------------------------------------------------------------- */
 
-/* Our share of the descriptors: half of what the process may open, the rest stays the application's. */
+/* Our share of the descriptors: half of what the process may open, and none once the process as a whole
+ * uses three quarters of its limit (descriptors are allocated lowest first, so a new one's number tells).
+ * The rest stays the application's. */
 static void set_fd_budget(void) {
     struct rlimit nofile = {1024, 1024};
     getrlimit(RLIMIT_NOFILE, &nofile);
@@ -264,6 +270,7 @@ static void set_fd_budget(void) {
                        ? perf_hooks_capacity()
                        : (size_t)nofile.rlim_cur;
     fd_budget = limit / 2;
+    fd_ceiling = limit - limit / 4;
 }
 
 static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
@@ -286,6 +293,11 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
         return -1;
     }
     period = interval_ns;
+    if (kind->time_based && period < MIN_TIME_PERIOD_NS) {
+        log_warn("perf: interval %llu ns is shorter than this engine allows; sampling every %llu ns",
+                 (unsigned long long)period, MIN_TIME_PERIOD_NS);
+        period = MIN_TIME_PERIOD_NS;
+    }
     running = true;
     armed_total = skipped_fd_limit = open_failed = without_ring = 0;
     starts_since_sweep = 0;

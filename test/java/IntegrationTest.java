@@ -52,6 +52,7 @@ public class IntegrationTest {
                 case "kernel_frames" -> kernelFrames();
                 case "alluser" -> allUser();
                 case "perf_thread_churn" -> perfThreadChurn();
+                case "perf_fd_limit" -> perfFdLimit();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
             System.out.println("1 passed, 0 failed");
@@ -74,7 +75,13 @@ public class IntegrationTest {
 
     static Run runJavaWithEnv(Map<String, String> env, String agentOptions, String... mainAndArgs)
             throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
+        return runJavaVia(List.of(), env, agentOptions, mainAndArgs);
+    }
+
+    /** Runs java through 'wrapper' (a command that executes its arguments, such as prlimit). */
+    static Run runJavaVia(List<String> wrapper, Map<String, String> env, String agentOptions, String... mainAndArgs)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(javaHome + "/bin/java");
         if (agentOptions != null) cmd.add("-agentpath:" + agent + "=" + agentOptions);
         cmd.add("-cp");
@@ -432,5 +439,27 @@ public class IntegrationTest {
         System.out.printf("  descriptors before %d, peak %s, after %d; work samples %d%n", before, m.group(2), after, work);
         check(after - before <= 3, "descriptors grew from " + before + " to " + after + " over 500 threads");
         check(work > 200, "the short threads were barely sampled: " + work);
+    }
+
+    /** A low descriptor limit: the engine leaves threads unsampled rather than take the application's
+     *  descriptors, says so, and counts them; the application never runs out. */
+    static void perfFdLimit() throws Exception {
+        Path file = work.resolve("fdlimit.collapsed");
+        // The JVM raises its soft limit to the hard one unless told not to.
+        Run run = runJavaVia(List.of("prlimit", "--nofile=80:80"), Map.of(),
+                "start,event=cpu,interval=1ms,file=" + file, "-XX:-MaxFDLimit", "ThreadChurn", "200", "50");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Matcher m = Pattern.compile("FDS before=(\\d+) peak=(\\d+) after=(\\d+)").matcher(run.out());
+        check(m.find(), "no descriptor counts: " + run.out());
+        int before = Integer.parseInt(m.group(1)), peak = Integer.parseInt(m.group(2)), after = Integer.parseInt(m.group(3));
+        Matcher skipped = Pattern.compile("(\\d+) not sampled for the descriptor limit").matcher(run.err());
+        check(skipped.find(), "no count of threads left unsampled: " + run.err());
+        System.out.printf("  limit 80: descriptors before %d, peak %d, after %d; %s threads not sampled%n", before, peak,
+                after, skipped.group(1));
+        check(run.err().contains("WARN: perf: thread") && Long.parseLong(skipped.group(1)) > 0,
+                "the descriptor limit was not reported: " + run.err());
+        check(peak <= 60, "the process came within " + (80 - peak) + " descriptors of its limit");
+        check(after - before <= 3, "descriptors grew from " + before + " to " + after);
+        check(sumContaining(readCollapsed(file), "ThreadChurn.work") > 0, "no thread was sampled at all");
     }
 }

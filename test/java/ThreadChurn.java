@@ -1,10 +1,11 @@
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Starts and ends many short threads, a batch at a time, each burning a little CPU so the profiler
- * samples it, and counts the JVM's open file descriptors before, at the busiest moment and after.
+ * samples it, and counts the JVM's open file descriptors before, while a whole batch is alive, and after.
  * Prints
  *   FDS before=<n> peak=<n> after=<n> threads=<n>
  * Usage: java ThreadChurn [threads=500] [batch=50]
@@ -32,12 +33,23 @@ public class ThreadChurn {
         int before = openFds(), peak = before;
         for (int started = 0; started < total; started += batch) {
             List<Thread> threads = new ArrayList<>();
+            CountDownLatch working = new CountDownLatch(batch), release = new CountDownLatch(1);
             for (int i = 0; i < batch; i++) {
-                Thread t = new Thread(ThreadChurn::work, "churn-" + (started + i));
+                Thread t = new Thread(() -> {
+                    work();
+                    working.countDown();
+                    try {
+                        release.await();   // the whole batch is alive at once
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "churn-" + (started + i));
                 t.start();
                 threads.add(t);
             }
+            working.await();
             peak = Math.max(peak, openFds());
+            release.countDown();
             for (Thread t : threads) t.join();
         }
         int after = openFds();
