@@ -56,7 +56,9 @@ static unsigned starts_since_sweep;
 static const perf_event_kind *kind;
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
-static bool deny_for_test;
+/* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
+ * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
+static enum { DENY_NONE, DENY_ALL, DENY_KERNEL } deny_for_test;
 
 /* Threads the session could not sample fully, reported at stop. */
 static uint64_t armed_total, skipped_fd_limit, open_failed, without_ring;
@@ -66,7 +68,7 @@ static int gettid_now(void) {
 }
 
 static int open_event(int tid, bool kernel, uint64_t sample_period) {
-    if (deny_for_test) {
+    if (deny_for_test == DENY_ALL || (deny_for_test == DENY_KERNEL && kernel)) {
         errno = EACCES;
         return -1;
     }
@@ -123,7 +125,9 @@ void engine_perf_configure(const char *event, bool alluser) {
     want_kernel = !alluser;
     kernel_allowed = want_kernel;
     const char *deny = getenv("LIBPROF_TEST_DENY_PERF");
-    deny_for_test = deny && *deny && strcmp(deny, "0") != 0;
+    deny_for_test = !deny || !*deny || strcmp(deny, "0") == 0 ? DENY_NONE
+                    : strcmp(deny, "kernel") == 0      ? DENY_KERNEL
+                                                       : DENY_ALL;
 }
 
 static int perf_check(char *err, size_t errlen) {
@@ -309,8 +313,9 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     size_t armed = thread_count;
     pthread_mutex_unlock(&lock);
     if (want_kernel && !kernel_allowed)
-        log_warn("perf: kernel frames not allowed here (kernel.perf_event_paranoid=%d): sampling user space "
-                 "only, as with alluser", paranoid_level());
+        log_warn("perf: kernel frames not allowed here (kernel.perf_event_paranoid=%d%s): sampling user space "
+                 "only, as with alluser", paranoid_level(),
+                 deny_for_test ? "; simulated: LIBPROF_TEST_DENY_PERF is set, a test-only switch" : "");
     log_info("perf: event %s, period %llu %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
              kind->time_based ? "ns" : "events", kernel_allowed ? "kernel call chains" : "user space only",
              armed);

@@ -53,6 +53,7 @@ public class IntegrationTest {
                 case "alluser" -> allUser();
                 case "perf_thread_churn" -> perfThreadChurn();
                 case "perf_fd_limit" -> perfFdLimit();
+                case "perf_kernel_refused" -> perfKernelRefused();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
             System.out.println("1 passed, 0 failed");
@@ -461,5 +462,19 @@ public class IntegrationTest {
         check(peak <= 60, "the process came within " + (80 - peak) + " descriptors of its limit");
         check(after - before <= 3, "descriptors grew from " + before + " to " + after);
         check(sumContaining(readCollapsed(file), "ThreadChurn.work") > 0, "no thread was sampled at all");
+    }
+
+    /** A kernel that allows user-space sampling only (perf_event_paranoid=2, simulated by the test-only switch):
+     *  perf is still chosen, says so, and records no kernel frames. */
+    static void perfKernelRefused() throws Exception {
+        Path file = work.resolve("nokernel.collapsed");
+        Run run = runJavaWithEnv(Map.of("LIBPROF_TEST_DENY_PERF", "kernel"), "start,event=cpu,interval=1ms,ann,file=" + file,
+                "SyscallLoop", "1");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        check(run.err().contains("event=cpu: using the perf engine"), "perf not chosen: " + run.err());
+        check(run.err().contains("kernel frames not allowed here"), "the refusal of kernel frames is not logged: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        check(sumContaining(stacks, "SyscallLoop.writeLoop_[j]") > 100, "too few samples in writeLoop");
+        check(sumWithSuffix(stacks, "_[k]") == 0, "kernel frames although the kernel refused them");
     }
 }
