@@ -365,6 +365,10 @@ public class IntegrationTest {
         check(Math.abs(share - truth) <= 0.05, String.format("burnA share %.4f differs from truth %.4f", share, truth));
         check(rate >= 700 && rate <= 1300, String.format("%.0f samples per CPU-second at interval=1ms", rate));
         check(failed * 100 < total, "failure markers on " + failed + " of " + total + " samples");
+        // Threads the JVM never reports (JIT compilers, GC workers) are armed from /proc/self/task at start.
+        long nonJava = sumContaining(stacks, "[non_Java_thread]");
+        System.out.println("  samples of non-Java threads: " + nonJava);
+        check(nonJava > 0, "no samples of JVM-internal threads");
     }
 
     /** perf_event_open refused (test-only switch): event=cpu falls back to ctimer and says why; event=cpu-clock,
