@@ -54,6 +54,7 @@ public class IntegrationTest {
                 case "perf_thread_churn" -> perfThreadChurn();
                 case "perf_fd_limit" -> perfFdLimit();
                 case "perf_kernel_refused" -> perfKernelRefused();
+                case "perf_page_faults" -> perfPageFaults();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
             System.out.println("1 passed, 0 failed");
@@ -482,5 +483,26 @@ public class IntegrationTest {
         Map<String, Long> stacks = readCollapsed(file);
         check(sumContaining(stacks, "SyscallLoop.writeLoop_[j]") > 100, "too few samples in writeLoop");
         check(sumWithSuffix(stacks, "_[k]") == 0, "kernel frames although the kernel refused them");
+    }
+
+    /** A counted perf event: event=page-faults samples every 100th fault, each sample weighs 100 events, and
+     *  the faults are found where the workload zeroes fresh memory. */
+    static void perfPageFaults() throws Exception {
+        Path file = work.resolve("faults.txt");
+        Run run = runJava("start,event=page-faults,interval=100,total,file=" + file, "FaultLoop", "400");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        String text = Files.readString(file);
+        check(text.contains("Engine         : perf (event=page-faults)"), "engine line: " + text);
+        Matcher samples = Pattern.compile("Samples        : (\\d+)").matcher(text);
+        Matcher weight = Pattern.compile("Total weight   : (\\d+) events").matcher(text);
+        check(samples.find() && weight.find(), "no sample count or weight in events: " + text);
+        long n = Long.parseLong(samples.group(1)), w = Long.parseLong(weight.group(1));
+        Matcher top = Pattern.compile("--- (\\d+) events \\(([0-9.]+)%\\), \\d+ samples\n((?:  \\[.*\n)+)").matcher(text);
+        check(top.find(), "no trace section: " + text);
+        System.out.printf("  page-faults: %d samples weighing %d events; hottest trace %s%% of the events%n", n, w, top.group(2));
+        check(n >= 100, "only " + n + " samples of page faults");
+        check(w == 100 * n, "each sample should weigh 100 events: " + w + " for " + n);
+        check(top.group(3).contains("FaultLoop.allocate") && Double.parseDouble(top.group(2)) > 50,
+                "the hottest trace is not the allocation loop: " + top.group(0));
     }
 }

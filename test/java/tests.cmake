@@ -13,7 +13,7 @@ add_custom_target(java_workloads ALL DEPENDS ${TEST_CLASSES}/.stamp)
 set(INTEGRATION_TESTS shares_ctimer shares_itimer total_ctimer total_itimer threads bad_options
     exit_while_profiling text_report naming_and_filters timeout attach_load
     shares_perf total_perf perf_fallback kernel_frames alluser perf_thread_churn
-    perf_fd_limit perf_kernel_refused)
+    perf_fd_limit perf_kernel_refused perf_page_faults)
 foreach(jdk ${TEST_JDKS})
   get_filename_component(jdk_name ${jdk} NAME)
   string(REGEX REPLACE "^java-|-openjdk-amd64$|-jdk-amd64$" "" jdk_tag ${jdk_name})
