@@ -493,6 +493,7 @@ public class IntegrationTest {
         check(run.exit() == 0, "workload failed: " + run.err());
         String text = Files.readString(file);
         check(text.contains("Engine         : perf (event=page-faults)"), "engine line: " + text);
+        check(text.contains("Interval       : 100 events"), "the interval is not a count of events: " + text);
         Matcher samples = Pattern.compile("Samples        : (\\d+)").matcher(text);
         Matcher weight = Pattern.compile("Total weight   : (\\d+) events").matcher(text);
         check(samples.find() && weight.find(), "no sample count or weight in events: " + text);
