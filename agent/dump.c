@@ -2,6 +2,7 @@
 #include "dump.h"
 
 #include "jvm.h"
+#include "kallsyms.h"
 #include "native_map.h"
 #include "names.h"
 #include "threads.h"
@@ -63,9 +64,25 @@ static uint32_t native_frame_name(dump_state *d, const trace_frame *f) {
     return id;
 }
 
+/* Kernel frames by /proc/kallsyms (read at the first dump that needs it; dumps are serialised), else the
+ * address when kernel pointers are hidden (kptr_restrict). */
+static uint32_t kernel_frame_name(dump_state *d, const trace_frame *f) {
+    static bool loaded;
+    if (!loaded) {
+        kallsyms_load("/proc/kallsyms");
+        loaded = true;
+    }
+    char name[300];
+    const char *symbol = kallsyms_available() ? kallsyms_find(f->id) : NULL;
+    if (symbol) snprintf(name, sizeof(name), "%.256s%s", symbol, d->style.ann ? "_[k]" : "");
+    else snprintf(name, sizeof(name), "[kernel 0x%llx]%s", (unsigned long long)f->id, d->style.ann ? "_[k]" : "");
+    return profile_intern(d->profile, name, FTYPE_KERNEL);
+}
+
 static uint32_t frame_name(dump_state *d, const trace_frame *f) {
     if (f->kind == FRAME_JAVA && f->id) return java_frame_name(d, f);
     if (f->kind == FRAME_NATIVE) return native_frame_name(d, f);
+    if (f->kind == FRAME_KERNEL) return kernel_frame_name(d, f);
     const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
     return profile_intern(d->profile, marker ? marker : "[unknown]", FTYPE_MARKER);
 }

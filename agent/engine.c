@@ -5,6 +5,7 @@
 #include "engine.h"
 
 #include "log.h"
+#include "perf_events.h"
 #include "sample.h"
 
 #include <signal.h>
@@ -12,10 +13,13 @@
 #include <stdio.h>
 #include <string.h>
 
-const engine *engine_choose(const char *event, bool verbose, char *err, size_t errlen) {
-    const engine *cpu_order[] = {&engine_ctimer, &engine_itimer};
+const engine *engine_choose(const prof_options *o, bool verbose, char *err, size_t errlen) {
+    const char *event = o->event;
     char why[256];
     if (strcmp(event, "cpu") == 0) {
+        /* perf first: a true period (not bound to the kernel tick) and kernel frames. */
+        const engine *cpu_order[] = {&engine_perf, &engine_ctimer, &engine_itimer};
+        engine_perf_configure("cpu-clock", o->alluser);
         for (size_t i = 0; i < sizeof(cpu_order) / sizeof(cpu_order[0]); i++) {
             if (cpu_order[i]->check(why, sizeof(why)) == 0) {
                 if (verbose) log_info("event=cpu: using the %s engine", cpu_order[i]->name);
@@ -25,6 +29,17 @@ const engine *engine_choose(const char *event, bool verbose, char *err, size_t e
         }
         snprintf(err, errlen, "event=cpu: no CPU engine can run here (last reason: %s)", why);
         return NULL;
+    }
+    const perf_event_kind *perf = perf_events_find(event);
+    if (perf) {
+        const engine *e = perf->time_based ? &engine_perf : &engine_perf_count;
+        engine_perf_configure(perf->name, o->alluser);
+        if (e->check(why, sizeof(why)) != 0) {
+            snprintf(err, errlen, "event=%s: the perf engine is unavailable: %s", event, why);
+            return NULL;
+        }
+        if (verbose) log_info("event=%s: using the %s engine", event, e->name);
+        return e;
     }
     const engine *all[] = {&engine_ctimer, &engine_itimer};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
@@ -36,7 +51,7 @@ const engine *engine_choose(const char *event, bool verbose, char *err, size_t e
         if (verbose) log_info("event=%s: using the %s engine", event, all[i]->name);
         return all[i];
     }
-    snprintf(err, errlen, "event=%s: unknown event; accepted: cpu, ctimer, itimer", event);
+    snprintf(err, errlen, "event=%s: unknown event; accepted: cpu, ctimer, itimer, " PERF_EVENTS_TEXT, event);
     return NULL;
 }
 

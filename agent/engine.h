@@ -5,6 +5,9 @@
 #ifndef LIBPROF_ENGINE_H
 #define LIBPROF_ENGINE_H
 
+#include "options.h"
+
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,14 +24,27 @@ typedef struct engine {
     /* Per-thread engines arm and disarm threads as the JVM reports them; may be NULL. */
     void (*thread_start)(int tid);
     void (*thread_end)(int tid);
+    /* Signal-path hooks, may be NULL; async-signal-safe. kernel_frames writes the kernel call chain of
+     * the sample this signal reports (leaf first, at most 'max') and returns how many. after_sample runs
+     * at the end of every handler invocation, taken or dropped, e.g. to re-arm a one-shot event. */
+    int (*kernel_frames)(const siginfo_t *info, uintptr_t *out, int max);
+    void (*after_sample)(const siginfo_t *info);
+    /* A sample stands for 'interval' events (page faults...), not for the CPU time since the last one. */
+    bool counts_events;
 } engine;
 
 extern const engine engine_ctimer;
 extern const engine engine_itimer;
+extern const engine engine_perf;         /* time events (cpu-clock, task-clock): weights in ns */
+extern const engine engine_perf_count;   /* counted events (page-faults...): weights in events */
 
-/* Picks the engine for an event name: 'cpu' takes the best one that passes its check. With 'verbose', logs
- * the choice and why. Returns NULL with the reason in err when none can run. */
-const engine *engine_choose(const char *event, bool verbose, char *err, size_t errlen);
+/* Which perf event the perf engines open and whether kernel frames are wanted; before check/start. */
+void engine_perf_configure(const char *event, bool alluser);
+
+/* Picks the engine for o->event (and o->alluser): 'cpu' takes the best one that passes its check (perf,
+ * ctimer, itimer); a perf event name takes perf or nothing. With 'verbose', logs the choice and why the
+ * better ones could not run. Returns NULL with the reason in err when none can run. */
+const engine *engine_choose(const prof_options *o, bool verbose, char *err, size_t errlen);
 
 /* The signal profiling uses: SIGPROF, unless the application already handles SIGPROF itself, in which
  * case a real-time signal it does not use (logged). Decided at the first call. */

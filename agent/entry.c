@@ -59,7 +59,7 @@ static int configure(JavaVM *vm, const char *text, bool attach, prof_options *o)
     }
     /* Refuse an engine that cannot run here now, not later in the middle of the application. */
     if (o->action == ACTION_START || o->action == ACTION_RESUME) {
-        if (!engine_choose(o->event, false, err, sizeof(err))) {
+        if (!engine_choose(o, false, err, sizeof(err))) {
             log_error("%s", err);
             return -1;
         }

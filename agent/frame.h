@@ -12,10 +12,11 @@ typedef enum {
     FRAME_JAVA = 0,      /* a Java method whose execution type is unknown (AsyncGetCallTrace mode) */
     FRAME_MARKER,        /* id is a marker_id */
     FRAME_NATIVE,        /* id is a pc in native code (a call site for callers) */
+    FRAME_KERNEL,        /* id is a kernel address, from the perf engine's call chain */
 } frame_kind;
 
 typedef struct {
-    uint64_t id;         /* jmethodID, marker_id or pc, by kind */
+    uint64_t id;         /* jmethodID, marker_id, native pc or kernel address, by kind */
     int32_t bci;         /* bytecode index for Java frames (-3: native method), else 0 */
     int32_t kind;        /* frame_kind */
 } trace_frame;

@@ -6,6 +6,7 @@
 
 #include "filepath.h"
 #include "log.h"
+#include "perf_events.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -14,7 +15,7 @@
 #include <string.h>
 
 static const char *const known_events[] = {"cpu", "ctimer", "itimer"};
-#define KNOWN_EVENTS_TEXT "cpu, ctimer, itimer"
+#define KNOWN_EVENTS_TEXT "cpu, ctimer, itimer, or a perf event: " PERF_EVENTS_TEXT
 
 void options_init(prof_options *o) {
     memset(o, 0, sizeof(*o));
@@ -90,6 +91,12 @@ static int set_event(prof_options *o, const char *value, char *err, size_t errle
             return 0;
         }
     }
+    const perf_event_kind *perf = perf_events_find(value);
+    if (perf) {
+        /* Aliases are stored under perf's full name, which is what the engine and the report show. */
+        strcpy(o->event, perf->name);
+        return 0;
+    }
     return fail(err, errlen, "option 'event=%s': unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, value, value);
 }
 
@@ -98,7 +105,7 @@ static bool *flag_for(prof_options *o, const char *name) {
     struct { const char *name; bool *flag; } flags[] = {
         {"threads", &o->threads}, {"simple", &o->simple}, {"dot", &o->dot}, {"sig", &o->sig},
         {"ann", &o->ann}, {"total", &o->total}, {"quiet", &o->quiet}, {"lib", &o->lib},
-        {"reverse", &o->reverse}, {"inverted", &o->inverted},
+        {"reverse", &o->reverse}, {"inverted", &o->inverted}, {"alluser", &o->alluser},
     };
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
         if (strcmp(name, flags[i].name) == 0) return flags[i].flag;
@@ -242,7 +249,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
                 "unknown option '%s'; accepted: start resume stop dump status version event= interval= file= "
                 "collapsed text traces[=N] flat[=N] threads jstackdepth= include= exclude= simple dot sig ann lib "
                 "title= samples total timeout= log= loglevel= quiet cstack= flamegraph html tree minwidth= "
-                "reverse inverted",
+                "reverse inverted alluser",
                 name);
 }
 

@@ -41,7 +41,7 @@ typedef enum {
 
 typedef struct {
     prof_action action;
-    char event[128];            /* "cpu", "ctimer", "itimer" */
+    char event[128];            /* "cpu", "ctimer", "itimer", or a perf event name (perf_events.h) */
     uint64_t interval_ns;       /* 0 = the engine's default */
     char file[1024];            /* output path pattern, %p and %t not yet expanded */
     prof_format format;
@@ -65,6 +65,7 @@ typedef struct {
     double minwidth;            /* html: frames narrower than this percent of the total are not written */
     bool reverse;               /* html: start with stacks merged from the leaf (backtraces) */
     bool inverted;              /* flame graph: start as an icicle (root at the top) */
+    bool alluser;               /* perf engine: sample user space only, no kernel frames */
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL

@@ -12,7 +12,10 @@ static void write_header(const profile *p, FILE *out) {
     fprintf(out, "--- libprof profile ---\n");
     if (m->title[0]) fprintf(out, "Title          : %s\n", m->title);
     fprintf(out, "Engine         : %s (event=%s)\n", m->engine, m->event);
-    fprintf(out, "Interval       : %llu ns (%.3f ms)\n", (unsigned long long)m->interval_ns, m->interval_ns / 1e6);
+    if (strcmp(m->units, "ns") == 0)
+        fprintf(out, "Interval       : %llu ns (%.3f ms)\n", (unsigned long long)m->interval_ns, m->interval_ns / 1e6);
+    else   /* counted events (perf page-faults...): the interval is a count */
+        fprintf(out, "Interval       : %llu %s\n", (unsigned long long)m->interval_ns, m->units);
     fprintf(out, "Duration       : %.3f s\n", m->duration_ns / 1e9);
     fprintf(out, "Samples        : %llu\n", (unsigned long long)p->total_samples);
     fprintf(out, "Total weight   : %llu %s\n", (unsigned long long)p->total_weight, m->units);

@@ -188,7 +188,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                  atomic_load(&current_engine)->name);
         return -1;
     }
-    const engine *e = engine_choose(o->event, !o->quiet, err, errlen);
+    const engine *e = engine_choose(o, !o->quiet, err, errlen);
     if (!e) return -1;
     if (!table && !(table = traces_create(TABLE_SLOTS, TABLE_FRAMES))) {
         snprintf(err, errlen, "cannot reserve memory for call-trace storage");
@@ -220,7 +220,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     }
     effective_cstack = cstack;
     sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval,
-                         jvm_tracks_all_java_threads(), cstack, e->timer_overruns};
+                         jvm_tracks_all_java_threads(), cstack, e};
     if (sample_configure(&cfg)) {
         snprintf(err, errlen, "cannot allocate stack buffers for jstackdepth=%d", o->jstackdepth);
         return -1;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #define BUFFER_COUNT 64
+/* Java frames, a marker, the truncation marker, and the kernel frames ahead of them. */
 
 static sample_config config;
 static asgct_frame *asgct_buffers;
@@ -67,9 +68,9 @@ static uint32_t current_tid(void) {
     return thread_clock.tid;
 }
 
-/* Java frames, native frames and up to two markers. */
+/* Kernel frames, native frames, Java frames and up to two markers. */
 static size_t frames_per_buffer(int max_depth) {
-    return (size_t)max_depth + SAMPLE_MAX_NATIVE_FRAMES + 2;
+    return (size_t)max_depth + SAMPLE_MAX_KERNEL_FRAMES + SAMPLE_MAX_NATIVE_FRAMES + 2;
 }
 
 int sample_configure(const sample_config *cfg) {
@@ -135,7 +136,7 @@ static int claim_buffer(uint32_t tid) {
 /* The CPU time this sample stands for. A POSIX CPU timer says how many expiries its signal stands for
  * (si_overrun), which costs nothing; otherwise the thread's CPU time since its previous sample. */
 static uint64_t sample_weight(const siginfo_t *info) {
-    if (config.timer_overruns && info && info->si_code == SI_TIMER)
+    if (config.engine && config.engine->timer_overruns && info && info->si_code == SI_TIMER)
         return config.interval_ns * (1 + (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0));
     struct timespec ts;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return config.interval_ns;
@@ -235,6 +236,21 @@ static void count_marker_frames(const trace_frame *frames, uint32_t depth) {
     }
 }
 
+/* The kernel frames the engine recorded for this sample (perf_events), leaf first. */
+static uint32_t kernel_stack(const siginfo_t *info, trace_frame *out) {
+    const engine *e = config.engine;
+    if (!e || !e->kernel_frames) return 0;
+    uintptr_t pcs[SAMPLE_MAX_KERNEL_FRAMES];
+    int n = e->kernel_frames(info, pcs, SAMPLE_MAX_KERNEL_FRAMES);
+    for (int i = 0; i < n; i++) out[i] = (trace_frame){pcs[i], 0, FRAME_KERNEL};
+    return n > 0 ? (uint32_t)n : 0;
+}
+
+/* Counted events (page faults...) weigh their period; time events the CPU time since the last sample. */
+static uint64_t weight_of_sample(const siginfo_t *info) {
+    return config.engine && config.engine->counts_events ? config.interval_ns : sample_weight(info);
+}
+
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     (void)signo;
     int saved_errno = errno;
@@ -243,7 +259,7 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     atomic_fetch_add_explicit(&count_signals, 1, memory_order_relaxed);
     uint64_t started = sample_cost_now();
 
-    uint64_t weight = sample_weight(info);
+    uint64_t weight = weight_of_sample(info);
     uint32_t tid = current_tid();
     int b = claim_buffer(tid);
     if (b < 0) {
@@ -253,7 +269,8 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     JNIEnv *env = thread_env(tid);
     asgct_frame *raw = asgct_buffers + (size_t)b * config.max_depth;
     trace_frame *frames = frame_buffers + (size_t)b * frames_per_buffer(config.max_depth);
-    uint32_t depth = collect_stack(ucontext, env, tid, raw, frames);
+    uint32_t kernel_depth = kernel_stack(info, frames);
+    uint32_t depth = kernel_depth + collect_stack(ucontext, env, tid, raw, frames + kernel_depth);
 
     traces_result r = traces_put(config.table, frames, depth, config.per_thread ? tid : 0, weight);
     if (r == TRACES_STORED) {
@@ -266,6 +283,8 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     atomic_store_explicit(&buffer_busy[b], 0, memory_order_release);
     sample_cost_record(depth, sample_cost_now() - started);
 out:
+    /* Taken or not, a one-shot engine must re-arm, or this thread is never sampled again. */
+    if (config.engine && config.engine->after_sample) config.engine->after_sample(info);
     atomic_fetch_sub(&in_flight, 1);
     errno = saved_errno;
 }

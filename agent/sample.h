@@ -8,6 +8,7 @@
 
 #include "asgct.h"
 #include "options.h"
+#include "engine.h"
 #include "traces.h"
 
 #include <signal.h>
@@ -40,8 +41,11 @@ typedef struct {
     uint64_t interval_ns;    /* weight of a thread's first sample */
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
     prof_cstack cstack;      /* how native frames are walked */
-    bool timer_overruns;     /* the engine's signals are POSIX timer signals carrying si_overrun */
+    const engine *engine;    /* its signal-path hooks (kernel frames, re-arming); may be NULL */
 } sample_config;
+
+/* Kernel frames kept per sample, on the leaf side of the Java frames. */
+#define SAMPLE_MAX_KERNEL_FRAMES 128
 
 /* Allocates the stack buffers for 'max_depth'. Call while inactive. Returns -1 on allocation failure. */
 int sample_configure(const sample_config *cfg);

@@ -56,6 +56,15 @@ public class IntegrationTest {
                 case "native_chain_nofp_default" -> nativeChain("nofp", "default", 95);
                 case "deflate_into_zlib" -> deflateIntoZlib();
                 case "jvm_threads" -> jvmThreads();
+                case "shares_perf" -> sharesPerf();
+                case "total_perf" -> total("cpu-clock");
+                case "perf_fallback" -> perfFallback();
+                case "kernel_frames" -> kernelFrames();
+                case "alluser" -> allUser();
+                case "perf_thread_churn" -> perfThreadChurn();
+                case "perf_fd_limit" -> perfFdLimit();
+                case "perf_kernel_refused" -> perfKernelRefused();
+                case "perf_page_faults" -> perfPageFaults();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
             System.out.println("1 passed, 0 failed");
@@ -73,22 +82,35 @@ public class IntegrationTest {
     }
 
     static Run runJava(String agentOptions, String... mainAndArgs) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
+        return runJavaWithEnv(Map.of(), agentOptions, mainAndArgs);
+    }
+
+    static Run runJavaWithEnv(Map<String, String> env, String agentOptions, String... mainAndArgs)
+            throws IOException, InterruptedException {
+        return runJavaVia(List.of(), env, agentOptions, mainAndArgs);
+    }
+
+    /** Runs java through 'wrapper' (a command that executes its arguments, such as prlimit). */
+    static Run runJavaVia(List<String> wrapper, Map<String, String> env, String agentOptions, String... mainAndArgs)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(javaHome + "/bin/java");
         if (agentOptions != null) cmd.add("-agentpath:" + agent + "=" + agentOptions);
         cmd.add("-cp");
         cmd.add(classes);
         cmd.addAll(List.of(mainAndArgs));
         Path out = Files.createTempFile(work, "stdout", ".txt"), err = Files.createTempFile(work, "stderr", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        builder.environment().putAll(env);
+        Process p = builder.start();
         if (!p.waitFor(180, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("JVM did not finish in 180 s: " + cmd);
         }
         Run run = new Run(p.exitValue(), Files.readString(out), Files.readString(err));
         noCrashReports();
-        System.out.println("$ " + String.join(" ", cmd) + "\n  exit " + run.exit() + "\n  stderr: "
+        System.out.println("$ " + (env.isEmpty() ? "" : env + " ") + String.join(" ", cmd) + "\n  exit " + run.exit() + "\n  stderr: "
                 + run.err().strip().replace("\n", "\n          "));
         return run;
     }
@@ -291,7 +313,9 @@ public class IntegrationTest {
                     samples = Long.parseLong(m.group(1));
                 }
                 System.out.print("  status:\n" + text);
-                check(text.contains("state: running") && text.contains("engine: ctimer"), "status: " + text);
+                // event=cpu: perf where the kernel allows it, else ctimer.
+                check(text.contains("state: running") && (text.contains("engine: perf") || text.contains("engine: ctimer")),
+                        "status: " + text);
                 check(refused(vm, "start"), "a second start while running was accepted");
                 Path profile = work.resolve("attach.collapsed");
                 vm.loadAgentPath(agent, "stop,file=" + profile);
@@ -524,5 +548,174 @@ public class IntegrationTest {
         System.out.println("  profiled for " + duration + " s");
         check(duration >= 0.9 && duration <= 1.6, "timeout=1 profiled for " + duration + " s");
         check(run.out().contains("TRUTH"), "the application did not finish after the timeout");
+    }
+
+    // ---- the perf_events engine ---------------------------------------------------------------------
+
+    /** Samples whose stack holds a frame ending in 'suffix'. */
+    static long sumWithSuffix(Map<String, Long> stacks, String suffix) {
+        long n = 0;
+        for (var e : stacks.entrySet()) {
+            if (List.of(e.getKey().split(";")).stream().anyMatch(f -> f.endsWith(suffix))) n += e.getValue();
+        }
+        return n;
+    }
+
+    /** event=cpu picks perf when the kernel allows it: right shares at 1 ms, and a true 1 ms period (about
+     *  1000 samples per CPU-second, where the tick-bound ctimer gives the kernel's HZ). */
+    static void sharesPerf() throws Exception {
+        Path file = work.resolve("shares-perf.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,file=" + file, "Burn7525", "4");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        check(run.err().contains("event=cpu: using the perf engine"), "perf not chosen for event=cpu: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        long a = sumContaining(stacks, "Burn7525.burnA"), b = sumContaining(stacks, "Burn7525.burnB");
+        long main = sumContaining(stacks, "Burn7525.main"), total = sum(stacks), failed = failureSamples(stacks);
+        double share = (double) a / (a + b), truth = truth(run.out(), "burnA");
+        double rate = main / (truth(run.out(), "threadCpuNs") / 1e9);
+        System.out.printf("  perf: burnA %d, burnB %d, all %d samples; share %.4f vs truth %.4f; %.0f samples per "
+                + "CPU-second of the workload thread; failures %d%n", a, b, total, share, truth, rate, failed);
+        check(Math.abs(share - truth) <= 0.05, String.format("burnA share %.4f differs from truth %.4f", share, truth));
+        check(rate >= 700 && rate <= 1300, String.format("%.0f samples per CPU-second at interval=1ms", rate));
+        check(failed * 100 < total, "failure markers on " + failed + " of " + total + " samples");
+        // Threads the JVM never reports (JIT compilers, GC workers) are armed from /proc/self/task at start.
+        long nonJava = sumContaining(stacks, "[non_Java_thread]");
+        System.out.println("  samples of non-Java threads: " + nonJava);
+        check(nonJava > 0, "no samples of JVM-internal threads");
+    }
+
+    /** perf_event_open refused (test-only switch): event=cpu falls back to ctimer and says why; event=cpu-clock,
+     *  which only perf can serve, refuses to start with the reason. */
+    static void perfFallback() throws Exception {
+        Map<String, String> deny = Map.of("LIBPROF_TEST_DENY_PERF", "1");
+        Path file = work.resolve("fallback.collapsed");
+        Run run = runJavaWithEnv(deny, "start,event=cpu,interval=1ms,file=" + file, "Burn7525", "1");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        check(run.err().contains("event=cpu: perf engine unavailable: perf_event_open refused")
+                && run.err().contains("LIBPROF_TEST_DENY_PERF"), "the refusal of perf is not logged: " + run.err());
+        check(run.err().contains("event=cpu: using the ctimer engine"), "ctimer not chosen: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        long burn = sumContaining(stacks, "Burn7525.main");
+        check(burn > 150, "the ctimer fallback profiled only " + burn + " samples of the workload");
+        check(sumWithSuffix(stacks, "_[k]") == 0 && !String.join("", stacks.keySet()).contains("[kernel"),
+                "kernel frames without perf");
+        run = runJavaWithEnv(deny, "start,event=cpu-clock,file=" + work.resolve("none.collapsed"), "Burn7525", "0.1");
+        check(run.exit() != 0, "event=cpu-clock started without perf_events");
+        check(run.err().contains("cpu-clock") && run.err().contains("perf_event_open refused"),
+                "the refusal does not say why: " + run.err());
+    }
+
+    /** A workload living in system calls shows kernel frames, annotated _[k], leaf-side of its Java frames. */
+    static void kernelFrames() throws Exception {
+        Path file = work.resolve("kernel.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,ann,file=" + file, "SyscallLoop", "1.5");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        check(run.err().contains("using the perf engine"), "perf not chosen: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        long loop = 0, withKernel = 0;
+        for (var e : stacks.entrySet()) {
+            List<String> frames = List.of(e.getKey().split(";"));
+            int firstKernel = -1;
+            for (int i = 0; i < frames.size(); i++) {
+                boolean kernel = frames.get(i).endsWith("_[k]");
+                if (kernel && firstKernel < 0) firstKernel = i;
+                check(kernel || firstKernel < 0, "a frame above the kernel frames: " + e.getKey());
+            }
+            if (!frames.contains("SyscallLoop.writeLoop_[j]")) continue;
+            loop += e.getValue();
+            if (firstKernel >= 0) withKernel += e.getValue();
+        }
+        System.out.printf("  writeLoop: %d samples, %d with kernel frames (%.1f%%)%n", loop, withKernel,
+                100.0 * withKernel / Math.max(1, loop));
+        check(loop > 300, "too few samples in writeLoop: " + loop);
+        check(withKernel * 100 >= 30 * loop, "kernel frames on only " + withKernel + " of " + loop + " samples");
+    }
+
+    /** alluser: no kernel frames, the workload still profiled. */
+    static void allUser() throws Exception {
+        Path file = work.resolve("alluser.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,ann,alluser,file=" + file, "SyscallLoop", "1.5");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        check(run.err().contains("user space only"), "alluser not reported: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        long loop = sumContaining(stacks, "SyscallLoop.writeLoop_[j]"), kernel = sumWithSuffix(stacks, "_[k]");
+        System.out.printf("  alluser: writeLoop %d samples, %d with kernel frames%n", loop, kernel);
+        check(loop > 150, "too few samples in writeLoop: " + loop);
+        check(kernel == 0, kernel + " samples with kernel frames despite alluser");
+    }
+
+    /** 500 threads started and ended while profiling with perf: they are sampled, and every descriptor the
+     *  engine opened for them is closed again. */
+    static void perfThreadChurn() throws Exception {
+        Path file = work.resolve("churn.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,file=" + file, "ThreadChurn", "500", "50");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        check(run.err().contains("using the perf engine"), "perf not chosen: " + run.err());
+        Matcher m = Pattern.compile("FDS before=(\\d+) peak=(\\d+) after=(\\d+)").matcher(run.out());
+        check(m.find(), "no descriptor counts: " + run.out());
+        int before = Integer.parseInt(m.group(1)), after = Integer.parseInt(m.group(3));
+        Map<String, Long> stacks = readCollapsed(file);
+        long work = sumContaining(stacks, "ThreadChurn.work");
+        System.out.printf("  descriptors before %d, peak %s, after %d; work samples %d%n", before, m.group(2), after, work);
+        check(after - before <= 3, "descriptors grew from " + before + " to " + after + " over 500 threads");
+        check(work > 200, "the short threads were barely sampled: " + work);
+    }
+
+    /** A low descriptor limit: the engine leaves threads unsampled rather than take the application's
+     *  descriptors, says so, and counts them; the application never runs out. */
+    static void perfFdLimit() throws Exception {
+        Path file = work.resolve("fdlimit.collapsed");
+        // The JVM raises its soft limit to the hard one unless told not to.
+        Run run = runJavaVia(List.of("prlimit", "--nofile=80:80"), Map.of(),
+                "start,event=cpu,interval=1ms,file=" + file, "-XX:-MaxFDLimit", "ThreadChurn", "200", "50");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Matcher m = Pattern.compile("FDS before=(\\d+) peak=(\\d+) after=(\\d+)").matcher(run.out());
+        check(m.find(), "no descriptor counts: " + run.out());
+        int before = Integer.parseInt(m.group(1)), peak = Integer.parseInt(m.group(2)), after = Integer.parseInt(m.group(3));
+        Matcher skipped = Pattern.compile("(\\d+) not sampled for the descriptor limit").matcher(run.err());
+        check(skipped.find(), "no count of threads left unsampled: " + run.err());
+        System.out.printf("  limit 80: descriptors before %d, peak %d, after %d; %s threads not sampled%n", before, peak,
+                after, skipped.group(1));
+        check(run.err().contains("WARN: perf: thread") && Long.parseLong(skipped.group(1)) > 0,
+                "the descriptor limit was not reported: " + run.err());
+        check(peak <= 60, "the process came within " + (80 - peak) + " descriptors of its limit");
+        check(after - before <= 3, "descriptors grew from " + before + " to " + after);
+        check(sumContaining(readCollapsed(file), "ThreadChurn.work") > 0, "no thread was sampled at all");
+    }
+
+    /** A kernel that allows user-space sampling only (perf_event_paranoid=2, simulated by the test-only switch):
+     *  perf is still chosen, says so, and records no kernel frames. */
+    static void perfKernelRefused() throws Exception {
+        Path file = work.resolve("nokernel.collapsed");
+        Run run = runJavaWithEnv(Map.of("LIBPROF_TEST_DENY_PERF", "kernel"), "start,event=cpu,interval=1ms,ann,file=" + file,
+                "SyscallLoop", "1");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        check(run.err().contains("event=cpu: using the perf engine"), "perf not chosen: " + run.err());
+        check(run.err().contains("kernel frames not allowed here"), "the refusal of kernel frames is not logged: " + run.err());
+        Map<String, Long> stacks = readCollapsed(file);
+        check(sumContaining(stacks, "SyscallLoop.writeLoop_[j]") > 100, "too few samples in writeLoop");
+        check(sumWithSuffix(stacks, "_[k]") == 0, "kernel frames although the kernel refused them");
+    }
+
+    /** A counted perf event: event=page-faults samples every 100th fault, each sample weighs 100 events, and
+     *  the faults are found where the workload zeroes fresh memory. */
+    static void perfPageFaults() throws Exception {
+        Path file = work.resolve("faults.txt");
+        Run run = runJava("start,event=page-faults,interval=100,total,file=" + file, "FaultLoop", "400");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        String text = Files.readString(file);
+        check(text.contains("Engine         : perf (event=page-faults)"), "engine line: " + text);
+        check(text.contains("Interval       : 100 events"), "the interval is not a count of events: " + text);
+        Matcher samples = Pattern.compile("Samples        : (\\d+)").matcher(text);
+        Matcher weight = Pattern.compile("Total weight   : (\\d+) events").matcher(text);
+        check(samples.find() && weight.find(), "no sample count or weight in events: " + text);
+        long n = Long.parseLong(samples.group(1)), w = Long.parseLong(weight.group(1));
+        Matcher top = Pattern.compile("--- (\\d+) events \\(([0-9.]+)%\\), \\d+ samples\n((?:  \\[.*\n)+)").matcher(text);
+        check(top.find(), "no trace section: " + text);
+        System.out.printf("  page-faults: %d samples weighing %d events; hottest trace %s%% of the events%n", n, w, top.group(2));
+        check(n >= 100, "only " + n + " samples of page faults");
+        check(w == 100 * n, "each sample should weigh 100 events: " + w + " for " + n);
+        check(top.group(3).contains("FaultLoop.allocate") && Double.parseDouble(top.group(2)) > 50,
+                "the hottest trace is not the allocation loop: " + top.group(0));
     }
 }

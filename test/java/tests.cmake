@@ -6,7 +6,9 @@ compile_java(java_workloads ${CMAKE_SOURCE_DIR}/test/java ${TEST_CLASSES})
 set(INTEGRATION_TESTS shares_ctimer shares_itimer total_ctimer total_itimer threads bad_options
     exit_while_profiling text_report naming_and_filters timeout attach_load app_owns_sigprof stress exit_paths
     native_chain_fp native_chain_nofp_fp_mode native_chain_nofp_dwarf native_chain_nofp_default
-    deflate_into_zlib jvm_threads)
+    deflate_into_zlib jvm_threads
+    shares_perf total_perf perf_fallback kernel_frames alluser perf_thread_churn
+    perf_fd_limit perf_kernel_refused perf_page_faults)
 foreach(jdk ${TEST_JDKS})
   get_filename_component(jdk_name ${jdk} NAME)
   string(REGEX REPLACE "^java-|-openjdk-amd64$|-jdk-amd64$" "" jdk_tag ${jdk_name})

@@ -85,6 +85,25 @@ static void test_events(void **state) {
     refused("event=", "event");
 }
 
+/* perf software events by perf's names and short aliases; alluser is a flag. */
+static void test_perf_events(void **state) {
+    (void)state;
+    parses("event=cpu-clock");
+    assert_string_equal(o.event, "cpu-clock");
+    parses("event=page-faults,interval=1000");
+    assert_string_equal(o.event, "page-faults");
+    assert_int_equal(o.interval_ns, 1000);
+    parses("event=cs");
+    assert_string_equal(o.event, "context-switches");
+    parses("event=task-clock,alluser");
+    assert_true(o.alluser);
+    parses("event=cpu");
+    assert_false(o.alluser);
+    refused("event=cycles", "cpu-clock");
+    refused("event=cpu-clocks", "cpu-clocks");
+    refused("alluser=1", "alluser");
+}
+
 static void test_intervals(void **state) {
     (void)state;
     struct { const char *text; uint64_t ns; } ok[] = {
@@ -223,7 +242,7 @@ static void test_durations(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),   cmocka_unit_test(test_actions),
-        cmocka_unit_test(test_full_line),  cmocka_unit_test(test_events),
+        cmocka_unit_test(test_full_line),  cmocka_unit_test(test_events), cmocka_unit_test(test_perf_events),
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
         cmocka_unit_test(test_durations),  cmocka_unit_test(test_html_formats),

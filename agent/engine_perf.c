@@ -1,0 +1,384 @@
+/*
+ * engine_perf: one perf event per thread (perf_event_open with pid = that thread's tid, any CPU). The
+ * software cpu-clock event is an hrtimer on the thread's own CPU time, so its period is a true period,
+ * not rounded to the kernel tick as POSIX CPU timers are.
+ *
+ * Each event is one-shot: armed with PERF_EVENT_IOC_REFRESH 1, it counts one period, writes one sample
+ * record (the kernel call chain) into the thread's small ring buffer, disables itself and raises the profiling signal (SIGPROF unless the application owns it)
+ * on the very thread it measured (O_ASYNC, F_SETSIG, F_SETOWN_EX with F_OWNER_TID). The shared handler
+ * asks us for the kernel frames (kernel_frames) and lets us re-arm (after_sample). Re-arming from the
+ * handler means a slow handler can never be flooded: the next period starts when this sample is done.
+ *
+ * The handler finds its thread's state from the descriptor in siginfo (perf_hooks). Descriptors and rings
+ * are released on thread end, on stop, and for threads that died without telling the JVM (swept now and
+ * then); their number is bounded by half of RLIMIT_NOFILE so the application keeps its descriptors. State
+ * a handler may be reading is freed only after perf_hooks_wait_idle.
+ */
+#define _GNU_SOURCE
+#include "engine.h"
+
+#include "log.h"
+#include "perf_events.h"
+#include "perf_hooks.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RING_DATA_PAGES 1          /* one sample at a time: a full kernel chain is about 1 KiB */
+#define SWEEP_EVERY 64             /* thread starts between two sweeps for dead threads */
+/* A time event this short would keep a thread in its signal handler: the kernel itself allows 10 us. */
+#define MIN_TIME_PERIOD_NS 100000ULL
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static perf_thread **threads;      /* under lock */
+static size_t thread_count, thread_capacity;
+static bool running;
+static uint64_t period;
+static size_t page_size;
+static size_t fd_budget;           /* descriptors this engine may hold */
+static size_t fd_ceiling;          /* no descriptor at or above: the process is near its limit */
+static unsigned starts_since_sweep;
+
+/* From engine_perf_configure. */
+static const perf_event_kind *kind;
+static bool want_kernel;           /* not alluser */
+static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
+/* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
+ * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
+static enum { DENY_NONE, DENY_ALL, DENY_KERNEL } deny_for_test;
+
+/* Threads the session could not sample fully, reported at stop. */
+static uint64_t armed_total, skipped_fd_limit, open_failed, without_ring;
+
+static int gettid_now(void) {
+    return (int)syscall(SYS_gettid);
+}
+
+static int open_event(int tid, bool kernel, uint64_t sample_period) {
+    if (deny_for_test == DENY_ALL || (deny_for_test == DENY_KERNEL && kernel)) {
+        errno = EACCES;
+        return -1;
+    }
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof(a));
+    a.size = sizeof(a);
+    a.type = kind->type;
+    a.config = kind->config;
+    a.sample_period = sample_period;
+    a.disabled = 1;
+    a.exclude_idle = 1;
+    a.exclude_hv = 1;
+    a.wakeup_events = 1;
+    a.exclude_kernel = !kernel;
+    if (kernel) {
+        a.sample_type = PERF_SAMPLE_CALLCHAIN;
+        /* User frames come from the signal context (AsyncGetCallTrace, the native walkers): asking the
+         * kernel for them too would cost a second user stack walk per sample. */
+        a.exclude_callchain_user = 1;
+    }
+    return (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int paranoid_level(void) {
+    int level = -99;
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+    if (f) {
+        if (fscanf(f, "%d", &level) != 1) level = -99;
+        fclose(f);
+    }
+    return level;
+}
+
+static void explain_refusal(int error, char *err, size_t errlen) {
+    if (deny_for_test)
+        snprintf(err, errlen, "perf_event_open refused: %s (simulated: LIBPROF_TEST_DENY_PERF is set, a "
+                 "test-only switch)", strerror(EACCES));
+    else if (error == EACCES || error == EPERM)
+        snprintf(err, errlen, "perf_event_open refused: %s (kernel.perf_event_paranoid=%d; a container or "
+                 "seccomp policy may also forbid it)", strerror(error), paranoid_level());
+    else if (error == ENOSYS)
+        snprintf(err, errlen, "perf_event_open: %s (a kernel without perf events, or a seccomp filter)",
+                 strerror(error));
+    else if (error == ENOENT || error == EOPNOTSUPP || error == EINVAL)
+        snprintf(err, errlen, "perf_event_open: %s (this kernel does not offer event %s)", strerror(error),
+                 kind->name);
+    else
+        snprintf(err, errlen, "perf_event_open: %s", strerror(error));
+}
+
+void engine_perf_configure(const char *event, bool alluser) {
+    kind = perf_events_find(event);
+    if (!kind) kind = perf_events_find("cpu-clock");
+    want_kernel = !alluser;
+    kernel_allowed = want_kernel;
+    const char *deny = getenv("LIBPROF_TEST_DENY_PERF");
+    deny_for_test = !deny || !*deny || strcmp(deny, "0") == 0 ? DENY_NONE
+                    : strcmp(deny, "kernel") == 0      ? DENY_KERNEL
+                                                       : DENY_ALL;
+}
+
+static int perf_check(char *err, size_t errlen) {
+    if (!kind) engine_perf_configure("cpu-clock", false);
+    int tid = gettid_now();
+    int fd = open_event(tid, want_kernel, 1000000000ULL);
+    if (fd < 0 && want_kernel && (errno == EACCES || errno == EPERM)) {
+        /* perf_event_paranoid=2 allows user-space sampling only: still better than a timer. */
+        fd = open_event(tid, false, 1000000000ULL);
+        if (fd >= 0) kernel_allowed = false;
+    }
+    if (fd < 0) {
+        explain_refusal(errno, err, errlen);
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+/* Thread bookkeeping (under lock) ----------------------------------------------------------------------- */
+
+static void destroy(perf_thread *t) {
+    if (t->ring) munmap(t->ring, t->ring_bytes);
+    close(t->fd);
+    free(t);
+}
+
+static void warn_once(bool *warned, const char *fmt, int tid, const char *why) {
+    if (*warned) return;
+    *warned = true;
+    log_warn(fmt, tid, why);
+}
+
+static void map_ring(perf_thread *t) {
+    static bool warned;
+    size_t bytes = page_size * (1 + RING_DATA_PAGES);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd, 0);
+    if (p == MAP_FAILED) {
+        /* Usually kernel.perf_event_mlock_kb for unprivileged users: the thread is still sampled. */
+        without_ring++;
+        warn_once(&warned, "perf: thread %d is sampled without kernel frames: ring buffer refused (%s); "
+                  "more threads may follow, counted at stop", t->tid, strerror(errno));
+        return;
+    }
+    t->ring = p;
+    t->ring_bytes = bytes;
+}
+
+static int route_signal(int fd, int tid) {
+    struct f_owner_ex owner = {F_OWNER_TID, tid};
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETSIG, engine_profiling_signal()) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_ASYNC);
+}
+
+static bool grow_list(void) {
+    if (thread_count < thread_capacity) return true;
+    size_t cap = thread_capacity ? thread_capacity * 2 : 256;
+    perf_thread **grown = realloc(threads, cap * sizeof(*threads));
+    if (!grown) return false;
+    threads = grown;
+    thread_capacity = cap;
+    return true;
+}
+
+static void arm_thread(int tid) {
+    static bool warned_limit, warned_open;
+    if (thread_count >= fd_budget || !grow_list()) {
+        skipped_fd_limit++;
+        warn_once(&warned_limit, "perf: thread %d not sampled: %s; more threads may follow, counted at stop",
+                  tid, "this engine's share of RLIMIT_NOFILE (half of it) is used up");
+        return;
+    }
+    int fd = open_event(tid, kernel_allowed, period);
+    if (fd < 0) {
+        if (errno == ESRCH) return;   /* the thread ended since it was listed */
+        bool limit = errno == EMFILE || errno == ENFILE;
+        limit ? skipped_fd_limit++ : open_failed++;
+        warn_once(limit ? &warned_limit : &warned_open,
+                  "perf: thread %d not sampled: perf_event_open: %s; more threads may follow, counted at stop",
+                  tid, strerror(errno));
+        return;
+    }
+    perf_thread *t = (size_t)fd < fd_ceiling ? calloc(1, sizeof(*t)) : NULL;
+    if (!t) {
+        skipped_fd_limit++;
+        close(fd);
+        warn_once(&warned_limit, "perf: thread %d not sampled: %s; more threads may follow, counted at stop",
+                  tid, "the process uses three quarters of RLIMIT_NOFILE");
+        return;
+    }
+    t->tid = tid;
+    t->fd = fd;
+    if (kernel_allowed) map_ring(t);
+    if (route_signal(fd, tid) != 0) {
+        open_failed++;
+        destroy(t);
+        return;
+    }
+    threads[thread_count++] = t;
+    armed_total++;
+    perf_hooks_publish(t);
+    ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+}
+
+/* Releases the entries at the given list positions (sorted descending, so removal keeps them valid). */
+static void release_at(const size_t *positions, size_t n) {
+    for (size_t i = 0; i < n; i++) perf_hooks_unpublish(threads[positions[i]]);
+    perf_hooks_wait_idle();
+    for (size_t i = 0; i < n; i++) {
+        destroy(threads[positions[i]]);
+        threads[positions[i]] = threads[--thread_count];
+    }
+}
+
+static void release_tid(int tid) {
+    for (size_t i = thread_count; i-- > 0;) {
+        if (threads[i]->tid == tid) {
+            release_at(&i, 1);
+            return;
+        }
+    }
+}
+
+/* Threads the JVM never reports ending (GC workers, native threads) leave their events behind. */
+static void sweep_dead_threads(void) {
+    size_t dead[64], n = 0;
+    pid_t pid = getpid();
+    for (size_t i = thread_count; i-- > 0 && n < sizeof(dead) / sizeof(dead[0]);) {
+        if (syscall(SYS_tgkill, pid, threads[i]->tid, 0) != 0 && errno == ESRCH) dead[n++] = i;
+    }
+    if (n) release_at(dead, n);
+}
+
+/* Engine interface ------------------------------------------------------------------------------------- */
+
+/* Our share of the descriptors: half of what the process may open, and none once the process as a whole
+ * uses three quarters of its limit (descriptors are allocated lowest first, so a new one's number tells).
+ * The rest stays the application's. */
+static void set_fd_budget(void) {
+    struct rlimit nofile = {1024, 1024};
+    getrlimit(RLIMIT_NOFILE, &nofile);
+    size_t limit = nofile.rlim_cur == RLIM_INFINITY || nofile.rlim_cur > perf_hooks_capacity()
+                       ? perf_hooks_capacity()
+                       : (size_t)nofile.rlim_cur;
+    fd_budget = limit / 2;
+    fd_ceiling = limit - limit / 4;
+}
+
+static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
+    if (engine_install_handler(engine_profiling_signal()) != 0) {
+        snprintf(err, errlen, "perf: cannot install the signal handler: %s", strerror(errno));
+        return -1;
+    }
+    page_size = (size_t)sysconf(_SC_PAGESIZE);
+    pthread_mutex_lock(&lock);
+    if (perf_hooks_init() != 0) {
+        pthread_mutex_unlock(&lock);
+        snprintf(err, errlen, "perf: cannot reserve the descriptor table: %s", strerror(errno));
+        return -1;
+    }
+    set_fd_budget();
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir) {
+        pthread_mutex_unlock(&lock);
+        snprintf(err, errlen, "perf: cannot list /proc/self/task: %s", strerror(errno));
+        return -1;
+    }
+    period = interval_ns;
+    if (kind->time_based && period < MIN_TIME_PERIOD_NS) {
+        log_warn("perf: interval %llu ns is shorter than this engine allows; sampling every %llu ns",
+                 (unsigned long long)period, MIN_TIME_PERIOD_NS);
+        period = MIN_TIME_PERIOD_NS;
+    }
+    running = true;
+    armed_total = skipped_fd_limit = open_failed = without_ring = 0;
+    starts_since_sweep = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        int tid = atoi(e->d_name);
+        if (tid > 0) arm_thread(tid);
+    }
+    closedir(dir);
+    size_t armed = thread_count;
+    pthread_mutex_unlock(&lock);
+    if (want_kernel && !kernel_allowed)
+        log_warn("perf: kernel frames not allowed here (kernel.perf_event_paranoid=%d%s): sampling user space "
+                 "only, as with alluser", paranoid_level(),
+                 deny_for_test ? "; simulated: LIBPROF_TEST_DENY_PERF is set, a test-only switch" : "");
+    log_info("perf: event %s, period %llu %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
+             kind->time_based ? "ns" : "events", kernel_allowed ? "kernel call chains" : "user space only",
+             armed);
+    if (armed == 0) {
+        snprintf(err, errlen, "perf: no thread could be armed");
+        running = false;
+        return -1;
+    }
+    return 0;
+}
+
+static void perf_stop(void) {
+    pthread_mutex_lock(&lock);
+    running = false;
+    for (size_t i = 0; i < thread_count; i++) perf_hooks_unpublish(threads[i]);
+    perf_hooks_wait_idle();
+    for (size_t i = 0; i < thread_count; i++) destroy(threads[i]);
+    thread_count = 0;
+    if (skipped_fd_limit || open_failed || without_ring)
+        log_warn("perf: of %llu threads, %llu not sampled for the descriptor limit, %llu not sampled for "
+                 "other perf_event_open errors, %llu sampled without kernel frames",
+                 (unsigned long long)(armed_total + skipped_fd_limit + open_failed),
+                 (unsigned long long)skipped_fd_limit, (unsigned long long)open_failed,
+                 (unsigned long long)without_ring);
+    pthread_mutex_unlock(&lock);
+}
+
+static void perf_thread_start(int tid) {
+    pthread_mutex_lock(&lock);
+    if (running) {
+        /* A recycled tid may still have the event of the dead thread that had it before. */
+        release_tid(tid);
+        arm_thread(tid);
+        if (++starts_since_sweep >= SWEEP_EVERY) {
+            starts_since_sweep = 0;
+            sweep_dead_threads();
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void perf_thread_end(int tid) {
+    pthread_mutex_lock(&lock);
+    release_tid(tid);
+    pthread_mutex_unlock(&lock);
+}
+
+/* Both flavours share every function; they differ in what a sample stands for. */
+#define PERF_ENGINE_FUNCTIONS                                                                                 \
+    .check = perf_check, .start = perf_start, .stop = perf_stop, .thread_start = perf_thread_start,          \
+    .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames, .after_sample = perf_hooks_after_sample
+
+const engine engine_perf = {
+    .name = "perf",
+    .units = "ns",
+    .default_interval_ns = 10000000ULL,
+    PERF_ENGINE_FUNCTIONS,
+};
+
+const engine engine_perf_count = {
+    .name = "perf",
+    .units = "events",
+    .default_interval_ns = 1000,   /* a count of events: every 1000th page fault, context switch... */
+    .counts_events = true,
+    PERF_ENGINE_FUNCTIONS,
+};

@@ -1,0 +1,27 @@
+/*
+ * perf_events: the perf software events that `event=` accepts by name, and how to ask the kernel for
+ * each. Pure data, shared by the option parser (to validate a name) and the perf engine (to open it).
+ * Hardware events are left out on purpose: virtual machines and containers rarely expose them, and a
+ * software event always exists wherever perf_event_open does.
+ */
+#ifndef LIBPROF_PERF_EVENTS_H
+#define LIBPROF_PERF_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *name;      /* perf's spelling, e.g. "cpu-clock" */
+    uint32_t type;         /* perf_event_attr.type */
+    uint64_t config;       /* perf_event_attr.config */
+    bool time_based;       /* the period is nanoseconds of CPU time; else a count of events */
+} perf_event_kind;
+
+/* The names below, for messages. */
+#define PERF_EVENTS_TEXT \
+    "cpu-clock, task-clock, page-faults, minor-faults, major-faults, context-switches, cpu-migrations"
+
+/* The event called 'name' (aliases: faults, cs, migrations), or NULL. */
+const perf_event_kind *perf_events_find(const char *name);
+
+#endif
