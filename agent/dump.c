@@ -43,7 +43,10 @@ static uint32_t native_frame_name(dump_state *d, const trace_frame *f) {
     int found = 0;
     const char *library = NULL;
     if (native_map_name((uintptr_t)f->id, name, sizeof(name), &library)) {
-        /* named from the object's symbol tables (demangled), or its file name alone */
+        /* named from the object's symbol tables (demangled), or its file name alone; without the symbol
+         * version ("clock_gettime@@GLIBC_2.17"), which no C or C++ name contains */
+        char *version = strchr(name, '@');
+        if (version && version != name) *version = 0;
         if (d->options->lib && library && strcmp(name, library) != 0) {
             char symbol[sizeof(name)];
             memcpy(symbol, name, sizeof(symbol));
