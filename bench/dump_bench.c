@@ -6,6 +6,7 @@
  * Usage: dump_bench <output dir> [stacks=100000] [samples=1000000]
  */
 #include "out_collapsed.h"
+#include "out_html.h"
 #include "out_text.h"
 #include "profile.h"
 #include "traces.h"
@@ -53,17 +54,23 @@ static void add_stack(const trace_frame *frames, uint32_t depth, uint32_t tid, u
     profile_add(b->p, ids, depth, samples, weight);
 }
 
-static int write_file(const char *dir, const char *name, const profile *p, int text) {
+typedef enum { AS_COLLAPSED, AS_TEXT, AS_HTML } dump_format;
+
+static int write_file(const char *dir, const char *name, const profile *p, dump_format format) {
     char path[1024];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     if (!f) return -1;
+    static const char *const names[] = {"collapsed", "text", "html"};
+    out_html_options html = {0};
     double t0 = now();
-    int rc = text ? out_text_write(p, f, 200, 200) : out_collapsed_write(p, f);
+    int rc = format == AS_TEXT ? out_text_write(p, f, 200, 200)
+             : format == AS_HTML ? out_html_write(p, f, &html)
+                                 : out_collapsed_write(p, f);
     fclose(f);
     struct stat st;
     stat(path, &st);
-    printf("DUMP %s %.3f %lld\n", text ? "text" : "collapsed", now() - t0, (long long)st.st_size);
+    printf("DUMP %s %.3f %lld\n", names[format], now() - t0, (long long)st.st_size);
     return rc;
 }
 
@@ -95,7 +102,9 @@ int main(int argc, char **argv) {
     build_state b = {&p, names};
     traces_for_each(t, add_stack, &b);
     printf("BUILD %.3f %zu\n", now() - t0, p.stack_count);
-    if (write_file(dir, "bench.collapsed", &p, 0) || write_file(dir, "bench.txt", &p, 1)) return 1;
+    if (write_file(dir, "bench.collapsed", &p, AS_COLLAPSED) || write_file(dir, "bench.txt", &p, AS_TEXT) ||
+        write_file(dir, "bench.html", &p, AS_HTML))
+        return 1;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("PEAK_RSS_MB %.1f\n", ru.ru_maxrss / 1024.0);
