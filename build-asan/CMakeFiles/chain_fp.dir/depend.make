@@ -1,2 +1,0 @@
-# Empty dependencies file for chain_fp.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for chain_nofp.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for prof.
-# This may be replaced when dependencies are built.

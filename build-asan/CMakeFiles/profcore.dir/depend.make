@@ -1,2 +1,0 @@
-# Empty dependencies file for profcore.
-# This may be replaced when dependencies are built.

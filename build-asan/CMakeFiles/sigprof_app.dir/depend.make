@@ -1,2 +1,0 @@
-# Empty dependencies file for sigprof_app.
-# This may be replaced when dependencies are built.
