@@ -10,13 +10,48 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 static __thread struct {
     uintptr_t low, high;
+    bool probed;     /* bounds found by probing (threads the JVM did not report) */
 } own_stack __attribute__((tls_model("initial-exec")));
+
+#define PAGE 4096UL
+#define PROBE_PAGES 256   /* 1 MiB above the stack pointer, in one system call */
+
+/* A thread the JVM never reported (GC workers, JIT compilers, native threads) has no recorded bounds, and
+ * a system call per read would make its deep stacks slow to walk (each costs microseconds on a virtual
+ * machine). So once per thread, ask the kernel in one process_vm_readv which pages from the stack pointer
+ * upward are readable: it reads one word per page and stops at the first unmapped one. Everything from
+ * the stack pointer to there is then known good, and stays so while the thread lives. */
+static void probe_stack_above(uintptr_t sp) {
+    struct iovec remote[PROBE_PAGES];
+    uintptr_t words[PROBE_PAGES];
+    struct iovec local = {words, sizeof(words)};
+    uintptr_t start = sp & ~(PAGE - 1);
+    for (int i = 0; i < PROBE_PAGES; i++) remote[i] = (struct iovec){(void *)(start + i * PAGE), sizeof(uintptr_t)};
+    int saved = errno;
+    long n = syscall(SYS_process_vm_readv, (long)getpid(), &local, 1UL, remote, (unsigned long)PROBE_PAGES, 0UL);
+    errno = saved;
+    own_stack.probed = true;
+    if (n <= 0) return;
+    own_stack.low = start;
+    own_stack.high = start + (uintptr_t)(n / (long)sizeof(uintptr_t)) * PAGE;
+}
+
+void safe_read_note_stack_pointer(uintptr_t sp) {
+    if (!own_stack.high) {
+        if (!own_stack.probed) probe_stack_above(sp);
+        return;
+    }
+    /* The live stack pointer is always inside the thread's stack: deeper frames extend the known range. */
+    uintptr_t page = sp & ~(PAGE - 1);
+    if (page < own_stack.low && own_stack.low - page < (8UL << 20)) own_stack.low = page;
+}
 
 void safe_read_register_current_stack(void) {
     pthread_attr_t attr;

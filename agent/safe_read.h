@@ -11,6 +11,11 @@
 /* True and *out set when addr..addr+7 is readable; false otherwise. Async-signal-safe. */
 bool safe_read_word(uintptr_t addr, uintptr_t *out);
 
+/* Tells safe_read where the interrupted thread's stack pointer is, so reads on its stack need no system
+ * call: the first time for a thread with no recorded bounds, probes once which pages above it are mapped.
+ * Async-signal-safe; call at the start of each walk. */
+void safe_read_note_stack_pointer(uintptr_t sp);
+
 /* Records the calling thread's stack bounds so that reads inside them need no system call. Call on the
  * thread itself, outside signal handlers (JVMTI ThreadStart, VMInit). */
 void safe_read_register_current_stack(void);

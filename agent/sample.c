@@ -222,6 +222,7 @@ static uint32_t collect_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_f
     if (config.cstack != CSTACK_NO && ucontext) {
         const greg_t *regs = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
         walk_regs start = {(uintptr_t)regs[REG_RIP], (uintptr_t)regs[REG_RSP], (uintptr_t)regs[REG_RBP]};
+        safe_read_note_stack_pointer(start.sp);
         walk_end end;
         n = (uint32_t)(config.cstack == CSTACK_DWARF ? walk_dwarf(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end)
                                                      : walk_fp(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end));

@@ -54,7 +54,7 @@ public class BenchHarness {
         }
         int rounds = quick ? 1 : 2;
         overhead("javac", configs, rounds, quick ? List.of("BenchJavac", out.resolve("javac").toString(), "4", "5")
-                : List.of("BenchJavac", out.resolve("javac").toString(), "14", "60"));
+                : List.of("BenchJavac", out.resolve("javac").toString(), "10", "60"));
         overhead("pool", configs, rounds, quick ? List.of("BenchPool", "4") : List.of("BenchPool", "14"));
         dump();
         agentMemory(quick ? 3 : 60);
