@@ -44,23 +44,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
 }
 
-#ifndef LIBPROF_LIBFUZZER
-int main(int argc, char **argv) {
-    for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            perror(argv[i]);
-            return 1;
-        }
-        fseek(f, 0, SEEK_END);
-        long size = ftell(f);
-        rewind(f);
-        uint8_t *data = malloc(size > 0 ? (size_t)size : 1);
-        if (!data || fread(data, 1, (size_t)size, f) != (size_t)size) return 1;
-        fclose(f);
-        LLVMFuzzerTestOneInput(data, (size_t)size);
-        free(data);
-    }
-    return 0;
-}
-#endif
+#include "fuzz_main.h"

@@ -41,3 +41,9 @@ set_source_files_properties(test/native/dwarf_chain.c PROPERTIES
 add_executable(fuzz_elf test/native/fuzz_elf.c)
 target_link_libraries(fuzz_elf PRIVATE profcore)
 add_test(NAME unit.fuzz_elf COMMAND fuzz_elf $<TARGET_FILE:test_elf> $<TARGET_FILE:prof>)
+
+# The option grammar's fuzz harness, run over its checked-in corpus (seeds and what libFuzzer found).
+add_executable(fuzz_options test/native/fuzz_options.c)
+target_link_libraries(fuzz_options PRIVATE profcore)
+file(GLOB OPTIONS_CORPUS ${CMAKE_SOURCE_DIR}/test/native/corpus/options/*)
+add_test(NAME unit.fuzz_options COMMAND fuzz_options ${OPTIONS_CORPUS})
