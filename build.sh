@@ -4,7 +4,8 @@
 #   test             build, then run every unit and integration test through ctest
 #   demo             build, profile the bundled demo program, print where the profile is
 #   bench            build, run the benchmarks (about 10 minutes), print the results table
-#   stress           every stress scenario x engine x stack mode for 60 s each (STRESS_SECONDS to change)
+#   stress           every stress scenario under each engine and each stack mode for 60 s each (STRESS_SECONDS
+#                    to change), then 50 attach/start/stop cycles on one JVM
 #   asan             unit tests built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -93,6 +94,8 @@ case "${1:-build}" in
       [ -x "$jdk/bin/java" ] || continue
       java -Dstress.seconds="${STRESS_SECONDS:-60}" -Dstress.full=true -cp "$BUILD/test-classes" IntegrationTest \
         stress "$jdk" "$BUILD/lib/libprof.so" "$BUILD/test-classes" "$BUILD/stress/$(basename "$jdk")"
+      # 50 attach/start/stop cycles on one JVM, every output format in turn, descriptors and RSS checked.
+      ATTACH_CYCLES=50 bash "$ROOT/test/attach/attach_tests.sh" cycles "$jdk" "$BUILD" "$BUILD/attach-classes"
     done ;;
   bench)
     configure_and_build

@@ -157,23 +157,31 @@ case_flow() {
 fd_count() { ls "/proc/$1/fd" | wc -l; }
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
 
+# ATTACH_CYCLES start/stop cycles on one JVM (20 in the test run, 50 in ./build.sh stress), the stop of each
+# cycle writing a different format in turn; descriptors and RSS must come back to where they were.
 case_cycles() {
+  local cycles=${ATTACH_CYCLES:-20} formats=(collapsed flamegraph tree text)
   start_target
   run_jprof start -i 1ms "$TARGET" && run_jprof stop -o collapsed "$TARGET"   # warm-up: first attach, first session
   sleep 0.5
-  local fd0=$(fd_count "$TARGET") rss0=$(rss_kb "$TARGET") t0=$(date +%s%N) samples=0
-  for i in $(seq 1 20); do
+  local fd0=$(fd_count "$TARGET") rss0=$(rss_kb "$TARGET") t0=$(date +%s%N) samples=0 format
+  for i in $(seq 1 "$cycles"); do
+    format=${formats[$(( i % ${#formats[@]} ))]}
     run_jprof start -i 1ms "$TARGET"; [ "$RC" -eq 0 ] || { fail "cycle $i start: $ERR"; break; }
-    run_jprof stop -o collapsed "$TARGET"; [ "$RC" -eq 0 ] || { fail "cycle $i stop: $ERR"; break; }
-    samples=$((samples + $(samples_with AttachTarget <<<"$OUT")))
+    run_jprof stop -o "$format" "$TARGET"; [ "$RC" -eq 0 ] || { fail "cycle $i stop ($format): $ERR"; break; }
+    case $format in
+      collapsed) samples=$((samples + $(samples_with AttachTarget <<<"$OUT"))) ;;
+      flamegraph|tree) grep -q '</html>' <<<"$OUT" || { fail "cycle $i: $format output is not a whole page"; break; } ;;
+      text) grep -q 'samples' <<<"$OUT" || { fail "cycle $i: text output without a sample count"; break; } ;;
+    esac
   done
-  # A cycle may fall in the workload's rest; all twenty together must have seen it.
-  [ "$samples" -gt 0 ] && pass "cycles sampled the workload ($samples samples)" || fail "no samples in 20 cycles"
+  # A cycle may fall in the workload's rest; all cycles together must have seen it.
+  [ "$samples" -gt 0 ] && pass "cycles sampled the workload ($samples samples)" || fail "no samples in $cycles cycles"
   local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   sleep 0.5
   local fd1=$(fd_count "$TARGET") rss1=$(rss_kb "$TARGET")
-  echo "20 cycles in $ms ms ($((ms / 40)) ms per attach); fds $fd0 -> $fd1; RSS $rss0 -> $rss1 kB"
-  kill -0 "$TARGET" && pass "JVM alive after 20 start/stop cycles" || fail "JVM died during the cycles"
+  echo "$cycles cycles in $ms ms ($((ms / (2 * cycles))) ms per attach); fds $fd0 -> $fd1; RSS $rss0 -> $rss1 kB"
+  kill -0 "$TARGET" && pass "JVM alive after $cycles start/stop cycles" || fail "JVM died during the cycles"
   [ "$fd1" -le "$fd0" ] && pass "no descriptor growth" || fail "descriptors grew: $fd0 -> $fd1"
   [ $((rss1 - rss0)) -le 10240 ] && pass "RSS growth $((rss1 - rss0)) kB <= 10 MB" || fail "RSS grew by $((rss1 - rss0)) kB"
 }

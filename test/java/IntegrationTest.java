@@ -380,35 +380,53 @@ public class IntegrationTest {
      * Every stress scenario under every engine and stack mode at 1 ms: no crash, no hang, a valid profile
      * with the scenario's own frames; the deep recursion is marked [truncated].
      */
+    /**
+     * Every scenario under each engine (default stack mode) and each stack mode (default engine); the short
+     * form in the test run takes three combinations that still cover every engine and two stack modes.
+     * Besides output validity: descriptors and RSS between the warmed-up point and the end must not grow
+     * (thread churn creates ~20K threads in 60 s: a per-thread leak shows).
+     */
     static void stress(double seconds, boolean full) throws Exception {
+        List<String[]> combos = full
+                ? List.of(new String[] {"cpu", "default"}, new String[] {"ctimer", "default"},
+                        new String[] {"itimer", "default"}, new String[] {"cpu", "fp"}, new String[] {"cpu", "dwarf"},
+                        new String[] {"cpu", "no"})
+                : List.of(new String[] {"cpu", "default"}, new String[] {"ctimer", "fp"}, new String[] {"itimer", "no"});
         for (String scenario : List.of("threads", "gc", "recursion", "classes", "deopt")) {
-            for (String engine : List.of("ctimer", "itimer")) {
-                for (String cstack : List.of("fp", "no")) {
-                    // The short form (in the test run) leaves out the least different combination.
-                    if (!full && engine.equals("itimer") && cstack.equals("no")) continue;
-                    Path file = work.resolve("stress-" + scenario + "-" + engine + "-" + cstack + ".collapsed");
-                    List<String> cmd = new ArrayList<>(List.of(javaHome + "/bin/java", "-Xmx64m",
-                            "-agentpath:" + agent + "=start,event=" + engine + ",interval=1ms,cstack=" + cstack
-                                    + ",file=" + file,
-                            "-cp", classes, "Stress", scenario, String.valueOf(seconds)));
-                    Path out = work.resolve("stress.out");
-                    Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
-                            .redirectErrorStream(true).start();
-                    check(p.waitFor((long) (seconds * 20 + 60), TimeUnit.SECONDS), "hung: " + scenario + " " + engine);
-                    String output = Files.readString(out);
-                    check(p.exitValue() == 0 && output.contains("STRESS " + scenario + " done"),
-                            scenario + "/" + engine + "/" + cstack + " failed (exit " + p.exitValue() + "): " + output);
-                    noCrashReports();
-                    Map<String, Long> stacks = readCollapsed(file);
-                    long total = sum(stacks), failed = failureSamples(stacks);
-                    long own = stacks.entrySet().stream().filter(e -> e.getKey().contains("Stress."))
-                            .mapToLong(Map.Entry::getValue).sum();
-                    long truncated = sumContaining(stacks, "[truncated]");
-                    System.out.printf("  %-9s %-6s cstack=%-2s: %5d samples, %5d in Stress, %4d failed (%.1f%%),"
-                            + " %d truncated%n", scenario, engine, cstack, total, own, failed, 100.0 * failed / total,
-                            truncated);
-                    check(own > 0, scenario + ": no sample in the workload's own frames");
-                    if (scenario.equals("recursion")) check(truncated * 2 > own, "deep stacks not marked [truncated]");
+            for (String[] combo : combos) {
+                String engine = combo[0], cstack = combo[1];
+                Path file = work.resolve("stress-" + scenario + "-" + engine + "-" + cstack + ".collapsed");
+                List<String> cmd = new ArrayList<>(List.of(javaHome + "/bin/java", "-Xmx64m",
+                        "-agentpath:" + agent + "=start,event=" + engine + ",interval=1ms"
+                                + (cstack.equals("default") ? "" : ",cstack=" + cstack) + ",file=" + file,
+                        "-cp", classes, "Stress", scenario, String.valueOf(seconds)));
+                Path out = work.resolve("stress.out");
+                Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
+                        .redirectErrorStream(true).start();
+                check(p.waitFor((long) (seconds * 20 + 60), TimeUnit.SECONDS), "hung: " + scenario + " " + engine);
+                String output = Files.readString(out);
+                check(p.exitValue() == 0 && output.contains("STRESS " + scenario + " done"),
+                        scenario + "/" + engine + "/" + cstack + " failed (exit " + p.exitValue() + "): " + output);
+                noCrashReports();
+                Map<String, Long> stacks = readCollapsed(file);
+                long total = sum(stacks), failed = failureSamples(stacks);
+                long own = stacks.entrySet().stream().filter(e -> e.getKey().contains("Stress."))
+                        .mapToLong(Map.Entry::getValue).sum();
+                long truncated = sumContaining(stacks, "[truncated]");
+                Matcher res = Pattern.compile("STRESS resources fds (-?\\d+) (\\d+) rss (-?\\d+) (\\d+)").matcher(output);
+                check(res.find(), "no resource line: " + output);
+                long fds0 = Long.parseLong(res.group(1)), fds1 = Long.parseLong(res.group(2));
+                long rss0 = Long.parseLong(res.group(3)), rss1 = Long.parseLong(res.group(4));
+                System.out.printf("  %-9s %-6s cstack=%-7s: %5d samples, %5d in Stress, %4d failed (%.1f%%),"
+                        + " %d truncated; fds %d -> %d, RSS %d -> %d kB%n", scenario, engine, cstack, total, own,
+                        failed, 100.0 * failed / total, truncated, fds0, fds1, rss0, rss1);
+                check(own > 0, scenario + ": no sample in the workload's own frames");
+                if (scenario.equals("recursion")) check(truncated * 2 > own, "deep stacks not marked [truncated]");
+                if (fds0 >= 0) {
+                    // Slack for descriptors the JVM opens lazily (jar entries, /proc reads by the workload).
+                    check(fds1 <= fds0 + 8, scenario + "/" + engine + "/" + cstack + ": descriptors grew " + fds0 + " -> " + fds1);
+                    check(rss1 - rss0 <= 48 * 1024, scenario + "/" + engine + "/" + cstack + ": RSS grew "
+                            + (rss1 - rss0) + " kB");
                 }
             }
         }

@@ -13,7 +13,10 @@ import java.util.function.IntSupplier;
  *   recursion   5000-frame deep recursion (stacks deeper than jstackdepth)
  *   classes     class churn: lambdas, hidden classes defined and dropped, so methods get unloaded
  *   deopt       deoptimization and exception storms
- * Prints "STRESS <scenario> done <counter>". Usage: java Stress <scenario> <cpu seconds>
+ * Prints "STRESS <scenario> done <counter>", then "STRESS resources fds A B rss C D": descriptors and
+ * resident kB once a fifth of the time has passed (warmed up) and at the end, so the driver can tell a
+ * profiler that leaks per thread, per class or per sample from a JVM that merely warmed up.
+ * Usage: java Stress <scenario> <cpu seconds>
  */
 public class Stress {
     static volatile long sink;
@@ -22,9 +25,13 @@ public class Stress {
         String scenario = args[0];
         long cpuNs = (long) (Double.parseDouble(args[1]) * 1e9);
         var threads = ManagementFactory.getThreadMXBean();
-        long end = threads.getCurrentThreadCpuTime() + cpuNs;
-        long counter = 0;
+        long begin = threads.getCurrentThreadCpuTime(), end = begin + cpuNs, warm = begin + cpuNs / 5;
+        long counter = 0, fds0 = -1, rss0 = -1;
         while (threads.getCurrentThreadCpuTime() < end) {
+            if (fds0 < 0 && threads.getCurrentThreadCpuTime() >= warm) {
+                fds0 = openDescriptors();
+                rss0 = residentKb();
+            }
             counter += switch (scenario) {
                 case "threads" -> threadChurn();
                 case "gc" -> allocate();
@@ -35,6 +42,19 @@ public class Stress {
             };
         }
         System.out.println("STRESS " + scenario + " done " + counter);
+        System.out.println("STRESS resources fds " + fds0 + " " + openDescriptors() + " rss " + rss0 + " " + residentKb());
+    }
+
+    static long openDescriptors() {
+        String[] fds = new java.io.File("/proc/self/fd").list();
+        return fds == null ? -1 : fds.length;
+    }
+
+    static long residentKb() throws java.io.IOException {
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
+        }
+        return -1;
     }
 
     static long threadChurn() throws InterruptedException {
