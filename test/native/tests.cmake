@@ -36,11 +36,12 @@ endif()
 set_source_files_properties(test/native/dwarf_chain.c PROPERTIES
   COMPILE_OPTIONS "-fomit-frame-pointer;-fno-optimize-sibling-calls")
 
-# The ELF fuzz harness, built as a plain program and run once over real ELF files so it keeps working;
-# see its top comment for the libFuzzer build.
+# The ELF fuzz harness, built as a plain program and run once over real ELF files and the checked-in corpus
+# (the small inputs of an 11-minute libFuzzer run) so it keeps working; see its top comment for the libFuzzer build.
 add_executable(fuzz_elf test/native/fuzz_elf.c)
 target_link_libraries(fuzz_elf PRIVATE profcore)
-add_test(NAME unit.fuzz_elf COMMAND fuzz_elf $<TARGET_FILE:test_elf> $<TARGET_FILE:prof>)
+file(GLOB ELF_CORPUS ${CMAKE_SOURCE_DIR}/test/native/corpus/elf/*)
+add_test(NAME unit.fuzz_elf COMMAND fuzz_elf $<TARGET_FILE:test_elf> $<TARGET_FILE:prof> ${ELF_CORPUS})
 
 # The option grammar's fuzz harness, run over its checked-in corpus (seeds and what libFuzzer found).
 add_executable(fuzz_options test/native/fuzz_options.c)
