@@ -2,3 +2,10 @@
 # classfile_tool, which the behaviour and real-jar tests (test/java/instr) run over directories of classes.
 add_executable(classfile_tool test/native/classfile_tool.c)
 target_link_libraries(classfile_tool PRIVATE profcore)
+
+# The rewriter's fuzz harness, run over its checked-in corpus (small real classes and what libFuzzer found);
+# see its top comment for the libFuzzer build.
+add_executable(fuzz_classfile test/native/fuzz_classfile.c)
+target_link_libraries(fuzz_classfile PRIVATE profcore)
+file(GLOB CLASSFILE_CORPUS ${CMAKE_SOURCE_DIR}/test/native/corpus/classfile/*)
+add_test(NAME unit.fuzz_classfile COMMAND fuzz_classfile ${CLASSFILE_CORPUS})
