@@ -9,3 +9,9 @@ add_executable(fuzz_classfile test/native/fuzz_classfile.c)
 target_link_libraries(fuzz_classfile PRIVATE profcore)
 file(GLOB CLASSFILE_CORPUS ${CMAKE_SOURCE_DIR}/test/native/corpus/classfile/*)
 add_test(NAME unit.fuzz_classfile COMMAND fuzz_classfile ${CLASSFILE_CORPUS})
+
+# Unit tests: hand-built classes (test_classfile) and real ones compiled at build time (test_classfile_real).
+add_executable(test_classfile test/native/test_classfile.c)
+target_include_directories(test_classfile PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_classfile PRIVATE profcore ${CMOCKA_LIBRARIES})
+add_test(NAME unit.test_classfile COMMAND test_classfile)
