@@ -15,9 +15,14 @@ add_custom_command(
           ${INSTR_GENERATED}/Big.java ${INSTR_GENERATED}/Wide.java ${INSTR_GENERATED}/LimitOk.java
           ${INSTR_GENERATED}/LimitTooLong.java
   COMMAND ${CMAKE_COMMAND} -E touch ${INSTR_SUITE}/.stamp
-  DEPENDS ${INSTR_SUITE_SOURCES} ${INSTR_SRC}/gen/GenInstrSources.java ${INSTR_TOOLS}/.stamp
+  DEPENDS ${INSTR_SUITE_SOURCES} ${INSTR_SRC}/gen/GenInstrSources.java
   COMMENT "Generating and compiling the rewriter behaviour suite")
-add_custom_target(instr_classes ALL DEPENDS ${INSTR_TOOLS}/.stamp ${INSTR_SUITE}/.stamp)
+# A small module (Module and Package constants in module-info.class), for test_classfile_real; its sources sit
+# in one directory, javac places the classes by package.
+set(INSTR_MODULE ${CMAKE_BINARY_DIR}/instr-module)
+compile_java(instr_module ${INSTR_SRC}/module ${INSTR_MODULE})
+add_custom_target(instr_classes ALL DEPENDS ${INSTR_SUITE}/.stamp)
+add_dependencies(instr_classes instr_tools instr_module)
 
 # Real jars: Debian's guava, commons-lang3, commons-io and guice (with its Java 6 classes), each verified
 # with the others (and guice's own dependencies) as its class path.
