@@ -379,6 +379,31 @@ static void test_switch_alignments(void **state) {
             rewrites_code_unchanged(52, code, n);
         }
     }
+    /* the shortest switches, at the very end of the code: a lookupswitch with no pairs (javac writes
+     * these for an empty switch on a string hash) and a one-entry tableswitch, each at every alignment */
+    for (int pre = 0; pre < 4; pre++) {
+        uint8_t code[32] = {0};
+        uint32_t n = (uint32_t)pre;
+        code[n++] = 0x03;  /* iconst_0 */
+        uint32_t at = n;
+        code[n++] = 0xab;
+        n = (n + 3) & ~3u;
+        cf_put4(code + n, (n + 8) - at);  /* default: the return right after */
+        n += 8;
+        code[n++] = 0xb1;
+        rewrites_code_unchanged(52, code, n);
+        memset(code, 0, sizeof(code));
+        n = (uint32_t)pre;
+        code[n++] = 0x03;
+        at = n;
+        code[n++] = 0xaa;
+        n = (n + 3) & ~3u;
+        cf_put4(code + n, (n + 16) - at);
+        cf_put4(code + n + 12, (n + 16) - at);  /* low = high = 0 */
+        n += 16;
+        code[n++] = 0xb1;
+        rewrites_code_unchanged(52, code, n);
+    }
     uint8_t code[64];
     uint32_t n = switch_code(code, 0, false);
     cf_put4(code + 8, 5), cf_put4(code + 12, 4);  /* high < low */
