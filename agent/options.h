@@ -41,7 +41,8 @@ typedef enum {
 
 typedef struct {
     prof_action action;
-    char event[128];            /* "cpu", "ctimer", "itimer", or a perf event name (perf_events.h) */
+    char event[512];            /* "cpu", "ctimer", "itimer", a perf event name (perf_events.h), or a
+                                 * method target to instrument (method_target.h) */
     uint64_t interval_ns;       /* 0 = the engine's default */
     char file[1024];            /* output path pattern, %p and %t not yet expanded */
     prof_format format;

@@ -38,7 +38,7 @@ typedef struct {
 
 typedef struct {
     char engine[32];
-    char event[128];
+    char event[512];
     char title[256];
     char units[16];          /* unit of the weight, e.g. "ns" */
     uint64_t interval_ns;
