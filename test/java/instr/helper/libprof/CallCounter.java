@@ -1,0 +1,37 @@
+package libprof;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The helper the class file rewriter's tests give classfile_tool (--helper libprof/CallCounter.hit): counts
+ * the calls the rewritten methods make, by calling class and method, so a test can compare them with the
+ * calls it made.
+ */
+public final class CallCounter {
+    private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
+    private static final StackWalker WALKER = StackWalker.getInstance();
+
+    private CallCounter() {}
+
+    /** Called at the start of every rewritten method. */
+    public static void hit() {
+        String caller = WALKER.walk(s -> s.skip(1).findFirst()
+                .map(f -> f.getClassName() + "." + f.getMethodName()).orElse("?"));
+        COUNTS.computeIfAbsent(caller, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    /** Calls counted for "pkg.Class.method" (all overloads together). */
+    public static long count(String method) {
+        AtomicLong n = COUNTS.get(method);
+        return n == null ? 0 : n.get();
+    }
+
+    public static Map<String, Long> snapshot() {
+        Map<String, Long> m = new TreeMap<>();
+        COUNTS.forEach((k, v) -> m.put(k, v.get()));
+        return m;
+    }
+}
