@@ -67,6 +67,12 @@ public class InstrumentTest {
         return IntegrationTest.readCollapsed(file);
     }
 
+    static Map<String, Long> withoutThreadIds(Map<String, Long> stacks) {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        stacks.forEach((k, v) -> out.merge(k.replaceAll(" tid=\\d+\\]", "]").replaceAll("0x[0-9a-f]+", "0x"), v, Long::sum));
+        return out;
+    }
+
     /** Sum of the stacks whose leaf frame is 'leaf'. */
     static long leaf(Map<String, Long> stacks, String leaf) {
         long n = 0;
@@ -93,6 +99,14 @@ public class InstrumentTest {
         }
         Map<String, Long> tenth = profile("InstrumentTarget.hot", ",interval=10", "hot10");
         expect(IntegrationTest.sum(tenth), 500, "hot, interval=10", tenth);
+        // The fallback stack walk (JVMTI GetStackTrace) gives the same stacks as AsyncGetCallTrace.
+        Path jvmtiFile = IntegrationTest.work.resolve("hot-jvmti.collapsed");
+        IntegrationTest.Run run = IntegrationTest.runJavaWithEnv(Map.of("LIBPROF_TEST_INSTRUMENT_JVMTI", "1"),
+                "start,event=InstrumentTarget.hot,threads,file=" + jvmtiFile, "InstrumentTarget", "calls");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Map<String, Long> jvmti = IntegrationTest.readCollapsed(jvmtiFile);
+        expect(IntegrationTest.sum(jvmti), 5000, "hot, JVMTI stack walk", jvmti);
+        check(withoutThreadIds(jvmti).equals(withoutThreadIds(all)), "JVMTI stacks differ: " + jvmti + " vs " + all);
 
         Path text = IntegrationTest.work.resolve("hot.txt");
         target("start,event=InstrumentTarget.hot,file=" + text);
