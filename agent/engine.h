@@ -31,6 +31,8 @@ typedef struct engine {
     void (*after_sample)(const siginfo_t *info);
     /* A sample stands for 'interval' events (page faults...), not for the CPU time since the last one. */
     bool counts_events;
+    /* Samples are taken in Java code on the calling thread (instrumentation): no native frames to walk. */
+    bool java_only;
 } engine;
 
 extern const engine engine_ctimer;

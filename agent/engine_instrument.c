@@ -172,7 +172,12 @@ void JNICALL engine_instrument_class_file_load_hook(jvmtiEnv *jvmti, JNIEnv *jni
 }
 
 void engine_instrument_class_prepare(JNIEnv *jni) {
-    if (atomic_load(&hook_target)) instrument_helper_open_modules(jni, jvm_jvmti());
+    /* Only a class rewritten since the last look can need a new module edge; modules exist before their
+     * classes load, so the rewritten class's own module is listed by then. */
+    static _Atomic uint64_t rewritten_when_opened;
+    uint64_t rewritten = atomic_load(&classes_rewritten);
+    if (!atomic_load(&hook_target) || atomic_exchange(&rewritten_when_opened, rewritten) == rewritten) return;
+    instrument_helper_open_modules(jni, jvm_jvmti());
 }
 
 void engine_instrument_vm_death(void) {
@@ -340,4 +345,5 @@ const engine engine_instrument = {
     .start = instrument_start,
     .stop = instrument_stop,
     .counts_events = true,
+    .java_only = true,
 };

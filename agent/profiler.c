@@ -200,7 +200,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
-    prof_cstack cstack = o->cstack == CSTACK_DEFAULT ? CSTACK_DWARF : o->cstack;
+    prof_cstack cstack = e->java_only ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_DWARF : o->cstack;
     char why[256];
     if (cstack != CSTACK_NO) {
         /* The unwind tables and the map of native code the walkers read in the handler. */
