@@ -13,7 +13,8 @@ BUILD=$ROOT/build
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages the build and the tests need.
-PACKAGES=(cmake gcc make pkg-config openjdk-17-jdk-headless libunwind-dev libcmocka-dev)
+PACKAGES=(cmake gcc make pkg-config openjdk-17-jdk-headless libunwind-dev libcmocka-dev
+          libguava-java libcommons-lang3-java libcommons-io-java libguice-java)   # jars: the rewriter tests
 
 install_missing() {   # [package...], default: PACKAGES
   local missing=() want=("$@")

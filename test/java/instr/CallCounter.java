@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The helper the class file rewriter's tests give classfile_tool (--helper libprof/CallCounter.hit): counts
  * the calls the rewritten methods make, by calling class and method, so a test can compare them with the
- * calls it made.
+ * calls it made. (Kept beside the other test tools, which are compiled together, although its package is
+ * libprof: javac places it by its package.)
  */
 public final class CallCounter {
     private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
