@@ -187,6 +187,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     }
     if (strcmp(name, "event") == 0) return set_event(o, value, err, errlen);
     if (strcmp(name, "interval") == 0) {
+        o->interval_has_unit = value && value[strspn(value, "0123456789")] != 0;
         if (!value || options_parse_duration(value, 1, &o->interval_ns) || o->interval_ns == 0)
             return fail(err, errlen,
                         "option 'interval=%s': expected a positive duration such as 10ms, 500us, 1000000 "
@@ -275,6 +276,10 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
     }
     free(copy);
+    /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
+    if (rc == 0 && o->interval_has_unit && method_target_is_target(o->event))
+        rc = fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "
+                  "such as interval=100 (every 100th call)", o->event);
     return rc;
 }
 

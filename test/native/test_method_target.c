@@ -137,6 +137,11 @@ static void test_in_options(void **state) {
     assert_string_equal(o.event, "pkg.C.m(Ljava/lang/String;)V");
     assert_int_equal(options_parse("start,event=java..X.y", &o, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "event=java..X.y"));
+    /* The interval of a method target counts calls: a duration is refused. */
+    assert_int_equal(options_parse("start,event=a.B.c,interval=10ms", &o, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "number of calls"));
+    assert_int_equal(options_parse("start,interval=1ms,event=a.B.c", &o, err, sizeof(err)), -1);
+    assert_int_equal(options_parse("start,interval=1ms,event=cpu", &o, err, sizeof(err)), 0);
     /* An unknown engine name still says methods are accepted too. */
     assert_int_equal(options_parse("start,event=foo", &o, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "pkg.Class.method"));
