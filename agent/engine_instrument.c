@@ -51,15 +51,17 @@ typedef struct {
     trace_frame *frames;     /* capacity + 1: a truncation marker */
 } stack_buffer;
 static pthread_key_t buffer_key;
+#define INITIAL_FRAMES 128
 static pthread_once_t buffer_key_once = PTHREAD_ONCE_INIT;
 
 static void create_buffer_key(void) {
     pthread_key_create(&buffer_key, free);
 }
 
+/* The thread's buffer with room for exactly 'depth' frames. */
 static stack_buffer *thread_buffer(int depth) {
     stack_buffer *b = pthread_getspecific(buffer_key);
-    if (b && b->capacity >= depth) return b;
+    if (b && b->capacity == depth) return b;
     free(b);
     size_t slots = (size_t)depth + 1;
     b = malloc(sizeof(*b) + slots * sizeof(asgct_frame) + slots * sizeof(jvmtiFrameInfo) + slots * sizeof(trace_frame));
@@ -109,13 +111,25 @@ static uint32_t stack_by_jvmti(stack_buffer *b, int depth) {
 }
 
 /* The calling thread's Java stack without the helper's own frame, leaf first, into the session storage. */
+static uint32_t take_stack(JNIEnv *jni, stack_buffer *b, int depth) {
+    uint32_t n = jvmti_only ? 0 : stack_by_asgct(jni, b, depth);
+    return n ? n : stack_by_jvmti(b, depth);
+}
+
 static void record_stack(JNIEnv *jni) {
     uint64_t started = sample_cost_now();
     int depth = sample_max_depth();
-    stack_buffer *b = thread_buffer(depth);
-    if (!b) return;
-    uint32_t n = jvmti_only ? 0 : stack_by_asgct(jni, b, depth);
-    if (!n) n = stack_by_jvmti(b, depth);
+    /* Buffers start small (most stacks are shallow, and every thread that records keeps one) and grow to
+     * jstackdepth when a stack fills them. */
+    stack_buffer *b = pthread_getspecific(buffer_key);
+    int capacity = b ? b->capacity : INITIAL_FRAMES;
+    if (capacity > depth) capacity = depth;
+    if (!(b = thread_buffer(capacity))) return;
+    uint32_t n = take_stack(jni, b, capacity);
+    if (capacity < depth && b->frames[n - 1].kind == FRAME_MARKER && b->frames[n - 1].id == MARKER_TRUNCATED) {
+        if (!(b = thread_buffer(depth))) return;
+        n = take_stack(jni, b, depth);
+    }
     /* Each recorded call stands for 'every' calls, so 'total' estimates the number of calls. */
     sample_store(b->frames, n, every, started);
 }
@@ -334,7 +348,10 @@ static void instrument_stop(void) {
     retransform_matching(jni, t, "restored");
     jvmtiEnv *jvmti = jvm_jvmti();
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
-    log_info("instrument: %llu calls counted; original classes restored", (unsigned long long)atomic_load(&calls));
+    log_info("instrument: %llu calls counted; %llu methods in %llu classes had been instrumented (%llu classes "
+             "refused); original classes restored",
+             (unsigned long long)atomic_load(&calls), (unsigned long long)atomic_load(&methods_rewritten),
+             (unsigned long long)atomic_load(&classes_rewritten), (unsigned long long)atomic_load(&classes_refused));
 }
 
 const engine engine_instrument = {

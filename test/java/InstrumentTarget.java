@@ -29,6 +29,13 @@ public class InstrumentTarget {
         for (int i = 0; i < n; i++) sink += new ArrayList<Integer>(i % 4).size();
     }
 
+    static void deep(int n) {
+        if (n > 0) deep(n - 1);
+        else deepLeaf();
+    }
+
+    static void deepLeaf() { sink++; }
+
     static void pickLoop(int n) {
         for (int i = 0; i < n; i++) pick(i);
     }
@@ -50,6 +57,7 @@ public class InstrumentTarget {
         for (int i = 0; i < 100; i++) stepOne();
         for (int i = 0; i < 50; i++) stepTwo();
         makeLists(1000);
+        deep(300);
         System.out.println("TRUTH hot=5000 pickString=300 pickInt=200 widget=400 stepOne=100 stepTwo=50 lists=1000");
     }
 

@@ -108,6 +108,16 @@ public class InstrumentTest {
         expect(IntegrationTest.sum(jvmti), 5000, "hot, JVMTI stack walk", jvmti);
         check(withoutThreadIds(jvmti).equals(withoutThreadIds(all)), "JVMTI stacks differ: " + jvmti + " vs " + all);
 
+        // A stack deeper than the first buffer (the 301 frames of deep() and main): whole, or cut at jstackdepth.
+        Map<String, Long> deep = profile("InstrumentTarget.deepLeaf", "", "deep");
+        String stack = deep.keySet().iterator().next();
+        expect(stack.split(";").length, 303, "frames of the deep stack", deep);
+        check(stack.startsWith("InstrumentTarget.main;InstrumentTarget.deep;") && !stack.contains("[truncated]"), stack);
+        deep = profile("InstrumentTarget.deepLeaf", ",jstackdepth=200", "deep200");
+        stack = deep.keySet().iterator().next();
+        expect(stack.split(";").length, 201, "frames of the deep stack at jstackdepth=200", deep);
+        check(stack.startsWith("[truncated];InstrumentTarget.deep;") && stack.endsWith("InstrumentTarget.deepLeaf"), stack);
+
         Path text = IntegrationTest.work.resolve("hot.txt");
         target("start,event=InstrumentTarget.hot,file=" + text);
         String report = Files.readString(text);
