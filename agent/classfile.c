@@ -161,7 +161,6 @@ static void name_method(const parsed_class *pc, const method_info *m, cf_err *er
 /* Pass 2: the copy, with the pool extended and the selected methods' Code attributes rewritten. */
 static bool write_class(const parsed_class *pc, uint16_t helper_ref, cf_buf *out, cf_err *err) {
     const uint8_t *in = pc->in;
-    bool old_layout = cf_u2(in + 6) == 45 && cf_u2(in + 4) <= 2;
     cf_buf_put(out, in, 8);
     cf_buf_put2(out, pc->pool.count + pc->pool.added_slots);
     cf_buf_put(out, in + 10, pc->pool.end - 10);
@@ -178,7 +177,7 @@ static bool write_class(const parsed_class *pc, uint16_t helper_ref, cf_buf *out
         uint32_t body_len = cf_u4(in + m->code_at + 2);
         cf_buf_put(out, in + m->start, m->code_at - m->start);
         cf_code_stats stats = {0};
-        if (!cf_code_rewrite(&pc->pool, cf_u2(in + m->code_at), in + body_at, body_len, old_layout, helper_ref,
+        if (!cf_code_rewrite(&pc->pool, cf_u2(in + m->code_at), in + body_at, body_len, helper_ref,
                              out, &stats, err)) {
             name_method(pc, m, err);
             return false;

@@ -62,7 +62,8 @@ static uint32_t instruction_length(const uint8_t *code, uint32_t len, uint32_t p
         else return 0;
     } else if (op == OP_TABLESWITCH || op == OP_LOOKUPSWITCH) {
         uint32_t base = (pc + 4) & ~3u;  /* default, after 0-3 bytes aligning it to a multiple of 4 */
-        if (base > len || len - base < 12) return 0;
+        uint32_t head = op == OP_TABLESWITCH ? 12 : 8;  /* default, low, high / default, npairs */
+        if (base > len || len - base < head) return 0;
         if (op == OP_TABLESWITCH) {
             int32_t low = (int32_t)cf_u4(code + base + 4), high = (int32_t)cf_u4(code + base + 8);
             if (high < low) return 0;

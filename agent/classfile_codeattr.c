@@ -167,19 +167,12 @@ static bool rewrite_sub_attribute(const cf_pool *pool, uint16_t name, const uint
 }
 
 bool cf_code_rewrite(const cf_pool *pool, uint16_t name_index, const uint8_t *body, uint32_t body_len,
-                     bool old_layout, uint16_t helper_ref, cf_buf *out, cf_code_stats *stats, cf_err *err) {
+                     uint16_t helper_ref, cf_buf *out, cf_code_stats *stats, cf_err *err) {
     cf_cursor c = {body, body_len, 0};
-    uint32_t max_stack, max_locals, code_len;
-    if (old_layout) {
-        if (!cf_has(&c, 4)) return cf_fail(err, "truncated Code attribute");
-        max_stack = body[0], max_locals = body[1], code_len = cf_u2(body + 2);
-        c.pos = 4;
-    } else {
-        uint16_t s, l;
-        if (!cf_read2(&c, &s) || !cf_read2(&c, &l) || !cf_read4(&c, &code_len))
-            return cf_fail(err, "truncated Code attribute");
-        max_stack = s, max_locals = l;
-    }
+    uint16_t max_stack, max_locals;
+    uint32_t code_len;
+    if (!cf_read2(&c, &max_stack) || !cf_read2(&c, &max_locals) || !cf_read4(&c, &code_len))
+        return cf_fail(err, "truncated Code attribute");
     if (code_len == 0) return cf_fail(err, "empty code (code_length 0)");
     if (code_len > 65535 - SHIFT)
         return cf_fail(err, "code too long: %u bytes + %u for the helper call > 65535", code_len, SHIFT);
@@ -195,15 +188,9 @@ bool cf_code_rewrite(const cf_pool *pool, uint16_t name_index, const uint8_t *bo
     cf_buf_put2(out, name_index);
     cf_buf_put4(out, 0);  /* length, known at the end */
     /* A ()V static call pushes nothing and needs no local: max_stack and max_locals stay. */
-    if (old_layout) {
-        cf_buf_put1(out, max_stack);
-        cf_buf_put1(out, max_locals);
-        cf_buf_put2(out, code_len + SHIFT);
-    } else {
-        cf_buf_put2(out, max_stack);
-        cf_buf_put2(out, max_locals);
-        cf_buf_put4(out, code_len + SHIFT);
-    }
+    cf_buf_put2(out, max_stack);
+    cf_buf_put2(out, max_locals);
+    cf_buf_put4(out, code_len + SHIFT);
     cf_buf_put1(out, OP_INVOKESTATIC);
     cf_buf_put2(out, helper_ref);
     cf_buf_put1(out, OP_NOP);

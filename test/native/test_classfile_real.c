@@ -94,7 +94,7 @@ static void test_truncated_everywhere(void **state) {
     long cuts = 0;
     for (int i = 0; i < n_classes; i++) {
         real_class *c = &classes[i];
-        size_t step = c->len > 16384 ? 61 : 1;
+        size_t step = c->len > 16384 ? c->len / 400 + 1 : 1;  /* the 40-110 KiB ones: about 400 cuts each */
         for (size_t len = 0; len < c->len; len += step) {
             uint8_t *copy = malloc(len + 1);  /* exactly len bytes readable (ASan checks) */
             memcpy(copy, c->data, len);
@@ -113,19 +113,19 @@ static void test_truncated_everywhere(void **state) {
     assert_true(cuts > 10000);
 }
 
-/* Each byte of each small class set to 0x00, 0xff and its neighbours: any result, but no crash or leak,
- * and a REWRITTEN output must parse again. */
+/* Each byte of each small class set to 0x00, 0xff, 0x80 and its successor: any result, but no crash or
+ * leak, and a REWRITTEN output must parse again. */
 static void test_corrupted_bytes(void **state) {
     (void)state;
-    static const uint8_t values[] = {0x00, 0xff, 0x7f, 0x80};
+    static const uint8_t values[] = {0x00, 0xff, 0x80};
     for (int i = 0; i < n_classes; i++) {
         real_class *c = &classes[i];
         if (c->len > 4096) continue;
         uint8_t *copy = malloc(c->len);
         for (size_t pos = 0; pos < c->len; pos++) {
-            for (size_t v = 0; v < sizeof(values) + 2; v++) {
+            for (size_t v = 0; v <= sizeof(values); v++) {
                 memcpy(copy, c->data, c->len);
-                copy[pos] = v < sizeof(values) ? values[v] : (uint8_t)(c->data[pos] + (v == 4 ? 1 : -1));
+                copy[pos] = v < sizeof(values) ? values[v] : (uint8_t)(c->data[pos] + 1);
                 uint8_t *out = NULL, *none = NULL;
                 size_t out_len, none_len;
                 char why[512];

@@ -11,11 +11,12 @@ file(GLOB INSTR_SUITE_SOURCES ${INSTR_SRC}/suite/*.java)
 add_custom_command(
   OUTPUT ${INSTR_SUITE}/.stamp
   COMMAND ${JAVA_HOME}/bin/java ${INSTR_SRC}/gen/GenInstrSources.java ${INSTR_GENERATED}
+  COMMAND ${JAVA_HOME}/bin/java ${INSTR_SRC}/gen/GenOldClasses.java ${INSTR_SUITE}
   COMMAND ${JAVA_HOME}/bin/javac --release 17 -cp ${INSTR_TOOLS} -d ${INSTR_SUITE} ${INSTR_SUITE_SOURCES}
           ${INSTR_GENERATED}/Big.java ${INSTR_GENERATED}/Wide.java ${INSTR_GENERATED}/LimitOk.java
           ${INSTR_GENERATED}/LimitTooLong.java
   COMMAND ${CMAKE_COMMAND} -E touch ${INSTR_SUITE}/.stamp
-  DEPENDS ${INSTR_SUITE_SOURCES} ${INSTR_SRC}/gen/GenInstrSources.java
+  DEPENDS ${INSTR_SUITE_SOURCES} ${INSTR_SRC}/gen/GenInstrSources.java ${INSTR_SRC}/gen/GenOldClasses.java
   COMMENT "Generating and compiling the rewriter behaviour suite")
 # A small module (Module and Package constants in module-info.class), for test_classfile_real; its sources sit
 # in one directory, javac places the classes by package.

@@ -22,12 +22,15 @@ public class InstrSuite {
     static final Class<?>[] CASES = {Switches.class, Exceptions.class, Objects.class, Lambdas.class, Big.class,
             Wide.class, LimitOk.class, LimitTooLong.class};
     static final Set<String> REFUSED = Set.of("LimitTooLong");
+    /** Classes written by gen/GenOldClasses (version 49 with jsr/ret, version 45). */
+    static final String[] GENERATED_CASES = {"OldJsr", "Old45"};
     /** Cases compiled only for JDKs that have them (suite21/), run when present. */
     static final String[] OPTIONAL_CASES = {"Patterns"};
     static final int FIRST = -3, LAST = 12;
 
     public static void main(String[] args) throws Exception {
         List<Class<?>> cases = new ArrayList<>(Arrays.asList(CASES));
+        for (String name : GENERATED_CASES) cases.add(Class.forName(name));
         for (String name : OPTIONAL_CASES) {
             try {
                 cases.add(Class.forName(name));
