@@ -99,6 +99,9 @@ public class InstrumentTest {
         }
         Map<String, Long> tenth = profile("InstrumentTarget.hot", ",interval=10", "hot10");
         expect(IntegrationTest.sum(tenth), 500, "hot, interval=10", tenth);
+        // With 'total' each recorded call weighs the interval: an estimate of all calls.
+        Map<String, Long> weighed = profile("InstrumentTarget.hot", ",interval=10,total", "hot10total");
+        expect(IntegrationTest.sum(weighed), 5000, "hot, interval=10, total", weighed);
         // The fallback stack walk (JVMTI GetStackTrace) gives the same stacks as AsyncGetCallTrace.
         Path jvmtiFile = IntegrationTest.work.resolve("hot-jvmti.collapsed");
         IntegrationTest.Run run = IntegrationTest.runJavaWithEnv(Map.of("LIBPROF_TEST_INSTRUMENT_JVMTI", "1"),
