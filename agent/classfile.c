@@ -176,9 +176,7 @@ static bool write_class(const parsed_class *pc, uint16_t helper_ref, cf_buf *out
         size_t body_at = m->code_at + 6;
         uint32_t body_len = cf_u4(in + m->code_at + 2);
         cf_buf_put(out, in + m->start, m->code_at - m->start);
-        cf_code_stats stats = {0};
-        if (!cf_code_rewrite(&pc->pool, cf_u2(in + m->code_at), in + body_at, body_len, helper_ref,
-                             out, &stats, err)) {
+        if (!cf_code_rewrite(&pc->pool, cf_u2(in + m->code_at), in + body_at, body_len, helper_ref, out, err)) {
             name_method(pc, m, err);
             return false;
         }

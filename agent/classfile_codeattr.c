@@ -167,7 +167,7 @@ static bool rewrite_sub_attribute(const cf_pool *pool, uint16_t name, const uint
 }
 
 bool cf_code_rewrite(const cf_pool *pool, uint16_t name_index, const uint8_t *body, uint32_t body_len,
-                     uint16_t helper_ref, cf_buf *out, cf_code_stats *stats, cf_err *err) {
+                     uint16_t helper_ref, cf_buf *out, cf_err *err) {
     cf_cursor c = {body, body_len, 0};
     uint16_t max_stack, max_locals;
     uint32_t code_len;
@@ -221,7 +221,6 @@ bool cf_code_rewrite(const cf_pool *pool, uint16_t name_index, const uint8_t *bo
         bool dropped;
         if (!rewrite_sub_attribute(pool, name, body + c.pos, len, code_len, out, &dropped, err)) return false;
         c.pos += len;
-        if (dropped && stats) stats->dropped_attributes++;
         if (!dropped) kept++;
     }
     if (c.pos != body_len)

@@ -113,18 +113,13 @@ uint16_t cf_pool_methodref(cf_pool *pool, const char *class_name, const char *me
  * target the start of an instruction. False with a reason (naming the offset) otherwise. */
 bool cf_code_check(const uint8_t *code, uint32_t len, cf_err *err);
 
-/* How the method's Code attribute was changed, for reports and tests. */
-typedef struct {
-    int dropped_attributes;  /* Code sub-attributes left out (unknown ones may hold code offsets) */
-} cf_code_stats;
-
 /* Writes the rewritten Code attribute (name index, length, contents) to 'out': the prologue
  * invokestatic #helper_ref; nop at offset 0, every code offset in the attribute moved accordingly.
  * 'body' is the attribute's contents (after its length). Every version has the same Code layout as far
  * as HotSpot is concerned (it reads 45.0-45.2 classes with u2 max_stack/max_locals and a u4 length, not the
  * JDK 1.0 u1/u1/u2 layout), and so does this rewriter. */
 bool cf_code_rewrite(const cf_pool *pool, uint16_t name_index, const uint8_t *body, uint32_t body_len,
-                     uint16_t helper_ref, cf_buf *out, cf_code_stats *stats, cf_err *err);
+                     uint16_t helper_ref, cf_buf *out, cf_err *err);
 
 /* Rewrites a Code-level Runtime(In)VisibleTypeAnnotations attribute body in place (it has already been
  * copied) by moving every code offset by 'shift'; false when the structure is not understood. */

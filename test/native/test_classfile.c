@@ -433,7 +433,8 @@ static void test_branches(void **state) {
     static const uint8_t cond_ok[] = {0x03, 0x99, 0x00, 0x05, 0x00, 0x00, 0x01, 0xc6, 0xff, 0xfa, 0xb1};
     rewrites_code_unchanged(52, cond_ok, sizeof(cond_ok));
     refuses_code(cond, sizeof(cond), "branch at code offset 6 goes to 2, not the start of an instruction");
-    static const uint8_t past_end[] = {0xa7, 0x00, 0x64, 0xb1}, before_start[] = {0x00, 0xc8, 0xff, 0xff, 0xff, 0xf0, 0xb1};
+    static const uint8_t past_end[] = {0xa7, 0x00, 0x64, 0xb1};
+    static const uint8_t before_start[] = {0x00, 0xc8, 0xff, 0xff, 0xff, 0xf0, 0xb1};
     refuses_code(past_end, sizeof(past_end), "branch at code offset 0 goes to 100");
     refuses_code(before_start, sizeof(before_start), "branch at code offset 1 goes to -15");
 }

@@ -21,7 +21,8 @@ import java.util.zip.ZipFile;
  *       classfile_tool, runs InstrSuite on the original and on the rewritten classes under -Xverify:all,
  *       and requires identical results, the helper-call checks passed, and exactly the expected refusal.
  *   jars JDK TOOL TOOLS_CP WORKDIR JAR...
- *       rewrites every class of each jar (all methods selected) and loads and links each rewritten class
+ *       rewrites every class of each jar and of the JDK's own jdk.compiler module (javac; all methods
+ *       selected) and loads and links each rewritten class
  *       under -Xverify:all with VerifyClasses; any VerifyError/ClassFormatError, refusal or output our own
  *       parser cannot read again fails the test.
  * Any hs_err file left by a JVM fails the test too.
@@ -101,6 +102,20 @@ public class InstrTest {
             rewritten += c.rewritten;
             outs.add(out.toString());
         }
+        // javac's own classes, from the JDK under test: what event=*.* on javac instruments
+        Path modules = work.resolve("jimage");
+        Result x = run(List.of(jdk.resolve("bin/jimage").toString(), "extract", "--include", "regex:/jdk.compiler/.*",
+                "--dir", modules.toString(), jdk.resolve("lib/modules").toString()), work);
+        expect(x.exit == 0, "jimage extracts jdk.compiler: " + x.out);
+        Path javacOut = work.resolve("jdk.compiler/out");
+        Result t = run(List.of(tool, "--helper", HELPER, modules.resolve("jdk.compiler").toString(), javacOut.toString()),
+                work);
+        ToolCounts c = ToolCounts.parse(t.out);
+        System.out.println("jdk.compiler of " + jdk + ": rewriter: " + c.line);
+        t.out.lines().filter(l -> l.startsWith("REFUSED") || l.startsWith("REPARSE")).forEach(System.out::println);
+        ok &= t.exit == 0 && c.refused == 0 && c.reparseFailed == 0 && c.rewritten > 1000;
+        outs.add(javacOut.toString());
+
         List<String> cmd = new ArrayList<>(List.of(jdk.resolve("bin/java").toString(), "-Xverify:all", "-cp",
                 toolsCp, "VerifyClasses", String.join(":", outs)));
         cmd.addAll(deps);

@@ -26,7 +26,7 @@ add_custom_target(instr_classes ALL DEPENDS ${INSTR_SUITE}/.stamp)
 add_dependencies(instr_classes instr_tools instr_module)
 
 # Real jars: Debian's guava, commons-lang3, commons-io and guice (with its Java 6 classes), each verified
-# with the others (and guice's own dependencies) as its class path.
+# with the others (and guice's own dependencies) as its class path; plus the test JDK's jdk.compiler module.
 set(INSTR_JARS /usr/share/java/guava.jar /usr/share/java/commons-lang3.jar /usr/share/java/commons-io.jar
     /usr/share/java/guice.jar /usr/share/java/aopalliance.jar /usr/share/java/atinject-jsr330-api.jar)
 foreach(jdk ${TEST_JDKS})

@@ -19,8 +19,8 @@ import java.util.Set;
  * methods of classes the rewriter had to refuse (LimitTooLong) never. Exits 1 when a check fails.
  */
 public class InstrSuite {
-    static final Class<?>[] CASES = {Switches.class, Exceptions.class, Objects.class, Lambdas.class, Big.class,
-            Wide.class, LimitOk.class, LimitTooLong.class};
+    static final Class<?>[] CASES = {Switches.class, Branches.class, Exceptions.class, Objects.class, Lambdas.class,
+            Big.class, Wide.class, LimitOk.class, LimitTooLong.class};
     static final Set<String> REFUSED = Set.of("LimitTooLong");
     /** Classes written by gen/GenOldClasses (version 49 with jsr/ret, version 45). */
     static final String[] GENERATED_CASES = {"OldJsr", "Old45"};
