@@ -3,7 +3,7 @@
 #   build (default)  install missing packages (when root), configure and build into build/
 #   test             build, then run every unit and integration test through ctest
 #   demo             build, profile the bundled demo program, print where the profile is
-#   bench            build, run the benchmarks (about 10 minutes), print the results table
+#   bench            build, run the benchmarks (about 12 minutes), print the results tables
 #   stress           every stress scenario under each engine and each stack mode for 60 s each (STRESS_SECONDS
 #                    to change), then 50 attach/start/stop cycles on one JVM
 #   asan             unit tests built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
@@ -102,7 +102,10 @@ case "${1:-build}" in
     configure_and_build
     java -cp "$BUILD/bench-classes" BenchHarness full /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/bin/dump_bench" "$BUILD/bench"
-    echo "results: $BUILD/bench/results.md" ;;
+    # Method instrumentation: a hot method at interval=1 and interval=100 against no agent.
+    java -cp "$BUILD/bench-classes" BenchInstrument /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
+         "$BUILD/bench-classes" "$BUILD/bench"
+    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md" ;;
   clean)
     rm -rf "$BUILD" "$BUILD-asan" ;;
   *)

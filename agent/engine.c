@@ -5,6 +5,7 @@
 #include "engine.h"
 
 #include "log.h"
+#include "method_target.h"
 #include "perf_events.h"
 #include "sample.h"
 
@@ -29,6 +30,15 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
         }
         snprintf(err, errlen, "event=cpu: no CPU engine can run here (last reason: %s)", why);
         return NULL;
+    }
+    if (method_target_is_target(event)) {
+        engine_instrument_configure(event);
+        if (engine_instrument.check(why, sizeof(why)) != 0) {
+            snprintf(err, errlen, "%s", why);
+            return NULL;
+        }
+        if (verbose) log_info("event=%s: using the instrument engine (bytecode instrumentation)", event);
+        return &engine_instrument;
     }
     const perf_event_kind *perf = perf_events_find(event);
     if (perf) {

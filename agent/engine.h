@@ -31,18 +31,25 @@ typedef struct engine {
     void (*after_sample)(const siginfo_t *info);
     /* A sample stands for 'interval' events (page faults...), not for the CPU time since the last one. */
     bool counts_events;
+    /* Samples are taken in Java code on the calling thread (instrumentation): no native frames to walk. */
+    bool java_only;
 } engine;
 
 extern const engine engine_ctimer;
 extern const engine engine_itimer;
 extern const engine engine_perf;         /* time events (cpu-clock, task-clock): weights in ns */
 extern const engine engine_perf_count;   /* counted events (page-faults...): weights in events */
+extern const engine engine_instrument;   /* Java methods by bytecode instrumentation: no signals, units calls */
 
 /* Which perf event the perf engines open and whether kernel frames are wanted; before check/start. */
 void engine_perf_configure(const char *event, bool alluser);
 
+/* The method target (method_target.h) the instrumentation engine selects; before check/start. */
+void engine_instrument_configure(const char *event);
+
 /* Picks the engine for o->event (and o->alluser): 'cpu' takes the best one that passes its check (perf,
- * ctimer, itimer); a perf event name takes perf or nothing. With 'verbose', logs the choice and why the
+ * ctimer, itimer); a perf event name takes perf or nothing; a method target
+ * (pkg.Class.method) the instrumentation engine. With 'verbose', logs the choice and why the
  * better ones could not run. Returns NULL with the reason in err when none can run. */
 const engine *engine_choose(const prof_options *o, bool verbose, char *err, size_t errlen);
 

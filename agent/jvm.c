@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "jvm.h"
 
+#include "engine_instrument.h"
 #include "java_tids.h"
 #include "log.h"
 #include "profiler.h"
@@ -38,8 +39,9 @@ static void JNICALL on_class_load(jvmtiEnv *env, JNIEnv *jni, jthread thread, jc
 }
 
 static void JNICALL on_class_prepare(jvmtiEnv *env, JNIEnv *jni, jthread thread, jclass klass) {
-    (void)jni, (void)thread;
+    (void)thread;
     preallocate_method_ids(env, klass);
+    engine_instrument_class_prepare(jni);
 }
 
 static int current_tid(void) {
@@ -90,6 +92,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
 
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni) {
     (void)env, (void)jni;
+    engine_instrument_vm_death();
     profiler_on_vm_death();
 }
 
@@ -127,6 +130,7 @@ static int enable_events(char *err, size_t errlen) {
     cb.ThreadEnd = on_thread_end;
     cb.VMInit = on_vm_init;
     cb.VMDeath = on_vm_death;
+    cb.ClassFileLoadHook = engine_instrument_class_file_load_hook;   /* enabled while instrumenting */
     if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof(cb)) != JVMTI_ERROR_NONE) {
         snprintf(err, errlen, "JVMTI SetEventCallbacks failed");
         return -1;

@@ -6,6 +6,7 @@
 
 #include "filepath.h"
 #include "log.h"
+#include "method_target.h"
 #include "perf_events.h"
 
 #include <errno.h>
@@ -15,7 +16,8 @@
 #include <string.h>
 
 static const char *const known_events[] = {"cpu", "ctimer", "itimer"};
-#define KNOWN_EVENTS_TEXT "cpu, ctimer, itimer, or a perf event: " PERF_EVENTS_TEXT
+#define KNOWN_EVENTS_TEXT \
+    "cpu, ctimer, itimer, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
 
 void options_init(prof_options *o) {
     memset(o, 0, sizeof(*o));
@@ -90,6 +92,15 @@ static int set_event(prof_options *o, const char *value, char *err, size_t errle
             strcpy(o->event, value);
             return 0;
         }
+    }
+    if (method_target_is_target(value)) {
+        /* Methods to instrument: refused now when malformed, kept as written for the engine. */
+        method_target t;
+        if (method_target_parse(value, &t, err, errlen)) return -1;
+        if (strlen(value) >= sizeof(o->event))
+            return fail(err, errlen, "option 'event=%.40s...': longer than %zu characters", value, sizeof(o->event) - 1);
+        strcpy(o->event, value);
+        return 0;
     }
     const perf_event_kind *perf = perf_events_find(value);
     if (perf) {
@@ -176,6 +187,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     }
     if (strcmp(name, "event") == 0) return set_event(o, value, err, errlen);
     if (strcmp(name, "interval") == 0) {
+        o->interval_has_unit = value && value[strspn(value, "0123456789")] != 0;
         if (!value || options_parse_duration(value, 1, &o->interval_ns) || o->interval_ns == 0)
             return fail(err, errlen,
                         "option 'interval=%s': expected a positive duration such as 10ms, 500us, 1000000 "
@@ -264,6 +276,10 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
     }
     free(copy);
+    /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
+    if (rc == 0 && o->interval_has_unit && method_target_is_target(o->event))
+        rc = fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "
+                  "such as interval=100 (every 100th call)", o->event);
     return rc;
 }
 

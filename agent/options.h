@@ -41,8 +41,10 @@ typedef enum {
 
 typedef struct {
     prof_action action;
-    char event[128];            /* "cpu", "ctimer", "itimer", or a perf event name (perf_events.h) */
-    uint64_t interval_ns;       /* 0 = the engine's default */
+    char event[512];            /* "cpu", "ctimer", "itimer", a perf event name (perf_events.h), or a
+                                 * method target to instrument (method_target.h) */
+    uint64_t interval_ns;       /* 0 = the engine's default; a count for counted events and method targets */
+    bool interval_has_unit;     /* interval= carried a time suffix (ns, us, ms, s) */
     char file[1024];            /* output path pattern, %p and %t not yet expanded */
     prof_format format;
     int traces;                 /* text: how many hottest stacks; 0 = not asked for */

@@ -17,7 +17,10 @@ static void write_header(const profile *p, FILE *out) {
     else   /* counted events (perf page-faults...): the interval is a count */
         fprintf(out, "Interval       : %llu %s\n", (unsigned long long)m->interval_ns, m->units);
     fprintf(out, "Duration       : %.3f s\n", m->duration_ns / 1e9);
-    fprintf(out, "Samples        : %llu\n", (unsigned long long)p->total_samples);
+    if (strcmp(m->units, "calls") == 0)   /* instrumentation: every sample is one recorded call */
+        fprintf(out, "Calls recorded : %llu\n", (unsigned long long)p->total_samples);
+    else
+        fprintf(out, "Samples        : %llu\n", (unsigned long long)p->total_samples);
     fprintf(out, "Total weight   : %llu %s\n", (unsigned long long)p->total_weight, m->units);
     fprintf(out, "Distinct stacks: %zu\n", p->stack_count);
     uint64_t dropped = 0, failed = 0;

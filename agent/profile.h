@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* What a frame is, for annotations and colours. */
 typedef enum {
@@ -38,7 +39,7 @@ typedef struct {
 
 typedef struct {
     char engine[32];
-    char event[128];
+    char event[512];
     char title[256];
     char units[16];          /* unit of the weight, e.g. "ns" */
     uint64_t interval_ns;
@@ -90,7 +91,8 @@ static inline uint64_t profile_total_value(const profile *p) {
 }
 /* "samples", or the weight's unit. */
 static inline const char *profile_value_unit(const profile *p) {
-    return p->meta.total ? p->meta.units : "samples";
+    /* Instrumentation records calls: its samples are calls. */
+    return p->meta.total || strcmp(p->meta.units, "calls") == 0 ? p->meta.units : "samples";
 }
 
 /* Stack indexes sorted by value, largest first (ties: original order). Caller frees. */

@@ -200,7 +200,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
-    prof_cstack cstack = o->cstack == CSTACK_DEFAULT ? CSTACK_DWARF : o->cstack;
+    prof_cstack cstack = e->java_only ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_DWARF : o->cstack;
     char why[256];
     if (cstack != CSTACK_NO) {
         /* The unwind tables and the map of native code the walkers read in the handler. */
@@ -245,7 +245,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         stop_locked();
         return -1;
     }
-    if (!o->quiet) log_info("profiling started: engine %s, interval %llu ns", e->name, (unsigned long long)interval);
+    if (!o->quiet) log_info("profiling started: engine %s, interval %llu %s", e->name, (unsigned long long)interval,
+                            e->counts_events ? e->units : "ns");
     return 0;
 }
 
@@ -257,9 +258,10 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
     for (int r = 0; r < DROP_REASON_COUNT; r++) dropped += c.dropped[r];
     const engine *e = atomic_load(&current_engine);
     snprintf(text, sizeof(text),
-             "state: %s\nengine: %s\ninterval_ns: %llu\nelapsed_s: %.3f\nsamples: %llu\ndropped: %llu\n"
-             "distinct_stacks: %zu\n",
-             running ? "running" : "idle", e ? e->name : "none", (unsigned long long)session.interval_ns,
+             "state: %s\nengine: %s\nevent: %s\ninterval_ns: %llu\nelapsed_s: %.3f\nsamples: %llu\n"
+             "dropped: %llu\ndistinct_stacks: %zu\n",
+             running ? "running" : "idle", e ? e->name : "none", e ? session.event : "none",
+             (unsigned long long)session.interval_ns,
              elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped,
              table ? traces_distinct(table) : 0);
     size_t n = strlen(text);

@@ -252,6 +252,41 @@ static uint64_t weight_of_sample(const siginfo_t *info) {
     return config.engine && config.engine->counts_events ? config.interval_ns : sample_weight(info);
 }
 
+/* Stores one stack and counts the outcome and its cost ('started': a sample_cost_now() reading). */
+static void store_stack(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight, uint64_t started) {
+    traces_result r = traces_put(config.table, frames, depth, config.per_thread ? tid : 0, weight);
+    if (r == TRACES_STORED) {
+        atomic_fetch_add_explicit(&count_stored, 1, memory_order_relaxed);
+        count_marker_frames(frames, depth);
+    } else {
+        drop_reason why = r == TRACES_TABLE_FULL ? DROP_TABLE_FULL : DROP_FRAMES_FULL;
+        atomic_fetch_add_explicit(&count_dropped[why], 1, memory_order_relaxed);
+    }
+    sample_cost_record(depth, sample_cost_now() - started);
+}
+
+bool sample_enter(void) {
+    atomic_fetch_add(&in_flight, 1);
+    return atomic_load(&active);
+}
+
+void sample_leave(void) {
+    atomic_fetch_sub(&in_flight, 1);
+}
+
+int sample_max_depth(void) {
+    return config.max_depth;
+}
+
+uint32_t sample_thread_id(void) {
+    return current_tid();
+}
+
+void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
+    atomic_fetch_add_explicit(&count_signals, 1, memory_order_relaxed);
+    store_stack(frames, depth, config.per_thread ? current_tid() : 0, weight, started);
+}
+
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     (void)signo;
     int saved_errno = errno;
@@ -273,16 +308,8 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     uint32_t kernel_depth = kernel_stack(info, frames);
     uint32_t depth = kernel_depth + collect_stack(ucontext, env, tid, raw, frames + kernel_depth);
 
-    traces_result r = traces_put(config.table, frames, depth, config.per_thread ? tid : 0, weight);
-    if (r == TRACES_STORED) {
-        atomic_fetch_add_explicit(&count_stored, 1, memory_order_relaxed);
-        count_marker_frames(frames, depth);
-    } else {
-        drop_reason why = r == TRACES_TABLE_FULL ? DROP_TABLE_FULL : DROP_FRAMES_FULL;
-        atomic_fetch_add_explicit(&count_dropped[why], 1, memory_order_relaxed);
-    }
+    store_stack(frames, depth, tid, weight, started);
     atomic_store_explicit(&buffer_busy[b], 0, memory_order_release);
-    sample_cost_record(depth, sample_cost_now() - started);
 out:
     /* Taken or not, a one-shot engine must re-arm, or this thread is never sampled again. */
     if (config.engine && config.engine->after_sample) config.engine->after_sample(info);

@@ -62,6 +62,18 @@ const char *sample_drop_reason_name(drop_reason r);
 /* Records the calling thread's JNIEnv for the handler (NULL when the thread ends). Call on the thread. */
 void sample_set_thread_env(JNIEnv *env);
 
+/* Recording on the calling thread outside signal handlers (the instrumentation engine). Every
+ * sample_enter is paired with sample_leave, which lets stop wait for recordings under way; sample_enter
+ * returns false when profiling is off, and then nothing may be stored. Between the two, sample_store
+ * stores a stack (leaf first) into the session's storage and counts it like a signal sample; 'started'
+ * is a sample_cost_now() reading taken when the recording began. */
+bool sample_enter(void);
+void sample_leave(void);
+void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started);
+/* jstackdepth of the session; the calling thread's OS id (cached per thread). */
+int sample_max_depth(void);
+uint32_t sample_thread_id(void);
+
 /* The SIGPROF handler the engines install. */
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext);
 

@@ -20,8 +20,10 @@ static const help_line lines[] = {
     {"-d N", NULL, "profile for N seconds (start, wait, stop); the default action, for 60 s when -d is\n"
                    "                     not given; a countdown on stderr when it is a terminal; Ctrl-C stops\n"
                    "                     early and still writes the profile"},
-    {"-e EVENT", "event=cpu", "sampling event: cpu (default), ctimer, itimer (see 'jprof list')"},
-    {"-i INTERVAL", "interval=10ms", "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds"},
+    {"-e EVENT", "event=cpu", "sampling event: cpu (default), ctimer, itimer (see 'jprof list'), or Java\n"
+                              "                     methods to instrument: pkg.Class.method, pkg.Class.*"},
+    {"-i INTERVAL", "interval=10ms", "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;\n"
+                                     "                     with -e pkg.Class.method: record every Nth call"},
     {"-f FILE", "file=x", "write the profile to FILE (in the JVM's file system, written by the JVM's\n"
                           "                     user; %p = pid, %t = timestamp); without -f it goes to stdout"},
     {"-o FORMAT", NULL, "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr,\n"

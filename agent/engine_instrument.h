@@ -1,0 +1,23 @@
+/*
+ * engine_instrument: the JVMTI side of the instrumentation engine (engine_instrument in engine.h), called by
+ * jvm.c's event callbacks. Never from signal handlers.
+ */
+#ifndef LIBPROF_ENGINE_INSTRUMENT_H
+#define LIBPROF_ENGINE_INSTRUMENT_H
+
+#include <jni.h>
+#include <jvmti.h>
+
+/* ClassFileLoadHook: rewrites the selected methods of a class being loaded or retransformed. */
+void JNICALL engine_instrument_class_file_load_hook(jvmtiEnv *jvmti, JNIEnv *jni, jclass class_being_redefined,
+                                                    jobject loader, const char *name, jobject protection_domain,
+                                                    jint class_data_len, const unsigned char *class_data,
+                                                    jint *new_class_data_len, unsigned char **new_class_data);
+
+/* ClassPrepare: keeps modules defined since the start able to read the helper class. */
+void engine_instrument_class_prepare(JNIEnv *jni);
+
+/* VMDeath: the JVM is going away, restoring classes at stop would only slow the exit down. */
+void engine_instrument_vm_death(void);
+
+#endif
