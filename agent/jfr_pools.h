@@ -1,0 +1,36 @@
+/*
+ * jfr_pools: the constant pools of one JFR chunk. While the chunk's events are written, the writer notes
+ * which stored stacks and threads they refer to; at the chunk's end the pools are written for exactly
+ * those (stack traces, methods, classes, packages, symbols, threads, frame types, thread states) and all
+ * per-chunk state is freed, so memory is bounded by what one chunk refers to. Naming follows jfr_types.h.
+ * Called only by the JFR writer (out_jfr), on one thread at a time; names Java methods through JVMTI.
+ */
+#ifndef LIBPROF_JFR_POOLS_H
+#define LIBPROF_JFR_POOLS_H
+
+#include "jfr_encode.h"
+#include "traces.h"
+#include "u64map.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    trace_table *table;
+    bool lib;            /* the 'lib' option: native names carry their library */
+    u64map traces;       /* trace id -> 1: stacks the chunk's events refer to */
+    u64map threads;      /* OS tid -> 1 */
+    bool failed;         /* out of memory while noting: the chunk's pools would be incomplete */
+} jfr_pools;
+
+void jfr_pools_init(jfr_pools *p, trace_table *table, bool lib);
+void jfr_pools_free(jfr_pools *p);
+
+/* An event of this chunk refers to stack 'trace_id' and thread 'tid'. */
+void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid);
+
+/* Appends the chunk's checkpoint event with every pool, then forgets the chunk's references. -1 when
+ * out of memory. */
+int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks);
+
+#endif
