@@ -2,11 +2,11 @@
 
 #include "jfr_types.h"
 
-void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint32_t tid, uint32_t trace_id) {
+void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key) {
     size_t at = jfr_event_begin(b, JFR_EXECUTION_SAMPLE);
     jfr_put_varint(b, ticks);
-    jfr_put_varint(b, tid);
-    jfr_put_varint(b, trace_id);
+    jfr_put_varint(b, thread_key);
+    jfr_put_varint(b, trace_key);
     jfr_put_varint(b, JFR_STATE_RUNNABLE);
     jfr_event_end(b, at);
 }

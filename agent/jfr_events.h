@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-/* One CPU sample: thread and stack are constant-pool keys (OS tid, stored trace id). */
-void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint32_t tid, uint32_t trace_id);
+/* One CPU sample: thread and stack are constant-pool keys. */
+void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key);
 
 typedef struct {
     const char *name;          /* "libprof" */

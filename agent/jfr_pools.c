@@ -50,13 +50,20 @@ typedef struct {
     uint32_t *package_syms;
     size_t package_count, package_cap;
     uint32_t synthetic_class;
+    uint64_t base;           /* the chunk's key prefix */
     bool failed;
 } resolver;
+
+/* The written key of a chunk-local key (0 stays null). */
+static uint64_t ref(const resolver *r, uint32_t local) {
+    return local ? r->base | local : 0;
+}
 
 void jfr_pools_init(jfr_pools *p, trace_table *table, bool lib) {
     memset(p, 0, sizeof(*p));
     p->table = table;
     p->lib = lib;
+    p->chunk_seq = 1;
     u64map_init(&p->traces);
     u64map_init(&p->threads);
 }
@@ -222,7 +229,7 @@ static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
     jfr_put_varint(b, depth);
     for (uint32_t i = 0; i < depth; i++) {
         frame_out f = resolve_frame(r, &frames[i]);
-        jfr_put_varint(b, f.method);
+        jfr_put_varint(b, ref(r, f.method));
         jfr_put_varint(b, (uint64_t)(int64_t)f.line);
         jfr_put_varint(b, (uint64_t)(int64_t)f.bci);
         jfr_put_varint(b, (uint64_t)f.type);
@@ -238,7 +245,7 @@ static void write_threads(jfr_pools *p, jfr_buf *b, jfr_checkpoint *c) {
         char name[256];
         threads_get_name((int)tid, name, sizeof(name));
         long long java_id = threads_get_java_id((int)tid);
-        jfr_put_varint(b, tid);
+        jfr_put_varint(b, jfr_pools_thread_key(p, (uint32_t)tid));
         jfr_put_string(b, name);
         jfr_put_varint(b, tid);
         jfr_put_string(b, name);
@@ -253,10 +260,10 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
     jfr_pool_begin(b, c, JFR_METHOD);
     for (size_t i = 0; i < r->method_count; i++) {
         const method_rec *m = &r->methods[i];
-        jfr_put_varint(b, i + 1);
-        jfr_put_varint(b, m->class_key);
-        jfr_put_varint(b, m->name_sym);
-        jfr_put_varint(b, m->desc_sym);
+        jfr_put_varint(b, ref(r, (uint32_t)i + 1));
+        jfr_put_varint(b, ref(r, m->class_key));
+        jfr_put_varint(b, ref(r, m->name_sym));
+        jfr_put_varint(b, ref(r, m->desc_sym));
         jfr_put_varint(b, (uint64_t)(int64_t)m->modifiers);
         jfr_put_u8(b, 0);   /* hidden: never, every frame is shown as the other outputs show it */
     }
@@ -265,10 +272,10 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
     jfr_pool_begin(b, c, JFR_CLASS);
     for (size_t i = 0; i < r->class_count; i++) {
         const class_rec *k = &r->class_list[i];
-        jfr_put_varint(b, i + 1);
+        jfr_put_varint(b, ref(r, (uint32_t)i + 1));
         jfr_put_varint(b, 0);   /* class loader: not recorded */
-        jfr_put_varint(b, k->name_sym);
-        jfr_put_varint(b, k->package_key);
+        jfr_put_varint(b, ref(r, k->name_sym));
+        jfr_put_varint(b, ref(r, k->package_key));
         jfr_put_varint(b, (uint64_t)(int64_t)k->modifiers);
         jfr_put_u8(b, 0);
     }
@@ -276,8 +283,8 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
 
     jfr_pool_begin(b, c, JFR_PACKAGE);
     for (size_t i = 0; i < r->package_count; i++) {
-        jfr_put_varint(b, i + 1);
-        jfr_put_varint(b, r->package_syms[i]);
+        jfr_put_varint(b, ref(r, (uint32_t)i + 1));
+        jfr_put_varint(b, ref(r, r->package_syms[i]));
         jfr_put_varint(b, 0);   /* module: not recorded */
         jfr_put_u8(b, 1);
     }
@@ -286,7 +293,7 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
     /* Symbols last: everything above may have added some. */
     jfr_pool_begin(b, c, JFR_SYMBOL);
     for (uint32_t i = 0; i < r->symbols.name_count; i++) {
-        jfr_put_varint(b, (uint64_t)i + 1);
+        jfr_put_varint(b, ref(r, i + 1));
         jfr_put_string(b, r->symbols.names[i]);
     }
     jfr_pool_end(b, c, r->symbols.name_count);
@@ -313,6 +320,7 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     resolver r;
     memset(&r, 0, sizeof(r));
     r.pools = p;
+    r.base = p->chunk_seq << 32;
     profile_init(&r.symbols);
     u64map_init(&r.java_methods);
     u64map_init(&r.pcs);
@@ -348,8 +356,10 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
 
     int rc = r.failed || p->failed || b->failed ? -1 : 0;
     resolver_free(&r);
-    /* The next chunk starts with no references. */
+    /* The next chunk starts with no references, and keys of its own. */
+    uint64_t next = p->chunk_seq + 1;
     jfr_pools_free(p);
     jfr_pools_init(p, p->table, p->lib);
+    p->chunk_seq = next;
     return rc;
 }

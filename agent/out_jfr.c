@@ -187,7 +187,8 @@ static void drain(void) {
     size_t n;
     while ((n = sample_ring_drain(rec.ring, batch, sizeof(batch) / sizeof(batch[0]))) > 0) {
         for (size_t i = 0; i < n; i++) {
-            jfr_event_execution_sample(&rec.buf, batch[i].ticks, batch[i].tid, batch[i].trace_id);
+            jfr_event_execution_sample(&rec.buf, batch[i].ticks, jfr_pools_thread_key(&rec.pools, batch[i].tid),
+                                       batch[i].trace_id);
             jfr_pools_note(&rec.pools, batch[i].trace_id, batch[i].tid);
         }
         rec.samples += n;
