@@ -76,7 +76,11 @@ void jfr_pools_free(jfr_pools *p) {
 void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid) {
     uint64_t seen;
     if (trace_id && !u64map_get(&p->traces, trace_id, &seen) && u64map_put(&p->traces, trace_id, 1)) p->failed = true;
-    if (tid && !u64map_get(&p->threads, tid, &seen) && u64map_put(&p->threads, tid, 1)) p->failed = true;
+    if (tid && !u64map_get(&p->threads, tid, &seen)) {
+        if (u64map_put(&p->threads, tid, 1)) p->failed = true;
+        /* Named while it runs: a thread that ends before the chunk does keeps its name in the pool. */
+        threads_remember_os_name((int)tid);
+    }
 }
 
 static bool grow(void **array, size_t elem, size_t count, size_t *cap) {

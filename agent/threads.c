@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,18 @@ void threads_snapshot_os_names(void) {
     }
     pthread_mutex_unlock(&lock);
     closedir(dir);
+}
+
+void threads_remember_os_name(int tid) {
+    uint64_t known;
+    pthread_mutex_lock(&lock);
+    bool named = u64map_get(&names, (uint64_t)tid, &known);
+    pthread_mutex_unlock(&lock);
+    char comm[64];
+    if (named || read_comm(tid, comm, sizeof(comm)) != 0) return;
+    pthread_mutex_lock(&lock);
+    if (!u64map_get(&names, (uint64_t)tid, &known)) put_locked(tid, comm);
+    pthread_mutex_unlock(&lock);
 }
 
 void threads_get_name(int tid, char *buf, size_t len) {
