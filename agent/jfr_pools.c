@@ -59,9 +59,11 @@ static uint64_t ref(const resolver *r, uint32_t local) {
     return local ? r->base | local : 0;
 }
 
-void jfr_pools_init(jfr_pools *p, trace_table *table, bool lib) {
+void jfr_pools_init(jfr_pools *p, trace_table *table0, trace_table *table1, bool lib) {
     memset(p, 0, sizeof(*p));
-    p->table = table;
+    p->tables[0] = table0;
+    p->tables[1] = table1;
+    p->generation[1] = 1;
     p->lib = lib;
     p->chunk_seq = 1;
     u64map_init(&p->traces);
@@ -221,8 +223,9 @@ static frame_out resolve_frame(resolver *r, const trace_frame *f) {
 static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
     const trace_frame *frames;
     uint32_t depth;
-    jfr_put_varint(b, id);
-    if (!traces_get(r->pools->table, id, &frames, &depth)) {
+    trace_table *table = r->pools->tables[id >> 31];
+    jfr_put_varint(b, jfr_pools_trace_key(r->pools, id));
+    if (!table || !traces_get(table, id & 0x7fffffffu, &frames, &depth)) {
         /* Counted before its frames were complete (cannot last): one marker frame rather than no stack. */
         static const trace_frame unknown = {MARKER_UNKNOWN_STATE, 0, FRAME_MARKER};
         frames = &unknown;
@@ -361,9 +364,11 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     int rc = r.failed || p->failed || b->failed ? -1 : 0;
     resolver_free(&r);
     /* The next chunk starts with no references, and keys of its own. */
-    uint64_t next = p->chunk_seq + 1;
+    jfr_pools kept = *p;
     jfr_pools_free(p);
-    jfr_pools_init(p, p->table, p->lib);
-    p->chunk_seq = next;
+    jfr_pools_init(p, kept.tables[0], kept.tables[1], kept.lib);
+    p->generation[0] = kept.generation[0];
+    p->generation[1] = kept.generation[1];
+    p->chunk_seq = kept.chunk_seq + 1;
     return rc;
 }

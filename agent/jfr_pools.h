@@ -5,9 +5,10 @@
  * per-chunk state is freed, so memory is bounded by what one chunk refers to. Naming follows jfr_types.h.
  *
  * Keys: the JDK's parser takes a key it has already resolved in the previous chunk for the same value
- * (it skips the new one), so within one file a key must never change meaning. Stack traces are keyed by
- * their stored trace id, which keeps its stack for the whole session; every other key carries the chunk's
- * sequence number in its high 32 bits.
+ * (it skips the new one), so within one file a key must never change meaning. A stack trace is keyed by
+ * its stored trace id and the generation of its table (tables are reset between chunks, and a reset
+ * table starts a new generation); every other key carries the chunk's sequence number in its high 32
+ * bits.
  * Called only by the JFR writer (out_jfr), on one thread at a time; names Java methods through JVMTI.
  */
 #ifndef LIBPROF_JFR_POOLS_H
@@ -21,7 +22,8 @@
 #include <stdint.h>
 
 typedef struct {
-    trace_table *table;
+    trace_table *tables[2];   /* by the table bit of a trace id (SAMPLE_TABLE_BIT) */
+    uint32_t generation[2];   /* table 0 even, table 1 odd: never equal */
     bool lib;            /* the 'lib' option: native names carry their library */
     u64map traces;       /* trace id -> 1: stacks the chunk's events refer to */
     u64map threads;      /* OS tid -> 1 */
@@ -29,7 +31,7 @@ typedef struct {
     uint64_t chunk_seq;  /* 1 for the recording's first chunk */
 } jfr_pools;
 
-void jfr_pools_init(jfr_pools *p, trace_table *table, bool lib);
+void jfr_pools_init(jfr_pools *p, trace_table *table0, trace_table *table1, bool lib);
 void jfr_pools_free(jfr_pools *p);
 
 /* The key events of the current chunk use for thread 'tid'. */
@@ -37,7 +39,17 @@ static inline uint64_t jfr_pools_thread_key(const jfr_pools *p, uint32_t tid) {
     return (p->chunk_seq << 32) | tid;
 }
 
-/* An event of this chunk refers to stack 'trace_id' and thread 'tid'. */
+/* The key of a queued trace id (its table bit included). */
+static inline uint64_t jfr_pools_trace_key(const jfr_pools *p, uint32_t trace_id) {
+    return ((uint64_t)p->generation[trace_id >> 31] << 32) | (trace_id & 0x7fffffffu);
+}
+
+/* Table 'index' was reset: its ids mean other stacks from now on. */
+static inline void jfr_pools_table_reset(jfr_pools *p, int index) {
+    p->generation[index] += 2;
+}
+
+/* An event of this chunk refers to stack 'trace_id' (table bit included) and thread 'tid'. */
 void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid);
 
 /* Appends the chunk's checkpoint event with every pool, then forgets the chunk's references and moves to

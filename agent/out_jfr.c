@@ -16,6 +16,7 @@
 #include "jfr_types.h"
 #include "jvm.h"
 #include "log.h"
+#include "sample.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,7 @@
 #define DRAIN_PERIOD_MS 100
 #define FLUSH_BYTES (256 * 1024)
 #define TICKS_PER_SECOND 1000000000ULL   /* ticks are CLOCK_MONOTONIC nanoseconds */
+#define SWITCH_FILL_PERCENT 50           /* a trace table this full is swapped for the other one */
 
 typedef struct {
     bool active;
@@ -42,6 +44,8 @@ typedef struct {
     prof_options options;
     char engine[32], cstack[16];
     sample_ring *ring;
+    trace_table *tables[2];    /* by sample.h's table index */
+    int table_index;           /* the one the handlers store into */
     jfr_pools pools;
     jfr_buf buf;               /* events not yet in the file */
     uint64_t file_size;        /* bytes in the file */
@@ -188,7 +192,7 @@ static void drain(void) {
     while ((n = sample_ring_drain(rec.ring, batch, sizeof(batch) / sizeof(batch[0]))) > 0) {
         for (size_t i = 0; i < n; i++) {
             jfr_event_execution_sample(&rec.buf, batch[i].ticks, jfr_pools_thread_key(&rec.pools, batch[i].tid),
-                                       batch[i].trace_id);
+                                       jfr_pools_trace_key(&rec.pools, batch[i].trace_id));
             jfr_pools_note(&rec.pools, batch[i].trace_id, batch[i].tid);
         }
         rec.samples += n;
@@ -197,9 +201,28 @@ static void drain(void) {
     flush_buf();
 }
 
+static bool table_crowded(void) {
+    return rec.tables[1] && traces_fill_percent(rec.tables[rec.table_index]) >= SWITCH_FILL_PERCENT;
+}
+
+/* Closes the chunk and opens the next. When the trace table in use is crowded, the handlers move to the
+ * other (empty) table first; the crowded one is reset once the closed chunk's pools have read it. */
 static void rotate(void) {
+    int old = rec.table_index, switched = -2;
+    if (table_crowded()) {
+        switched = sample_switch_table(rec.tables[old ^ 1], 2000);
+        rec.table_index = old ^ 1;
+        if (switched < 0) log_warn("JFR: a signal handler held the previous trace table for 2 s; it is kept as is");
+        else log_debug("JFR: trace table %d is %d%% full: samples go to table %d", old,
+                       traces_fill_percent(rec.tables[old]), old ^ 1);
+    }
+    drain();   /* every record of the previous table is queued by now */
     uint64_t ticks = clock_ns(CLOCK_MONOTONIC), nanos = clock_ns(CLOCK_REALTIME);
     chunk_end(ticks);
+    if (switched >= 0) {
+        traces_reset(rec.tables[old]);
+        jfr_pools_table_reset(&rec.pools, old);
+    }
     chunk_begin(ticks, nanos);
 }
 
@@ -236,7 +259,7 @@ static void *writer_main(void *arg) {
         sample_cpu_load(now);
         bool full = rec.file_size + rec.buf.len - rec.chunk_start >= rec.options.chunk_size;
         bool old = now - rec.chunk_ticks >= rec.options.chunk_time_ns;
-        if (attached && (full || old)) rotate();
+        if (attached && (full || old || table_crowded())) rotate();
     }
     pthread_mutex_unlock(&rec.mutex);
     if (attached) jvm_detach_current_thread();
@@ -326,7 +349,10 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     snprintf(rec.cstack, sizeof(rec.cstack), "%s", cfg->cstack);
     if (open_temp(cfg->options, err, errlen)) return NULL;
     rec.ring = ring;
-    jfr_pools_init(&rec.pools, cfg->table, cfg->options->lib);
+    rec.tables[0] = cfg->table;
+    rec.tables[1] = cfg->spare;
+    rec.table_index = 0;
+    jfr_pools_init(&rec.pools, cfg->table, cfg->spare, cfg->options->lib);
     jfr_buf_init(&rec.buf);
     rec.file_size = 0;
     rec.samples = 0;

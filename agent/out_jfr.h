@@ -3,7 +3,10 @@
  * record per sample (sample_ring); a writer thread drains the queue every 100 ms into jdk.ExecutionSample
  * events in the file, and closes a chunk (constant pools, metadata, header) when it reaches chunksize= or
  * chunktime=, then starts the next. Memory is bounded: the queue is fixed, events go straight to the file,
- * and pool state lives only until its chunk is closed.
+ * and pool state lives only until its chunk is closed. Stacks are stored in one of two trace tables: when
+ * the one in use is half full, the chunk is closed and the handlers move to the other, empty one; the
+ * full one is reset once its chunk is written. A long recording with ever new stacks therefore neither
+ * grows nor runs out of room.
  *
  * The recording is written to a temporary file beside the target ("<file>.tmp-<pid>", or in $TMPDIR
  * when the session has no file) and moved to the target when it is finished, so the target name never
@@ -28,7 +31,8 @@ typedef struct {
     const prof_options *options;   /* the session's; interval already resolved */
     const char *engine;
     const char *cstack;            /* the stack walking mode in use */
-    trace_table *table;
+    trace_table *table;            /* the table the handlers store into (index 0 in sample.h's terms) */
+    trace_table *spare;            /* an empty table of the same size: the two take turns (below) */
 } out_jfr_config;
 
 /* Opens the recording and starts its writer thread. Returns the queue the handlers must fill, or NULL

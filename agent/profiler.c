@@ -25,6 +25,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -38,6 +39,7 @@ static const engine *_Atomic current_engine;
 static prof_options session;      /* options of the running (or last) session */
 static uint64_t started_ns, active_ns; /* active_ns: time profiled before the current run (resume) */
 static trace_table *table;
+static trace_table *jfr_spare;         /* JFR sessions: the second trace table (out_jfr.h) */
 static prof_cstack effective_cstack;   /* the walking mode the running session really uses */
 static prof_options deferred;
 static bool have_deferred;
@@ -46,10 +48,23 @@ static pthread_cond_t timeout_cond;   /* on CLOCK_MONOTONIC, set up once by init
 static pthread_once_t timeout_cond_once = PTHREAD_ONCE_INIT;
 static uint64_t session_id;       /* lets a stale timeout thread see that its session has ended */
 
+/* Slots of each trace table; LIBPROF_TEST_TRACE_SLOTS (tests only) makes them few, to fill them quickly. */
+static size_t table_slots(void) {
+    const char *test = getenv("LIBPROF_TEST_TRACE_SLOTS");
+    long n = test ? atol(test) : 0;
+    return n > 0 ? (size_t)n : TABLE_SLOTS;
+}
+
 static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The table holding the session's stacks: a JFR session moves between two (out_jfr.h). */
+static trace_table *live_table(void) {
+    trace_table *t = sample_current_table();
+    return t ? t : table;
 }
 
 static uint64_t elapsed_ns(void) {
@@ -70,7 +85,7 @@ static void fill_meta(profile *p) {
     m->total = session.total;
     m->signals = c.signals;
     for (int r = 0; r < DROP_REASON_COUNT; r++) profile_add_drop(p, sample_drop_reason_name((drop_reason)r), c.dropped[r]);
-    profile_add_drop(p, "frames_lost", traces_orphaned_samples(table));
+    profile_add_drop(p, "frames_lost", traces_orphaned_samples(live_table()));
     for (int k = 0; k < MARKER_COUNT; k++) {
         if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
     }
@@ -126,7 +141,7 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
     }
     profile p;
     profile_init(&p);
-    int rc = dump_build_profile(table, &view, &p);
+    int rc = dump_build_profile(live_table(), &view, &p);
     if (rc) snprintf(err, errlen, "out of memory while building the profile");
     else {
         fill_meta(&p);
@@ -209,7 +224,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     }
     const engine *e = engine_choose(o, !o->quiet, err, errlen);
     if (!e) return -1;
-    if (!table && !(table = traces_create(TABLE_SLOTS, TABLE_FRAMES))) {
+    if (!table && !(table = traces_create(table_slots(), TABLE_FRAMES))) {
         snprintf(err, errlen, "cannot reserve memory for call-trace storage");
         return -1;
     }
@@ -244,7 +259,12 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         /* The recording streams from the first sample: it needs the table cleared below, so a JFR
          * session never keeps the stacks of a previous one. */
         keep = false;
-        out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table};
+        if (!jfr_spare && !(jfr_spare = traces_create(table_slots(), TABLE_FRAMES))) {
+            snprintf(err, errlen, "cannot reserve memory for call-trace storage");
+            return -1;
+        }
+        traces_reset(jfr_spare);
+        out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table, jfr_spare};
         if (!(cfg.ring = out_jfr_start(&jfr, err, errlen))) return -1;
     }
     if (sample_configure(&cfg)) {
@@ -291,7 +311,7 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
              "distinct_stacks: %zu\n",
              running ? "running" : "idle", e ? e->name : "none", (unsigned long long)session.interval_ns,
              elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped,
-             table ? traces_distinct(table) : 0);
+             table ? traces_distinct(live_table()) : 0);
     size_t n = strlen(text);
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
     sample_cost_summarize(cost);

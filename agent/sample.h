@@ -53,6 +53,17 @@ typedef struct {
 /* Allocates the stack buffers for 'max_depth'. Call while inactive. Returns -1 on allocation failure. */
 int sample_configure(const sample_config *cfg);
 
+/* The table handlers store into: the configured one until sample_switch_table. */
+trace_table *sample_current_table(void);
+
+/* JFR: makes 'next' the table handlers store into and waits (bounded) until no handler still uses the
+ * previous one, which may then be read and reset. Records queued for the JFR writer carry the index of
+ * their table in the top bit of their trace id (SAMPLE_TABLE_BIT); returns the new table's index, or -1
+ * when a handler still held the previous table after timeout_ms (the switch is made, but the previous
+ * table must not be reset). */
+#define SAMPLE_TABLE_BIT 0x80000000u
+int sample_switch_table(trace_table *next, int timeout_ms);
+
 /* Starts a new session generation (per-thread CPU clocks restart) and clears the counters. */
 void sample_reset_counters(void);
 void sample_set_active(bool active);

@@ -167,6 +167,14 @@ size_t traces_distinct(const trace_table *t) {
     return (size_t)atomic_load(&((trace_table *)t)->slots_used);
 }
 
+int traces_fill_percent(const trace_table *t) {
+    trace_table *m = (trace_table *)t;
+    uint64_t slots = atomic_load(&m->slots_used) * 100 / ((t->mask + 1) / 4 * 3);
+    uint64_t frames = atomic_load(&m->frames_used) * 100 / (t->frame_capacity ? t->frame_capacity : 1);
+    uint64_t fill = slots > frames ? slots : frames;
+    return fill > 100 ? 100 : (int)fill;
+}
+
 uint64_t traces_orphaned_samples(trace_table *t) {
     uint64_t lost = 0;
     for (size_t i = 0; i <= t->mask; i++) {

@@ -47,6 +47,8 @@ typedef void (*traces_visitor)(const trace_frame *frames, uint32_t depth, uint32
 void traces_for_each(trace_table *t, traces_visitor visit, void *arg);
 
 size_t traces_distinct(const trace_table *t);
+/* How full the table is, 0..100: the larger of its slots (of the 3/4 it accepts) and its frame arena. */
+int traces_fill_percent(const trace_table *t);
 /* Samples that were counted into a slot whose frames could not be stored: lost, report them as drops. */
 uint64_t traces_orphaned_samples(trace_table *t);
 

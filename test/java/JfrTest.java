@@ -142,12 +142,18 @@ public class JfrTest {
 
     /**
      * Java frames with their line numbers, native frames under the JNI entry, thread names, the settings:
-     * one JVM running JfrWorkload (a thread on one hot line, the main thread in zlib).
+     * one JVM running JfrWorkload (a thread on one hot line, the main thread in zlib). Its trace tables are
+     * made small (256 slots), so the recording moves between the two tables several times: every stack
+     * must still be the right one.
      */
     static void stacks() throws Exception {
         Path file = work().resolve("stacks.jfr");
-        var run = IntegrationTest.runJava("start,event=cpu,interval=1ms,file=" + file, "JfrWorkload", "2");
+        var run = IntegrationTest.runJavaWithEnv(java.util.Map.of("LIBPROF_TEST_TRACE_SLOTS", "256"),
+                "start,event=cpu,interval=1ms,loglevel=debug,file=" + file, "JfrWorkload", "2");
         check(run.exit() == 0, "workload failed: " + run.err());
+        long switches = run.err().lines().filter(l -> l.contains("samples go to table")).count();
+        System.out.println("  trace table switches: " + switches);
+        check(switches >= 2, "the small trace tables were switched only " + switches + " times");
         Matcher line = Pattern.compile("SPIN_LINE (\\d+)").matcher(run.out());
         check(line.find(), "the workload did not print its hot line: " + run.out());
         String hot = "JfrWorkload.spin(long) line: " + line.group(1);
