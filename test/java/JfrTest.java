@@ -256,6 +256,20 @@ public class JfrTest {
         noTemporaryFiles();
     }
 
+    /** Polls the agent's status until it has taken 'samples' samples (or 60 s passed); returns the count. */
+    static long awaitSamples(com.sun.tools.attach.VirtualMachine vm, long samples) throws Exception {
+        Path status = work().resolve("status.txt");
+        long taken = 0, deadline = System.nanoTime() + 60_000_000_000L;
+        while (taken < samples && System.nanoTime() < deadline) {
+            Thread.sleep(250);
+            vm.loadAgentPath(IntegrationTest.agent, "status,file=" + status);
+            Matcher m = Pattern.compile("samples: (\\d+)").matcher(Files.readString(status));
+            check(m.find(), "status without a sample count");
+            taken = Long.parseLong(m.group(1));
+        }
+        return taken;
+    }
+
     /**
      * Loaded into a running JVM with the `jfr` option and a file without the .jfr extension: a dump gives a
      * valid recording of the samples so far while recording goes on; stop completes the whole recording.
@@ -270,9 +284,9 @@ public class JfrTest {
             Path data = work().resolve("attached.data"), dump = work().resolve("dump.jfr");
             try {
                 vm.loadAgentPath(IntegrationTest.agent, "start,jfr,event=cpu,interval=1ms,file=" + data);
-                Thread.sleep(2500);
+                long atDump = awaitSamples(vm, 300);   // by count: a busy machine gives the target little CPU
                 vm.loadAgentPath(IntegrationTest.agent, "dump,file=" + dump);
-                Thread.sleep(1000);
+                awaitSamples(vm, atDump + 200);
                 vm.loadAgentPath(IntegrationTest.agent, "stop");
             } finally {
                 vm.detach();
