@@ -2,7 +2,8 @@
  * jfr_pools: stack traces are written first, into the checkpoint, while their frames are resolved into
  * methods; methods, classes, packages and symbols are collected on the way and written after (pool order
  * does not matter to readers). Java methods are described once per chunk (name, class, descriptor, line
- * table) through JVMTI; native frames once per distinct pc, by the shared frame_symbols naming.
+ * table) through JVMTI; native frames once per distinct pc, by the shared frame_symbols naming. Each
+ * chunk writes the entries it refers to, under the keys the recording's registry gives them.
  */
 #include "jfr_pools.h"
 
@@ -18,9 +19,14 @@
 #include <string.h>
 
 #define ACC_NATIVE 0x0100
+/* The registry starts afresh (under new keys) beyond this many names or Java methods: a bound for
+ * recordings of applications that keep generating classes. */
+#define REGISTRY_MAX 1000000
+#define PREFIX_SHIFT 40
 
 typedef struct {
-    uint32_t class_key;
+    uint64_t key;            /* the method's key in the recording */
+    uint32_t class_key;      /* class keys are their name's symbol */
     uint32_t name_sym, desc_sym;
     int modifiers;
     jvm_method_info *java;   /* Java methods: the line table (and names), else NULL */
@@ -32,17 +38,18 @@ typedef struct {
     int modifiers;
 } class_rec;
 
-/* Everything resolved while one checkpoint is written. Symbol, class, package and method keys are their
- * index + 1 (0 is null). */
+/* Everything resolved while one checkpoint is written. Symbols (id + 1 in the registry), classes and
+ * packages (their name's symbol) are written with the registry's prefix; "local" method numbers below are
+ * indexes + 1 into this chunk's methods. 0 is null throughout. */
 typedef struct {
     jfr_pools *pools;
-    profile symbols;         /* used as a string interner: symbol key = name id + 1 */
-    u64map java_methods;     /* jmethodID -> method key */
-    u64map pcs;              /* native pc -> method key */
-    u64map kernel_addrs;     /* kernel address -> method key */
-    u64map named;            /* (symbol key << 3 | frame type) -> method key, for non-Java methods */
-    u64map classes;          /* class name symbol key -> class key */
-    u64map packages;         /* package name symbol key -> package key */
+    u64map symbols_used;     /* symbol -> 1: the symbols this chunk writes */
+    u64map java_methods;     /* jmethodID -> local method number */
+    u64map pcs;              /* native pc -> frame type << 32 | local method number */
+    u64map kernel_addrs;     /* kernel address -> local method number */
+    u64map named;            /* (symbol << 3 | frame type) -> local method number, for non-Java methods */
+    u64map classes;          /* class name symbol -> 1 */
+    u64map packages;         /* package name symbol -> 1 */
     method_rec *methods;
     size_t method_count, method_cap;
     class_rec *class_list;
@@ -50,13 +57,29 @@ typedef struct {
     uint32_t *package_syms;
     size_t package_count, package_cap;
     uint32_t synthetic_class;
-    uint64_t base;           /* the chunk's key prefix */
     bool failed;
 } resolver;
 
-/* The written key of a chunk-local key (0 stays null). */
-static uint64_t ref(const resolver *r, uint32_t local) {
-    return local ? r->base | local : 0;
+/* The written key of a symbol, class or package (0 stays null). */
+static uint64_t ref(const resolver *r, uint32_t sym) {
+    return sym ? r->pools->prefix | sym : 0;
+}
+
+/* The written key of a local method number. */
+static uint64_t method_ref(const resolver *r, uint32_t local) {
+    return local ? r->methods[local - 1].key : 0;
+}
+
+static void registry_init(jfr_pools *p, uint64_t prefix) {
+    profile_init(&p->strings);
+    u64map_init(&p->java_keys);
+    p->java_count = 0;
+    p->prefix = prefix;
+}
+
+static void registry_free(jfr_pools *p) {
+    profile_free(&p->strings);
+    u64map_free(&p->java_keys);
 }
 
 void jfr_pools_init(jfr_pools *p, trace_table *table0, trace_table *table1, bool lib) {
@@ -68,11 +91,13 @@ void jfr_pools_init(jfr_pools *p, trace_table *table0, trace_table *table1, bool
     p->chunk_seq = 1;
     u64map_init(&p->traces);
     u64map_init(&p->threads);
+    registry_init(p, 1ULL << PREFIX_SHIFT);
 }
 
 void jfr_pools_free(jfr_pools *p) {
     u64map_free(&p->traces);
     u64map_free(&p->threads);
+    registry_free(p);
 }
 
 void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid) {
@@ -96,11 +121,13 @@ static bool grow(void **array, size_t elem, size_t count, size_t *cap) {
 }
 
 static uint32_t symbol(resolver *r, const char *s) {
-    uint32_t id = profile_intern(&r->symbols, s, FTYPE_NATIVE);
+    uint32_t id = profile_intern(&r->pools->strings, s, FTYPE_NATIVE);
+    uint64_t seen;
     if (id == UINT32_MAX) {
         r->failed = true;
         return 0;
     }
+    if (!u64map_get(&r->symbols_used, id + 1, &seen) && u64map_put(&r->symbols_used, id + 1, 1)) r->failed = true;
     return id + 1;
 }
 
@@ -110,30 +137,28 @@ static uint32_t package_of(resolver *r, const char *class_name) {
     char name[1024];
     snprintf(name, sizeof(name), "%.*s", (int)(slash - class_name), class_name);
     uint32_t sym = symbol(r, name);
-    uint64_t key;
-    if (u64map_get(&r->packages, sym, &key)) return (uint32_t)key;
+    uint64_t seen;
+    if (u64map_get(&r->packages, sym, &seen)) return sym;
     if (!grow((void **)&r->package_syms, sizeof(uint32_t), r->package_count, &r->package_cap)) {
         r->failed = true;
         return 0;
     }
     r->package_syms[r->package_count++] = sym;
-    key = r->package_count;
-    if (u64map_put(&r->packages, sym, key)) r->failed = true;
-    return (uint32_t)key;
+    if (u64map_put(&r->packages, sym, 1)) r->failed = true;
+    return sym;
 }
 
 static uint32_t class_key(resolver *r, const char *name, int modifiers, bool with_package) {
     uint32_t sym = symbol(r, name);
-    uint64_t key;
-    if (u64map_get(&r->classes, sym, &key)) return (uint32_t)key;
+    uint64_t seen;
+    if (u64map_get(&r->classes, sym, &seen)) return sym;
     if (!grow((void **)&r->class_list, sizeof(class_rec), r->class_count, &r->class_cap)) {
         r->failed = true;
         return 0;
     }
     r->class_list[r->class_count++] = (class_rec){sym, with_package ? package_of(r, name) : 0, modifiers};
-    key = r->class_count;
-    if (u64map_put(&r->classes, sym, key)) r->failed = true;
-    return (uint32_t)key;
+    if (u64map_put(&r->classes, sym, 1)) r->failed = true;
+    return sym;
 }
 
 static uint32_t add_method(resolver *r, method_rec m) {
@@ -153,7 +178,9 @@ static uint32_t named_method(resolver *r, const char *name, int frame_type) {
     uint64_t k = ((uint64_t)sym << 3) | (uint64_t)frame_type, key;
     if (u64map_get(&r->named, k, &key)) return (uint32_t)key;
     if (!r->synthetic_class) r->synthetic_class = class_key(r, JFR_SYNTHETIC_CLASS, 0, false);
-    uint32_t m = add_method(r, (method_rec){r->synthetic_class, sym, symbol(r, JFR_SYNTHETIC_DESCRIPTOR),
+    /* Frame types 1..6 in the low bits; Java methods have 0 there. */
+    uint32_t m = add_method(r, (method_rec){r->pools->prefix | ((uint64_t)sym << 3) | (uint64_t)frame_type,
+                                            r->synthetic_class, sym, symbol(r, JFR_SYNTHETIC_DESCRIPTOR),
                                             ACC_NATIVE, NULL});
     if (u64map_put(&r->named, k, m)) r->failed = true;
     return m;
@@ -165,8 +192,18 @@ static uint32_t cached(resolver *r, u64map *map, uint64_t addr, uint32_t method)
     return method;
 }
 
+/* The recording's key of a Java method. */
+static uint64_t java_key(resolver *r, uint64_t method_id) {
+    jfr_pools *p = r->pools;
+    uint64_t key;
+    if (u64map_get(&p->java_keys, method_id, &key)) return key;
+    key = p->prefix | (++p->java_count << 3);
+    if (u64map_put(&p->java_keys, method_id, key)) r->failed = true;
+    return key;
+}
+
 typedef struct {
-    uint32_t method;
+    uint32_t method;   /* local method number */
     int32_t line, bci;
     int type;
 } frame_out;
@@ -185,8 +222,8 @@ static frame_out resolve_frame(resolver *r, const trace_frame *f) {
                 return (frame_out){named_method(r, "[unknown_method]", JFR_FRAME_NATIVE), -1, -1, JFR_FRAME_NATIVE};
             }
             uint32_t cls = class_key(r, info->class_name, info->class_modifiers, true);
-            key = add_method(r, (method_rec){cls, symbol(r, info->name), symbol(r, info->descriptor),
-                                             info->modifiers, info});
+            key = add_method(r, (method_rec){java_key(r, f->id), cls, symbol(r, info->name),
+                                             symbol(r, info->descriptor), info->modifiers, info});
             if (key && u64map_put(&r->java_methods, f->id, key)) r->failed = true;
         }
         {
@@ -236,7 +273,7 @@ static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
     jfr_put_varint(b, depth);
     for (uint32_t i = 0; i < depth; i++) {
         frame_out f = resolve_frame(r, &frames[i]);
-        jfr_put_varint(b, ref(r, f.method));
+        jfr_put_varint(b, method_ref(r, f.method));
         jfr_put_varint(b, (uint64_t)(int64_t)f.line);
         jfr_put_varint(b, (uint64_t)(int64_t)f.bci);
         jfr_put_varint(b, (uint64_t)f.type);
@@ -267,7 +304,7 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
     jfr_pool_begin(b, c, JFR_METHOD);
     for (size_t i = 0; i < r->method_count; i++) {
         const method_rec *m = &r->methods[i];
-        jfr_put_varint(b, ref(r, (uint32_t)i + 1));
+        jfr_put_varint(b, m->key);
         jfr_put_varint(b, ref(r, m->class_key));
         jfr_put_varint(b, ref(r, m->name_sym));
         jfr_put_varint(b, ref(r, m->desc_sym));
@@ -279,7 +316,7 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
     jfr_pool_begin(b, c, JFR_CLASS);
     for (size_t i = 0; i < r->class_count; i++) {
         const class_rec *k = &r->class_list[i];
-        jfr_put_varint(b, ref(r, (uint32_t)i + 1));
+        jfr_put_varint(b, ref(r, k->name_sym));
         jfr_put_varint(b, 0);   /* class loader: not recorded */
         jfr_put_varint(b, ref(r, k->name_sym));
         jfr_put_varint(b, ref(r, k->package_key));
@@ -290,7 +327,7 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
 
     jfr_pool_begin(b, c, JFR_PACKAGE);
     for (size_t i = 0; i < r->package_count; i++) {
-        jfr_put_varint(b, ref(r, (uint32_t)i + 1));
+        jfr_put_varint(b, ref(r, r->package_syms[i]));
         jfr_put_varint(b, ref(r, r->package_syms[i]));
         jfr_put_varint(b, 0);   /* module: not recorded */
         jfr_put_u8(b, 1);
@@ -299,11 +336,15 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
 
     /* Symbols last: everything above may have added some. */
     jfr_pool_begin(b, c, JFR_SYMBOL);
-    for (uint32_t i = 0; i < r->symbols.name_count; i++) {
-        jfr_put_varint(b, ref(r, i + 1));
-        jfr_put_string(b, r->symbols.names[i]);
+    size_t n = 0;
+    for (size_t i = 0; i < r->symbols_used.capacity; i++) {
+        uint64_t sym = r->symbols_used.keys[i];
+        if (!sym) continue;
+        jfr_put_varint(b, ref(r, (uint32_t)sym));
+        jfr_put_string(b, r->pools->strings.names[sym - 1]);
+        n++;
     }
-    jfr_pool_end(b, c, r->symbols.name_count);
+    jfr_pool_end(b, c, n);
 }
 
 static void resolver_free(resolver *r) {
@@ -314,7 +355,7 @@ static void resolver_free(resolver *r) {
     free(r->methods);
     free(r->class_list);
     free(r->package_syms);
-    profile_free(&r->symbols);
+    u64map_free(&r->symbols_used);
     u64map_free(&r->java_methods);
     u64map_free(&r->pcs);
     u64map_free(&r->kernel_addrs);
@@ -327,8 +368,13 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     resolver r;
     memset(&r, 0, sizeof(r));
     r.pools = p;
-    r.base = p->chunk_seq << 32;
-    profile_init(&r.symbols);
+    if (p->strings.name_count > REGISTRY_MAX || p->java_count > REGISTRY_MAX) {
+        /* Afresh under a new prefix: old keys keep their old meaning, new ones cannot collide. */
+        uint64_t prefix = p->prefix + (1ULL << PREFIX_SHIFT);
+        registry_free(p);
+        registry_init(p, prefix);
+    }
+    u64map_init(&r.symbols_used);
     u64map_init(&r.java_methods);
     u64map_init(&r.pcs);
     u64map_init(&r.kernel_addrs);
@@ -363,12 +409,12 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
 
     int rc = r.failed || p->failed || b->failed ? -1 : 0;
     resolver_free(&r);
-    /* The next chunk starts with no references, and keys of its own. */
-    jfr_pools kept = *p;
-    jfr_pools_free(p);
-    jfr_pools_init(p, kept.tables[0], kept.tables[1], kept.lib);
-    p->generation[0] = kept.generation[0];
-    p->generation[1] = kept.generation[1];
-    p->chunk_seq = kept.chunk_seq + 1;
+    /* The next chunk starts with no references, and thread keys of its own. */
+    u64map_free(&p->traces);
+    u64map_free(&p->threads);
+    u64map_init(&p->traces);
+    u64map_init(&p->threads);
+    p->failed = false;
+    p->chunk_seq++;
     return rc;
 }

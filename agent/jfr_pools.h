@@ -5,16 +5,20 @@
  * per-chunk state is freed, so memory is bounded by what one chunk refers to. Naming follows jfr_types.h.
  *
  * Keys: the JDK's parser takes a key it has already resolved in the previous chunk for the same value
- * (it skips the new one), so within one file a key must never change meaning. A stack trace is keyed by
- * its stored trace id and the generation of its table (tables are reset between chunks, and a reset
- * table starts a new generation); every other key carries the chunk's sequence number in its high 32
- * bits.
+ * (it skips the new one), so within one file a key must never change meaning; and tools group samples by
+ * the resolved objects, so a method keeps its key in every chunk. A stack trace is keyed by its stored
+ * trace id and the generation of its table (tables are reset between chunks, and a reset table starts a
+ * new generation); threads by OS tid and chunk sequence number (a tid may be reused by a thread with
+ * another name); symbols, classes, packages and methods by a registry kept for the whole recording (the
+ * names of the methods and classes referred to so far), started afresh under new keys if it grows past
+ * a bound.
  * Called only by the JFR writer (out_jfr), on one thread at a time; names Java methods through JVMTI.
  */
 #ifndef LIBPROF_JFR_POOLS_H
 #define LIBPROF_JFR_POOLS_H
 
 #include "jfr_encode.h"
+#include "profile.h"
 #include "traces.h"
 #include "u64map.h"
 
@@ -29,6 +33,11 @@ typedef struct {
     u64map threads;      /* OS tid -> 1 */
     bool failed;         /* out of memory while noting: the chunk's pools would be incomplete */
     uint64_t chunk_seq;  /* 1 for the recording's first chunk */
+    /* the recording's registry of stable keys */
+    profile strings;     /* an interner: symbol key = prefix | (id + 1) */
+    u64map java_keys;    /* jmethodID -> method key */
+    uint64_t java_count;
+    uint64_t prefix;     /* high bits of every registry key: changes when the registry starts afresh */
 } jfr_pools;
 
 void jfr_pools_init(jfr_pools *p, trace_table *table0, trace_table *table1, bool lib);
