@@ -212,6 +212,20 @@ public class JfrTest {
         long b = samples.stream().filter(s -> s.has("Burn7525.burnB(long)")).count();
         System.out.printf("  burnA %d, burnB %d of %d samples%n", a, b, samples.size());
         check(a > b && b > 0 && a + b >= samples.size() / 2, "the workload's stacks are wrong across chunks");
+        if (featureVersion() >= 21) {
+            // A method is one object across chunks (same key), so the JDK's own view counts it on one line.
+            String view = jfr("view", "hot-methods", file.toString());
+            long lines = view.lines().filter(l -> l.startsWith("Burn7525.burnA(long)")).count();
+            check(lines == 1, "jfr view hot-methods lists Burn7525.burnA on " + lines + " lines:\n" + head(view));
+        }
+    }
+
+    /** The target JDK's feature version, from its release file. */
+    static int featureVersion() throws Exception {
+        Matcher m = Pattern.compile("JAVA_VERSION=\"(\\d+)").matcher(
+                Files.readString(Path.of(IntegrationTest.javaHome, "release")));
+        check(m.find(), "no JAVA_VERSION in " + IntegrationTest.javaHome + "/release");
+        return Integer.parseInt(m.group(1));
     }
 
     /** chunktime=1s over more than three seconds: a chunk per second or so, every one readable. */
