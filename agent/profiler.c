@@ -11,6 +11,7 @@
 #include "jvm.h"
 #include "log.h"
 #include "native_map.h"
+#include "out_jfr.h"
 #include "output.h"
 #include "refresher.h"
 #include "profile.h"
@@ -24,6 +25,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -37,6 +39,7 @@ static const engine *_Atomic current_engine;
 static prof_options session;      /* options of the running (or last) session */
 static uint64_t started_ns, active_ns; /* active_ns: time profiled before the current run (resume) */
 static trace_table *table;
+static trace_table *jfr_spare;         /* JFR sessions: the second trace table (out_jfr.h) */
 static prof_cstack effective_cstack;   /* the walking mode the running session really uses */
 static prof_options deferred;
 static bool have_deferred;
@@ -45,10 +48,23 @@ static pthread_cond_t timeout_cond;   /* on CLOCK_MONOTONIC, set up once by init
 static pthread_once_t timeout_cond_once = PTHREAD_ONCE_INIT;
 static uint64_t session_id;       /* lets a stale timeout thread see that its session has ended */
 
+/* Slots of each trace table; LIBPROF_TEST_TRACE_SLOTS (tests only) makes them few, to fill them quickly. */
+static size_t table_slots(void) {
+    const char *test = getenv("LIBPROF_TEST_TRACE_SLOTS");
+    long n = test ? atol(test) : 0;
+    return n > 0 ? (size_t)n : TABLE_SLOTS;
+}
+
 static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The table holding the session's stacks: a JFR session moves between two (out_jfr.h). */
+static trace_table *live_table(void) {
+    trace_table *t = sample_current_table();
+    return t ? t : table;
 }
 
 static uint64_t elapsed_ns(void) {
@@ -69,7 +85,7 @@ static void fill_meta(profile *p) {
     m->total = session.total;
     m->signals = c.signals;
     for (int r = 0; r < DROP_REASON_COUNT; r++) profile_add_drop(p, sample_drop_reason_name((drop_reason)r), c.dropped[r]);
-    profile_add_drop(p, "frames_lost", traces_orphaned_samples(table));
+    profile_add_drop(p, "frames_lost", traces_orphaned_samples(live_table()));
     for (int k = 0; k < MARKER_COUNT; k++) {
         if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
     }
@@ -105,9 +121,27 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
         view.traces = o->traces;
         view.flat = o->flat;
     }
+    /* A JFR session's recording: a dump copies it so far, the end of the session completes it. The
+     * session's own format is written only there; another format asked for is built as usual. */
+    if (out_jfr_active() && (!running || options_effective_format(&view) == FORMAT_JFR)) {
+        bool jfr_view = options_effective_format(&view) == FORMAT_JFR;
+        uint64_t samples = 0;
+        int rc = running ? out_jfr_dump(&view, err, errlen)
+                         : out_jfr_finish(jfr_view ? &view : &session, &samples, err, errlen);
+        profile meta;
+        profile_init(&meta);
+        fill_meta(&meta);
+        if (rc == 0) log_losses(&meta);
+        profile_free(&meta);
+        if (jfr_view || rc) return rc;
+    }
+    if (options_effective_format(&view) == FORMAT_JFR) {
+        snprintf(err, errlen, "a JFR recording is written only by a session started with the jfr format");
+        return -1;
+    }
     profile p;
     profile_init(&p);
-    int rc = dump_build_profile(table, &view, &p);
+    int rc = dump_build_profile(live_table(), &view, &p);
     if (rc) snprintf(err, errlen, "out of memory while building the profile");
     else {
         fill_meta(&p);
@@ -190,7 +224,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     }
     const engine *e = engine_choose(o, !o->quiet, err, errlen);
     if (!e) return -1;
-    if (!table && !(table = traces_create(TABLE_SLOTS, TABLE_FRAMES))) {
+    if (!table && !(table = traces_create(table_slots(), TABLE_FRAMES))) {
         snprintf(err, errlen, "cannot reserve memory for call-trace storage");
         return -1;
     }
@@ -220,9 +254,22 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     }
     effective_cstack = cstack;
     sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval,
-                         jvm_tracks_all_java_threads(), cstack, e};
+                         jvm_tracks_all_java_threads(), cstack, e, NULL};
+    if (options_effective_format(o) == FORMAT_JFR) {
+        /* The recording streams from the first sample: it needs the table cleared below, so a JFR
+         * session never keeps the stacks of a previous one. */
+        keep = false;
+        if (!jfr_spare && !(jfr_spare = traces_create(table_slots(), TABLE_FRAMES))) {
+            snprintf(err, errlen, "cannot reserve memory for call-trace storage");
+            return -1;
+        }
+        traces_reset(jfr_spare);
+        out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table, jfr_spare};
+        if (!(cfg.ring = out_jfr_start(&jfr, err, errlen))) return -1;
+    }
     if (sample_configure(&cfg)) {
         snprintf(err, errlen, "cannot allocate stack buffers for jstackdepth=%d", o->jstackdepth);
+        out_jfr_abort();
         return -1;
     }
     threads_snapshot_os_names();
@@ -235,6 +282,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     sample_set_active(true);
     if (e->start(interval, err, errlen)) {
         sample_set_active(false);
+        sample_wait_idle(2000);
+        out_jfr_abort();
         return -1;
     }
     if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
@@ -243,6 +292,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     session_id++;
     if (session.timeout_s && start_timeout(err, errlen)) {
         stop_locked();
+        out_jfr_abort();
         return -1;
     }
     if (!o->quiet) log_info("profiling started: engine %s, interval %llu %s", e->name, (unsigned long long)interval,
@@ -263,7 +313,7 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
              running ? "running" : "idle", e ? e->name : "none", e ? session.event : "none",
              (unsigned long long)session.interval_ns,
              elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped,
-             table ? traces_distinct(table) : 0);
+             table ? traces_distinct(live_table()) : 0);
     size_t n = strlen(text);
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
     sample_cost_summarize(cost);

@@ -31,6 +31,12 @@ static trace_frame *frame_buffers;
 static _Atomic int buffer_busy[BUFFER_COUNT];
 static size_t buffers_bytes;
 
+/* The trace tables: handlers store into tables[table_index]. A handler announces itself in
+ * table_users[i] before it uses tables[i], so a switch can wait until the previous table is unused. */
+static trace_table *tables[2];
+static _Atomic uint32_t table_index;
+static _Atomic int table_users[2];
+
 static _Atomic bool active;
 static _Atomic int in_flight;
 static _Atomic uint32_t generation = 1;
@@ -88,6 +94,9 @@ int sample_configure(const sample_config *cfg) {
     }
     frame_buffers = (trace_frame *)(asgct_buffers + (size_t)cfg->max_depth * BUFFER_COUNT);
     config = *cfg;
+    tables[0] = cfg->table;
+    tables[1] = NULL;
+    atomic_store(&table_index, 0);
     return 0;
 }
 
@@ -98,6 +107,32 @@ void sample_reset_counters(void) {
     atomic_store(&count_stored, 0);
     for (int i = 0; i < DROP_REASON_COUNT; i++) atomic_store(&count_dropped[i], 0);
     for (int i = 0; i < MARKER_COUNT; i++) atomic_store(&count_markers[i], 0);
+}
+
+trace_table *sample_current_table(void) {
+    return tables[atomic_load(&table_index)];
+}
+
+int sample_switch_table(trace_table *next, int timeout_ms) {
+    uint32_t old = atomic_load(&table_index), now = old ^ 1;
+    tables[now] = next;
+    atomic_store(&table_index, now);
+    for (int waited = 0; atomic_load(&table_users[old]) > 0; waited++) {
+        if (waited >= timeout_ms * 10) return -1;
+        struct timespec wait = {0, 100000};
+        nanosleep(&wait, NULL);
+    }
+    return (int)now;
+}
+
+/* Claims the current table: after the re-check, a switch that has not been seen yet waits for us. */
+static uint32_t enter_table(void) {
+    for (;;) {
+        uint32_t i = atomic_load(&table_index);
+        atomic_fetch_add(&table_users[i], 1);
+        if (atomic_load(&table_index) == i) return i;
+        atomic_fetch_sub(&table_users[i], 1);
+    }
 }
 
 void sample_set_active(bool on) {
@@ -121,7 +156,8 @@ void sample_get_counters(sample_counters *out) {
 }
 
 const char *sample_drop_reason_name(drop_reason r) {
-    static const char *const names[DROP_REASON_COUNT] = {"buffer_busy", "table_full", "frames_full"};
+    static const char *const names[DROP_REASON_COUNT] = {"buffer_busy", "table_full", "frames_full",
+                                                            "jfr_ring_full"};
     return (unsigned)r < DROP_REASON_COUNT ? names[r] : "?";
 }
 
@@ -252,10 +288,24 @@ static uint64_t weight_of_sample(const siginfo_t *info) {
     return config.engine && config.engine->counts_events ? config.interval_ns : sample_weight(info);
 }
 
-/* Stores one stack and counts the outcome and its cost ('started': a sample_cost_now() reading). */
+/* The sample's record for the JFR writer: when (the event clock is CLOCK_MONOTONIC), who, which stack. */
+static bool queue_record(uint32_t tid, uint32_t trace_id) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    sample_record rec = {(uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, tid, trace_id};
+    return sample_ring_push(config.ring, &rec);
+}
+
+/* Stores one stack of thread 'tid' in the table in use, queues its record for the JFR writer when one
+ * runs, and counts the outcome and its cost ('started': a sample_cost_now() reading). */
 static void store_stack(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight, uint64_t started) {
-    traces_result r = traces_put(config.table, frames, depth, config.per_thread ? tid : 0, weight);
-    if (r == TRACES_STORED) {
+    uint32_t trace_id = 0, t = enter_table();
+    traces_result r = traces_put_id(tables[t], frames, depth, config.per_thread ? tid : 0, weight, &trace_id);
+    bool queued = r != TRACES_STORED || !config.ring || queue_record(tid, trace_id | (t ? SAMPLE_TABLE_BIT : 0));
+    atomic_fetch_sub(&table_users[t], 1);
+    if (!queued) {
+        atomic_fetch_add_explicit(&count_dropped[DROP_RING_FULL], 1, memory_order_relaxed);
+    } else if (r == TRACES_STORED) {
         atomic_fetch_add_explicit(&count_stored, 1, memory_order_relaxed);
         count_marker_frames(frames, depth);
     } else {
@@ -284,7 +334,8 @@ uint32_t sample_thread_id(void) {
 
 void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
     atomic_fetch_add_explicit(&count_signals, 1, memory_order_relaxed);
-    store_stack(frames, depth, config.per_thread ? current_tid() : 0, weight, started);
+    store_stack(frames, depth, current_tid(), weight, started);
+}
 }
 
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {

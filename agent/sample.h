@@ -9,6 +9,7 @@
 #include "asgct.h"
 #include "options.h"
 #include "engine.h"
+#include "sample_ring.h"
 #include "traces.h"
 
 #include <signal.h>
@@ -22,6 +23,7 @@ typedef enum {
     DROP_BUFFER_BUSY = 0,   /* every stack buffer was in use by other handlers */
     DROP_TABLE_FULL,        /* too many distinct stacks */
     DROP_FRAMES_FULL,       /* the frame arena is full */
+    DROP_RING_FULL,         /* jfr: the record queue to the writer thread is full */
     DROP_REASON_COUNT
 } drop_reason;
 
@@ -42,6 +44,7 @@ typedef struct {
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
     prof_cstack cstack;      /* how native frames are walked */
     const engine *engine;    /* its signal-path hooks (kernel frames, re-arming); may be NULL */
+    sample_ring *ring;       /* jfr: each stored sample is also queued here with its time and thread */
 } sample_config;
 
 /* Kernel frames kept per sample, on the leaf side of the Java frames. */
@@ -49,6 +52,17 @@ typedef struct {
 
 /* Allocates the stack buffers for 'max_depth'. Call while inactive. Returns -1 on allocation failure. */
 int sample_configure(const sample_config *cfg);
+
+/* The table handlers store into: the configured one until sample_switch_table. */
+trace_table *sample_current_table(void);
+
+/* JFR: makes 'next' the table handlers store into and waits (bounded) until no handler still uses the
+ * previous one, which may then be read and reset. Records queued for the JFR writer carry the index of
+ * their table in the top bit of their trace id (SAMPLE_TABLE_BIT); returns the new table's index, or -1
+ * when a handler still held the previous table after timeout_ms (the switch is made, but the previous
+ * table must not be reset). */
+#define SAMPLE_TABLE_BIT 0x80000000u
+int sample_switch_table(trace_table *next, int timeout_ms);
 
 /* Starts a new session generation (per-thread CPU clocks restart) and clears the counters. */
 void sample_reset_counters(void);

@@ -11,7 +11,14 @@
 void threads_set_name(int tid, const char *name);
 /* Records the comm name of every live thread not named yet (threads that existed before us). */
 void threads_snapshot_os_names(void);
+/* Records tid's comm name now if it has no name yet: a thread seen while it lives keeps its name after it
+ * ends. */
+void threads_remember_os_name(int tid);
 /* Copies the name of tid into buf ("tid-N" style fallback when unknown). */
 void threads_get_name(int tid, char *buf, size_t len);
+
+/* Java thread ids (java.lang.Thread.getId()) of threads the JVM reported; 0 for any other thread. */
+void threads_set_java_id(int tid, long long java_id);
+long long threads_get_java_id(int tid);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "frame.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,13 @@ void traces_reset(trace_table *t);
 traces_result traces_put(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
                          uint64_t weight);
 
+/* traces_put that also gives the stored stack's id (> 0), stable for the table's life (until reset). */
+traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
+                            uint64_t weight, uint32_t *id);
+
+/* The stack stored under 'id': false when the id is unknown or its frames are not (yet) complete. */
+bool traces_get(trace_table *t, uint32_t id, const trace_frame **frames, uint32_t *depth);
+
 typedef void (*traces_visitor)(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t samples,
                                uint64_t weight, void *arg);
 
@@ -39,6 +47,8 @@ typedef void (*traces_visitor)(const trace_frame *frames, uint32_t depth, uint32
 void traces_for_each(trace_table *t, traces_visitor visit, void *arg);
 
 size_t traces_distinct(const trace_table *t);
+/* How full the table is, 0..100: the larger of its slots (of the 3/4 it accepts) and its frame arena. */
+int traces_fill_percent(const trace_table *t);
 /* Samples that were counted into a slot whose frames could not be stored: lost, report them as drops. */
 uint64_t traces_orphaned_samples(trace_table *t);
 
