@@ -336,7 +336,6 @@ void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, ui
     atomic_fetch_add_explicit(&count_signals, 1, memory_order_relaxed);
     store_stack(frames, depth, current_tid(), weight, started);
 }
-}
 
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     (void)signo;
