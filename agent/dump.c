@@ -1,13 +1,12 @@
 #define _GNU_SOURCE
 #include "dump.h"
 
+#include "frame_symbols.h"
 #include "jvm.h"
-#include "kallsyms.h"
 #include "native_map.h"
 #include "names.h"
 #include "threads.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -39,46 +38,17 @@ static uint32_t native_frame_name(dump_state *d, const trace_frame *f) {
     uint64_t cached;
     if (u64map_get(&d->natives, f->id, &cached)) return (uint32_t)(cached - 1);
     char name[1024];
-    Dl_info info = {0};
-    int found = 0;
-    const char *library = NULL;
-    if (native_map_name((uintptr_t)f->id, name, sizeof(name), &library)) {
-        /* named from the object's symbol tables (demangled), or its file name alone; without the symbol
-         * version ("clock_gettime@@GLIBC_2.17"), which no C or C++ name contains */
-        char *version = strchr(name, '@');
-        if (version && version != name) *version = 0;
-        if (d->options->lib && library && strcmp(name, library) != 0) {
-            char symbol[sizeof(name)];
-            memcpy(symbol, name, sizeof(symbol));
-            size_t used = (size_t)snprintf(name, sizeof(name), "%s`", library);
-            if (used < sizeof(name)) snprintf(name + used, sizeof(name) - used, "%.*s", (int)(sizeof(name) - used - 1), symbol);
-        }
-    } else if ((found = dladdr((void *)(uintptr_t)f->id, &info)) && info.dli_sname) {
-        snprintf(name, sizeof(name), "%s", info.dli_sname);
-    } else if (found && info.dli_fname) {
-        const char *base = strrchr(info.dli_fname, '/');
-        snprintf(name, sizeof(name), "[%s+0x%llx]", base ? base + 1 : info.dli_fname,
-                 (unsigned long long)(f->id - (uintptr_t)info.dli_fbase));
-    } else {
-        snprintf(name, sizeof(name), "[0x%llx]", (unsigned long long)f->id);
-    }
+    frame_symbols_native((uintptr_t)f->id, d->options->lib, name, sizeof(name), NULL);
     uint32_t id = profile_intern(d->profile, name, FTYPE_NATIVE);
     if (id != UINT32_MAX && u64map_put(&d->natives, f->id, (uint64_t)id + 1)) return UINT32_MAX;
     return id;
 }
 
-/* Kernel frames by /proc/kallsyms (read at the first dump that needs it; dumps are serialised), else the
- * address when kernel pointers are hidden (kptr_restrict). */
+/* Kernel frames by /proc/kallsyms, else the address when kernel pointers are hidden (kptr_restrict). */
 static uint32_t kernel_frame_name(dump_state *d, const trace_frame *f) {
-    static bool loaded;
-    if (!loaded) {
-        kallsyms_load("/proc/kallsyms");
-        loaded = true;
-    }
     char name[300];
-    const char *symbol = kallsyms_available() ? kallsyms_find(f->id) : NULL;
-    if (symbol) snprintf(name, sizeof(name), "%.256s%s", symbol, d->style.ann ? "_[k]" : "");
-    else snprintf(name, sizeof(name), "[kernel 0x%llx]%s", (unsigned long long)f->id, d->style.ann ? "_[k]" : "");
+    frame_symbols_kernel(f->id, name, sizeof(name) - 8);
+    if (d->style.ann) strcat(name, "_[k]");
     return profile_intern(d->profile, name, FTYPE_KERNEL);
 }
 

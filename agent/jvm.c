@@ -16,6 +16,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -46,10 +47,28 @@ static int current_tid(void) {
     return (int)syscall(SYS_gettid);
 }
 
+/* java.lang.Thread's id (Thread.getId()), read from its 'tid' field (JDK 17 to 25); 0 when unknown. */
+static long long java_thread_id(JNIEnv *jni, jthread thread) {
+    static jfieldID tid_field;
+    static bool looked_up;
+    if (!looked_up) {
+        jclass c = (*jni)->FindClass(jni, "java/lang/Thread");
+        if (c) {
+            tid_field = (*jni)->GetFieldID(jni, c, "tid", "J");
+            (*jni)->DeleteLocalRef(jni, c);
+        }
+        if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+        looked_up = true;
+    }
+    return tid_field && thread ? (long long)(*jni)->GetLongField(jni, thread, tid_field) : 0;
+}
+
 static void record_thread_name(jvmtiEnv *env, JNIEnv *jni, jthread thread, int tid) {
     jvmtiThreadInfo info;
     if ((*env)->GetThreadInfo(env, thread, &info) == JVMTI_ERROR_NONE) {
         if (info.name) {
+            /* like its name, the main thread keeps its id when it comes back as DestroyJavaVM */
+            if (strcmp(info.name, "DestroyJavaVM") != 0) threads_set_java_id(tid, java_thread_id(jni, thread));
             threads_set_name(tid, info.name);
             (*env)->Deallocate(env, (unsigned char *)info.name);
         }
@@ -261,9 +280,74 @@ int jvm_method_name(jmethodID method, names_style style, char *buf, size_t len) 
     return rc;
 }
 
+int jvm_method_describe(jmethodID method, jvm_method_info *out) {
+    memset(out, 0, sizeof(*out));
+    jclass klass = NULL;
+    char *name = NULL, *sig = NULL, *class_sig = NULL;
+    jint modifiers = 0, class_modifiers = 0;
+    int rc = -1;
+    if (method && (*jvmti)->GetMethodName(jvmti, method, &name, &sig, NULL) == JVMTI_ERROR_NONE &&
+        (*jvmti)->GetMethodDeclaringClass(jvmti, method, &klass) == JVMTI_ERROR_NONE &&
+        (*jvmti)->GetClassSignature(jvmti, klass, &class_sig, NULL) == JVMTI_ERROR_NONE) {
+        size_t n = strlen(class_sig);
+        if (n >= 2 && class_sig[0] == 'L' && class_sig[n - 1] == ';')
+            snprintf(out->class_name, sizeof(out->class_name), "%.*s", (int)(n - 2), class_sig + 1);
+        else snprintf(out->class_name, sizeof(out->class_name), "%s", class_sig);
+        snprintf(out->name, sizeof(out->name), "%s", name);
+        snprintf(out->descriptor, sizeof(out->descriptor), "%s", sig);
+        if ((*jvmti)->GetMethodModifiers(jvmti, method, &modifiers) == JVMTI_ERROR_NONE) out->modifiers = modifiers;
+        if ((*jvmti)->GetClassModifiers(jvmti, klass, &class_modifiers) == JVMTI_ERROR_NONE)
+            out->class_modifiers = class_modifiers;
+        jint count = 0;
+        jvmtiLineNumberEntry *table = NULL;
+        if ((*jvmti)->GetLineNumberTable(jvmti, method, &count, &table) == JVMTI_ERROR_NONE && count > 0) {
+            out->lines = malloc((size_t)count * sizeof(*out->lines));
+            if (out->lines) {
+                for (jint i = 0; i < count; i++)
+                    out->lines[i] = (struct jvm_line){(int32_t)table[i].start_location, table[i].line_number};
+                out->line_count = count;
+            }
+        }
+        if (table) (*jvmti)->Deallocate(jvmti, (unsigned char *)table);
+        rc = 0;
+    }
+    if (name) (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+    if (sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+    if (class_sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)class_sig);
+    if (klass) {
+        JNIEnv *jni = NULL;
+        if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) == JNI_OK) (*jni)->DeleteLocalRef(jni, klass);
+    }
+    return rc;
+}
+
+int jvm_line_of(const jvm_method_info *m, int bci) {
+    /* The entry that starts last at or before bci; tables are not guaranteed to be sorted. */
+    int line = -1, best = -1;
+    for (int i = 0; bci >= 0 && i < m->line_count; i++) {
+        if (m->lines[i].bci <= bci && m->lines[i].bci > best) {
+            best = m->lines[i].bci;
+            line = m->lines[i].line;
+        }
+    }
+    return line;
+}
+
 JNIEnv *jvm_attach_current_thread(void) {
+    return jvm_attach_current_thread_named("libprof timer");
+}
+
+void jvm_system_property(const char *name, char *buf, size_t len) {
+    char *value = NULL;
+    buf[0] = 0;
+    if (jvmti && (*jvmti)->GetSystemProperty(jvmti, name, &value) == JVMTI_ERROR_NONE && value)
+        snprintf(buf, len, "%s", value);
+    if (value) (*jvmti)->Deallocate(jvmti, (unsigned char *)value);
+}
+
+JNIEnv *jvm_attach_current_thread_named(const char *name) {
     JNIEnv *jni = NULL;
-    JavaVMAttachArgs args = {JNI_VERSION_1_6, (char *)"libprof timer", NULL};
+    JavaVMAttachArgs args = {JNI_VERSION_1_6, (char *)name, NULL};
     if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void **)&jni, &args) != JNI_OK) return NULL;
     return jni;
 }

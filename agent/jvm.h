@@ -13,6 +13,7 @@
 #include <jvmti.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Once per process; later calls return 0 at once. 'live' = loaded into a running JVM (attach): classes
  * already loaded get their jmethodIDs now. Returns -1 with a message in err. */
@@ -30,8 +31,30 @@ bool jvm_tracks_all_java_threads(void);
 /* Writes the method's frame name. Returns -1 when the method is no longer valid (class unloaded). */
 int jvm_method_name(jmethodID method, names_style style, char *buf, size_t len);
 
+/* What the JFR writer records about a Java method. */
+typedef struct {
+    char class_name[1024];   /* internal form, "java/util/HashMap" (the class signature without L and ;) */
+    char name[512];
+    char descriptor[1024];
+    int modifiers;
+    int class_modifiers;
+    int line_count;          /* entries in lines: (first bytecode index, line number) pairs */
+    struct jvm_line { int32_t bci, line; } *lines;   /* malloc'd, caller frees; NULL without a table */
+} jvm_method_info;
+
+/* Fills 'out'. Returns -1 when the method is no longer valid (class unloaded). */
+int jvm_method_describe(jmethodID method, jvm_method_info *out);
+
+/* The line of 'bci' by a table from jvm_method_describe: -1 without a table or with an unknown bci. */
+int jvm_line_of(const jvm_method_info *m, int bci);
+
 /* Attaches the calling native thread to the VM (as a daemon) so it may call JVMTI; NULL if it cannot. */
 JNIEnv *jvm_attach_current_thread(void);
+/* The same, under the given thread name. */
+JNIEnv *jvm_attach_current_thread_named(const char *name);
+
+/* A system property of the VM ("java.vm.name"); "" when unknown. */
+void jvm_system_property(const char *name, char *buf, size_t len);
 void jvm_detach_current_thread(void);
 
 #endif

@@ -22,6 +22,8 @@ void options_init(prof_options *o) {
     strcpy(o->event, "cpu");
     o->jstackdepth = OPTIONS_DEFAULT_JSTACKDEPTH;
     o->log_level = LOG_INFO;
+    o->chunk_size = OPTIONS_DEFAULT_CHUNK_SIZE;
+    o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -49,6 +51,43 @@ int options_parse_duration(const char *s, uint64_t bare_unit_ns, uint64_t *out_n
     if (n > UINT64_MAX / unit) return -1;
     *out_ns = (uint64_t)n * unit;
     return 0;
+}
+
+int options_parse_size(const char *s, uint64_t *out) {
+    if (!s || *s < '0' || *s > '9') return -1;
+    errno = 0;
+    char *end;
+    unsigned long long n = strtoull(s, &end, 10);
+    if (errno) return -1;
+    int shift;
+    if (*end == 0) shift = 0;
+    else if (end[1] != 0) return -1;
+    else if (*end == 'k' || *end == 'K') shift = 10;
+    else if (*end == 'm' || *end == 'M') shift = 20;
+    else if (*end == 'g' || *end == 'G') shift = 30;
+    else return -1;
+    if (n > (UINT64_MAX >> shift)) return -1;
+    *out = (uint64_t)n << shift;
+    return 0;
+}
+
+/* chunktime: like interval's durations, plus m and h; a bare number is seconds. */
+static int parse_chunk_time(const char *s, uint64_t *out_ns) {
+    if (!s) return -1;
+    size_t n = strlen(s);
+    if (n > 1 && (s[n - 1] == 'm' || s[n - 1] == 'h') && s[n - 2] >= '0' && s[n - 2] <= '9') {
+        char digits[32];
+        if (n >= sizeof(digits)) return -1;
+        memcpy(digits, s, n - 1);
+        digits[n - 1] = 0;
+        uint64_t seconds;
+        if (options_parse_duration(digits, 1, &seconds)) return -1;   /* digits only: the bare unit */
+        uint64_t unit = s[n - 1] == 'm' ? 60 : 3600;
+        if (seconds > UINT64_MAX / unit / 1000000000ULL) return -1;
+        *out_ns = seconds * unit * 1000000000ULL;
+        return 0;
+    }
+    return options_parse_duration(s, 1000000000ULL, out_ns);
 }
 
 /* A whole decimal number in [min, max]. */
@@ -199,6 +238,23 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         o->format = FORMAT_TEXT;
         return 0;
     }
+    if (strcmp(name, "jfr") == 0) {
+        if (value) return fail(err, errlen, "option 'jfr' takes no value (got '%s')", value);
+        o->format = FORMAT_JFR;
+        return 0;
+    }
+    if (strcmp(name, "chunksize") == 0) {
+        if (options_parse_size(value, &o->chunk_size) || o->chunk_size < OPTIONS_MIN_CHUNK_SIZE)
+            return fail(err, errlen, "option 'chunksize=%s': expected a size in bytes of at least 1k, with an "
+                        "optional k, m or g suffix, such as 100m", value ? value : "");
+        return 0;
+    }
+    if (strcmp(name, "chunktime") == 0) {
+        if (parse_chunk_time(value, &o->chunk_time_ns) || o->chunk_time_ns < OPTIONS_MIN_CHUNK_TIME_NS)
+            return fail(err, errlen, "option 'chunktime=%s': expected a duration of at least 1s, such as 10s, "
+                        "5m, 1h (a bare number is seconds)", value ? value : "");
+        return 0;
+    }
     if (strcmp(name, "flamegraph") == 0 || strcmp(name, "html") == 0 || strcmp(name, "tree") == 0) {
         if (value) return fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
         o->format = name[0] == 't' ? FORMAT_TREE : FORMAT_FLAMEGRAPH;
@@ -249,7 +305,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
                 "unknown option '%s'; accepted: start resume stop dump status version event= interval= file= "
                 "collapsed text traces[=N] flat[=N] threads jstackdepth= include= exclude= simple dot sig ann lib "
                 "title= samples total timeout= log= loglevel= quiet cstack= flamegraph html tree minwidth= "
-                "reverse inverted alluser",
+                "reverse inverted alluser jfr chunksize= chunktime=",
                 name);
 }
 
@@ -279,6 +335,7 @@ prof_format options_effective_format(const prof_options *o) {
         if (ends_with(o->file, collapsed_ext[i])) return FORMAT_COLLAPSED;
     }
     if (ends_with(o->file, ".html") || ends_with(o->file, ".htm")) return FORMAT_FLAMEGRAPH;
+    if (ends_with(o->file, ".jfr")) return FORMAT_JFR;
     return FORMAT_TEXT;
 }
 
@@ -288,8 +345,8 @@ const char *options_action_name(prof_action a) {
 }
 
 const char *options_format_name(prof_format f) {
-    static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree"};
-    return (unsigned)f <= FORMAT_TREE ? names[f] : "?";
+    static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree", "jfr"};
+    return (unsigned)f <= FORMAT_JFR ? names[f] : "?";
 }
 
 const char *options_cstack_name(prof_cstack c) {

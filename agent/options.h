@@ -30,6 +30,7 @@ typedef enum {
     FORMAT_TEXT,
     FORMAT_FLAMEGRAPH, /* interactive HTML flame graph (also "html", and the .html extension) */
     FORMAT_TREE,       /* interactive HTML call tree */
+    FORMAT_JFR,        /* Java Flight Recorder recording, streamed while profiling (also the .jfr extension) */
 } prof_format;
 
 typedef enum {
@@ -66,12 +67,18 @@ typedef struct {
     bool reverse;               /* html: start with stacks merged from the leaf (backtraces) */
     bool inverted;              /* flame graph: start as an icicle (root at the top) */
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
+    uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
+    uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
 #define OPTIONS_DEFAULT_JSTACKDEPTH 2048
 #define OPTIONS_DEFAULT_TOP 200   /* traces / flat without a count */
 #define OPTIONS_MAX_JSTACKDEPTH 65536
+#define OPTIONS_DEFAULT_CHUNK_SIZE (100ULL << 20)               /* async-profiler's default: 100m */
+#define OPTIONS_DEFAULT_CHUNK_TIME_NS (3600ULL * 1000000000ULL)  /* 1h */
+#define OPTIONS_MIN_CHUNK_SIZE 1024ULL
+#define OPTIONS_MIN_CHUNK_TIME_NS 1000000000ULL
 
 void options_init(prof_options *o);
 
@@ -81,6 +88,9 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen);
 
 /* Parses a duration with an optional ns/us/ms/s suffix (no suffix = 'bare_unit_ns'). */
 int options_parse_duration(const char *s, uint64_t bare_unit_ns, uint64_t *out_ns);
+
+/* Parses a size in bytes with an optional k/m/g suffix (binary multiples, either case). */
+int options_parse_size(const char *s, uint64_t *out);
 
 /* The format that will be written: explicit, else from the extension of 'file', else text. */
 prof_format options_effective_format(const prof_options *o);

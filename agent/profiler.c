@@ -11,6 +11,7 @@
 #include "jvm.h"
 #include "log.h"
 #include "native_map.h"
+#include "out_jfr.h"
 #include "output.h"
 #include "refresher.h"
 #include "profile.h"
@@ -104,6 +105,24 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
         view.format = o->format;
         view.traces = o->traces;
         view.flat = o->flat;
+    }
+    /* A JFR session's recording: a dump copies it so far, the end of the session completes it. The
+     * session's own format is written only there; another format asked for is built as usual. */
+    if (out_jfr_active() && (!running || options_effective_format(&view) == FORMAT_JFR)) {
+        bool jfr_view = options_effective_format(&view) == FORMAT_JFR;
+        uint64_t samples = 0;
+        int rc = running ? out_jfr_dump(&view, err, errlen)
+                         : out_jfr_finish(jfr_view ? &view : &session, &samples, err, errlen);
+        profile meta;
+        profile_init(&meta);
+        fill_meta(&meta);
+        if (rc == 0) log_losses(&meta);
+        profile_free(&meta);
+        if (jfr_view || rc) return rc;
+    }
+    if (options_effective_format(&view) == FORMAT_JFR) {
+        snprintf(err, errlen, "a JFR recording is written only by a session started with the jfr format");
+        return -1;
     }
     profile p;
     profile_init(&p);
@@ -220,9 +239,17 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     }
     effective_cstack = cstack;
     sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval,
-                         jvm_tracks_all_java_threads(), cstack, e};
+                         jvm_tracks_all_java_threads(), cstack, e, NULL};
+    if (options_effective_format(o) == FORMAT_JFR) {
+        /* The recording streams from the first sample: it needs the table cleared below, so a JFR
+         * session never keeps the stacks of a previous one. */
+        keep = false;
+        out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table};
+        if (!(cfg.ring = out_jfr_start(&jfr, err, errlen))) return -1;
+    }
     if (sample_configure(&cfg)) {
         snprintf(err, errlen, "cannot allocate stack buffers for jstackdepth=%d", o->jstackdepth);
+        out_jfr_abort();
         return -1;
     }
     threads_snapshot_os_names();
@@ -235,6 +262,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     sample_set_active(true);
     if (e->start(interval, err, errlen)) {
         sample_set_active(false);
+        sample_wait_idle(2000);
+        out_jfr_abort();
         return -1;
     }
     if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
@@ -243,6 +272,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     session_id++;
     if (session.timeout_s && start_timeout(err, errlen)) {
         stop_locked();
+        out_jfr_abort();
         return -1;
     }
     if (!o->quiet) log_info("profiling started: engine %s, interval %llu ns", e->name, (unsigned long long)interval);

@@ -121,7 +121,8 @@ void sample_get_counters(sample_counters *out) {
 }
 
 const char *sample_drop_reason_name(drop_reason r) {
-    static const char *const names[DROP_REASON_COUNT] = {"buffer_busy", "table_full", "frames_full"};
+    static const char *const names[DROP_REASON_COUNT] = {"buffer_busy", "table_full", "frames_full",
+                                                            "jfr_ring_full"};
     return (unsigned)r < DROP_REASON_COUNT ? names[r] : "?";
 }
 
@@ -252,6 +253,14 @@ static uint64_t weight_of_sample(const siginfo_t *info) {
     return config.engine && config.engine->counts_events ? config.interval_ns : sample_weight(info);
 }
 
+/* The sample's record for the JFR writer: when (the event clock is CLOCK_MONOTONIC), who, which stack. */
+static bool queue_record(uint32_t tid, uint32_t trace_id) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    sample_record rec = {(uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, tid, trace_id};
+    return sample_ring_push(config.ring, &rec);
+}
+
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     (void)signo;
     int saved_errno = errno;
@@ -273,8 +282,11 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     uint32_t kernel_depth = kernel_stack(info, frames);
     uint32_t depth = kernel_depth + collect_stack(ucontext, env, tid, raw, frames + kernel_depth);
 
-    traces_result r = traces_put(config.table, frames, depth, config.per_thread ? tid : 0, weight);
-    if (r == TRACES_STORED) {
+    uint32_t trace_id = 0;
+    traces_result r = traces_put_id(config.table, frames, depth, config.per_thread ? tid : 0, weight, &trace_id);
+    if (r == TRACES_STORED && config.ring && !queue_record(tid, trace_id)) {
+        atomic_fetch_add_explicit(&count_dropped[DROP_RING_FULL], 1, memory_order_relaxed);
+    } else if (r == TRACES_STORED) {
         atomic_fetch_add_explicit(&count_stored, 1, memory_order_relaxed);
         count_marker_frames(frames, depth);
     } else {

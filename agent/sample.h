@@ -9,6 +9,7 @@
 #include "asgct.h"
 #include "options.h"
 #include "engine.h"
+#include "sample_ring.h"
 #include "traces.h"
 
 #include <signal.h>
@@ -22,6 +23,7 @@ typedef enum {
     DROP_BUFFER_BUSY = 0,   /* every stack buffer was in use by other handlers */
     DROP_TABLE_FULL,        /* too many distinct stacks */
     DROP_FRAMES_FULL,       /* the frame arena is full */
+    DROP_RING_FULL,         /* jfr: the record queue to the writer thread is full */
     DROP_REASON_COUNT
 } drop_reason;
 
@@ -42,6 +44,7 @@ typedef struct {
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
     prof_cstack cstack;      /* how native frames are walked */
     const engine *engine;    /* its signal-path hooks (kernel frames, re-arming); may be NULL */
+    sample_ring *ring;       /* jfr: each stored sample is also queued here with its time and thread */
 } sample_config;
 
 /* Kernel frames kept per sample, on the leaf side of the Java frames. */

@@ -10,6 +10,7 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static u64map names;  /* tid -> malloc'd name */
+static u64map java_ids;  /* tid -> Java thread id */
 
 static void put_locked(int tid, const char *name) {
     uint64_t old;
@@ -65,4 +66,19 @@ void threads_get_name(int tid, char *buf, size_t len) {
     }
     pthread_mutex_unlock(&lock);
     if (read_comm(tid, buf, len) != 0) snprintf(buf, len, "tid-%d", tid);
+}
+
+void threads_set_java_id(int tid, long long java_id) {
+    if (tid <= 0 || java_id <= 0) return;
+    pthread_mutex_lock(&lock);
+    u64map_put(&java_ids, (uint64_t)tid, (uint64_t)java_id);
+    pthread_mutex_unlock(&lock);
+}
+
+long long threads_get_java_id(int tid) {
+    uint64_t id = 0;
+    pthread_mutex_lock(&lock);
+    if (tid <= 0 || !u64map_get(&java_ids, (uint64_t)tid, &id)) id = 0;
+    pthread_mutex_unlock(&lock);
+    return (long long)id;
 }

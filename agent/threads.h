@@ -14,4 +14,8 @@ void threads_snapshot_os_names(void);
 /* Copies the name of tid into buf ("tid-N" style fallback when unknown). */
 void threads_get_name(int tid, char *buf, size_t len);
 
+/* Java thread ids (java.lang.Thread.getId()) of threads the JVM reported; 0 for any other thread. */
+void threads_set_java_id(int tid, long long java_id);
+long long threads_get_java_id(int tid);
+
 #endif

@@ -112,6 +112,11 @@ static trace_slot *find_slot(trace_table *t, uint64_t h, int *claimed) {
 
 traces_result traces_put(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
                          uint64_t weight) {
+    return traces_put_id(t, frames, depth, tid, weight, NULL);
+}
+
+traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
+                            uint64_t weight, uint32_t *id) {
     uint64_t h = stack_hash(frames, depth, tid);
     int claimed = 0;
     trace_slot *s = find_slot(t, h, &claimed);
@@ -132,7 +137,18 @@ traces_result traces_put(trace_table *t, const trace_frame *frames, uint32_t dep
     }
     atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->weight, weight, memory_order_relaxed);
+    if (id) *id = (uint32_t)(s - t->slots) + 1;
     return TRACES_STORED;
+}
+
+bool traces_get(trace_table *t, uint32_t id, const trace_frame **frames, uint32_t *depth) {
+    if (id == 0 || id - 1 > t->mask) return false;
+    trace_slot *s = &t->slots[id - 1];
+    if (atomic_load_explicit(&s->hash, memory_order_acquire) == 0) return false;
+    if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_READY) return false;
+    *frames = &t->frames[s->frames_at];
+    *depth = s->depth;
+    return true;
 }
 
 void traces_for_each(trace_table *t, traces_visitor visit, void *arg) {

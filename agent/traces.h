@@ -12,6 +12,7 @@
 
 #include "frame.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,13 @@ void traces_reset(trace_table *t);
 /* Frames leaf first. Async-signal-safe. */
 traces_result traces_put(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
                          uint64_t weight);
+
+/* traces_put that also gives the stored stack's id (> 0), stable for the table's life (until reset). */
+traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
+                            uint64_t weight, uint32_t *id);
+
+/* The stack stored under 'id': false when the id is unknown or its frames are not (yet) complete. */
+bool traces_get(trace_table *t, uint32_t id, const trace_frame **frames, uint32_t *depth);
 
 typedef void (*traces_visitor)(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t samples,
                                uint64_t weight, void *arg);

@@ -239,13 +239,59 @@ static void test_durations(void **state) {
     assert_int_equal(options_parse_duration("20000000000s", 1, &ns), -1);
 }
 
+static void test_jfr(void **state) {
+    (void)state;
+    parses("start,file=/tmp/p.jfr");
+    assert_int_equal(options_effective_format(&o), FORMAT_JFR);
+    assert_string_equal(options_format_name(FORMAT_JFR), "jfr");
+    assert_int_equal(o.chunk_size, 100ULL << 20);
+    assert_int_equal(o.chunk_time_ns, 3600ULL * 1000000000ULL);
+    parses("jfr,file=/tmp/recording.data");
+    assert_int_equal(options_effective_format(&o), FORMAT_JFR);
+    parses("collapsed,file=/tmp/p.jfr");   /* an explicit format wins over the extension */
+    assert_int_equal(options_effective_format(&o), FORMAT_COLLAPSED);
+    refused("jfr=1", "jfr");
+
+    parses("chunksize=16k");
+    assert_int_equal(o.chunk_size, 16384);
+    parses("chunksize=100m");
+    assert_int_equal(o.chunk_size, 100ULL << 20);
+    parses("chunksize=2G");
+    assert_int_equal(o.chunk_size, 2ULL << 30);
+    parses("chunksize=1048576");
+    assert_int_equal(o.chunk_size, 1048576);
+    refused("chunksize=1000", "chunksize=1000");   /* below 1k */
+    refused("chunksize=10x", "chunksize=10x");
+    refused("chunksize=10kb", "100m");
+    refused("chunksize=-1", "chunksize=-1");
+    refused("chunksize=", "chunksize");
+    refused("chunksize=99999999999999999999g", "99999999999999999999g");
+
+    parses("chunktime=10s");
+    assert_int_equal(o.chunk_time_ns, 10ULL * 1000000000ULL);
+    parses("chunktime=5m");
+    assert_int_equal(o.chunk_time_ns, 300ULL * 1000000000ULL);
+    parses("chunktime=1h");
+    assert_int_equal(o.chunk_time_ns, 3600ULL * 1000000000ULL);
+    parses("chunktime=30");   /* seconds */
+    assert_int_equal(o.chunk_time_ns, 30ULL * 1000000000ULL);
+    parses("chunktime=1500ms");
+    assert_int_equal(o.chunk_time_ns, 1500000000ULL);
+    refused("chunktime=500ms", "chunktime=500ms");   /* below 1s */
+    refused("chunktime=0", "at least 1s");
+    refused("chunktime=1d", "chunktime=1d");
+    refused("chunktime=m", "chunktime=m");
+    refused("chunktime=", "5m");
+    refused("chunktime=99999999999999h", "99999999999999h");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),   cmocka_unit_test(test_actions),
         cmocka_unit_test(test_full_line),  cmocka_unit_test(test_events), cmocka_unit_test(test_perf_events),
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
-        cmocka_unit_test(test_durations),  cmocka_unit_test(test_html_formats),
+        cmocka_unit_test(test_durations),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,6 +58,32 @@ static void test_merge_and_keys(void **state) {
     traces_destroy(t);
 }
 
+/* The id of a stored stack: the same for the same stack, its frames readable back by it. */
+static void test_ids(void **state) {
+    (void)state;
+    trace_table *t = traces_create(64, 1024);
+    trace_frame a[4], b[4];
+    make_stack(a, 4, 1);
+    make_stack(b, 4, 2);
+    uint32_t ida = 0, ida2 = 0, idb = 0;
+    assert_int_equal(traces_put_id(t, a, 4, 0, 1, &ida), TRACES_STORED);
+    assert_int_equal(traces_put_id(t, b, 4, 0, 1, &idb), TRACES_STORED);
+    assert_int_equal(traces_put_id(t, a, 4, 0, 1, &ida2), TRACES_STORED);
+    assert_true(ida > 0 && idb > 0 && ida != idb);
+    assert_int_equal(ida, ida2);
+    const trace_frame *frames;
+    uint32_t depth = 0;
+    assert_true(traces_get(t, idb, &frames, &depth));
+    assert_int_equal(depth, 4);
+    assert_memory_equal(frames, b, sizeof(b));
+    assert_false(traces_get(t, 0, &frames, &depth));
+    assert_false(traces_get(t, 1000000, &frames, &depth));
+    uint32_t unused = ida == 1 ? (idb == 2 ? 3 : 2) : 1;
+    if (unused == idb) unused++;
+    assert_false(traces_get(t, unused, &frames, &depth));   /* an empty slot */
+    traces_destroy(t);
+}
+
 static void test_table_full(void **state) {
     (void)state;
     trace_table *t = traces_create(16, 100000);   /* takes 12 distinct stacks (3/4 load) */
@@ -133,6 +159,7 @@ static void test_concurrent_inserts(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_merge_and_keys),
+        cmocka_unit_test(test_ids),
         cmocka_unit_test(test_table_full),
         cmocka_unit_test(test_frames_full),
         cmocka_unit_test(test_concurrent_inserts),

@@ -1,0 +1,50 @@
+#define _GNU_SOURCE
+#include "frame_symbols.h"
+
+#include "kallsyms.h"
+#include "native_map.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+void frame_symbols_native(uintptr_t pc, bool lib, char *name, size_t len, bool *cpp) {
+    Dl_info info = {0};
+    int found = 0;
+    const char *library = NULL;
+    if (cpp) *cpp = false;
+    if (native_map_name(pc, name, len, &library)) {
+        /* named from the object's symbol tables (demangled), or its file name alone; without the symbol
+         * version ("clock_gettime@@GLIBC_2.17"), which no C or C++ name contains */
+        char *version = strchr(name, '@');
+        if (version && version != name) *version = 0;
+        if (cpp) *cpp = (library && strncmp(library, "libjvm", 6) == 0) || strstr(name, "::") != NULL;
+        if (lib && library && strcmp(name, library) != 0) {
+            char symbol[1024];
+            snprintf(symbol, sizeof(symbol), "%s", name);
+            size_t used = (size_t)snprintf(name, len, "%s`", library);
+            if (used < len) snprintf(name + used, len - used, "%.*s", (int)(len - used - 1), symbol);
+        }
+    } else if ((found = dladdr((void *)pc, &info)) && info.dli_sname) {
+        snprintf(name, len, "%s", info.dli_sname);
+    } else if (found && info.dli_fname) {
+        const char *base = strrchr(info.dli_fname, '/');
+        snprintf(name, len, "[%s+0x%llx]", base ? base + 1 : info.dli_fname,
+                 (unsigned long long)(pc - (uintptr_t)info.dli_fbase));
+    } else {
+        snprintf(name, len, "[0x%llx]", (unsigned long long)pc);
+    }
+}
+
+/* kallsyms is read at the first use; the dump and JFR paths are serialised by the profiler's lock or run
+ * on the one writer thread. */
+void frame_symbols_kernel(uint64_t addr, char *name, size_t len) {
+    static bool loaded;
+    if (!loaded) {
+        kallsyms_load("/proc/kallsyms");
+        loaded = true;
+    }
+    const char *symbol = kallsyms_available() ? kallsyms_find(addr) : NULL;
+    if (symbol) snprintf(name, len, "%.256s", symbol);
+    else snprintf(name, len, "[kernel 0x%llx]", (unsigned long long)addr);
+}

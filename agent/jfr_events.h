@@ -1,0 +1,38 @@
+/*
+ * jfr_events: the events the JFR writer records, each appended to a buffer with its fields in the order
+ * jfr_metadata declares them. Pure; used by the JFR writer (out_jfr) and its unit tests.
+ */
+#ifndef LIBPROF_JFR_EVENTS_H
+#define LIBPROF_JFR_EVENTS_H
+
+#include "jfr_encode.h"
+
+#include <stdint.h>
+
+/* One CPU sample: thread and stack are constant-pool keys. */
+void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key);
+
+typedef struct {
+    const char *name;          /* "libprof" */
+    const char *destination;   /* the file the recording goes to, or NULL */
+    uint64_t max_size;         /* bytes; the chunk size stands for it */
+    uint64_t start_ms;         /* wall clock at the recording's start, ms since the epoch */
+    uint64_t duration_ms;      /* so far */
+} jfr_recording_info;
+
+void jfr_event_active_recording(jfr_buf *b, uint64_t ticks, const jfr_recording_info *r);
+/* A setting of event type 'event_id' (e.g. JFR_EXECUTION_SAMPLE): name and value as text. */
+void jfr_event_active_setting(jfr_buf *b, uint64_t ticks, uint64_t event_id, const char *name, const char *value);
+void jfr_event_os_information(jfr_buf *b, uint64_t ticks, const char *os_version);
+
+typedef struct {
+    const char *jvm_name, *jvm_version, *jvm_arguments, *java_arguments;   /* any may be NULL */
+    uint64_t jvm_start_ms;
+    uint64_t pid;
+} jfr_jvm_info;
+
+void jfr_event_jvm_information(jfr_buf *b, uint64_t ticks, const jfr_jvm_info *j);
+/* Fractions from 0 to 1 of the machine's whole CPU capacity. */
+void jfr_event_cpu_load(jfr_buf *b, uint64_t ticks, float jvm_user, float jvm_system, float machine_total);
+
+#endif

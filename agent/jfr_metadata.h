@@ -1,0 +1,15 @@
+/*
+ * jfr_metadata: the metadata event (type id 0) that declares every type, field and annotation the writer
+ * uses (jfr_types.h), fields in the JDK's own order. Pure; called once per chunk by the JFR writer.
+ */
+#ifndef LIBPROF_JFR_METADATA_H
+#define LIBPROF_JFR_METADATA_H
+
+#include "jfr_encode.h"
+
+#include <stdint.h>
+
+/* Appends the whole metadata event. 'metadata_id' must change whenever the declared types change. */
+void jfr_metadata_write(jfr_buf *b, uint64_t start_ticks, uint64_t metadata_id);
+
+#endif

@@ -1,0 +1,365 @@
+/*
+ * jfr_pools: stack traces are written first, into the checkpoint, while their frames are resolved into
+ * methods; methods, classes, packages and symbols are collected on the way and written after (pool order
+ * does not matter to readers). Java methods are described once per chunk (name, class, descriptor, line
+ * table) through JVMTI; native frames once per distinct pc, by the shared frame_symbols naming.
+ */
+#include "jfr_pools.h"
+
+#include "frame_symbols.h"
+#include "jfr_chunk.h"
+#include "jfr_types.h"
+#include "jvm.h"
+#include "profile.h"
+#include "threads.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ACC_NATIVE 0x0100
+
+typedef struct {
+    uint32_t class_key;
+    uint32_t name_sym, desc_sym;
+    int modifiers;
+    jvm_method_info *java;   /* Java methods: the line table (and names), else NULL */
+} method_rec;
+
+typedef struct {
+    uint32_t name_sym;
+    uint32_t package_key;    /* 0 = none */
+    int modifiers;
+} class_rec;
+
+/* Everything resolved while one checkpoint is written. Symbol, class, package and method keys are their
+ * index + 1 (0 is null). */
+typedef struct {
+    jfr_pools *pools;
+    profile symbols;         /* used as a string interner: symbol key = name id + 1 */
+    u64map java_methods;     /* jmethodID -> method key */
+    u64map pcs;              /* native pc -> method key */
+    u64map kernel_addrs;     /* kernel address -> method key */
+    u64map named;            /* (symbol key << 3 | frame type) -> method key, for non-Java methods */
+    u64map classes;          /* class name symbol key -> class key */
+    u64map packages;         /* package name symbol key -> package key */
+    method_rec *methods;
+    size_t method_count, method_cap;
+    class_rec *class_list;
+    size_t class_count, class_cap;
+    uint32_t *package_syms;
+    size_t package_count, package_cap;
+    uint32_t synthetic_class;
+    uint64_t base;           /* the chunk's key prefix */
+    bool failed;
+} resolver;
+
+/* The written key of a chunk-local key (0 stays null). */
+static uint64_t ref(const resolver *r, uint32_t local) {
+    return local ? r->base | local : 0;
+}
+
+void jfr_pools_init(jfr_pools *p, trace_table *table, bool lib) {
+    memset(p, 0, sizeof(*p));
+    p->table = table;
+    p->lib = lib;
+    p->chunk_seq = 1;
+    u64map_init(&p->traces);
+    u64map_init(&p->threads);
+}
+
+void jfr_pools_free(jfr_pools *p) {
+    u64map_free(&p->traces);
+    u64map_free(&p->threads);
+}
+
+void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid) {
+    uint64_t seen;
+    if (trace_id && !u64map_get(&p->traces, trace_id, &seen) && u64map_put(&p->traces, trace_id, 1)) p->failed = true;
+    if (tid && !u64map_get(&p->threads, tid, &seen) && u64map_put(&p->threads, tid, 1)) p->failed = true;
+}
+
+static bool grow(void **array, size_t elem, size_t count, size_t *cap) {
+    if (count < *cap) return true;
+    size_t n = *cap ? *cap * 2 : 256;
+    void *grown = realloc(*array, n * elem);
+    if (!grown) return false;
+    *array = grown;
+    *cap = n;
+    return true;
+}
+
+static uint32_t symbol(resolver *r, const char *s) {
+    uint32_t id = profile_intern(&r->symbols, s, FTYPE_NATIVE);
+    if (id == UINT32_MAX) {
+        r->failed = true;
+        return 0;
+    }
+    return id + 1;
+}
+
+static uint32_t package_of(resolver *r, const char *class_name) {
+    const char *slash = strrchr(class_name, '/');
+    if (!slash) return 0;   /* the unnamed package */
+    char name[1024];
+    snprintf(name, sizeof(name), "%.*s", (int)(slash - class_name), class_name);
+    uint32_t sym = symbol(r, name);
+    uint64_t key;
+    if (u64map_get(&r->packages, sym, &key)) return (uint32_t)key;
+    if (!grow((void **)&r->package_syms, sizeof(uint32_t), r->package_count, &r->package_cap)) {
+        r->failed = true;
+        return 0;
+    }
+    r->package_syms[r->package_count++] = sym;
+    key = r->package_count;
+    if (u64map_put(&r->packages, sym, key)) r->failed = true;
+    return (uint32_t)key;
+}
+
+static uint32_t class_key(resolver *r, const char *name, int modifiers, bool with_package) {
+    uint32_t sym = symbol(r, name);
+    uint64_t key;
+    if (u64map_get(&r->classes, sym, &key)) return (uint32_t)key;
+    if (!grow((void **)&r->class_list, sizeof(class_rec), r->class_count, &r->class_cap)) {
+        r->failed = true;
+        return 0;
+    }
+    r->class_list[r->class_count++] = (class_rec){sym, with_package ? package_of(r, name) : 0, modifiers};
+    key = r->class_count;
+    if (u64map_put(&r->classes, sym, key)) r->failed = true;
+    return (uint32_t)key;
+}
+
+static uint32_t add_method(resolver *r, method_rec m) {
+    if (!grow((void **)&r->methods, sizeof(method_rec), r->method_count, &r->method_cap)) {
+        r->failed = true;
+        free(m.java ? m.java->lines : NULL);
+        free(m.java);
+        return 0;
+    }
+    r->methods[r->method_count++] = m;
+    return (uint32_t)r->method_count;
+}
+
+/* A non-Java frame: a method of the synthetic class named exactly as the collapsed output names it. */
+static uint32_t named_method(resolver *r, const char *name, int frame_type) {
+    uint32_t sym = symbol(r, name);
+    uint64_t k = ((uint64_t)sym << 3) | (uint64_t)frame_type, key;
+    if (u64map_get(&r->named, k, &key)) return (uint32_t)key;
+    if (!r->synthetic_class) r->synthetic_class = class_key(r, JFR_SYNTHETIC_CLASS, 0, false);
+    uint32_t m = add_method(r, (method_rec){r->synthetic_class, sym, symbol(r, JFR_SYNTHETIC_DESCRIPTOR),
+                                            ACC_NATIVE, NULL});
+    if (u64map_put(&r->named, k, m)) r->failed = true;
+    return m;
+}
+
+/* Remembers address -> method key in 'map'. */
+static uint32_t cached(resolver *r, u64map *map, uint64_t addr, uint32_t method) {
+    if (method && u64map_put(map, addr, method)) r->failed = true;
+    return method;
+}
+
+typedef struct {
+    uint32_t method;
+    int32_t line, bci;
+    int type;
+} frame_out;
+
+static frame_out resolve_frame(resolver *r, const trace_frame *f) {
+    uint64_t key;
+    char name[1024];
+    switch (f->kind) {
+    case FRAME_JAVA:
+        if (!f->id) return (frame_out){named_method(r, "[unknown]", JFR_FRAME_NATIVE), -1, -1, JFR_FRAME_NATIVE};
+        if (!u64map_get(&r->java_methods, f->id, &key)) {
+            jvm_method_info *info = malloc(sizeof(*info));
+            if (!info || jvm_method_describe((jmethodID)(uintptr_t)f->id, info) != 0) {
+                free(info);
+                /* A method of a class unloaded since: the collapsed output's name for it. */
+                return (frame_out){named_method(r, "[unknown_method]", JFR_FRAME_NATIVE), -1, -1, JFR_FRAME_NATIVE};
+            }
+            uint32_t cls = class_key(r, info->class_name, info->class_modifiers, true);
+            key = add_method(r, (method_rec){cls, symbol(r, info->name), symbol(r, info->descriptor),
+                                             info->modifiers, info});
+            if (key && u64map_put(&r->java_methods, f->id, key)) r->failed = true;
+        }
+        {
+            const method_rec *m = key ? &r->methods[key - 1] : NULL;
+            int line = m && m->java ? jvm_line_of(m->java, f->bci) : -1;
+            return (frame_out){(uint32_t)key, line, f->bci >= 0 ? f->bci : -1, JFR_FRAME_JIT};
+        }
+    case FRAME_NATIVE: {
+        bool cpp = false;
+        int type = JFR_FRAME_NATIVE;
+        if (u64map_get(&r->pcs, f->id, &key)) {
+            type = (int)(key >> 32);
+            return (frame_out){(uint32_t)key, -1, -1, type};
+        }
+        frame_symbols_native((uintptr_t)f->id, r->pools->lib, name, sizeof(name), &cpp);
+        type = cpp ? JFR_FRAME_CPP : JFR_FRAME_NATIVE;
+        uint32_t m = named_method(r, name, type);
+        if (m && u64map_put(&r->pcs, f->id, ((uint64_t)type << 32) | m)) r->failed = true;
+        return (frame_out){m, -1, -1, type};
+    }
+    case FRAME_KERNEL:
+        if (u64map_get(&r->kernel_addrs, f->id, &key)) return (frame_out){(uint32_t)key, -1, -1, JFR_FRAME_KERNEL};
+        frame_symbols_kernel(f->id, name, sizeof(name));
+        return (frame_out){cached(r, &r->kernel_addrs, f->id, named_method(r, name, JFR_FRAME_KERNEL)), -1, -1,
+                           JFR_FRAME_KERNEL};
+    default: {
+        const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
+        return (frame_out){named_method(r, marker ? marker : "[unknown]", JFR_FRAME_NATIVE), -1, -1,
+                           JFR_FRAME_NATIVE};
+    }
+    }
+}
+
+static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
+    const trace_frame *frames;
+    uint32_t depth;
+    jfr_put_varint(b, id);
+    if (!traces_get(r->pools->table, id, &frames, &depth)) {
+        /* Counted before its frames were complete (cannot last): one marker frame rather than no stack. */
+        static const trace_frame unknown = {MARKER_UNKNOWN_STATE, 0, FRAME_MARKER};
+        frames = &unknown;
+        depth = 1;
+    }
+    bool truncated = depth > 0 && frames[depth - 1].kind == FRAME_MARKER && frames[depth - 1].id == MARKER_TRUNCATED;
+    jfr_put_u8(b, truncated);
+    jfr_put_varint(b, depth);
+    for (uint32_t i = 0; i < depth; i++) {
+        frame_out f = resolve_frame(r, &frames[i]);
+        jfr_put_varint(b, ref(r, f.method));
+        jfr_put_varint(b, (uint64_t)(int64_t)f.line);
+        jfr_put_varint(b, (uint64_t)(int64_t)f.bci);
+        jfr_put_varint(b, (uint64_t)f.type);
+    }
+}
+
+static void write_threads(jfr_pools *p, jfr_buf *b, jfr_checkpoint *c) {
+    jfr_pool_begin(b, c, JFR_THREAD);
+    size_t n = 0;
+    for (size_t i = 0; i < p->threads.capacity; i++) {
+        uint64_t tid = p->threads.keys[i];
+        if (!tid) continue;
+        char name[256];
+        threads_get_name((int)tid, name, sizeof(name));
+        long long java_id = threads_get_java_id((int)tid);
+        jfr_put_varint(b, jfr_pools_thread_key(p, (uint32_t)tid));
+        jfr_put_string(b, name);
+        jfr_put_varint(b, tid);
+        jfr_put_string(b, name);
+        jfr_put_varint(b, (uint64_t)java_id);
+        jfr_put_varint(b, 0);   /* thread group: none */
+        n++;
+    }
+    jfr_pool_end(b, c, n);
+}
+
+static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
+    jfr_pool_begin(b, c, JFR_METHOD);
+    for (size_t i = 0; i < r->method_count; i++) {
+        const method_rec *m = &r->methods[i];
+        jfr_put_varint(b, ref(r, (uint32_t)i + 1));
+        jfr_put_varint(b, ref(r, m->class_key));
+        jfr_put_varint(b, ref(r, m->name_sym));
+        jfr_put_varint(b, ref(r, m->desc_sym));
+        jfr_put_varint(b, (uint64_t)(int64_t)m->modifiers);
+        jfr_put_u8(b, 0);   /* hidden: never, every frame is shown as the other outputs show it */
+    }
+    jfr_pool_end(b, c, r->method_count);
+
+    jfr_pool_begin(b, c, JFR_CLASS);
+    for (size_t i = 0; i < r->class_count; i++) {
+        const class_rec *k = &r->class_list[i];
+        jfr_put_varint(b, ref(r, (uint32_t)i + 1));
+        jfr_put_varint(b, 0);   /* class loader: not recorded */
+        jfr_put_varint(b, ref(r, k->name_sym));
+        jfr_put_varint(b, ref(r, k->package_key));
+        jfr_put_varint(b, (uint64_t)(int64_t)k->modifiers);
+        jfr_put_u8(b, 0);
+    }
+    jfr_pool_end(b, c, r->class_count);
+
+    jfr_pool_begin(b, c, JFR_PACKAGE);
+    for (size_t i = 0; i < r->package_count; i++) {
+        jfr_put_varint(b, ref(r, (uint32_t)i + 1));
+        jfr_put_varint(b, ref(r, r->package_syms[i]));
+        jfr_put_varint(b, 0);   /* module: not recorded */
+        jfr_put_u8(b, 1);
+    }
+    jfr_pool_end(b, c, r->package_count);
+
+    /* Symbols last: everything above may have added some. */
+    jfr_pool_begin(b, c, JFR_SYMBOL);
+    for (uint32_t i = 0; i < r->symbols.name_count; i++) {
+        jfr_put_varint(b, ref(r, i + 1));
+        jfr_put_string(b, r->symbols.names[i]);
+    }
+    jfr_pool_end(b, c, r->symbols.name_count);
+}
+
+static void resolver_free(resolver *r) {
+    for (size_t i = 0; i < r->method_count; i++) {
+        if (r->methods[i].java) free(r->methods[i].java->lines);
+        free(r->methods[i].java);
+    }
+    free(r->methods);
+    free(r->class_list);
+    free(r->package_syms);
+    profile_free(&r->symbols);
+    u64map_free(&r->java_methods);
+    u64map_free(&r->pcs);
+    u64map_free(&r->kernel_addrs);
+    u64map_free(&r->named);
+    u64map_free(&r->classes);
+    u64map_free(&r->packages);
+}
+
+int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
+    resolver r;
+    memset(&r, 0, sizeof(r));
+    r.pools = p;
+    r.base = p->chunk_seq << 32;
+    profile_init(&r.symbols);
+    u64map_init(&r.java_methods);
+    u64map_init(&r.pcs);
+    u64map_init(&r.kernel_addrs);
+    u64map_init(&r.named);
+    u64map_init(&r.classes);
+    u64map_init(&r.packages);
+
+    jfr_checkpoint c;
+    jfr_checkpoint_begin(b, &c, ticks);
+    jfr_pool_begin(b, &c, JFR_STACK_TRACE);
+    size_t stacks = 0;
+    for (size_t i = 0; i < p->traces.capacity; i++) {
+        if (!p->traces.keys[i]) continue;
+        write_stack(&r, b, (uint32_t)p->traces.keys[i]);
+        stacks++;
+    }
+    jfr_pool_end(b, &c, stacks);
+    write_resolved(&r, b, &c);
+    write_threads(p, b, &c);
+
+    jfr_pool_begin(b, &c, JFR_FRAME_TYPE);
+    for (int t = 1; t < JFR_FRAME_TYPE_COUNT; t++) {
+        jfr_put_varint(b, (uint64_t)t);
+        jfr_put_string(b, jfr_frame_type_name(t));
+    }
+    jfr_pool_end(b, &c, JFR_FRAME_TYPE_COUNT - 1);
+    jfr_pool_begin(b, &c, JFR_THREAD_STATE);
+    jfr_put_varint(b, JFR_STATE_RUNNABLE);
+    jfr_put_string(b, JFR_STATE_RUNNABLE_NAME);
+    jfr_pool_end(b, &c, 1);
+    jfr_checkpoint_end(b, &c);
+
+    int rc = r.failed || p->failed || b->failed ? -1 : 0;
+    resolver_free(&r);
+    /* The next chunk starts with no references, and keys of its own. */
+    uint64_t next = p->chunk_seq + 1;
+    jfr_pools_free(p);
+    jfr_pools_init(p, p->table, p->lib);
+    p->chunk_seq = next;
+    return rc;
+}

@@ -1,0 +1,53 @@
+/*
+ * out_jfr: a profiling session's JFR recording, streamed while profiling. The signal handlers queue one
+ * record per sample (sample_ring); a writer thread drains the queue every 100 ms into jdk.ExecutionSample
+ * events in the file, and closes a chunk (constant pools, metadata, header) when it reaches chunksize= or
+ * chunktime=, then starts the next. Memory is bounded: the queue is fixed, events go straight to the file,
+ * and pool state lives only until its chunk is closed.
+ *
+ * The recording is written to a temporary file beside the target ("<file>.tmp-<pid>", or in $TMPDIR
+ * when the session has no file) and moved to the target when it is finished, so the target name never
+ * holds a recording that is still being written. A `dump` closes the current chunk and copies the
+ * finished chunks to its destination. If the process is killed outright, the temporary file keeps every
+ * chunk finished so far.
+ *
+ * Called by the profiler only, under its lock.
+ */
+#ifndef LIBPROF_OUT_JFR_H
+#define LIBPROF_OUT_JFR_H
+
+#include "options.h"
+#include "sample_ring.h"
+#include "traces.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    const prof_options *options;   /* the session's; interval already resolved */
+    const char *engine;
+    const char *cstack;            /* the stack walking mode in use */
+    trace_table *table;
+} out_jfr_config;
+
+/* Opens the recording and starts its writer thread. Returns the queue the handlers must fill, or NULL
+ * with a message in err. */
+sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen);
+
+/* True between out_jfr_start and out_jfr_finish / out_jfr_abort. */
+bool out_jfr_active(void);
+
+/* While sampling: closes the current chunk and writes every finished chunk to o's file (or standard
+ * output). The recording goes on in a new chunk. */
+int out_jfr_dump(const prof_options *o, char *err, size_t errlen);
+
+/* After sampling has stopped and no handler runs: writes the last chunk and moves the recording to o's
+ * file (the session's when o names none; standard output when neither does). *samples gets the number of
+ * samples recorded. */
+int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t errlen);
+
+/* Start failed after out_jfr_start: stops the writer and removes the temporary file. */
+void out_jfr_abort(void);
+
+#endif
