@@ -52,6 +52,10 @@ int jfr_convert_add_filter(jfr_convert_options *o, bool include, const char *pat
 
 int jfr_convert_add_states(jfr_convert_options *o, const char *list, char *err, size_t errlen) {
     const char *p = list;
+    if (!*p) {
+        snprintf(err, errlen, "--state '': expected a comma list of thread states such as RUNNABLE,SLEEPING");
+        return -1;
+    }
     while (*p) {
         size_t n = strcspn(p, ",");
         const char *name = p;
