@@ -38,6 +38,7 @@ public class JfrconvTest {
             switch (test) {
                 case "jdk_recording" -> jdkRecording();
                 case "bad_input" -> badInput(Path.of(args[6]));
+                case "roundtrip" -> roundTrip();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
             System.out.println("1 passed, 0 failed");
@@ -252,6 +253,61 @@ public class JfrconvTest {
             unreversed.merge(String.join(";", frames), n, Long::sum);
         });
         check(unreversed.equals(all), "--reverse is not the same stacks leaf first");
+    }
+
+    /**
+     * One profiling session written both ways: the agent streams a recording (file=x.jfr, a chunk per second)
+     * and, at stop, writes the collapsed stacks of the same samples; jfrconv's conversion of the recording must
+     * equal them exactly, with thread frames and annotations, and without (their names stripped).
+     */
+    static void roundTrip() throws Exception {
+        Path rec = work.resolve("rt.jfr"), direct = work.resolve("rt-direct.collapsed");
+        Files.deleteIfExists(rec);
+        Files.deleteIfExists(direct);
+        String jprof = Path.of(jfrconv).resolveSibling("jprof").toString();
+        List<String> cmd = List.of(javaHome + "/bin/java",
+                "-agentpath:" + agent + "=start,event=cpu,interval=1ms,threads,ann,chunktime=1s,file=" + rec,
+                "-cp", classes, "Burn7525", "5");
+        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String pid = Long.toString(p.pid());
+        long samples = 0;
+        Pattern count = Pattern.compile("samples: (\\d+)");
+        for (int i = 0; i < 60 && samples < 1500 && p.isAlive(); i++) {
+            Thread.sleep(500);
+            Matcher m = count.matcher(run(List.of(jprof, "status", pid)).out());
+            if (m.find()) samples = Long.parseLong(m.group(1));
+        }
+        check(samples > 0, "the agent never reported samples");
+        Result stop = run(List.of(jprof, "stop", "-f", direct.toString(), pid));
+        check(stop.exit() == 0, "jprof stop failed: " + stop.err());
+        check(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, "the workload failed");
+        IntegrationTest.noCrashReports();
+
+        Map<String, Long> agentStacks = IntegrationTest.readCollapsed(direct);
+        Map<String, Long> converted = collapsed("rt-threads-ann", "--threads", "--ann", rec.toString());
+        System.out.println("round trip: " + sum(agentStacks) + " samples, " + agentStacks.size() + " stacks, "
+                + chunkCount(rec) + " chunks");
+        check(sum(agentStacks) > 200, "too few samples for a round trip: " + sum(agentStacks));
+        check(converted.equals(agentStacks), "converted differs from direct: " + diff(agentStacks, converted));
+        check(chunkCount(rec) >= 2, "chunktime=1s wrote a single chunk");
+
+        // Plain names: the agent's stacks without their thread frames and annotations, merged.
+        Map<String, Long> plain = new HashMap<>();
+        agentStacks.forEach((s, n) -> plain.merge(s.replaceFirst("^\\[[^;]* tid=\\d+\\];", "")
+                .replaceAll("_\\[[jk]\\](;|$)", "$1"), n, Long::sum));
+        Map<String, Long> convertedPlain = collapsed("rt-plain", rec.toString());
+        check(convertedPlain.equals(plain), "converted (plain names) differs: " + diff(plain, convertedPlain));
+    }
+
+    static String diff(Map<String, Long> expected, Map<String, Long> actual) {
+        StringBuilder sb = new StringBuilder();
+        for (var e : expected.entrySet()) {
+            if (!e.getValue().equals(actual.get(e.getKey())))
+                sb.append("\n  expected ").append(e.getValue()).append(" got ").append(actual.get(e.getKey())).append(": ").append(e.getKey());
+        }
+        for (var k : actual.keySet()) if (!expected.containsKey(k)) sb.append("\n  unexpected: ").append(k);
+        return sb.length() > 4000 ? sb.substring(0, 4000) : sb.toString();
     }
 
     /** Truncated, corrupted and foreign inputs: exit status 1 and a message naming the file. */
