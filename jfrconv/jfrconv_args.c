@@ -59,21 +59,29 @@ void jfrconv_usage(FILE *out) {
           out);
 }
 
-/* Digits with an optional fraction and a unit suffix: ns us ms s m h; no suffix = milliseconds. */
+/* Digits with an optional fraction and a unit suffix: ns us ms s m h; no suffix = milliseconds. The whole
+ * part is exact integer arithmetic (epoch times in ns need all 64 bits). */
 static int parse_duration(const char *s, uint64_t *out_ns) {
     char *end;
     errno = 0;
     if (*s < '0' || *s > '9') return -1;
-    double v = strtod(s, &end);
-    if (errno || end == s) return -1;
-    static const struct { const char *suffix; double ns; } units[] = {
-        {"", 1e6}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"h", 3600e9},
+    unsigned long long whole = strtoull(s, &end, 10);
+    double frac = 0;
+    if (errno) return -1;
+    if (*end == '.') {
+        char *frac_end;
+        frac = strtod(end, &frac_end);
+        if (frac_end == end + 1) return -1;
+        end = frac_end;
+    }
+    static const struct { const char *suffix; uint64_t ns; } units[] = {
+        {"", 1000000}, {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {"m", 60000000000ULL},
+        {"h", 3600000000000ULL},
     };
     for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
         if (strcmp(end, units[i].suffix) == 0) {
-            double ns = v * units[i].ns;
-            if (!(ns >= 0 && ns < 1.8e19)) return -1;
-            *out_ns = (uint64_t)ns;
+            if (whole > UINT64_MAX / units[i].ns - 1) return -1;
+            *out_ns = (uint64_t)whole * units[i].ns + (uint64_t)(frac * (double)units[i].ns);
             return 0;
         }
     }

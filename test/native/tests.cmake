@@ -54,3 +54,9 @@ add_executable(fuzz_jfr test/native/fuzz_jfr.c)
 target_link_libraries(fuzz_jfr PRIVATE profcore)
 file(GLOB JFR_CORPUS ${CMAKE_SOURCE_DIR}/test/native/corpus/jfr/*)
 add_test(NAME unit.fuzz_jfr COMMAND fuzz_jfr ${JFR_CORPUS})
+
+# jfrconv's command line (jfrconv/jfrconv_args.c).
+add_executable(test_jfrconv_args test/native/test_jfrconv_args.c jfrconv/jfrconv_args.c)
+target_include_directories(test_jfrconv_args PRIVATE agent jfrconv ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_jfrconv_args PRIVATE profcore ${CMOCKA_LIBRARIES})
+add_test(NAME unit.test_jfrconv_args COMMAND test_jfrconv_args)
