@@ -146,9 +146,10 @@ static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
     if (java) {
         char cls[sizeof(fi->cls)];
         strcpy(cls, fi->cls);
-        if (!strchr(cls, '/')) {  /* a dotted name: the agent spells classes in internal form */
-            for (char *c = cls; *c; c++) if (*c == '.') *c = '/';
-        }
+        /* The agent spells classes in internal form. Recent JDKs write hidden classes dotted with a slash
+         * before their address ("java.util.regex.Pattern$$Lambda/0x800000027"): dots before the first
+         * slash are package separators. */
+        for (char *c = cls; *c && *c != '/'; c++) if (*c == '.') *c = '/';
         names_style style = cv->o->style;
         style.ann = false;
         names_java_method(name, sizeof(name) - 8, cls[0] ? cls : "[unknown_class]",

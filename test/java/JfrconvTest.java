@@ -87,6 +87,17 @@ public class JfrconvTest {
         return IntegrationTest.readCollapsed(out);
     }
 
+    /** The samples a conversion keeps (0 for an empty output). */
+    static long count(String name, String... args) throws IOException, InterruptedException {
+        Path out = work.resolve(name + ".collapsed");
+        Files.deleteIfExists(out);
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add(out.toString());
+        Result r = jfrconv(all.toArray(new String[0]));
+        check(r.exit() == 0, "jfrconv failed (" + r.exit() + "): " + r.err());
+        return Files.readString(out).isEmpty() ? 0 : sum(IntegrationTest.readCollapsed(out));
+    }
+
     static long sum(Map<String, Long> stacks) {
         return IntegrationTest.sum(stacks);
     }
@@ -175,8 +186,18 @@ public class JfrconvTest {
         check(Math.abs(share - truthA) < 0.12, "burnA share " + share + " vs truth " + truthA);
 
         // Every ExecutionSample's leaf, as the JDK's own jfr tool reads the file.
-        Map<String, Long> cpu = collapsed("cpu", "--cpu", rec.toString()), tool = jfrToolLeaves(rec);
-        check(dotted(leaves(cpu)).equals(tool), "leaf frames differ from jfr print: ours " + dotted(leaves(cpu)) + " jfr " + tool);
+        // jfr print leaves out frames of hidden methods (lambda forms), which we keep as the agent does: such a
+        // sample's leaf is its caller there, so only those samples may differ.
+        Map<String, Long> cpu = dotted(leaves(collapsed("cpu", "--cpu", rec.toString()))), tool = jfrToolLeaves(rec);
+        long hidden = cpu.entrySet().stream().filter(e -> e.getKey().matches(".*(\\$\\$Lambda|/0x).*"))
+                .mapToLong(Map.Entry::getValue).sum();
+        long differences = 0;
+        java.util.Set<String> keys = new java.util.HashSet<>(cpu.keySet());
+        keys.addAll(tool.keySet());
+        for (String k : keys)
+            differences += Math.abs(cpu.getOrDefault(k, 0L) - tool.getOrDefault(k, 0L));
+        check(sum(cpu) == sum(tool) && differences <= 2 * hidden && hidden <= sum(cpu) / 20,
+                "leaf frames differ from jfr print (" + hidden + " hidden-frame samples): ours " + cpu + " jfr " + tool);
 
         // The jcmd JFR.dump copy of the same run converts too, with the same hot method.
         Map<String, Long> dumped = collapsed("dump", work.resolve("dump.jfr").toString());
@@ -226,13 +247,16 @@ public class JfrconvTest {
         Map<String, Long> noA = collapsed("exclude", "-X", "Burn7525.burnA", rec.toString());
         check(sum(noA) == total - a && noA.keySet().stream().noneMatch(s -> s.contains("burnA")), "--exclude burnA");
 
-        // --from / --to split the samples (relative to the recording's start); -N counts from the end.
-        Map<String, Long> early = collapsed("early", "--to", "2500ms", rec.toString());
-        Map<String, Long> late = collapsed("late", "--from", "2.5s", rec.toString());
-        check(sum(early) > 0 && sum(late) > 0 && sum(early) + sum(late) == total,
-                "--to/--from 2.5 s: " + sum(early) + " + " + sum(late) + " != " + total);
-        Map<String, Long> tail = collapsed("tail", "--from", "-1s", rec.toString());
-        check(sum(tail) < total, "--from -1s kept every sample");
+        // --from / --to split the samples at a point (relative to the recording's start, or its end when
+        // negative; both inclusive): the two sides add up to the whole, and at least one split is not trivial
+        // (on a loaded machine the workload may start late or the JVM end late).
+        boolean someSplit = false;
+        for (String at : List.of("1s", "2500ms", "4s", "-1s", "-2s")) {
+            long early = count("early", "--to", at, rec.toString()), late = count("late", "--from", at, rec.toString());
+            check(early + late == total, "--to/--from " + at + ": " + early + " + " + late + " != " + total);
+            someSplit |= early > 0 && late > 0;
+        }
+        check(someSplit, "no --from/--to split kept samples on both sides");
 
         // --state: the JDK records every execution sample as RUNNABLE.
         check(sum(collapsed("runnable", "--state", "RUNNABLE", rec.toString())) == total, "--state RUNNABLE");
