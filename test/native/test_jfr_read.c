@@ -1,4 +1,5 @@
 /* Unit tests of the JFR reader and converter on hand-built input (jfr_synth.h). */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -226,6 +227,24 @@ static void test_filters(void **state) {
     free(b.data);
 }
 
+/* Class names in dotted form become the agent's internal form; a hidden class's address suffix after its
+ * slash ("Pattern$$Lambda/0x800000027", as JDK 25 writes it) is kept. */
+static void test_dotted_and_hidden_class_names(void **state) {
+    (void)state;
+    synth_buf b = synth_chunk();
+    uint8_t *at = memmem(b.data, b.len, "demo/Main", 9);
+    assert_non_null(at);
+    memcpy(at, "a.b.C/0.x", 9);
+    jfr_convert_options o;
+    jfr_convert_options_init(&o);
+    assert_converts_to(&o, &b,
+                       "a/b/C/0.x.main;a/b/C/0.x.work;a/b/C/0.x.spin 3\n"
+                       "a/b/C/0.x.main;java/lang/Thread.sleep 2\n"
+                       "a/b/C/0.x.main;[unknown_Java];deflate;do_syscall_64 1\n"
+                       "[truncated];a/b/C/0.x.spin 1\n");
+    free(b.data);
+}
+
 static void test_two_chunks_add_up(void **state) {
     (void)state;
     synth_buf b = synth_chunk();
@@ -336,6 +355,7 @@ int main(void) {
         cmocka_unit_test(test_strings_of_every_tag),
         cmocka_unit_test(test_synthetic_chunk),
         cmocka_unit_test(test_filters),
+        cmocka_unit_test(test_dotted_and_hidden_class_names),
         cmocka_unit_test(test_two_chunks_add_up),
         cmocka_unit_test(test_truncated_at_every_byte),
         cmocka_unit_test(test_corrupt_every_byte),
