@@ -9,19 +9,21 @@
 
 #include "jfrconv_args.h"
 
+/* Parses into 'a', first releasing the patterns of its previous parse (a starts zeroed). */
 static int parse(jfrconv_args *a, char *err, const char *first, ...) {
+    jfr_convert_options_free(&a->convert);
     char *argv[32] = {"jfrconv"};
     int argc = 1;
     va_list ap;
     va_start(ap, first);
     for (const char *s = first; s && argc < 31; s = va_arg(ap, const char *)) argv[argc++] = (char *)s;
     va_end(ap);
-    return jfrconv_args_parse(argc, argv, a, err, 256);   /* the compiled patterns are left to the exit */
+    return jfrconv_args_parse(argc, argv, a, err, 256);
 }
 
 static void test_formats_and_options(void **state) {
     (void)state;
-    jfrconv_args a;
+    jfrconv_args a = {0};
     char err[256];
     assert_int_equal(parse(&a, err, "in.jfr", "out.html", NULL), 0);
     assert_int_equal(a.input_count, 1);
@@ -62,6 +64,7 @@ static void test_formats_and_options(void **state) {
     assert_int_equal(parse(&a, err, "-t=1", "a.jfr", "x", NULL), -1);
     assert_int_equal(parse(&a, err, NULL), -1);
     assert_non_null(strstr(err, "no input"));
+    jfr_convert_options_free(&a.convert);
 }
 
 static void test_times(void **state) {
