@@ -3,7 +3,7 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(CMOCKA REQUIRED cmocka)
 
 set(UNIT_TESTS test_options test_filepath test_traces test_profile test_writers test_names test_sample_cost
-    test_out_html test_perf_ring test_method_target test_jfr_encode test_sample_ring)
+    test_out_html test_perf_ring test_method_target test_jfr_encode test_sample_ring test_jfr_read)
 foreach(t ${UNIT_TESTS})
   add_executable(${t} test/native/${t}.c)
   target_include_directories(${t} PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
@@ -48,3 +48,16 @@ add_executable(fuzz_options test/native/fuzz_options.c)
 target_link_libraries(fuzz_options PRIVATE profcore)
 file(GLOB OPTIONS_CORPUS ${CMAKE_SOURCE_DIR}/test/native/corpus/options/*)
 add_test(NAME unit.fuzz_options COMMAND fuzz_options ${OPTIONS_CORPUS})
+
+# The JFR reader's fuzz harness, run over its checked-in corpus (tiny recordings of ours and the JDK's,
+# and what libFuzzer found).
+add_executable(fuzz_jfr test/native/fuzz_jfr.c)
+target_link_libraries(fuzz_jfr PRIVATE profcore)
+file(GLOB JFR_CORPUS ${CMAKE_SOURCE_DIR}/test/native/corpus/jfr/*)
+add_test(NAME unit.fuzz_jfr COMMAND fuzz_jfr ${JFR_CORPUS})
+
+# jfrconv's command line (jfrconv/jfrconv_args.c).
+add_executable(test_jfrconv_args test/native/test_jfrconv_args.c jfrconv/jfrconv_args.c)
+target_include_directories(test_jfrconv_args PRIVATE agent jfrconv ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_jfrconv_args PRIVATE profcore ${CMOCKA_LIBRARIES})
+add_test(NAME unit.test_jfrconv_args COMMAND test_jfrconv_args)

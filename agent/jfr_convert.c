@@ -1,0 +1,362 @@
+/*
+ * jfr_convert: see jfr_convert.h. Per chunk, a stack trace is named once (cached by the file offset of its
+ * pool entry) and so is each (method, frame type) pair; samples then only look up, filter and add.
+ */
+#define _GNU_SOURCE
+#include "jfr_convert.h"
+
+#include "jfr_read_chunk.h"
+#include "jfr_read_sample.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define TRUNCATED_MARKER "[truncated]"
+
+void jfr_convert_options_init(jfr_convert_options *o) {
+    memset(o, 0, sizeof(*o));
+    o->to_ns = UINT64_MAX;
+}
+
+void jfr_convert_options_free(jfr_convert_options *o) {
+    for (int i = 0; i < o->include_count; i++) if (o->include[i].has_re) regfree(&o->include[i].re);
+    for (int i = 0; i < o->exclude_count; i++) if (o->exclude[i].has_re) regfree(&o->exclude[i].re);
+    o->include_count = o->exclude_count = 0;
+}
+
+int jfr_convert_add_filter(jfr_convert_options *o, bool include, const char *pattern, char *err, size_t errlen) {
+    jfr_filter *list = include ? o->include : o->exclude;
+    int *count = include ? &o->include_count : &o->exclude_count;
+    const char *option = include ? "--include" : "--exclude";
+    if (*count >= JFR_CONVERT_MAX_FILTERS) {
+        snprintf(err, errlen, "%s: more than %d patterns", option, JFR_CONVERT_MAX_FILTERS);
+        return -1;
+    }
+    if (!pattern[0] || strlen(pattern) >= sizeof(list->text)) {
+        snprintf(err, errlen, "%s '%.40s': expected a pattern of 1 to %zu characters", option, pattern,
+                 sizeof(list->text) - 1);
+        return -1;
+    }
+    jfr_filter *f = &list[*count];
+    strcpy(f->text, pattern);
+    char anchored[sizeof(f->text) + 8];
+    snprintf(anchored, sizeof(anchored), "^(%s)$", pattern);
+    /* An agent pattern such as "*HashMap*" is no regular expression: it then matches as the agent's. */
+    f->has_re = regcomp(&f->re, anchored, REG_EXTENDED | REG_NOSUB) == 0;
+    (*count)++;
+    return 0;
+}
+
+int jfr_convert_add_states(jfr_convert_options *o, const char *list, char *err, size_t errlen) {
+    const char *p = list;
+    if (!*p) {
+        snprintf(err, errlen, "--state '': expected a comma list of thread states such as RUNNABLE,SLEEPING");
+        return -1;
+    }
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        const char *name = p;
+        if (n > 6 && strncasecmp(name, "STATE_", 6) == 0) {
+            name += 6;
+            n -= 6;
+        }
+        if (n == 0 || n >= sizeof(o->states[0]) || o->state_count >= JFR_CONVERT_MAX_STATES) {
+            snprintf(err, errlen, "--state '%s': expected a comma list of thread states such as RUNNABLE,SLEEPING "
+                     "(at most %d)", list, JFR_CONVERT_MAX_STATES);
+            return -1;
+        }
+        char *out = o->states[o->state_count++];
+        for (size_t i = 0; i < n; i++) out[i] = (char)toupper((unsigned char)name[i]);
+        out[n] = 0;
+        p += n;
+        if (*p == ',') p++;
+    }
+    return 0;
+}
+
+int jfr_convert_span(const uint8_t *data, size_t size, uint64_t *start_ns, uint64_t *end_ns, jfr_error *err) {
+    *start_ns = UINT64_MAX;
+    *end_ns = 0;
+    for (size_t at = 0; at < size;) {
+        jfr_rheader h;
+        if (jfr_rheader_read(data, size, at, &h, err)) return -1;
+        if (h.start_nanos < *start_ns) *start_ns = h.start_nanos;
+        if (h.start_nanos + h.duration_nanos > *end_ns) *end_ns = h.start_nanos + h.duration_nanos;
+        at += h.size;
+    }
+    return 0;
+}
+
+typedef struct {
+    uint32_t *ids;
+    uint32_t n;
+} named_stack;
+
+typedef struct {
+    const jfr_convert_options *o;
+    profile *p;
+    jfr_convert_stats *st;
+    jfr_rchunk *ch;
+    jfr_sample_reader r;
+    u64map stacks;           /* stack value offset -> index into 'named' + 1 */
+    named_stack *named;
+    size_t named_count, named_capacity;
+    u64map methods;          /* hash of (method offset, frame type) -> name id + 1 */
+    u64map threads;          /* thread value offset -> name id + 1 */
+    uint32_t *ids;           /* the sample being composed */
+    uint32_t ids_capacity;
+} converter;
+
+static int out_of_memory(converter *cv) {
+    jfr_cursor c = jfr_rchunk_cursor(cv->ch, cv->ch->start);
+    return jfr_fail(&c, cv->ch->start, "out of memory");
+}
+
+static int reserve_ids(converter *cv, uint32_t need) {
+    if (need <= cv->ids_capacity) return 0;
+    uint32_t *grown = realloc(cv->ids, (size_t)need * sizeof(uint32_t));
+    if (!grown) return out_of_memory(cv);
+    cv->ids = grown;
+    cv->ids_capacity = need;
+    return 0;
+}
+
+static bool is_java_type(const char *t) {
+    return strcmp(t, "Interpreted") == 0 || strcmp(t, "JIT compiled") == 0 || strcmp(t, "Inlined") == 0 ||
+           strcmp(t, "C1 compiled") == 0;
+}
+
+/* async-profiler's annotations: _[j] JIT compiled, _[i] inlined, _[0] interpreted, _[1] C1. */
+static const char *java_suffix(const char *t) {
+    if (strcmp(t, "Inlined") == 0) return "_[i]";
+    if (strcmp(t, "Interpreted") == 0) return "_[0]";
+    if (strcmp(t, "C1 compiled") == 0) return "_[1]";
+    return "_[j]";
+}
+
+/* The name of one frame, interned. Java-typed frames, and the JDK's "Native" frames of Java native
+ * methods (which have a class), are class.method; the others (our synthetic class "") the method alone. */
+static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
+    char name[2048];
+    frame_type type;
+    bool java = is_java_type(fi->frame_type) || (strcmp(fi->frame_type, "Native") == 0 && fi->cls[0]);
+    if (java) {
+        char cls[sizeof(fi->cls)];
+        strcpy(cls, fi->cls);
+        /* The agent spells classes in internal form. Recent JDKs write hidden classes dotted with a slash
+         * before their address ("java.util.regex.Pattern$$Lambda/0x800000027"): dots before the first
+         * slash are package separators. */
+        for (char *c = cls; *c && *c != '/'; c++) if (*c == '.') *c = '/';
+        names_style style = cv->o->style;
+        style.ann = false;
+        names_java_method(name, sizeof(name) - 8, cls[0] ? cls : "[unknown_class]",
+                          fi->method[0] ? fi->method : "[unknown_method]", fi->descriptor[0] ? fi->descriptor : NULL,
+                          style);
+        if (cv->o->style.ann) strcat(name, java_suffix(fi->frame_type));
+        type = FTYPE_JAVA;
+    } else {
+        const char *method = fi->method[0] ? fi->method : "[unknown]";
+        bool kernel = strcmp(fi->frame_type, "Kernel") == 0;
+        size_t n = strlen(method);
+        type = kernel ? FTYPE_KERNEL : method[0] == '[' && method[n - 1] == ']' ? FTYPE_MARKER : FTYPE_NATIVE;
+        snprintf(name, sizeof(name), "%s%s", method, kernel && cv->o->style.ann ? "_[k]" : "");
+    }
+    uint32_t id = profile_intern(cv->p, name, type);
+    if (id == UINT32_MAX) out_of_memory(cv);
+    return id;
+}
+
+static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame) {
+    jfr_frame_info fi;
+    size_t method;
+    if (jfr_sample_frame(&cv->r, s, frame, &fi, &method)) return UINT32_MAX;
+    struct { size_t method; char type[sizeof(fi.frame_type)]; } key = {method, {0}};
+    strcpy(key.type, fi.frame_type);
+    uint64_t h = u64map_hash_bytes(&key, sizeof(key)), cached;
+    if (method && u64map_get(&cv->methods, h, &cached)) return (uint32_t)(cached - 1);
+    uint32_t id = name_frame(cv, &fi);
+    if (id != UINT32_MAX && method && u64map_put(&cv->methods, h, (uint64_t)id + 1)) return out_of_memory(cv), UINT32_MAX;
+    return id;
+}
+
+/* The named frames of the sample's stack, root first, from the cache or named now. */
+static const named_stack *stack_names(converter *cv, const jfr_sample *s) {
+    uint64_t cached;
+    if (s->stack && u64map_get(&cv->stacks, s->stack, &cached)) return &cv->named[cached - 1];
+    bool truncated;
+    const size_t *frames;
+    uint32_t n;
+    if (jfr_sample_stack(&cv->r, s, &truncated, &frames, &n)) return NULL;
+    uint32_t *ids = malloc(((size_t)n + 1) * sizeof(uint32_t));
+    if (!ids) return out_of_memory(cv), NULL;
+    uint32_t depth = 0;
+    for (uint32_t i = n; i-- > 0;) {
+        /* The frame offsets live in the reader's buffer, which naming a frame does not touch. */
+        uint32_t id = frame_id(cv, s, frames[i]);
+        if (id == UINT32_MAX) {
+            free(ids);
+            return NULL;
+        }
+        ids[depth++] = id;
+    }
+    if (depth == 0) {
+        ids[depth++] = profile_intern(cv->p, s->stack ? "[no_Java_frames]" : "[unknown_stack]", FTYPE_MARKER);
+    } else if (truncated && strcmp(cv->p->names[ids[0]], TRUNCATED_MARKER) != 0) {
+        memmove(ids + 1, ids, depth * sizeof(uint32_t));
+        ids[0] = profile_intern(cv->p, TRUNCATED_MARKER, FTYPE_MARKER);
+        depth++;
+    }
+    if (ids[0] == UINT32_MAX) {
+        free(ids);
+        return out_of_memory(cv), NULL;
+    }
+    if (cv->named_count == cv->named_capacity) {
+        size_t cap = cv->named_capacity ? cv->named_capacity * 2 : 256;
+        named_stack *grown = realloc(cv->named, cap * sizeof(named_stack));
+        if (!grown) {
+            free(ids);
+            return out_of_memory(cv), NULL;
+        }
+        cv->named = grown;
+        cv->named_capacity = cap;
+    }
+    cv->named[cv->named_count] = (named_stack){ids, depth};
+    if (s->stack && u64map_put(&cv->stacks, s->stack, cv->named_count + 1)) return out_of_memory(cv), NULL;
+    return &cv->named[cv->named_count++];
+}
+
+static uint32_t thread_id(converter *cv, const jfr_sample *s) {
+    uint64_t cached;
+    if (s->thread && u64map_get(&cv->threads, s->thread, &cached)) return (uint32_t)(cached - 1);
+    char name[512], frame[600];
+    uint64_t tid;
+    if (jfr_sample_thread(&cv->r, s, name, sizeof(name), &tid)) return UINT32_MAX;
+    names_thread(frame, sizeof(frame), name[0] ? name : "unknown", (int)tid);
+    uint32_t id = profile_intern(cv->p, frame, FTYPE_THREAD);
+    if (id == UINT32_MAX || (s->thread && u64map_put(&cv->threads, s->thread, (uint64_t)id + 1)))
+        return out_of_memory(cv), UINT32_MAX;
+    return id;
+}
+
+static bool state_wanted(const jfr_convert_options *o, const char *state) {
+    if (strncmp(state, "STATE_", 6) == 0) state += 6;
+    for (int i = 0; i < o->state_count; i++) {
+        if (strncasecmp(state, o->states[i], strlen(o->states[i])) == 0) return true;
+    }
+    return false;
+}
+
+static bool filter_matches(const jfr_filter *f, const char *name) {
+    return names_match(f->text, name) || (f->has_re && regexec(&f->re, name, 0, NULL, 0) == 0);
+}
+
+static bool any_match(const jfr_filter *list, int count, const profile *p, const uint32_t *ids, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        for (int k = 0; k < count; k++) {
+            if (filter_matches(&list[k], p->names[ids[i]])) return true;
+        }
+    }
+    return false;
+}
+
+static int add_sample(converter *cv, const jfr_sample *s) {
+    const jfr_convert_options *o = cv->o;
+    cv->st->samples++;
+    if (s->time_ns < o->from_ns || s->time_ns > o->to_ns) {
+        cv->st->out_of_range++;
+        return 0;
+    }
+    if (o->state_count) {
+        char state[128];
+        if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
+        if (!state_wanted(o, state)) {
+            cv->st->other_state++;
+            return 0;
+        }
+    }
+    const named_stack *stack = stack_names(cv, s);
+    if (!stack || reserve_ids(cv, stack->n + 1)) return -1;
+    uint32_t n = 0;
+    if (o->threads) {
+        uint32_t id = thread_id(cv, s);
+        if (id == UINT32_MAX) return -1;
+        cv->ids[n++] = id;
+    }
+    memcpy(cv->ids + n, stack->ids, stack->n * sizeof(uint32_t));
+    n += stack->n;
+    if ((o->include_count && !any_match(o->include, o->include_count, cv->p, cv->ids, n)) ||
+        (o->exclude_count && any_match(o->exclude, o->exclude_count, cv->p, cv->ids, n))) {
+        cv->st->filtered++;
+        return 0;
+    }
+    if (o->reverse_stacks) {
+        for (uint32_t i = 0, j = n - 1; i < j; i++, j--) {
+            uint32_t t = cv->ids[i];
+            cv->ids[i] = cv->ids[j];
+            cv->ids[j] = t;
+        }
+    }
+    cv->st->kept++;
+    if (s->weight != 1) cv->st->weighted++;
+    if (profile_add(cv->p, cv->ids, n, 1, s->weight)) return out_of_memory(cv);
+    return 0;
+}
+
+static void converter_free(converter *cv) {
+    for (size_t i = 0; i < cv->named_count; i++) free(cv->named[i].ids);
+    free(cv->named);
+    free(cv->ids);
+    u64map_free(&cv->stacks);
+    u64map_free(&cv->methods);
+    u64map_free(&cv->threads);
+    jfr_sample_reader_free(&cv->r);
+}
+
+static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *p, jfr_convert_stats *st) {
+    converter cv = {.o = o, .p = p, .st = st, .ch = ch};
+    u64map_init(&cv.stacks);
+    u64map_init(&cv.methods);
+    u64map_init(&cv.threads);
+    int rc = 0;
+    if (jfr_sample_reader_init(&cv.r, ch, o->cpu_only) > 0) {
+        size_t pos = 0;
+        jfr_revent ev;
+        jfr_sample s;
+        while (rc == 0 && (rc = jfr_rchunk_next(ch, &pos, &ev)) == 1) {
+            st->events++;
+            rc = jfr_sample_read(&cv.r, &ev, &s);
+            if (rc == 1) rc = add_sample(&cv, &s);
+        }
+    }
+    converter_free(&cv);
+    return rc < 0 ? -1 : 0;
+}
+
+int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
+                jfr_convert_stats *stats, jfr_error *err) {
+    if (size == 0) {
+        snprintf(err->message, sizeof(err->message), "empty file (a JFR recording starts with 'FLR')");
+        err->failed = true;
+        return -1;
+    }
+    for (size_t at = 0; at < size;) {
+        jfr_rchunk ch;
+        int rc = jfr_rchunk_open(&ch, data, size, at, err);
+        if (rc == 0) rc = convert_chunk(o, &ch, p, stats);
+        size_t next = ch.end;
+        jfr_rchunk_close(&ch);
+        if (rc) {
+            char inner[sizeof(err->message)];
+            memcpy(inner, err->message, sizeof(inner));
+            snprintf(err->message, sizeof(err->message), "chunk %llu (at offset %zu): %.*s",
+                     (unsigned long long)stats->chunks + 1, at, (int)sizeof(inner) - 64, inner);
+            return -1;
+        }
+        stats->chunks++;
+        at = next;
+    }
+    return 0;
+}

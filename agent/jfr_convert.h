@@ -1,0 +1,63 @@
+/*
+ * jfr_convert: turns the sampling events of a JFR recording (ours or the JDK's) into a profile (profile.h),
+ * which the agent's own writers then write: one implementation of naming (names.h) and of every output
+ * format. Frame naming follows the convention of jfr_types.h: frames of a Java frame type are
+ * class.method (the options of names.h apply), other frames are their method name alone. Filters: time
+ * range, thread states, include/exclude patterns. Used by jfrconv and the reader's tests and fuzz harness.
+ */
+#ifndef LIBPROF_JFR_CONVERT_H
+#define LIBPROF_JFR_CONVERT_H
+
+#include "jfr_read_cursor.h"
+#include "names.h"
+#include "profile.h"
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JFR_CONVERT_MAX_FILTERS 16
+#define JFR_CONVERT_MAX_STATES 16
+
+typedef struct {
+    char text[256];
+    regex_t re;          /* the pattern as a regular expression matching a whole frame name */
+    bool has_re;
+} jfr_filter;
+
+typedef struct {
+    names_style style;
+    bool threads;        /* a [name tid=N] root frame per thread */
+    bool reverse_stacks; /* leaf first */
+    bool cpu_only;       /* jdk.ExecutionSample only, not jdk.NativeMethodSample */
+    uint64_t from_ns, to_ns;  /* wall-clock range of the samples kept (inclusive) */
+    int include_count, exclude_count, state_count;
+    jfr_filter include[JFR_CONVERT_MAX_FILTERS], exclude[JFR_CONVERT_MAX_FILTERS];
+    char states[JFR_CONVERT_MAX_STATES][64];  /* upper case, without "STATE_"; a prefix of the state */
+} jfr_convert_options;
+
+typedef struct {
+    uint64_t chunks, events, samples, kept;
+    uint64_t out_of_range, other_state, filtered;
+    uint64_t weighted;   /* samples that carried a weight field */
+} jfr_convert_stats;
+
+void jfr_convert_options_init(jfr_convert_options *o);
+void jfr_convert_options_free(jfr_convert_options *o);
+
+/* A pattern as the agent's include=/exclude= take it ('*' at either end) or a regular expression (POSIX
+ * extended) that matches a whole frame name; a frame matches if either form does. */
+int jfr_convert_add_filter(jfr_convert_options *o, bool include, const char *pattern, char *err, size_t errlen);
+
+/* A comma list of thread states (case-insensitive, "STATE_" optional, any prefix: "r" = RUNNABLE). */
+int jfr_convert_add_states(jfr_convert_options *o, const char *list, char *err, size_t errlen);
+
+/* The wall-clock span [start, end] of the chunks in a file, from their headers only. */
+int jfr_convert_span(const uint8_t *data, size_t size, uint64_t *start_ns, uint64_t *end_ns, jfr_error *err);
+
+/* Adds the samples of every chunk of one file to 'p'. -1 with 'err' naming the chunk and offset. */
+int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
+                jfr_convert_stats *stats, jfr_error *err);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * jfr_read_sample: see jfr_read_sample.h. Structs are read by field name through 'pick', which walks the
+ * struct's fields once up to the last one asked for.
+ */
+#include "jfr_read_sample.h"
+
+#include "jfr_read_value.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PICK 8
+
+typedef struct {
+    size_t at[MAX_PICK];                 /* value offset of each named field (0: absent or null) */
+    const jfr_field *field[MAX_PICK];    /* NULL when the type has no such field */
+} picked;
+
+/* Offsets of the fields 'names' of the inline struct of type t at 'at'. */
+static int pick(jfr_sample_reader *r, size_t at, uint32_t t, const char *const *names, int n, picked *out) {
+    memset(out, 0, sizeof(*out));
+    if (!at || t == JFR_NO_TYPE) return 0;
+    const jfr_meta *m = &r->ch->meta;
+    int index[MAX_PICK], last = -1;
+    for (int i = 0; i < n; i++) {
+        index[i] = jfr_meta_field(m, t, names[i]);
+        if (index[i] > last) last = index[i];
+    }
+    if (last < 0) return 0;
+    if ((uint32_t)last + 1 > r->scratch_capacity) {
+        size_t *grown = realloc(r->scratch, ((size_t)last + 1) * sizeof(size_t));
+        if (!grown) {
+            jfr_cursor c = jfr_rchunk_cursor(r->ch, at);
+            return jfr_fail(&c, at, "out of memory");
+        }
+        r->scratch = grown;
+        r->scratch_capacity = (uint32_t)last + 1;
+    }
+    if (jfr_value_fields(r->ch, at, t, r->scratch, (uint32_t)last + 1)) return -1;
+    for (int i = 0; i < n; i++) {
+        if (index[i] < 0) continue;
+        out->at[i] = r->scratch[index[i]];
+        out->field[i] = &m->types[t].fields[index[i]];
+    }
+    return 0;
+}
+
+static void add_layout(jfr_sample_reader *r, const char *event) {
+    const jfr_meta *m = &r->ch->meta;
+    uint32_t t = jfr_meta_find_name(m, event);
+    int stack = jfr_meta_field(m, t, "stackTrace");
+    if (t == JFR_NO_TYPE || stack < 0 || m->types[t].fields[stack].array) return;
+    jfr_sample_layout *l = &r->layouts[r->layout_count++];
+    l->type = t;
+    l->stack = stack;
+    l->time = jfr_meta_field(m, t, "startTime");
+    l->thread = jfr_meta_field(m, t, "sampledThread");
+    if (l->thread < 0) l->thread = jfr_meta_field(m, t, "eventThread");
+    l->state = jfr_meta_field(m, t, "state");
+    l->weight = jfr_meta_field(m, t, "weight");
+}
+
+int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, bool cpu_only) {
+    memset(r, 0, sizeof(*r));
+    r->ch = ch;
+    add_layout(r, "jdk.ExecutionSample");
+    if (!cpu_only) add_layout(r, "jdk.NativeMethodSample");
+    return r->layout_count;
+}
+
+void jfr_sample_reader_free(jfr_sample_reader *r) {
+    free(r->scratch);
+    free(r->frames);
+    memset(r, 0, sizeof(*r));
+}
+
+/* The field at index i of the event (NULL for -1) and its value offset, dereferenced when pooled. */
+static size_t event_field(jfr_sample_reader *r, const jfr_sample_layout *l, int i, const jfr_field **f) {
+    *f = i >= 0 ? &r->ch->meta.types[l->type].fields[i] : NULL;
+    return i >= 0 ? r->scratch[i] : 0;
+}
+
+int jfr_sample_read(jfr_sample_reader *r, const jfr_revent *ev, jfr_sample *s) {
+    const jfr_sample_layout *l = NULL;
+    for (int i = 0; i < r->layout_count; i++) {
+        if (r->layouts[i].type == ev->type) l = &r->layouts[i];
+    }
+    if (!l) return 0;
+    const jfr_type *type = &r->ch->meta.types[l->type];
+    uint32_t n = type->field_count;
+    if (n > r->scratch_capacity) {
+        size_t *grown = realloc(r->scratch, n * sizeof(size_t));
+        if (!grown) {
+            jfr_cursor c = jfr_rchunk_cursor(r->ch, ev->start);
+            return jfr_fail(&c, ev->start, "out of memory");
+        }
+        r->scratch = grown;
+        r->scratch_capacity = n;
+    }
+    /* The event's own bytes bound its fields: a field running past the event's size is an error. */
+    jfr_rchunk bounded = *r->ch;
+    bounded.end = ev->end;
+    if (jfr_value_fields(&bounded, ev->payload, l->type, r->scratch, n)) return -1;
+    r->ch->budget = bounded.budget;
+    jfr_cursor c = jfr_rchunk_cursor(&bounded, r->scratch[n - 1]);
+    if (jfr_value_skip_field(&bounded, &c, &type->fields[n - 1]) || c.pos > ev->end) return -1;
+    r->ch->budget = bounded.budget;
+    memset(s, 0, sizeof(*s));
+    const jfr_field *f;
+    size_t at = event_field(r, l, l->time, &f);
+    s->time_ns = jfr_rchunk_ticks_to_ns(r->ch, f ? jfr_value_number(r->ch, at, f) : r->ch->header.start_ticks);
+    at = event_field(r, l, l->weight, &f);
+    s->weight = f && !f->pooled ? jfr_value_number(r->ch, at, f) : 1;
+    at = event_field(r, l, l->thread, &s->thread_field);
+    s->thread = s->thread_field ? jfr_value_deref(r->ch, at, s->thread_field) : 0;
+    at = event_field(r, l, l->stack, &s->stack_field);
+    s->stack = jfr_value_deref(r->ch, at, s->stack_field);
+    s->state = event_field(r, l, l->state, &s->state_field);
+    s->native_event = strcmp(type->name, "jdk.NativeMethodSample") == 0;
+    return r->ch->error->failed ? -1 : 1;
+}
+
+int jfr_sample_stack(jfr_sample_reader *r, const jfr_sample *s, bool *truncated, const size_t **frames,
+                     uint32_t *n) {
+    static const char *const names[] = {"truncated", "frames"};
+    picked p;
+    *n = 0;
+    *truncated = false;
+    *frames = r->frames;
+    if (!s->stack || pick(r, s->stack, s->stack_field->type, names, 2, &p)) return r->ch->error->failed ? -1 : 0;
+    if (p.field[0]) *truncated = jfr_value_number(r->ch, p.at[0], p.field[0]) != 0;
+    const jfr_field *f = p.field[1];
+    if (!f || !f->array || !p.at[1]) return 0;
+    jfr_cursor c = jfr_rchunk_cursor(r->ch, p.at[1]);
+    uint64_t count = jfr_count(&c, "stack frame count");
+    if (count > r->frame_capacity) {
+        size_t *grown = realloc(r->frames, (size_t)count * sizeof(size_t));
+        if (!grown) return jfr_fail(&c, p.at[1], "out of memory for %llu frames", (unsigned long long)count);
+        r->frames = grown;
+        r->frame_capacity = (uint32_t)count;
+    }
+    *frames = r->frames;
+    jfr_field element = *f;
+    element.array = false;
+    for (uint64_t i = 0; i < count && jfr_ok(&c); i++) {
+        r->frames[i] = jfr_value_deref(r->ch, c.pos, f);
+        jfr_value_skip_field(r->ch, &c, &element);
+        *n = (uint32_t)(i + 1);
+    }
+    return jfr_ok(&c) ? 0 : -1;
+}
+
+int jfr_sample_frame(jfr_sample_reader *r, const jfr_sample *s, size_t frame, jfr_frame_info *out, size_t *method) {
+    static const char *const frame_fields[] = {"method", "type"};
+    static const char *const method_fields[] = {"type", "name", "descriptor", "hidden"};
+    static const char *const class_fields[] = {"name"};
+    memset(out, 0, sizeof(*out));
+    *method = 0;
+    const jfr_field *frames = jfr_meta_field(&r->ch->meta, s->stack_field->type, "frames") >= 0
+        ? &r->ch->meta.types[s->stack_field->type].fields[jfr_meta_field(&r->ch->meta, s->stack_field->type, "frames")]
+        : NULL;
+    picked f, m, k;
+    if (!frames || pick(r, frame, frames->type, frame_fields, 2, &f)) return r->ch->error->failed ? -1 : 0;
+    if (f.field[1] && jfr_value_text(r->ch, f.at[1], f.field[1], out->frame_type, sizeof(out->frame_type))) return -1;
+    if (!f.field[0]) return 0;
+    *method = jfr_value_deref(r->ch, f.at[0], f.field[0]);
+    if (pick(r, *method, f.field[0]->type, method_fields, 4, &m)) return -1;
+    if (m.field[1] && jfr_value_text(r->ch, m.at[1], m.field[1], out->method, sizeof(out->method))) return -1;
+    if (m.field[2] && jfr_value_text(r->ch, m.at[2], m.field[2], out->descriptor, sizeof(out->descriptor))) return -1;
+    if (m.field[3]) out->hidden = jfr_value_number(r->ch, m.at[3], m.field[3]) != 0;
+    if (!m.field[0]) return 0;
+    if (pick(r, jfr_value_deref(r->ch, m.at[0], m.field[0]), m.field[0]->type, class_fields, 1, &k)) return -1;
+    if (k.field[0] && jfr_value_text(r->ch, k.at[0], k.field[0], out->cls, sizeof(out->cls))) return -1;
+    return 0;
+}
+
+int jfr_sample_thread(jfr_sample_reader *r, const jfr_sample *s, char *name, size_t len, uint64_t *tid) {
+    static const char *const names[] = {"javaName", "osName", "osThreadId"};
+    picked p;
+    name[0] = 0;
+    *tid = 0;
+    if (!s->thread || pick(r, s->thread, s->thread_field->type, names, 3, &p)) return r->ch->error->failed ? -1 : 0;
+    if (p.field[0] && jfr_value_text(r->ch, p.at[0], p.field[0], name, len)) return -1;
+    if (!name[0] && p.field[1] && jfr_value_text(r->ch, p.at[1], p.field[1], name, len)) return -1;
+    if (p.field[2]) *tid = jfr_value_number(r->ch, p.at[2], p.field[2]);
+    return r->ch->error->failed ? -1 : 0;
+}
+
+int jfr_sample_state(jfr_sample_reader *r, const jfr_sample *s, char *out, size_t len) {
+    out[0] = 0;
+    if (!s->state_field) return 0;
+    return jfr_value_text(r->ch, s->state, s->state_field, out, len);
+}

@@ -1,0 +1,67 @@
+/*
+ * jfr_read_sample: the sampling events of a chunk (jdk.ExecutionSample, jdk.NativeMethodSample) and what
+ * they refer to: thread, stack trace (frames: method, frame type, line), thread state. Field positions are
+ * looked up by name in the chunk's own metadata, so the JDK's layouts (which differ between releases) and
+ * ours are read alike. Values are identified by their file offset, which callers use as a cache key.
+ * Used by jfr_convert.
+ */
+#ifndef LIBPROF_JFR_READ_SAMPLE_H
+#define LIBPROF_JFR_READ_SAMPLE_H
+
+#include "jfr_read_chunk.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint32_t type;                       /* event type index */
+    int time, thread, stack, state, weight;  /* field indexes, -1 when the type has no such field */
+} jfr_sample_layout;
+
+typedef struct {
+    jfr_rchunk *ch;
+    jfr_sample_layout layouts[2];
+    int layout_count;
+    size_t *scratch;                     /* field offsets */
+    uint32_t scratch_capacity;
+    size_t *frames;                      /* offsets of the frames of the last stack read */
+    uint32_t frame_capacity;
+} jfr_sample_reader;
+
+typedef struct {
+    uint64_t time_ns;                    /* wall clock, ns since the epoch */
+    uint64_t weight;                     /* the event's weight field, else 1 */
+    size_t thread, stack, state;         /* value offsets (0: null) */
+    const jfr_field *thread_field, *stack_field, *state_field;
+    bool native_event;                   /* jdk.NativeMethodSample */
+} jfr_sample;
+
+typedef struct {
+    char cls[512], method[512], descriptor[512], frame_type[64];
+    bool hidden;
+} jfr_frame_info;
+
+/* Finds the sampling event types of the chunk (NativeMethodSample too unless cpu_only). Returns how many
+ * the chunk declares (0: nothing to read in it). */
+int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, bool cpu_only);
+void jfr_sample_reader_free(jfr_sample_reader *r);
+
+/* 1 with *s filled when 'ev' is a sampling event, 0 when it is another event, -1 on error. */
+int jfr_sample_read(jfr_sample_reader *r, const jfr_revent *ev, jfr_sample *s);
+
+/* The frames of a stack trace value (leaf first): *frames points at 'n' frame value offsets, valid until
+ * the next call. Returns -1 on error. */
+int jfr_sample_stack(jfr_sample_reader *r, const jfr_sample *s, bool *truncated, const size_t **frames,
+                     uint32_t *n);
+
+/* The method, frame type and line of one frame; the method's hidden flag. */
+int jfr_sample_frame(jfr_sample_reader *r, const jfr_sample *s, size_t frame, jfr_frame_info *out, size_t *method);
+
+/* The thread's name (javaName, else osName) and OS thread id. */
+int jfr_sample_thread(jfr_sample_reader *r, const jfr_sample *s, char *name, size_t len, uint64_t *tid);
+
+/* The thread state's name, e.g. "STATE_RUNNABLE" ("" when null). */
+int jfr_sample_state(jfr_sample_reader *r, const jfr_sample *s, char *out, size_t len);
+
+#endif

@@ -1,0 +1,145 @@
+/*
+ * jfrconv: converts JFR recordings (ours and the JDK's) into the agent's output formats. Each input is
+ * mapped read-only and read chunk by chunk (jfr_convert); the merged profile is written by the agent's own
+ * writers (output.c). Errors name the file, the chunk and the offset; the exit status is 0 on success,
+ * 1 when an input cannot be read or the output cannot be written, 2 for a bad command line.
+ */
+#define _GNU_SOURCE
+#include "jfrconv_args.h"
+
+#include "jfr_convert.h"
+#include "output.h"
+#include "profile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct {
+    const char *path;
+    const uint8_t *data;
+    size_t size;
+} mapped_file;
+
+static int map_input(const char *path, mapped_file *f) {
+    f->path = path;
+    f->data = NULL;
+    f->size = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "jfrconv: error: cannot open '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "jfrconv: error: '%s' is not a regular file\n", path);
+        close(fd);
+        return -1;
+    }
+    f->size = (size_t)st.st_size;
+    if (f->size > 0) {
+        void *p = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            fprintf(stderr, "jfrconv: error: cannot read '%s': %s\n", path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        f->data = p;
+    }
+    close(fd);
+    return 0;
+}
+
+static void unmap_input(mapped_file *f) {
+    if (f->data) munmap((void *)f->data, f->size);
+    f->data = NULL;
+}
+
+/* The span of all inputs, for times relative to the recording's start or end. */
+static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *start, uint64_t *end) {
+    *start = UINT64_MAX;
+    *end = 0;
+    for (int i = 0; i < a->input_count; i++) {
+        uint64_t s, e;
+        jfr_error err = {0};
+        if (files[i].size == 0) continue;  /* reported by the conversion */
+        if (jfr_convert_span(files[i].data, files[i].size, &s, &e, &err)) {
+            fprintf(stderr, "jfrconv: error: %s: not a readable JFR recording: %s\n", files[i].path, err.message);
+            return -1;
+        }
+        if (s < *start) *start = s;
+        if (e > *end) *end = e;
+    }
+    if (*start == UINT64_MAX) *start = 0;
+    return 0;
+}
+
+static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats *st, uint64_t start, uint64_t end) {
+    snprintf(p->meta.engine, sizeof(p->meta.engine), "jfr");
+    snprintf(p->meta.event, sizeof(p->meta.event), "%s",
+             a->convert.cpu_only ? "jdk.ExecutionSample" : "jdk.ExecutionSample, jdk.NativeMethodSample");
+    snprintf(p->meta.title, sizeof(p->meta.title), "%s", a->output.title);
+    snprintf(p->meta.cstack, sizeof(p->meta.cstack), "jfr");
+    p->meta.total = a->output.total;
+    if (!st->weighted) snprintf(p->meta.units, sizeof(p->meta.units), "samples");
+    p->meta.duration_ns = end > start ? end - start : 0;
+}
+
+int main(int argc, char **argv) {
+    jfrconv_args a;
+    char err[OPTIONS_ERROR_MAX];
+    if (jfrconv_args_parse(argc, argv, &a, err, sizeof(err))) {
+        fprintf(stderr, "jfrconv: error: %s\n", err);
+        jfr_convert_options_free(&a.convert);
+        return 2;
+    }
+    if (a.help) {
+        jfrconv_usage(stdout);
+        jfr_convert_options_free(&a.convert);
+        return 0;
+    }
+    static mapped_file files[JFRCONV_MAX_INPUTS];
+    int rc = 0, mapped = 0;
+    for (; mapped < a.input_count && rc == 0; mapped++) rc = map_input(a.inputs[mapped], &files[mapped]);
+    uint64_t start = 0, end = 0;
+    if (rc == 0) rc = recording_span(&a, files, &start, &end);
+    a.convert.from_ns = jfrconv_resolve_time(&a.from, start, end, 0);
+    a.convert.to_ns = jfrconv_resolve_time(&a.to, start, end, UINT64_MAX);
+
+    profile p;
+    profile_init(&p);
+    jfr_convert_stats st = {0};
+    for (int i = 0; i < a.input_count && rc == 0; i++) {
+        jfr_error jerr = {0};
+        if (jfr_convert(&a.convert, files[i].data, files[i].size, &p, &st, &jerr)) {
+            fprintf(stderr, "jfrconv: error: %s: not a readable JFR recording: %s\n", files[i].path, jerr.message);
+            rc = -1;
+        }
+    }
+    for (int i = 0; i < mapped; i++) unmap_input(&files[i]);
+    if (rc == 0) {
+        fprintf(stderr, "jfrconv: %d file%s, %llu chunk%s, %llu samples, %llu kept", a.input_count,
+                a.input_count == 1 ? "" : "s", (unsigned long long)st.chunks, st.chunks == 1 ? "" : "s",
+                (unsigned long long)st.samples, (unsigned long long)st.kept);
+        if (st.out_of_range) fprintf(stderr, ", %llu outside --from/--to", (unsigned long long)st.out_of_range);
+        if (st.other_state) fprintf(stderr, ", %llu in other states", (unsigned long long)st.other_state);
+        if (st.filtered) fprintf(stderr, ", %llu filtered out", (unsigned long long)st.filtered);
+        fputc('\n', stderr);
+        if (st.samples == 0)
+            fprintf(stderr, "jfrconv: warning: no jdk.ExecutionSample%s events in the input\n",
+                    a.convert.cpu_only ? "" : " or jdk.NativeMethodSample");
+        describe(&p, &a, &st, a.convert.from_ns > start ? a.convert.from_ns : start,
+                 a.convert.to_ns < end ? a.convert.to_ns : end);
+        if (output_write_profile(&a.output, &p, err, sizeof(err))) {
+            fprintf(stderr, "jfrconv: error: %s\n", err);
+            rc = -1;
+        }
+    }
+    profile_free(&p);
+    jfr_convert_options_free(&a.convert);
+    return rc ? 1 : 0;
+}

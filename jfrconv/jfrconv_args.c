@@ -1,0 +1,290 @@
+/*
+ * jfrconv_args: see jfrconv_args.h. Options take their value as the next argument or after '='
+ * (--title=T); single-letter flags are async-profiler's (-o -t -s -r -I -X).
+ */
+#define _GNU_SOURCE
+#include "jfrconv_args.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void jfrconv_usage(FILE *out) {
+    fputs("Usage: jfrconv [options] input.jfr [more.jfr...] output\n"
+          "Converts JFR recordings (libprof's, or the JDK's own from -XX:StartFlightRecording or jcmd JFR.dump)\n"
+          "into a flame graph, call tree, text report or collapsed stacks. Reads jdk.ExecutionSample and\n"
+          "jdk.NativeMethodSample events from every chunk of every input.\n"
+          "The format comes from -o, else from the output's extension: .html/.htm flame graph,\n"
+          ".collapsed/.folded/.csv collapsed stacks, anything else a text report. Output '-': standard output.\n"
+          "With only an input, writes input.html beside it.\n"
+          "\n"
+          "Options:\n"
+          "  -o, --output FORMAT  collapsed, flamegraph (or html), tree, text\n"
+          "  -t, --threads        a root frame per thread: [name tid=N]\n"
+          "  -s, --state LIST     only samples in these thread states, e.g. RUNNABLE,SLEEPING (any case,\n"
+          "                       STATE_ optional, a prefix is enough: -s r)\n"
+          "  -I, --include PAT    only stacks with a frame matching PAT (repeatable)\n"
+          "  -X, --exclude PAT    drop stacks with a frame matching PAT (repeatable)\n"
+          "                       PAT: the agent's pattern ('*' at either end: '*HashMap*') or a regular\n"
+          "                       expression matching a whole frame name ('java/util/.*\\.get')\n"
+          "      --from TIME      only samples at or after TIME\n"
+          "      --to TIME        only samples at or before TIME\n"
+          "                       TIME: from the recording's start: 10s, 500ms, 2m, 1500 (ms); from its end:\n"
+          "                       -10s; absolute: epoch milliseconds (1700000000000), 2026-11-22T10:15:00[Z],\n"
+          "                       10:15:00 (local time of day)\n"
+          "      --cpu            jdk.ExecutionSample only (not jdk.NativeMethodSample)\n"
+          "      --total          count the events' weight (where they have one) instead of samples\n"
+          "      --title TITLE    title of the flame graph or report\n"
+          "      --minwidth P     flame graph: leave out frames narrower than P percent\n"
+          "  -r, --reverse        flame graph: open with stacks merged from the leaf; other formats: stacks\n"
+          "                       written leaf first\n"
+          "      --inverted       flame graph: open as an icicle\n"
+          "      --simple         class names without their package\n"
+          "      --dot            java.util.HashMap.get instead of java/util/HashMap.get\n"
+          "      --sig            append method descriptors\n"
+          "      --ann            annotate frames: _[j] JIT compiled, _[i] inlined, _[0] interpreted, _[k] kernel\n"
+          "  -h, --help           this help\n",
+          out);
+}
+
+/* Digits with an optional fraction and a unit suffix: ns us ms s m h; no suffix = milliseconds. The whole
+ * part is exact integer arithmetic (epoch times in ns need all 64 bits). */
+static int parse_duration(const char *s, uint64_t *out_ns) {
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9') return -1;
+    unsigned long long whole = strtoull(s, &end, 10);
+    double frac = 0;
+    if (errno) return -1;
+    if (*end == '.') {
+        char *frac_end;
+        frac = strtod(end, &frac_end);
+        if (frac_end == end + 1) return -1;
+        end = frac_end;
+    }
+    static const struct { const char *suffix; uint64_t ns; } units[] = {
+        {"", 1000000}, {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {"m", 60000000000ULL},
+        {"h", 3600000000000ULL},
+    };
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(end, units[i].suffix) == 0) {
+            if (whole > UINT64_MAX / units[i].ns - 1) return -1;
+            *out_ns = (uint64_t)whole * units[i].ns + (uint64_t)(frac * (double)units[i].ns);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int jfrconv_parse_time(const char *text, jfrconv_time *out) {
+    struct tm tm = {0};
+    const char *rest;
+    if (!text || !*text) return -1;
+    if ((rest = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm)) || (rest = strptime(text, "%Y-%m-%d %H:%M:%S", &tm))) {
+        uint64_t frac_ns = 0;
+        if (*rest == '.') {
+            char *end;
+            double frac = strtod(rest, &end);
+            frac_ns = (uint64_t)(frac * 1e9);
+            rest = end;
+        }
+        bool utc = *rest == 'Z';
+        if (utc) rest++;
+        if (*rest) return -1;
+        tm.tm_isdst = -1;
+        time_t t = utc ? timegm(&tm) : mktime(&tm);
+        if (t < 0) return -1;
+        *out = (jfrconv_time){TIME_ABSOLUTE, (uint64_t)t * 1000000000ULL + frac_ns};
+        return 0;
+    }
+    memset(&tm, 0, sizeof(tm));
+    if ((rest = strptime(text, "%H:%M:%S", &tm)) && !*rest && strchr(text, ':')) {
+        *out = (jfrconv_time){TIME_OF_DAY, ((uint64_t)tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec) * 1000000000ULL};
+        return 0;
+    }
+    bool negative = text[0] == '-';
+    uint64_t ns;
+    if (parse_duration(text + negative, &ns)) return -1;
+    /* A bare number this large is a point in time (milliseconds since the epoch), as async-profiler reads it. */
+    bool bare = text[strspn(text + negative, "0123456789") + negative] == 0;
+    if (!negative && bare && ns >= 1000000000000ULL * 1000000ULL) {
+        *out = (jfrconv_time){TIME_ABSOLUTE, ns};
+        return 0;
+    }
+    *out = (jfrconv_time){negative ? TIME_FROM_END : TIME_FROM_START, ns};
+    return 0;
+}
+
+uint64_t jfrconv_resolve_time(const jfrconv_time *t, uint64_t start_ns, uint64_t end_ns, uint64_t fallback) {
+    switch (t->kind) {
+    case TIME_ABSOLUTE: return t->ns;
+    case TIME_FROM_START: return start_ns + t->ns;
+    case TIME_FROM_END: return end_ns > t->ns ? end_ns - t->ns : 0;
+    case TIME_OF_DAY: {
+        time_t secs = (time_t)(start_ns / 1000000000ULL);
+        struct tm day;
+        localtime_r(&secs, &day);
+        day.tm_hour = day.tm_min = day.tm_sec = 0;
+        day.tm_isdst = -1;
+        time_t midnight = mktime(&day);
+        return (uint64_t)midnight * 1000000000ULL + t->ns;
+    }
+    default: return fallback;
+    }
+}
+
+static int set_format(jfrconv_args *a, const char *value, char *err, size_t errlen) {
+    static const struct { const char *name; prof_format format; } formats[] = {
+        {"collapsed", FORMAT_COLLAPSED}, {"flamegraph", FORMAT_FLAMEGRAPH}, {"html", FORMAT_FLAMEGRAPH},
+        {"tree", FORMAT_TREE}, {"text", FORMAT_TEXT},
+    };
+    for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+        if (strcmp(value, formats[i].name) == 0) {
+            a->output.format = formats[i].format;
+            return 0;
+        }
+    }
+    return fail(err, errlen, "-o '%s': unknown format; accepted: collapsed, flamegraph (or html), tree, text", value);
+}
+
+/* Flags without a value. */
+static bool *flag_for(jfrconv_args *a, const char *name) {
+    struct { const char *names[2]; bool *flag; } flags[] = {
+        {{"-t", "--threads"}, &a->convert.threads}, {{"--total", NULL}, &a->output.total},
+        {{"-r", "--reverse"}, &a->reverse}, {{"--inverted", NULL}, &a->output.inverted},
+        {{"--simple", NULL}, &a->convert.style.simple}, {{"--dot", NULL}, &a->convert.style.dot},
+        {{"--sig", NULL}, &a->convert.style.sig}, {{"--ann", NULL}, &a->convert.style.ann},
+        {{"--cpu", NULL}, &a->convert.cpu_only}, {{"-h", "--help"}, &a->help},
+    };
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+        for (int k = 0; k < 2; k++) {
+            if (flags[i].names[k] && strcmp(name, flags[i].names[k]) == 0) return flags[i].flag;
+        }
+    }
+    return NULL;
+}
+
+static bool is(const char *name, const char *short_name, const char *long_name) {
+    return (short_name && strcmp(name, short_name) == 0) || strcmp(name, long_name) == 0;
+}
+
+static int parse_valued(jfrconv_args *a, const char *name, const char *value, char *err, size_t errlen) {
+    if (is(name, "-o", "--output")) return set_format(a, value, err, errlen);
+    if (is(name, "-s", "--state")) return jfr_convert_add_states(&a->convert, value, err, errlen);
+    if (is(name, "-I", "--include")) return jfr_convert_add_filter(&a->convert, true, value, err, errlen);
+    if (is(name, "-X", "--exclude")) return jfr_convert_add_filter(&a->convert, false, value, err, errlen);
+    if (is(name, NULL, "--from") || is(name, NULL, "--to")) {
+        if (jfrconv_parse_time(value, name[2] == 'f' ? &a->from : &a->to))
+            return fail(err, errlen, "%s '%s': expected a time such as 10s, 500ms, -5s, 1700000000000 (epoch ms), "
+                        "2026-11-22T10:15:00 or 10:15:00", name, value);
+        return 0;
+    }
+    if (is(name, NULL, "--title")) {
+        if (strlen(value) >= sizeof(a->output.title))
+            return fail(err, errlen, "--title: longer than %zu characters", sizeof(a->output.title) - 1);
+        strcpy(a->output.title, value);
+        return 0;
+    }
+    if (is(name, NULL, "--minwidth")) {
+        char *end;
+        errno = 0;
+        double v = strtod(value, &end);
+        if (errno || end == value || *end || !(v >= 0 && v <= 100) || value[strspn(value, "0123456789.")])
+            return fail(err, errlen, "--minwidth '%s': expected a percent from 0 to 100, such as 0.5", value);
+        a->output.minwidth = v;
+        return 0;
+    }
+    return 1;  /* not a valued option */
+}
+
+static bool takes_value(const char *name) {
+    static const char *const valued[] = {"-o", "--output", "-s", "--state", "-I", "--include", "-X", "--exclude",
+                                         "--from", "--to", "--title", "--minwidth"};
+    for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) {
+        if (strcmp(name, valued[i]) == 0) return true;
+    }
+    return false;
+}
+
+int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t errlen) {
+    memset(a, 0, sizeof(*a));
+    jfr_convert_options_init(&a->convert);
+    options_init(&a->output);
+    const char *positional[JFRCONV_MAX_INPUTS + 1];
+    int npos = 0;
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i];
+        if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            if (npos > JFRCONV_MAX_INPUTS) return fail(err, errlen, "more than %d inputs", JFRCONV_MAX_INPUTS);
+            positional[npos++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        char name[64];
+        const char *value = NULL;
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+        if (n >= sizeof(name)) return fail(err, errlen, "unknown option '%.60s'; see jfrconv --help", arg);
+        memcpy(name, arg, n);
+        name[n] = 0;
+        if (eq) value = eq + 1;
+        bool *flag = flag_for(a, name);
+        if (flag) {
+            if (value) return fail(err, errlen, "option %s takes no value (got '%s')", name, value);
+            *flag = true;
+            continue;
+        }
+        if (!takes_value(name)) return fail(err, errlen, "unknown option '%s'; see jfrconv --help", arg);
+        if (!value) {
+            if (i + 1 >= argc) return fail(err, errlen, "option %s needs a value", name);
+            value = argv[++i];
+        }
+        if (parse_valued(a, name, value, err, errlen)) return -1;
+    }
+    if (a->help) return 0;
+    if (npos == 0) return fail(err, errlen, "no input file; usage: jfrconv [options] input.jfr [more.jfr...] output");
+    if (npos == 1) {
+        /* Only an input: the flame graph beside it, as async-profiler's jfrconv does. */
+        static char derived[4096];
+        const char *in = positional[0];
+        size_t len = strlen(in);
+        if (len > 4 && strcmp(in + len - 4, ".jfr") == 0) len -= 4;
+        if (len + 6 > sizeof(derived)) return fail(err, errlen, "input path too long: %.60s...", in);
+        snprintf(derived, sizeof(derived), "%.*s.html", (int)len, in);
+        positional[npos++] = derived;
+    }
+    for (int i = 0; i + 1 < npos; i++) a->inputs[a->input_count++] = positional[i];
+    a->output_path = positional[npos - 1];
+    /* The agent's writers take a file= pattern: escape '%' so the path is used as given. */
+    size_t used = 0;
+    if (strcmp(a->output_path, "-") != 0) {
+        for (const char *c = a->output_path; *c; c++) {
+            if (used + 3 >= sizeof(a->output.file)) return fail(err, errlen, "output path too long");
+            if (*c == '%') a->output.file[used++] = '%';
+            a->output.file[used++] = *c;
+        }
+    }
+    a->output.file[used] = 0;
+    prof_format format = options_effective_format(&a->output);
+    if (a->reverse) {
+        if (format == FORMAT_FLAMEGRAPH || format == FORMAT_TREE) a->output.reverse = true;
+        else a->convert.reverse_stacks = true;
+    }
+    return 0;
+}

@@ -1,0 +1,393 @@
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Integration tests of jfrconv on recordings made by the JDK itself (-XX:StartFlightRecording, jcmd
+ * JFR.dump) on the JDK under test. Usage (from ctest):
+ *   java JfrconvTest <test> <java_home of the target JVM> <libprof.so> <jfrconv> <workload classpath> <work dir> [recording]
+ * Reuses IntegrationTest's helpers (check, readCollapsed, sumContaining).
+ */
+public class JfrconvTest {
+    static String javaHome, agent, jfrconv, classes;
+    static Path work;
+
+    record Result(int exit, String out, String err) {}
+
+    public static void main(String[] args) throws Exception {
+        String test = args[0];
+        javaHome = args[1];
+        agent = args[2];
+        jfrconv = args[3];
+        classes = args[4];
+        work = Path.of(args[5]);
+        Files.createDirectories(work);
+        IntegrationTest.work = work;
+        IntegrationTest.javaHome = javaHome;
+        IntegrationTest.agent = agent;
+        IntegrationTest.classes = classes;
+        try {
+            switch (test) {
+                case "jdk_recording" -> jdkRecording();
+                case "bad_input" -> badInput(Path.of(args[6]));
+                case "roundtrip" -> roundTrip();
+                default -> throw new IllegalArgumentException("unknown test " + test);
+            }
+            System.out.println("1 passed, 0 failed");
+        } catch (AssertionError e) {
+            System.out.println("FAIL: " + e.getMessage());
+            System.out.println("0 passed, 1 failed");
+            System.exit(1);
+        }
+    }
+
+    static void check(boolean condition, String message) {
+        IntegrationTest.check(condition, message);
+    }
+
+    /** Runs a command with a time limit (a hang fails the test), capturing its output. */
+    static Result run(List<String> cmd) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(work, "out", ".txt"), err = Files.createTempFile(work, "err", ".txt");
+        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile()).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("did not finish in 120 s: " + cmd);
+        }
+        Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        Files.delete(out);
+        Files.delete(err);
+        System.out.println("$ " + String.join(" ", cmd) + "\n  exit " + r.exit() + "\n  stderr: "
+                + r.err().strip().replace("\n", "\n          "));
+        return r;
+    }
+
+    static Result jfrconv(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(jfrconv));
+        cmd.addAll(List.of(args));
+        return run(cmd);
+    }
+
+    /** Converts with the given options to collapsed stacks and reads them. */
+    static Map<String, Long> collapsed(String name, String... args) throws IOException, InterruptedException {
+        Path out = work.resolve(name + ".collapsed");
+        Files.deleteIfExists(out);
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add(out.toString());
+        Result r = jfrconv(all.toArray(new String[0]));
+        check(r.exit() == 0, "jfrconv failed (" + r.exit() + "): " + r.err());
+        return IntegrationTest.readCollapsed(out);
+    }
+
+    /** The samples a conversion keeps (0 for an empty output). */
+    static long count(String name, String... args) throws IOException, InterruptedException {
+        Path out = work.resolve(name + ".collapsed");
+        Files.deleteIfExists(out);
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add(out.toString());
+        Result r = jfrconv(all.toArray(new String[0]));
+        check(r.exit() == 0, "jfrconv failed (" + r.exit() + "): " + r.err());
+        return Files.readString(out).isEmpty() ? 0 : sum(IntegrationTest.readCollapsed(out));
+    }
+
+    static long sum(Map<String, Long> stacks) {
+        return IntegrationTest.sum(stacks);
+    }
+
+    static String leaf(String stack) {
+        return stack.substring(stack.lastIndexOf(';') + 1);
+    }
+
+    static Map<String, Long> leaves(Map<String, Long> stacks) {
+        Map<String, Long> m = new HashMap<>();
+        stacks.forEach((s, n) -> m.merge(leaf(s), n, Long::sum));
+        return m;
+    }
+
+    static String hottest(Map<String, Long> counts) {
+        return counts.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+    }
+
+    /** Leaf frame -> count of jdk.ExecutionSample events as the JDK's own jfr tool prints them. */
+    static Map<String, Long> jfrToolLeaves(Path recording) throws IOException, InterruptedException {
+        Result r = run(List.of(javaHome + "/bin/jfr", "print", "--events", "jdk.ExecutionSample", "--stack-depth", "1",
+                recording.toString()));
+        check(r.exit() == 0, "jfr print failed: " + r.err());
+        Map<String, Long> m = new HashMap<>();
+        Pattern frame = Pattern.compile("stackTrace = \\[\\s*\\n\\s+([^\\s(]+)\\(");
+        Matcher matcher = frame.matcher(r.out());
+        while (matcher.find()) m.merge(matcher.group(1), 1L, Long::sum);
+        check(!m.isEmpty(), "jfr print showed no jdk.ExecutionSample stacks");
+        return m;
+    }
+
+    /** Our names are internal class names (java/lang/String.length); the jfr tool prints java.lang.String.length. */
+    static Map<String, Long> dotted(Map<String, Long> m) {
+        Map<String, Long> out = new HashMap<>();
+        m.forEach((k, v) -> out.merge(k.replace('/', '.'), v, Long::sum));
+        return out;
+    }
+
+    static int chunkCount(Path recording) throws IOException, InterruptedException {
+        Result r = run(List.of(javaHome + "/bin/jfr", "summary", recording.toString()));
+        Matcher m = Pattern.compile("Chunks: (\\d+)").matcher(r.out());
+        check(r.exit() == 0 && m.find(), "jfr summary failed on " + recording + ": " + r.err());
+        return Integer.parseInt(m.group(1));
+    }
+
+    static Path record() throws Exception {
+        Path rec = work.resolve("burn.jfr"), dump = work.resolve("dump.jfr");
+        Files.deleteIfExists(rec);
+        Files.deleteIfExists(dump);
+        List<String> cmd = List.of(javaHome + "/bin/java", "-XX:StartFlightRecording=filename=" + rec + ",settings=profile",
+                "-cp", classes, "Burn7525", "4");
+        Path out = work.resolve("burn.out");
+        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        /* A second recording of the same run, taken by jcmd JFR.dump while it runs. */
+        String jcmd = javaHome + "/bin/jcmd";
+        boolean dumped = false;
+        for (int attempt = 0; attempt < 10 && !dumped && p.isAlive(); attempt++) {
+            Thread.sleep(attempt == 0 ? 3000 : 1000);   // until the JVM's attach listener and JFR are up
+            // Again until the copy holds samples of the workload's hot method (a loaded machine starts it late).
+            dumped = run(List.of(jcmd, Long.toString(p.pid()), "JFR.dump", "filename=" + dump)).exit() == 0
+                    && jfrconv(dump.toString(), "-o", "collapsed", "-").out().contains("Burn7525.spin");
+        }
+        check(p.waitFor(120, TimeUnit.SECONDS), "the workload did not finish");
+        check(p.exitValue() == 0, "the workload failed");
+        IntegrationTest.noCrashReports();
+        check(dumped && Files.size(dump) > 0, "jcmd JFR.dump wrote no recording");
+        Files.writeString(work.resolve("truth.txt"), Files.readString(out));
+        return rec;
+    }
+
+    /** A JDK-made recording: the hot method, its share, and every option's effect. */
+    static void jdkRecording() throws Exception {
+        Path rec = record();
+        String truthLine = Files.readString(work.resolve("truth.txt"));
+        double truthA = IntegrationTest.truth(truthLine, "burnA");
+
+        // The hottest method, and the 75/25 split between its two callers.
+        Map<String, Long> all = collapsed("all", rec.toString());
+        long total = sum(all);
+        check(hottest(leaves(all)).equals("Burn7525.spin"), "hottest leaf is " + hottest(leaves(all)) + ", not Burn7525.spin");
+        long a = IntegrationTest.sumContaining(all, "Burn7525.burnA"), b = IntegrationTest.sumContaining(all, "Burn7525.burnB");
+        check(a + b > 50, "too few samples in burnA/burnB: " + (a + b));
+        double share = (double) a / (a + b);
+        System.out.printf("burnA share %.3f (truth %.3f) over %d samples%n", share, truthA, a + b);
+        check(Math.abs(share - truthA) < 0.12, "burnA share " + share + " vs truth " + truthA);
+
+        // Every ExecutionSample's leaf, as the JDK's own jfr tool reads the file.
+        // jfr print leaves out frames of hidden methods (lambda forms), which we keep as the agent does: such a
+        // sample's leaf is its caller there, so only those samples may differ.
+        Map<String, Long> cpu = dotted(leaves(collapsed("cpu", "--cpu", rec.toString()))), tool = jfrToolLeaves(rec);
+        long hidden = cpu.entrySet().stream().filter(e -> e.getKey().matches(".*(\\$\\$Lambda|/0x).*"))
+                .mapToLong(Map.Entry::getValue).sum();
+        long differences = 0;
+        java.util.Set<String> keys = new java.util.HashSet<>(cpu.keySet());
+        keys.addAll(tool.keySet());
+        for (String k : keys)
+            differences += Math.abs(cpu.getOrDefault(k, 0L) - tool.getOrDefault(k, 0L));
+        check(sum(cpu) == sum(tool) && differences <= 2 * hidden && hidden <= sum(cpu) / 20,
+                "leaf frames differ from jfr print (" + hidden + " hidden-frame samples): ours " + cpu + " jfr " + tool);
+
+        // The jcmd JFR.dump copy of the same run converts too, with the same hot method.
+        Map<String, Long> dumped = collapsed("dump", work.resolve("dump.jfr").toString());
+        check(leaves(dumped).getOrDefault("Burn7525.spin", 0L) > 0 && sum(dumped) <= total,
+                "jcmd dump: no Burn7525.spin samples, or more samples than the whole recording");
+
+        // The flame graph.
+        Path html = work.resolve("burn.html");
+        Files.deleteIfExists(html);
+        Result r = jfrconv("--title", "JDK recording", rec.toString(), html.toString());
+        check(r.exit() == 0 && Files.exists(html), "no flame graph: " + r.err());
+        String page = Files.readString(html);
+        check(page.contains("Burn7525.spin") && page.contains("JDK recording"), "the flame graph lacks the hot method or title");
+        r = jfrconv("-o", "tree", rec.toString(), "-");
+        check(r.exit() == 0 && r.out().contains("Burn7525.burnA"), "tree to stdout failed");
+
+        // Several chunks in one file, and several inputs, add up.
+        Path twice = work.resolve("twice.jfr");
+        byte[] bytes = Files.readAllBytes(rec);
+        byte[] doubled = new byte[bytes.length * 2];
+        System.arraycopy(bytes, 0, doubled, 0, bytes.length);
+        System.arraycopy(bytes, 0, doubled, bytes.length, bytes.length);
+        Files.write(twice, doubled);
+        Map<String, Long> chunks = collapsed("chunks", twice.toString());
+        Map<String, Long> inputs = collapsed("inputs", rec.toString(), rec.toString());
+        for (var e : all.entrySet()) {
+            check(chunks.get(e.getKey()) == 2 * e.getValue(), "two chunks: " + e.getKey() + " not doubled");
+            check(inputs.get(e.getKey()) == 2 * e.getValue(), "two inputs: " + e.getKey() + " not doubled");
+        }
+        check(chunks.size() == all.size() && inputs.size() == all.size(), "two chunks/inputs: other stacks appeared");
+        int chunksOnce = chunkCount(rec);
+        check(jfrconv(twice.toString(), "-o", "collapsed", "-").err().contains(2 * chunksOnce + " chunks"),
+                "jfrconv did not read the " + 2 * chunksOnce + " chunks of the doubled file");
+
+        // --threads: a [name tid=N] root on every stack, the same samples.
+        Map<String, Long> threads = collapsed("threads", "--threads", rec.toString());
+        check(sum(threads) == total, "--threads changed the sample count");
+        for (String s : threads.keySet()) check(s.matches("\\[[^;]* tid=\\d+\\];.*"), "no thread frame: " + s);
+        check(IntegrationTest.sumContaining(threads, "Burn7525.spin") > 0 &&
+                threads.keySet().stream().anyMatch(s -> s.startsWith("[main tid=")), "no [main tid=N] frame");
+
+        // --include / --exclude, with the agent's patterns and with regular expressions.
+        Map<String, Long> onlyB = collapsed("include", "--include", "*burnB", rec.toString());
+        check(sum(onlyB) == b && onlyB.keySet().stream().allMatch(s -> s.contains("Burn7525.burnB")), "--include *burnB");
+        Map<String, Long> onlyBre = collapsed("include-re", "-I", "Burn7525\\.burn[B]", rec.toString());
+        check(onlyBre.equals(onlyB), "-I regex differs from the agent pattern");
+        Map<String, Long> noA = collapsed("exclude", "-X", "Burn7525.burnA", rec.toString());
+        check(sum(noA) == total - a && noA.keySet().stream().noneMatch(s -> s.contains("burnA")), "--exclude burnA");
+
+        // --from / --to split the samples at a point (relative to the recording's start, or its end when
+        // negative; both inclusive): the two sides add up to the whole, and at least one split is not trivial
+        // (on a loaded machine the workload may start late or the JVM end late).
+        boolean someSplit = false;
+        for (String at : List.of("1s", "2500ms", "4s", "-1s", "-2s")) {
+            long early = count("early", "--to", at, rec.toString()), late = count("late", "--from", at, rec.toString());
+            check(early + late == total, "--to/--from " + at + ": " + early + " + " + late + " != " + total);
+            someSplit |= early > 0 && late > 0;
+        }
+        check(someSplit, "no --from/--to split kept samples on both sides");
+
+        // --state: the JDK records every execution sample as RUNNABLE.
+        check(sum(collapsed("runnable", "--state", "RUNNABLE", rec.toString())) == total, "--state RUNNABLE");
+        Path sleeping = work.resolve("sleeping.collapsed");
+        r = jfrconv("-s", "sleeping", rec.toString(), sleeping.toString());
+        check(r.exit() == 0 && Files.readString(sleeping).isEmpty() && r.err().contains("in other states"),
+                "--state sleeping kept samples");
+
+        // --total: the JDK's sampling events carry no weight, so the total is the sample count.
+        check(collapsed("total", "--total", rec.toString()).equals(all), "--total changed a weightless profile");
+
+        // --reverse: the same stacks, leaf first.
+        Map<String, Long> reversed = collapsed("reverse", "--reverse", rec.toString());
+        Map<String, Long> unreversed = new HashMap<>();
+        reversed.forEach((s, n) -> {
+            List<String> frames = new ArrayList<>(List.of(s.split(";")));
+            java.util.Collections.reverse(frames);
+            unreversed.merge(String.join(";", frames), n, Long::sum);
+        });
+        check(unreversed.equals(all), "--reverse is not the same stacks leaf first");
+    }
+
+    /**
+     * One profiling session written both ways: the agent streams a recording (file=x.jfr, a chunk per second)
+     * and, at stop, writes the collapsed stacks of the same samples; jfrconv's conversion of the recording must
+     * equal them exactly, with thread frames and annotations, and without (their names stripped).
+     */
+    static void roundTrip() throws Exception {
+        Path rec = work.resolve("rt.jfr"), direct = work.resolve("rt-direct.collapsed");
+        Files.deleteIfExists(rec);
+        Files.deleteIfExists(direct);
+        String jprof = Path.of(jfrconv).resolveSibling("jprof").toString();
+        List<String> cmd = List.of(javaHome + "/bin/java",
+                "-agentpath:" + agent + "=start,event=cpu,interval=1ms,threads,ann,chunktime=1s,file=" + rec,
+                "-cp", classes, "Burn7525", "5");
+        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String pid = Long.toString(p.pid());
+        long samples = 0;
+        Pattern count = Pattern.compile("samples: (\\d+)");
+        for (int i = 0; i < 60 && samples < 1500 && p.isAlive(); i++) {
+            Thread.sleep(500);
+            Matcher m = count.matcher(run(List.of(jprof, "status", pid)).out());
+            if (m.find()) samples = Long.parseLong(m.group(1));
+        }
+        check(samples > 0, "the agent never reported samples");
+        Result stop = run(List.of(jprof, "stop", "-f", direct.toString(), pid));
+        check(stop.exit() == 0, "jprof stop failed: " + stop.err());
+        check(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, "the workload failed");
+        IntegrationTest.noCrashReports();
+
+        Map<String, Long> agentStacks = IntegrationTest.readCollapsed(direct);
+        Map<String, Long> converted = collapsed("rt-threads-ann", "--threads", "--ann", rec.toString());
+        System.out.println("round trip: " + sum(agentStacks) + " samples, " + agentStacks.size() + " stacks, "
+                + chunkCount(rec) + " chunks");
+        check(sum(agentStacks) > 200, "too few samples for a round trip: " + sum(agentStacks));
+        check(converted.equals(agentStacks), "converted differs from direct: " + diff(agentStacks, converted));
+        check(chunkCount(rec) >= 2, "chunktime=1s wrote a single chunk");
+
+        // Plain names: the agent's stacks without their thread frames and annotations, merged.
+        Map<String, Long> plain = new HashMap<>();
+        agentStacks.forEach((s, n) -> plain.merge(s.replaceFirst("^\\[[^;]* tid=\\d+\\];", "")
+                .replaceAll("_\\[[jk]\\](;|$)", "$1"), n, Long::sum));
+        Map<String, Long> convertedPlain = collapsed("rt-plain", rec.toString());
+        check(convertedPlain.equals(plain), "converted (plain names) differs: " + diff(plain, convertedPlain));
+    }
+
+    static String diff(Map<String, Long> expected, Map<String, Long> actual) {
+        StringBuilder sb = new StringBuilder();
+        for (var e : expected.entrySet()) {
+            if (!e.getValue().equals(actual.get(e.getKey())))
+                sb.append("\n  expected ").append(e.getValue()).append(" got ").append(actual.get(e.getKey())).append(": ").append(e.getKey());
+        }
+        for (var k : actual.keySet()) if (!expected.containsKey(k)) sb.append("\n  unexpected: ").append(k);
+        return sb.length() > 4000 ? sb.substring(0, 4000) : sb.toString();
+    }
+
+    /** Truncated, corrupted and foreign inputs: exit status 1 and a message naming the file. */
+    static void badInput(Path synth) throws Exception {
+        // A small recording of the JDK's (the fuzz corpus's) to cut and corrupt.
+        Result good = jfrconv(synth.toString(), "-o", "collapsed", "-");
+        check(good.exit() == 0 && good.out().contains("Burn7525.spin"), "the good recording does not convert");
+        byte[] bytes = Files.readAllBytes(synth);
+
+        Path truncated = work.resolve("truncated.jfr");
+        Files.write(truncated, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        expectError(truncated, "chunk size");
+
+        Path corrupt = work.resolve("corrupt.jfr");
+        byte[] c = bytes.clone();
+        for (int i = 24; i < 32; i++) c[i] = (byte) 0xff;  // the metadata offset
+        Files.write(corrupt, c);
+        expectError(corrupt, "metadata offset");
+
+        Path corrupt2 = work.resolve("corrupt2.jfr");
+        c = bytes.clone();
+        for (int i = 68; i < Math.min(c.length, 4096); i++) c[i] = (byte) 0x80;  // events become endless varints
+        Files.write(corrupt2, c);
+        expectError(corrupt2, "offset");
+
+        expectError(Path.of(classes, "Burn7525.class"), "not a JFR chunk");
+        Path text = work.resolve("notes.jfr");
+        Files.writeString(text, "these are notes, not a recording\n".repeat(10));
+        expectError(text, "not a JFR chunk");
+        Path empty = work.resolve("empty.jfr");
+        Files.write(empty, new byte[0]);
+        expectError(empty, "empty");
+        expectError(work.resolve("missing.jfr"), "cannot open");
+
+        // Bad command lines: exit status 2 with the option named.
+        Result r = jfrconv("--state", "", synth.toString(), "x.collapsed");
+        check(r.exit() == 2 && r.err().contains("--state"), "empty --state accepted");
+        r = jfrconv("-o", "svg", synth.toString(), "x.svg");
+        check(r.exit() == 2 && r.err().contains("svg"), "-o svg accepted");
+        r = jfrconv("--from", "soon", synth.toString(), "x.collapsed");
+        check(r.exit() == 2 && r.err().contains("soon"), "--from soon accepted");
+        r = jfrconv("--bogus", synth.toString(), "x.collapsed");
+        check(r.exit() == 2 && r.err().contains("--bogus"), "--bogus accepted");
+        r = jfrconv(synth.toString(), work.resolve("no/such/dir/x.collapsed").toString());
+        check(r.exit() == 1 && r.err().contains("no/such/dir"), "unwritable output not reported");
+        r = jfrconv("--help");
+        check(r.exit() == 0 && r.out().contains("--include"), "--help");
+    }
+
+    static void expectError(Path input, String what) throws IOException, InterruptedException {
+        Path out = work.resolve("bad.collapsed");
+        Files.deleteIfExists(out);
+        Result r = jfrconv(input.toString(), out.toString());
+        check(r.exit() == 1, input + ": exit " + r.exit() + ", expected 1");
+        check(r.err().contains(input.toString()) && r.err().contains(what),
+                input + ": the message does not name the file and '" + what + "': " + r.err());
+        check(!Files.exists(out), input + ": an output was written anyway");
+    }
+}
