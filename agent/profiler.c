@@ -6,6 +6,7 @@
 #include "profiler.h"
 
 #include "codeheap.h"
+#include "walk_vm.h"
 #include "dump.h"
 #include "engine.h"
 #include "jvm.h"
@@ -200,13 +201,13 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
-    prof_cstack cstack = o->cstack == CSTACK_DEFAULT ? CSTACK_DWARF : o->cstack;
+    prof_cstack cstack = o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
     char why[256];
     if (cstack != CSTACK_NO) {
         /* The unwind tables and the map of native code the walkers read in the handler. */
         if (native_map_refresh() < 0) {
             log_warn("cannot read /proc/self/maps: native frames by frame pointers only");
-            if (cstack == CSTACK_DWARF) cstack = CSTACK_FP;
+            if (cstack == CSTACK_DWARF || cstack == CSTACK_VM) cstack = CSTACK_FP;
         } else {
             native_map_stats st = native_map_get_stats();
             log_debug("native code: %zu objects, %zu symbols, %zu unwind rows", st.objects, st.symbols,
@@ -217,6 +218,12 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         /* Without the code cache bounds a native walk cannot tell where Java code begins. */
         log_warn("cstack=%s unavailable (%s): Java frames only", options_cstack_name(cstack), why);
         cstack = CSTACK_NO;
+    }
+    if (cstack == CSTACK_VM && walk_vm_check(why, sizeof(why))) {
+        /* Logged when asked for explicitly or at debug level: the default falls back quietly to stitching. */
+        if (o->cstack == CSTACK_VM) log_warn("cstack=vm unavailable (%s): stitching with cstack=dwarf", why);
+        else log_info("cstack=vm unavailable (%s): using cstack=dwarf", why);
+        cstack = CSTACK_DWARF;
     }
     effective_cstack = cstack;
     sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval,

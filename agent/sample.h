@@ -10,6 +10,7 @@
 #include "options.h"
 #include "engine.h"
 #include "traces.h"
+#include "walk_vm.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -30,6 +31,7 @@ typedef struct {
     uint64_t stored;                     /* samples stored */
     uint64_t dropped[DROP_REASON_COUNT];
     uint64_t markers[MARKER_COUNT];      /* samples stored as a marker frame, by marker */
+    uint64_t vm_fallbacks[VMWALK_REASON_COUNT]; /* cstack=vm: samples stitched instead, by reason */
 } sample_counters;
 
 typedef struct {
