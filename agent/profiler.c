@@ -74,6 +74,9 @@ static void fill_meta(profile *p) {
     for (int k = 0; k < MARKER_COUNT; k++) {
         if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
     }
+    for (int r = 1; r < VMWALK_REASON_COUNT; r++)
+        profile_add_stitched(p, walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]);
+    m->self_named = c.vm_self_named;
     snprintf(m->cstack, sizeof(m->cstack), "%s", options_cstack_name(effective_cstack));
     sample_cost_summarize(m->cost);
 }
@@ -89,6 +92,11 @@ static void log_losses(const profile *p) {
     for (int i = 0; i < m->failure_count && n < sizeof(line); i++)
         n += (size_t)snprintf(line + n, sizeof(line) - n, " failed:%s=%llu", m->failures[i].name,
                               (unsigned long long)m->failures[i].count);
+    for (int i = 0; i < m->stitched_count && n < sizeof(line); i++)
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " stitched:%s=%llu", m->stitched[i].name,
+                              (unsigned long long)m->stitched[i].count);
+    if (m->self_named && n < sizeof(line))
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " walker_named=%llu", (unsigned long long)m->self_named);
     if (n) log_info("samples not taken correctly:%s", line);
 }
 
@@ -252,7 +260,9 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         stop_locked();
         return -1;
     }
-    if (!o->quiet) log_info("profiling started: engine %s, interval %llu ns", e->name, (unsigned long long)interval);
+    if (!o->quiet)
+        log_info("profiling started: engine %s, interval %llu ns, cstack=%s", e->name, (unsigned long long)interval,
+                 options_cstack_name(cstack));
     return 0;
 }
 
@@ -273,6 +283,11 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
     sample_cost_summarize(cost);
     n += (size_t)snprintf(text + n, sizeof(text) - n, "cstack: %s\n", options_cstack_name(effective_cstack));
+    for (int r = 1; r < VMWALK_REASON_COUNT && effective_cstack == CSTACK_VM && n < sizeof(text); r++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "stitched_%s: %llu\n",
+                              walk_vm_failure_name((vmwalk_failure)r), (unsigned long long)c.vm_fallbacks[r]);
+    if (effective_cstack == CSTACK_VM && n < sizeof(text))
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "walker_named: %llu\n", (unsigned long long)c.vm_self_named);
     for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS && n < sizeof(text); d++) {
         if (cost[d].count)
             n += (size_t)snprintf(text + n, sizeof(text) - n,

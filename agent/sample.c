@@ -40,6 +40,7 @@ static _Atomic uint64_t count_signals, count_stored;
 static _Atomic uint64_t count_dropped[DROP_REASON_COUNT];
 static _Atomic uint64_t count_markers[MARKER_COUNT];
 static _Atomic uint64_t count_vm_fallbacks[VMWALK_REASON_COUNT];
+static _Atomic uint64_t count_self_named;
 
 /* Initial-exec TLS: a fixed offset from the thread pointer, so reading it never allocates. */
 static __thread struct {
@@ -101,6 +102,7 @@ void sample_reset_counters(void) {
     for (int i = 0; i < DROP_REASON_COUNT; i++) atomic_store(&count_dropped[i], 0);
     for (int i = 0; i < MARKER_COUNT; i++) atomic_store(&count_markers[i], 0);
     for (int i = 0; i < VMWALK_REASON_COUNT; i++) atomic_store(&count_vm_fallbacks[i], 0);
+    atomic_store(&count_self_named, 0);
 }
 
 void sample_set_active(bool on) {
@@ -122,6 +124,7 @@ void sample_get_counters(sample_counters *out) {
     for (int i = 0; i < DROP_REASON_COUNT; i++) out->dropped[i] = atomic_load(&count_dropped[i]);
     for (int i = 0; i < MARKER_COUNT; i++) out->markers[i] = atomic_load(&count_markers[i]);
     for (int i = 0; i < VMWALK_REASON_COUNT; i++) out->vm_fallbacks[i] = atomic_load(&count_vm_fallbacks[i]);
+    out->vm_self_named = atomic_load(&count_self_named);
 }
 
 const char *sample_drop_reason_name(drop_reason r) {
@@ -226,17 +229,27 @@ static uint32_t append_java_frames(jint count, JNIEnv *env, uint32_t tid, const 
     return n;
 }
 
+/* The native frames from the leaf down to the first frame in the code cache. */
+static uint32_t native_leaf(walk_regs start, trace_frame *out) {
+    walk_end end;
+    return (uint32_t)walk_dwarf(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end);
+}
+
 /* cstack=vm: one walk through native and Java frames alike; when it cannot place the Java frames, the
  * sample falls back to stitching (the leaf's native frames, then the Java frames) and the reason is
  * counted. */
 static uint32_t collect_interleaved(walk_regs start, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out,
                                     void *ucontext) {
     jint count = env ? java_trace(ucontext, env, raw) : 0;
+    /* Deeper than jstackdepth: the root is out of reach anyway, the stitched stack is the truncated truth. */
+    if (count >= config.max_depth) return append_java_frames(count, env, tid, raw, out, native_leaf(start, out));
     vmwalk_result r;
-    uint32_t n = (uint32_t)walk_vm(start, raw, count, out, config.max_depth + SAMPLE_MAX_NATIVE_FRAMES, &r);
+    uint32_t n = (uint32_t)walk_vm(start, raw, count, env != NULL, out, config.max_depth + SAMPLE_MAX_NATIVE_FRAMES,
+                                   &r);
     if (r.failure == VMWALK_OK) {
+        if (r.self_named) atomic_fetch_add_explicit(&count_self_named, 1, memory_order_relaxed);
         if (r.truncated) out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
-        else if (count <= 0) n = append_java_frames(count, env, tid, raw, out, n);
+        else if (count <= 0 && !r.self_named) n = append_java_frames(count, env, tid, raw, out, n);
         return n;
     }
     atomic_fetch_add_explicit(&count_vm_fallbacks[r.failure], 1, memory_order_relaxed);

@@ -10,7 +10,8 @@
  *  - the interpreter: an rbp-based frame whose Method* sits at a fixed slot below rbp and whose caller's
  *    unextended sp is saved at rbp[-1] (a compiled caller's frame size counts from there);
  *  - the call stub's return address: an entry frame, where VM code called Java; it is rbp-based, and its
- *    caller (JavaCalls::call_helper) is native again;
+ *    caller (JavaCalls::call_helper) is native again; other stubs without a frame size that call out
+ *    (StubRoutines' stubs such as the nmethod entry barrier) are rbp-based too;
  *  - a leaf frame not yet built (prologue) or already torn down (epilogue), or a frameless stub: the return
  *    address is at sp, or one word above it once rbp was pushed; the first candidate that is code wins.
  *
@@ -22,6 +23,13 @@
  * frames exactly as exact as in the stitching modes, and makes every physical Java frame a check of the
  * walk: a frame whose method is not where AsyncGetCallTrace says ends the walk as a counted failure, and
  * the sample falls back to stitching. Any frame that does not look right ends the walk the same way.
+ *
+ * When AsyncGetCallTrace gives nothing (a thread inside the VM it cannot walk, some stubs, GC), the walker
+ * names the physical Java frames itself: Method* -> ConstMethod -> ConstantPool -> InstanceKlass -> the
+ * class's jmethodID cache at the method's idnum, checked by reading the Method* back through the jmethodID
+ * found, and cached. Interpreted frames get their bci from the frame's bytecode pointer (checked against
+ * the method's code size); compiled frames get bci 0 and no inlined frames (decoding the nmethod's scopes is
+ * not done here). Only the jmethodIDs the agent preallocated at class preparation can be found this way.
  */
 #include "walk_vm.h"
 
@@ -63,6 +71,66 @@ static uintptr_t method_of(jmethodID id) {
     return safe_read_word(key, &method) ? method : 0;
 }
 
+/* Method* -> jmethodID and the bytecodes' bounds, for frames the walker names itself. */
+static walk_vm_layout layout;
+static _Atomic bool layout_set;
+static _Atomic uintptr_t named_keys[METHOD_CACHE], named_ids[METHOD_CACHE];
+static uintptr_t named_code[METHOD_CACHE], named_code_size[METHOD_CACHE];
+
+void walk_vm_set_layout(const walk_vm_layout *l) {
+    layout = *l;
+    atomic_store(&layout_set, true);
+}
+
+static bool read_u(uintptr_t addr, unsigned width, uintptr_t *out) {
+    int64_t v;
+    if (!codeblob_read_field(addr, width, &v)) return false;
+    *out = (uintptr_t)v & (width == 8 ? ~(uintptr_t)0 : (((uintptr_t)1 << (width * 8)) - 1));
+    return true;
+}
+
+typedef struct {
+    uintptr_t id, code, code_size;
+} named_method;
+
+static bool name_method_uncached(uintptr_t method, named_method *out) {
+    uintptr_t cm, cp, holder, ids, length, idnum, id, back;
+    if (!safe_read_word(method + layout.const_method, &cm) || !safe_read_word(cm + layout.constants, &cp) ||
+        !read_u(cm + layout.idnum, layout.idnum_width, &idnum) ||
+        !read_u(cm + layout.code_size, layout.code_size_width, &out->code_size) ||
+        !safe_read_word(cp + layout.pool_holder, &holder) || !safe_read_word(holder + layout.jmethod_ids, &ids) ||
+        !ids || !safe_read_word(ids, &length) || idnum + 1 > length ||
+        !safe_read_word(ids + (idnum + 1) * WORD, &id) || !id || !safe_read_word(id, &back) || back != method)
+        return false;
+    out->id = id;
+    out->code = cm + layout.const_method_size;   /* the bytecodes follow the ConstMethod */
+    return true;
+}
+
+static bool name_method(uintptr_t method, named_method *out) {
+    unsigned slot = (unsigned)((method >> 3) * 0x9e3779b97f4a7c15ULL >> 51) & (METHOD_CACHE - 1);
+    for (unsigned i = 0; i < METHOD_PROBES; i++) {
+        unsigned s = (slot + i) & (METHOD_CACHE - 1);
+        uintptr_t k = atomic_load_explicit(&named_keys[s], memory_order_acquire);
+        if (k == method) {
+            uintptr_t id = atomic_load_explicit(&named_ids[s], memory_order_acquire);
+            if (!id) break;   /* being filled by another handler */
+            *out = (named_method){id, named_code[s], named_code_size[s]};
+            return true;
+        }
+        if (k) continue;
+        if (!name_method_uncached(method, out)) return false;
+        uintptr_t expected = 0;
+        if (atomic_compare_exchange_strong(&named_keys[s], &expected, method)) {
+            named_code[s] = out->code;
+            named_code_size[s] = out->code_size;
+            atomic_store_explicit(&named_ids[s], out->id, memory_order_release);
+        }
+        return true;
+    }
+    return name_method_uncached(method, out);
+}
+
 const char *walk_vm_failure_name(vmwalk_failure f) {
     static const char *const names[VMWALK_REASON_COUNT] = {"ok",           "no_code_blob", "bad_frame",
                                                            "unmatched_method", "frames_left", "deopt",
@@ -72,13 +140,15 @@ const char *walk_vm_failure_name(vmwalk_failure f) {
 
 typedef struct {
     uintptr_t pc, sp, fp, usp;   /* usp: the unextended sp a compiled frame's size counts from */
-    bool leaf;
+    bool leaf, name_frames;
     const asgct_frame *java;
     int java_count, next_java;
     trace_frame *out;
     int max, n;
     vmwalk_result *r;
 } walk_state;
+
+static bool fail(walk_state *w, vmwalk_failure why);
 
 static bool is_code(uintptr_t pc) {
     return pc >= 4096 && (codeheap_contains(pc) || native_map_contains(pc));
@@ -93,8 +163,19 @@ static bool emit(walk_state *w, trace_frame f) {
     return true;
 }
 
+/* A physical Java frame named by the walker; bcp is the interpreter's bytecode pointer, 0 if compiled. */
+static bool emit_own(walk_state *w, uintptr_t method, uintptr_t bcp) {
+    named_method m;
+    if (!name_method(method, &m)) return fail(w, VMWALK_NO_TRACE);
+    int32_t bci = bcp >= m.code && bcp < m.code + m.code_size ? (int32_t)(bcp - m.code) : 0;
+    w->r->self_named++;
+    return emit(w, (trace_frame){m.id, bci, FRAME_JAVA});
+}
+
 /* Places AsyncGetCallTrace's frames up to the one whose Method* is the physical frame's. */
-static bool emit_java(walk_state *w, uintptr_t method) {
+static bool emit_java(walk_state *w, uintptr_t method, uintptr_t bcp) {
+    if (w->java_count == 0 && w->name_frames && atomic_load_explicit(&layout_set, memory_order_relaxed))
+        return emit_own(w, method, bcp);
     int k = w->next_java;
     while (k < w->java_count && method_of(w->java[k].method_id) != method) k++;
     if (k == w->java_count) {
@@ -150,6 +231,14 @@ static bool step_fp_frame(walk_state *w, bool interpreted) {
     return true;
 }
 
+/* The nmethod entry barrier's stub (JDK 21+) pushes a word for its own use before building its rbp frame,
+ * so its return address is one word further up than in a plain rbp frame. */
+static bool step_stub_frame(walk_state *w) {
+    uintptr_t fp = w->fp, saved_fp;
+    if (fp < w->sp || fp - w->sp > MAX_FRAME_BYTES || !safe_read_word(fp, &saved_fp)) return false;
+    return step_to(w, fp + 2 * WORD, saved_fp);
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -159,28 +248,32 @@ static bool step_code_frame(walk_state *w) {
     codeblob b;
     if (!codeblob_find(w->pc, &b)) return fail(w, VMWALK_NO_BLOB);
     if (b.kind == BLOB_INTERPRETER) {
-        uintptr_t method;
+        uintptr_t method, bcp = 0;
         if (!safe_read_word(w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD, &method) ||
             w->fp < w->sp)
             return fail(w, VMWALK_BAD_FRAME);
-        if (!emit_java(w, method)) return false;
+        if (layout.interp_bcp_slot) safe_read_word(w->fp + (uintptr_t)(intptr_t)layout.interp_bcp_slot * WORD, &bcp);
+        if (!emit_java(w, method, bcp)) return false;
         return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
     }
     if (b.deopt) return fail(w, VMWALK_DEOPT);
-    if (b.kind == BLOB_NMETHOD && !emit_java(w, b.method)) return false;
+    if (b.kind == BLOB_NMETHOD && !emit_java(w, b.method, 0)) return false;
     bool built = b.frame_bytes >= 2 * WORD && b.frame_complete && w->pc >= b.frame_complete;
     if (w->leaf && !built) return step_unbuilt_leaf(w) || fail(w, VMWALK_BAD_FRAME);
-    if (b.frame_bytes < 2 * WORD) return fail(w, VMWALK_BAD_FRAME);
+    /* A caller in a stub the blob gives no frame size for (StubRoutines' stubs, such as the nmethod entry
+     * barrier's): those that call out build an rbp frame first. */
+    if (b.frame_bytes < 2 * WORD) return step_fp_frame(w, false) || step_stub_frame(w) || fail(w, VMWALK_BAD_FRAME);
     uintptr_t sender_sp = w->usp + b.frame_bytes, saved_fp;
     if (safe_read_word(sender_sp - 2 * WORD, &saved_fp) && step_to(w, sender_sp - WORD, saved_fp)) return true;
     /* A leaf in its epilogue: the frame is already popped. */
     return (w->leaf && step_unbuilt_leaf(w)) || fail(w, VMWALK_BAD_FRAME);
 }
 
-int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, trace_frame *out, int max, vmwalk_result *r) {
-    walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, java, java_count > 0 ? java_count : 0, 0,
-                    out, max, 0, r};
-    *r = (vmwalk_result){VMWALK_OK, -1, false};
+int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
+            vmwalk_result *r) {
+    walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
+                    0, out, max, 0, r};
+    *r = (vmwalk_result){VMWALK_OK, -1, false, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
             if (r->native_prefix < 0) r->native_prefix = w.n;

@@ -46,6 +46,24 @@ static int check_method_id(jmethodID id, char *err, size_t errlen) {
     return 0;
 }
 
+/* The fields walk_vm follows from a Method* to name frames itself. Missing ones only disable that. */
+static void set_layout(void) {
+    walk_vm_layout l = {0};
+    unsigned width;
+    if (!vmstructs_field("Method", "_constMethod", &l.const_method, &width) ||
+        !vmstructs_field("ConstMethod", "_constants", &l.constants, &width) ||
+        !vmstructs_field("ConstMethod", "_method_idnum", &l.idnum, &l.idnum_width) ||
+        !vmstructs_field("ConstMethod", "_code_size", &l.code_size, &l.code_size_width) ||
+        !vmstructs_field("ConstantPool", "_pool_holder", &l.pool_holder, &width) ||
+        !vmstructs_field("InstanceKlass", "_methods_jmethod_ids", &l.jmethod_ids, &width) ||
+        !vmstructs_type_size("ConstMethod", &l.const_method_size) || !l.idnum_width || !l.code_size_width)
+        return;
+    /* Not exported: x86_64's interpreter frame keeps the bytecode pointer five words below the Method*
+     * (frame_x86.hpp: mirror, mdp, cache, locals, then bcp); a bcp outside the method's code gives bci 0. */
+    l.interp_bcp_slot = codeblob_interp_method_slot() - 5;
+    walk_vm_set_layout(&l);
+}
+
 int walk_vm_check(char *err, size_t errlen) {
     if (codeblob_init(err, errlen)) return -1;
     JNIEnv *jni = NULL;
@@ -57,5 +75,7 @@ int walk_vm_check(char *err, size_t errlen) {
     if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
     if (thread) (*jni)->DeleteLocalRef(jni, thread);
     if (!run) return snprintf(err, errlen, "java.lang.Thread.run not found"), -1;
-    return check_method_id(run, err, errlen);
+    if (check_method_id(run, err, errlen)) return -1;
+    set_layout();
+    return 0;
 }
