@@ -28,7 +28,7 @@ public class InterleavedTest extends IntegrationTest {
             switch (test) {
                 case "callback_vm" -> callback("default");
                 case "callback_stitching" -> callback("dwarf");
-                case "stress_vm" -> stress(Double.parseDouble(System.getProperty("stress.seconds", "1.5")));
+                case "stress_vm" -> stress(Double.parseDouble(System.getProperty("stress.seconds", "1")));
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -77,7 +77,7 @@ public class InterleavedTest extends IntegrationTest {
         Path file = work.resolve("callback-" + cstack + ".collapsed");
         String lib = Path.of(agent).getParent().resolve("libcallback.so").toString();
         String mode = cstack.equals("default") ? "" : ",cstack=" + cstack;
-        Run run = runJava("start,event=cpu,interval=1ms" + mode + ",file=" + file, "Interleaved", lib, "3");
+        Run run = runJava("start,event=cpu,interval=1ms" + mode + ",file=" + file, "Interleaved", lib, "2");
         check(run.exit() == 0, "workload failed: " + run.err());
         boolean vm = cstack.equals("default");
         check(modeInUse(run).equals(vm ? "vm" : cstack), "mode in use: " + modeInUse(run));
@@ -116,7 +116,7 @@ public class InterleavedTest extends IntegrationTest {
             check(stitchedShape * 100 >= leaf * 90, "stitching lost its documented shape: " + stitchedShape + " of " + leaf);
             check(leafPath == 0, "stitching cannot show the native segment between Java segments");
         }
-        check(failed * 100 <= total * 2, "failure markers on " + failed + " of " + total + " samples");
+        check(failed * 100 <= total * 5, "failure markers on " + failed + " of " + total + " samples");
     }
 
     /**
