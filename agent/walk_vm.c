@@ -178,6 +178,9 @@ static bool emit_java(walk_state *w, uintptr_t method, uintptr_t bcp) {
         return emit_own(w, method, bcp);
     int k = w->next_java;
     while (k < w->java_count && method_of(w->java[k].method_id) != method) k++;
+    /* A leaf frame being entered (nmethod prologue, interpreter method entry) is not yet a frame for
+     * AsyncGetCallTrace, which starts from its caller: the walk goes on without it. */
+    if (k == w->java_count && w->leaf && w->java_count) return true;
     if (k == w->java_count) {
         w->r->failure = w->java_count ? VMWALK_UNMATCHED : VMWALK_NO_TRACE;
         return false;
