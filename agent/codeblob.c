@@ -210,7 +210,20 @@ uintptr_t codeblob_call_stub_return(void) { return call_stub_return; }
 int codeblob_interp_method_slot(void) { return interp_method_slot; }
 int codeblob_interp_sender_sp_slot(void) { return interp_sender_sp_slot; }
 
-/* JDK 17: what a blob's name pointer names. Reads the text once per distinct pointer. */
+/* What the name text at 'text' says; 0 when it cannot be read. */
+static int read_name_kind(uintptr_t text) {
+    char buf[24] = {0};
+    for (unsigned b = 0; b < sizeof(buf) - 1; b++) {
+        int64_t c;
+        if (!codeblob_read_field(text + b, 1, &c)) return 0;
+        buf[b] = (char)c;
+        if (!c) break;
+    }
+    return strcmp(buf, "nmethod") == 0 ? NAME_NMETHOD : strcmp(buf, "DeoptimizationBlob") == 0 ? NAME_DEOPT : NAME_OTHER;
+}
+
+/* JDK 17: what a blob's name pointer names. Reads the text once per distinct pointer while the cache has
+ * room, every time after. */
 static int name_kind(uintptr_t text) {
     unsigned slot = (unsigned)((text >> 3) * 0x9e3779b97f4a7c15ULL >> 58) % NAME_CACHE;
     for (unsigned i = 0; i < NAME_CACHE; i++) {
@@ -222,21 +235,13 @@ static int name_kind(uintptr_t text) {
             break;
         }
         if (key) continue;
-        char buf[24] = {0};
-        for (unsigned b = 0; b < sizeof(buf); b++) {
-            int64_t c;
-            if (!codeblob_read_field(text + b, 1, &c)) return 0;
-            buf[b] = (char)c;
-            if (!c) break;
-        }
-        int k = strcmp(buf, "nmethod") == 0 ? NAME_NMETHOD : strcmp(buf, "DeoptimizationBlob") == 0 ? NAME_DEOPT
-                                                                                                     : NAME_OTHER;
+        int k = read_name_kind(text);
         uintptr_t expected = 0;
-        if (atomic_compare_exchange_strong(&name_keys[s], &expected, text))
+        if (k && atomic_compare_exchange_strong(&name_keys[s], &expected, text))
             atomic_store_explicit(&name_kinds[s], k, memory_order_release);
         return k;
     }
-    return 0;
+    return read_name_kind(text);
 }
 
 static const heap *heap_of(uintptr_t pc) {
