@@ -174,7 +174,7 @@ static bool emit_own(walk_state *w, uintptr_t method, uintptr_t bcp) {
 
 /* Places AsyncGetCallTrace's frames up to the one whose Method* is the physical frame's. */
 static bool emit_java(walk_state *w, uintptr_t method, uintptr_t bcp) {
-    if (w->java_count == 0 && w->name_frames && atomic_load_explicit(&layout_set, memory_order_relaxed))
+    if (w->java_count == 0 && w->name_frames && atomic_load_explicit(&layout_set, memory_order_acquire))
         return emit_own(w, method, bcp);
     int k = w->next_java;
     while (k < w->java_count && method_of(w->java[k].method_id) != method) k++;
