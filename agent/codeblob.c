@@ -311,10 +311,10 @@ bool codeblob_find(uintptr_t pc, codeblob *out) {
         !code_range(blob, &out->code_begin, &out->code_end) || pc < out->code_begin || pc >= out->code_end ||
         out->code_begin < blob || out->code_end > blob + (uintptr_t)size)
         return false;
-    if (!read_at(blob, frame_size, &words) || words < 0 || words > MAX_FRAME_WORDS ||
-        !read_at(blob, frame_complete, &complete))
+    if (!read_at(blob, frame_size, &words) || words > MAX_FRAME_WORDS || !read_at(blob, frame_complete, &complete))
         return false;
-    out->frame_bytes = (uintptr_t)words * sizeof(uintptr_t);
+    /* Some stubs say -1 (JDK 17's vtable and method handle stubs): no frame of their own. */
+    out->frame_bytes = words > 0 ? (uintptr_t)words * sizeof(uintptr_t) : 0;
     out->frame_complete = complete >= 0 ? out->code_begin + (uintptr_t)complete : 0;
     out->kind = kind_of(blob, &out->deopt);
     if (out->kind == BLOB_NMETHOD) {
