@@ -296,13 +296,18 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         return 0;
     }
     if (strcmp(name, "cstack") == 0) {
-        for (int c = CSTACK_NO; c <= CSTACK_DWARF; c++) {
+        for (int c = CSTACK_NO; c <= CSTACK_VM; c++) {
             if (value && strcmp(value, options_cstack_name((prof_cstack)c)) == 0) {
                 o->cstack = (prof_cstack)c;
                 return 0;
             }
         }
-        return fail(err, errlen, "option 'cstack=%s': accepted: dwarf, fp, no", value ? value : "");
+        /* async-profiler's vmx adds the native frames between Java frames, which our vm always shows */
+        if (value && strcmp(value, "vmx") == 0) {
+            o->cstack = CSTACK_VM;
+            return 0;
+        }
+        return fail(err, errlen, "option 'cstack=%s': accepted: vm (or vmx), dwarf, fp, no", value ? value : "");
     }
     if (strcmp(name, "log") == 0) return copy_value(o->log_file, sizeof(o->log_file), name, value, err, errlen);
     if (strcmp(name, "loglevel") == 0) {
@@ -366,6 +371,6 @@ const char *options_format_name(prof_format f) {
 }
 
 const char *options_cstack_name(prof_cstack c) {
-    static const char *const names[] = {"default", "no", "fp", "dwarf"};
-    return (unsigned)c <= CSTACK_DWARF ? names[c] : "?";
+    static const char *const names[] = {"default", "no", "fp", "dwarf", "vm"};
+    return (unsigned)c <= CSTACK_VM ? names[c] : "?";
 }

@@ -34,10 +34,11 @@ typedef enum {
 } prof_format;
 
 typedef enum {
-    CSTACK_DEFAULT = 0,  /* the best mode available: dwarf when the unwind tables load, else fp */
+    CSTACK_DEFAULT = 0,  /* the best mode available: vm when the JVM describes what it needs, else dwarf, else fp */
     CSTACK_NO,           /* Java frames only */
     CSTACK_FP,           /* native frames by frame pointers, stitched to the Java frames */
     CSTACK_DWARF,        /* native frames by DWARF unwind tables (frame pointers where they have none) */
+    CSTACK_VM,           /* one walk through native and Java frames: every segment in order, to the root */
 } prof_cstack;
 
 typedef struct {

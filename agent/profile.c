@@ -105,6 +105,10 @@ void profile_add_failure(profile *p, const char *marker, uint64_t count) {
     add_count(p->meta.failures, &p->meta.failure_count, marker, count);
 }
 
+void profile_add_stitched(profile *p, const char *reason, uint64_t count) {
+    add_count(p->meta.stitched, &p->meta.stitched_count, reason, count);
+}
+
 static int by_value_desc(const void *a, const void *b, void *arg) {
     const profile *p = arg;
     size_t ia = *(const size_t *)a, ib = *(const size_t *)b;

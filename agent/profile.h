@@ -50,6 +50,9 @@ typedef struct {
     profile_count drops[PROFILE_MAX_COUNTS];     /* samples not stored, by reason */
     int failure_count;
     profile_count failures[PROFILE_MAX_COUNTS];  /* samples stored as failure markers, by marker */
+    int stitched_count;
+    profile_count stitched[PROFILE_MAX_COUNTS];  /* cstack=vm: samples stitched instead, by reason */
+    uint64_t self_named;     /* cstack=vm: samples whose Java frames the walker named without AsyncGetCallTrace */
     char cstack[16];         /* stack walking mode in use */
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];  /* handler time per sample, by stack depth */
 } profile_meta;
@@ -81,6 +84,7 @@ int profile_add(profile *p, const uint32_t *frames, uint32_t depth, uint64_t sam
 
 void profile_add_drop(profile *p, const char *reason, uint64_t count);
 void profile_add_failure(profile *p, const char *marker, uint64_t count);
+void profile_add_stitched(profile *p, const char *reason, uint64_t count);
 
 /* The figure writers print for a stack: its weight with 'total', else its sample count. */
 static inline uint64_t profile_value(const profile *p, const profile_stack *s) {

@@ -6,6 +6,7 @@
 #include "profiler.h"
 
 #include "codeheap.h"
+#include "walk_vm.h"
 #include "dump.h"
 #include "engine.h"
 #include "jvm.h"
@@ -89,6 +90,9 @@ static void fill_meta(profile *p) {
     for (int k = 0; k < MARKER_COUNT; k++) {
         if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
     }
+    for (int r = 1; r < VMWALK_REASON_COUNT; r++)
+        profile_add_stitched(p, walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]);
+    m->self_named = c.vm_self_named;
     snprintf(m->cstack, sizeof(m->cstack), "%s", options_cstack_name(effective_cstack));
     sample_cost_summarize(m->cost);
 }
@@ -104,6 +108,11 @@ static void log_losses(const profile *p) {
     for (int i = 0; i < m->failure_count && n < sizeof(line); i++)
         n += (size_t)snprintf(line + n, sizeof(line) - n, " failed:%s=%llu", m->failures[i].name,
                               (unsigned long long)m->failures[i].count);
+    for (int i = 0; i < m->stitched_count && n < sizeof(line); i++)
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " stitched:%s=%llu", m->stitched[i].name,
+                              (unsigned long long)m->stitched[i].count);
+    if (m->self_named && n < sizeof(line))
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " walker_named=%llu", (unsigned long long)m->self_named);
     if (n) log_info("samples not taken correctly:%s", line);
 }
 
@@ -234,13 +243,13 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
-    prof_cstack cstack = e->java_only ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_DWARF : o->cstack;
+    prof_cstack cstack = e->java_only ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
     char why[256];
     if (cstack != CSTACK_NO) {
         /* The unwind tables and the map of native code the walkers read in the handler. */
         if (native_map_refresh() < 0) {
             log_warn("cannot read /proc/self/maps: native frames by frame pointers only");
-            if (cstack == CSTACK_DWARF) cstack = CSTACK_FP;
+            if (cstack == CSTACK_DWARF || cstack == CSTACK_VM) cstack = CSTACK_FP;
         } else {
             native_map_stats st = native_map_get_stats();
             log_debug("native code: %zu objects, %zu symbols, %zu unwind rows", st.objects, st.symbols,
@@ -251,6 +260,12 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         /* Without the code cache bounds a native walk cannot tell where Java code begins. */
         log_warn("cstack=%s unavailable (%s): Java frames only", options_cstack_name(cstack), why);
         cstack = CSTACK_NO;
+    }
+    if (cstack == CSTACK_VM && walk_vm_check(why, sizeof(why))) {
+        /* Logged when asked for explicitly or at debug level: the default falls back quietly to stitching. */
+        if (o->cstack == CSTACK_VM) log_warn("cstack=vm unavailable (%s): stitching with cstack=dwarf", why);
+        else log_info("cstack=vm unavailable (%s): using cstack=dwarf", why);
+        cstack = CSTACK_DWARF;
     }
     effective_cstack = cstack;
     sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval,
@@ -295,8 +310,9 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         out_jfr_abort();
         return -1;
     }
-    if (!o->quiet) log_info("profiling started: engine %s, interval %llu %s", e->name, (unsigned long long)interval,
-                            e->counts_events ? e->units : "ns");
+    if (!o->quiet)
+        log_info("profiling started: engine %s, interval %llu %s, cstack=%s", e->name, (unsigned long long)interval,
+                 e->counts_events ? e->units : "ns", options_cstack_name(cstack));
     return 0;
 }
 
@@ -318,6 +334,11 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
     sample_cost_summarize(cost);
     n += (size_t)snprintf(text + n, sizeof(text) - n, "cstack: %s\n", options_cstack_name(effective_cstack));
+    for (int r = 1; r < VMWALK_REASON_COUNT && effective_cstack == CSTACK_VM && n < sizeof(text); r++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "stitched_%s: %llu\n",
+                              walk_vm_failure_name((vmwalk_failure)r), (unsigned long long)c.vm_fallbacks[r]);
+    if (effective_cstack == CSTACK_VM && n < sizeof(text))
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "walker_named: %llu\n", (unsigned long long)c.vm_self_named);
     for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS && n < sizeof(text); d++) {
         if (cost[d].count)
             n += (size_t)snprintf(text + n, sizeof(text) - n,

@@ -2,13 +2,16 @@
 /*
  * safe_read: two ways to prove an address readable. Inside the interrupted thread's own stack, whose bounds
  * were recorded when the thread started (initial-exec TLS: a fixed offset from the thread pointer, no
- * allocation on access), a plain load is safe. Anywhere else the kernel copies the word with
+ * allocation on access), a plain load is safe. Inside a region the JVM registered as never unmapped (the
+ * committed part of its code heaps, whose end only grows: HotSpot never uncommits code cache memory), a
+ * plain load is safe too. Anywhere else the kernel copies the word with
  * process_vm_readv on our own pid and answers EFAULT for an unmapped address instead of raising SIGSEGV.
  */
 #define _GNU_SOURCE
 #include "safe_read.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <sys/syscall.h>
@@ -19,6 +22,13 @@ static __thread struct {
     uintptr_t low, high;
     bool probed;     /* bounds found by probing (threads the JVM did not report) */
 } own_stack __attribute__((tls_model("initial-exec")));
+
+#define MAX_REGIONS 16
+static struct {
+    uintptr_t low;
+    const uintptr_t *high_at;
+} regions[MAX_REGIONS];
+static _Atomic int region_count;
 
 #define PAGE 4096UL
 #define PROBE_PAGES 256   /* 1 MiB above the stack pointer, in one system call */
@@ -65,9 +75,27 @@ void safe_read_register_current_stack(void) {
     pthread_attr_destroy(&attr);
 }
 
+int safe_read_add_growing_region(uintptr_t low, const uintptr_t *high_at) {
+    int n = atomic_load(&region_count);
+    if (n >= MAX_REGIONS) return -1;
+    regions[n].low = low;
+    regions[n].high_at = high_at;
+    atomic_store(&region_count, n + 1);
+    return 0;
+}
+
+static bool in_vm_region(uintptr_t addr) {
+    int n = atomic_load_explicit(&region_count, memory_order_acquire);
+    for (int i = 0; i < n; i++) {
+        uintptr_t high = __atomic_load_n(regions[i].high_at, __ATOMIC_ACQUIRE);
+        if (addr >= regions[i].low && addr + sizeof(uintptr_t) <= high) return true;
+    }
+    return false;
+}
+
 bool safe_read_word(uintptr_t addr, uintptr_t *out) {
     if (addr < 4096 || (addr & (sizeof(uintptr_t) - 1))) return false;
-    if (addr >= own_stack.low && addr + sizeof(uintptr_t) <= own_stack.high) {
+    if ((addr >= own_stack.low && addr + sizeof(uintptr_t) <= own_stack.high) || in_vm_region(addr)) {
         *out = *(const uintptr_t *)addr;
         return true;
     }

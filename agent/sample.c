@@ -11,6 +11,7 @@
 #include "java_tids.h"
 #include "sample_cost.h"
 #include "walk.h"
+#include "walk_vm.h"
 #include "safe_read.h"
 
 #include <errno.h>
@@ -44,6 +45,8 @@ static _Atomic uint32_t generation = 1;
 static _Atomic uint64_t count_signals, count_stored;
 static _Atomic uint64_t count_dropped[DROP_REASON_COUNT];
 static _Atomic uint64_t count_markers[MARKER_COUNT];
+static _Atomic uint64_t count_vm_fallbacks[VMWALK_REASON_COUNT];
+static _Atomic uint64_t count_self_named;
 
 /* Initial-exec TLS: a fixed offset from the thread pointer, so reading it never allocates. */
 static __thread struct {
@@ -107,6 +110,8 @@ void sample_reset_counters(void) {
     atomic_store(&count_stored, 0);
     for (int i = 0; i < DROP_REASON_COUNT; i++) atomic_store(&count_dropped[i], 0);
     for (int i = 0; i < MARKER_COUNT; i++) atomic_store(&count_markers[i], 0);
+    for (int i = 0; i < VMWALK_REASON_COUNT; i++) atomic_store(&count_vm_fallbacks[i], 0);
+    atomic_store(&count_self_named, 0);
 }
 
 trace_table *sample_current_table(void) {
@@ -153,6 +158,8 @@ void sample_get_counters(sample_counters *out) {
     out->stored = atomic_load(&count_stored);
     for (int i = 0; i < DROP_REASON_COUNT; i++) out->dropped[i] = atomic_load(&count_dropped[i]);
     for (int i = 0; i < MARKER_COUNT; i++) out->markers[i] = atomic_load(&count_markers[i]);
+    for (int i = 0; i < VMWALK_REASON_COUNT; i++) out->vm_fallbacks[i] = atomic_load(&count_vm_fallbacks[i]);
+    out->vm_self_named = atomic_load(&count_self_named);
 }
 
 const char *sample_drop_reason_name(drop_reason r) {
@@ -221,21 +228,27 @@ static void retry_from_stub_caller(asgct_trace *trace, void *ucontext) {
     trace->num_frames = original;
 }
 
-/* Appends the Java frames from AsyncGetCallTrace after the 'n' native frames already in 'out' (leaf
- * first). When there are none, the native frames stand alone if they are the thread's whole truth;
- * otherwise a marker frame says why the Java part is missing. Returns the new depth. */
-static uint32_t append_java_frames(void *ucontext, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out,
+/* The Java frames of the interrupted thread from AsyncGetCallTrace, into raw. Returns their number, or a
+ * failure code (< 0, see the markers in frame.h). */
+static jint java_trace(void *ucontext, JNIEnv *env, asgct_frame *raw) {
+    asgct_trace trace = {env, 0, raw};
+    config.asgct(&trace, config.max_depth, ucontext);
+    if ((trace.num_frames == -MARKER_UNKNOWN_JAVA || trace.num_frames == -MARKER_NOT_WALKABLE_JAVA) && ucontext)
+        retry_from_stub_caller(&trace, ucontext);
+    return trace.num_frames;
+}
+
+/* Appends the 'count' Java frames of raw (or count's failure code) after the 'n' native frames already in
+ * 'out' (leaf first). When there are none, the native frames stand alone if they are the thread's whole
+ * truth; otherwise a marker frame says why the Java part is missing. Returns the new depth. */
+static uint32_t append_java_frames(jint count, JNIEnv *env, uint32_t tid, const asgct_frame *raw, trace_frame *out,
                                    uint32_t n) {
     if (!env) {
         if (n == 0) out[n++] = (trace_frame){MARKER_NON_JAVA_THREAD, 0, FRAME_MARKER};
         return n;
     }
-    asgct_trace trace = {env, 0, raw};
-    config.asgct(&trace, config.max_depth, ucontext);
-    if ((trace.num_frames == -MARKER_UNKNOWN_JAVA || trace.num_frames == -MARKER_NOT_WALKABLE_JAVA) && ucontext)
-        retry_from_stub_caller(&trace, ucontext);
-    if (trace.num_frames <= 0) {
-        int marker = trace.num_frames == 0 ? MARKER_NO_JAVA_FRAMES : -trace.num_frames;
+    if (count <= 0) {
+        int marker = count == 0 ? MARKER_NO_JAVA_FRAMES : -count;
         if (marker >= MARKER_COUNT) marker = MARKER_UNKNOWN_STATE;
         /* JIT compiler and other VM-internal threads carry a JNIEnv but never run Java: not a failure. */
         bool not_java = marker == MARKER_UNKNOWN_NOT_JAVA || marker == MARKER_NOT_WALKABLE_NOT_JAVA ||
@@ -245,11 +258,38 @@ static uint32_t append_java_frames(void *ucontext, JNIEnv *env, uint32_t tid, as
         if (!(complete_without_java && n > 0)) out[n++] = (trace_frame){(uint64_t)marker, 0, FRAME_MARKER};
         return n;
     }
-    for (jint i = 0; i < trace.num_frames; i++) {
+    for (jint i = 0; i < count; i++) {
         out[n++] = (trace_frame){(uint64_t)(uintptr_t)raw[i].method_id, raw[i].lineno, FRAME_JAVA};
     }
-    if (trace.num_frames >= config.max_depth) out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
+    if (count >= config.max_depth) out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
     return n;
+}
+
+/* The native frames from the leaf down to the first frame in the code cache. */
+static uint32_t native_leaf(walk_regs start, trace_frame *out) {
+    walk_end end;
+    return (uint32_t)walk_dwarf(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end);
+}
+
+/* cstack=vm: one walk through native and Java frames alike; when it cannot place the Java frames, the
+ * sample falls back to stitching (the leaf's native frames, then the Java frames) and the reason is
+ * counted. */
+static uint32_t collect_interleaved(walk_regs start, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out,
+                                    void *ucontext) {
+    jint count = env ? java_trace(ucontext, env, raw) : 0;
+    /* Deeper than jstackdepth: the root is out of reach anyway, the stitched stack is the truncated truth. */
+    if (count >= config.max_depth) return append_java_frames(count, env, tid, raw, out, native_leaf(start, out));
+    vmwalk_result r;
+    uint32_t n = (uint32_t)walk_vm(start, raw, count, env != NULL, out, config.max_depth + SAMPLE_MAX_NATIVE_FRAMES,
+                                   &r);
+    if (r.failure == VMWALK_OK) {
+        if (r.self_named) atomic_fetch_add_explicit(&count_self_named, 1, memory_order_relaxed);
+        if (r.truncated) out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
+        else if (count <= 0 && !r.self_named) n = append_java_frames(count, env, tid, raw, out, n);
+        return n;
+    }
+    atomic_fetch_add_explicit(&count_vm_fallbacks[r.failure], 1, memory_order_relaxed);
+    return append_java_frames(count, env, tid, raw, out, (uint32_t)r.native_prefix);
 }
 
 /* The interrupted thread's whole stack, leaf first: native frames down to JVM code, then Java frames. */
@@ -259,11 +299,12 @@ static uint32_t collect_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_f
         const greg_t *regs = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
         walk_regs start = {(uintptr_t)regs[REG_RIP], (uintptr_t)regs[REG_RSP], (uintptr_t)regs[REG_RBP]};
         safe_read_note_stack_pointer(start.sp);
+        if (config.cstack == CSTACK_VM) return collect_interleaved(start, env, tid, raw, out, ucontext);
         walk_end end;
         n = (uint32_t)(config.cstack == CSTACK_DWARF ? walk_dwarf(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end)
                                                      : walk_fp(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end));
     }
-    return append_java_frames(ucontext, env, tid, raw, out, n);
+    return append_java_frames(env ? java_trace(ucontext, env, raw) : 0, env, tid, raw, out, n);
 }
 
 static void count_marker_frames(const trace_frame *frames, uint32_t depth) {

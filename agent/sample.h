@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "sample_ring.h"
 #include "traces.h"
+#include "walk_vm.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -32,6 +33,8 @@ typedef struct {
     uint64_t stored;                     /* samples stored */
     uint64_t dropped[DROP_REASON_COUNT];
     uint64_t markers[MARKER_COUNT];      /* samples stored as a marker frame, by marker */
+    uint64_t vm_fallbacks[VMWALK_REASON_COUNT]; /* cstack=vm: samples stitched instead, by reason */
+    uint64_t vm_self_named;              /* cstack=vm: samples whose Java frames the walker named itself */
 } sample_counters;
 
 typedef struct {

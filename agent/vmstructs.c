@@ -12,7 +12,7 @@
 typedef struct {
     const char *base;
     uint64_t stride;
-    uint64_t name, field, is_static, offset, address, size, value;
+    uint64_t name, field, type_string, is_static, offset, address, size, value;
 } table;
 
 static table structs, types, ints, longs;
@@ -57,8 +57,9 @@ static bool load_table(table *t, const char *array, const char *prefix, const ch
 
 int vmstructs_init(char *err, unsigned long errlen) {
     if (ready) return 0;
-    const char *struct_fields[] = {"TypeName", "FieldName", "IsStatic", "Offset", "Address", NULL};
-    uint64_t *struct_slots[] = {&structs.name, &structs.field, &structs.is_static, &structs.offset, &structs.address};
+    const char *struct_fields[] = {"TypeName", "FieldName", "TypeString", "IsStatic", "Offset", "Address", NULL};
+    uint64_t *struct_slots[] = {&structs.name, &structs.field, &structs.type_string, &structs.is_static, &structs.offset,
+                                &structs.address};
     const char *type_fields[] = {"TypeName", "Size", NULL};
     uint64_t *type_slots[] = {&types.name, &types.size};
     const char *int_fields[] = {"Name", "Value", NULL};
@@ -96,6 +97,22 @@ bool vmstructs_field_offset(const char *type, const char *field, uint64_t *offse
     const char *r = find(&structs, type, structs.field, field);
     if (!r || *(const int32_t *)(r + structs.is_static)) return false;
     *offset = *(const uint64_t *)(r + structs.offset);
+    return true;
+}
+
+bool vmstructs_field(const char *type, const char *field, uint64_t *offset, unsigned *width) {
+    const char *r = find(&structs, type, structs.field, field);
+    if (!r || *(const int32_t *)(r + structs.is_static)) return false;
+    *offset = *(const uint64_t *)(r + structs.offset);
+    const char *t = str_at(r, structs.type_string);
+    uint64_t size = 0;
+    if (!t) return false;
+    if (strchr(t, '*') || strcmp(t, "address") == 0) *width = sizeof(void *);
+    else if (strcmp(t, "int") == 0 || strcmp(t, "uint32_t") == 0 || strcmp(t, "u4") == 0 || strcmp(t, "jint") == 0) *width = 4;
+    else if (strcmp(t, "int16_t") == 0 || strcmp(t, "u2") == 0 || strcmp(t, "uint16_t") == 0) *width = 2;
+    else if (strcmp(t, "bool") == 0 || strcmp(t, "u1") == 0) *width = 1;
+    else if (vmstructs_type_size(t, &size) && size > 0 && size <= 8 && !(size & (size - 1))) *width = (unsigned)size;
+    else *width = 0;  /* an embedded structure (CodeHeap::_memory is a VirtualSpace): offset only */
     return true;
 }
 

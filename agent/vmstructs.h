@@ -15,6 +15,10 @@ int vmstructs_init(char *err, unsigned long errlen);
 
 /* A field's offset (instance fields) or the address of a static field. false when absent. */
 bool vmstructs_field_offset(const char *type, const char *field, uint64_t *offset);
+/* An instance field's offset and width in bytes (1, 2, 4 or 8, from its declared type; 0 for an embedded
+ * structure): for fields whose
+ * type differs between JDK versions (CodeBlob::_frame_complete_offset is an int in 17, an int16_t in 25). */
+bool vmstructs_field(const char *type, const char *field, uint64_t *offset, unsigned *width);
 bool vmstructs_static_address(const char *type, const char *field, void **address);
 bool vmstructs_type_size(const char *type, uint64_t *size);
 bool vmstructs_int_constant(const char *name, int64_t *value);

@@ -28,6 +28,10 @@ int walk_fp(walk_regs regs, trace_frame *out, int max, walk_end *end);
  * describe. Same contract as walk_fp. */
 int walk_dwarf(walk_regs regs, trace_frame *out, int max, walk_end *end);
 
+/* One DWARF step (the frame pointer where no unwind row describes pc); false at the thread's root (a row
+ * marking the outermost frame) or when the frame cannot be stepped. */
+bool walk_dwarf_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, bool leaf);
+
 /* One frame-pointer step from (pc, sp, fp) to the caller; false when the chain does not look sane. */
 bool walk_fp_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp);
 

@@ -42,7 +42,7 @@ static const help_line lines[] = {
     {"--inverted", "inverted", "icicle graph: stacks grow downwards"},
     {"--total", "total", "count total time instead of samples"},
     {"--all-user", "alluser", "only user-mode events"},
-    {"--cstack MODE", "cstack=fp", "how to walk native stacks: fp, dwarf, no"},
+    {"--cstack MODE", "cstack=dwarf", "how to walk stacks: vm (default), dwarf, fp, no"},
     {"--timeout DURATION", "timeout=10", "stop the profiler by itself after DURATION (start)"},
     {"-L LEVEL", "loglevel=info", "agent log level: debug, info, warn, error, none"},
     {"--libpath PATH", NULL, "the agent library to load (default: ../lib/libprof.so next to jprof);\n"

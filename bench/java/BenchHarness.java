@@ -50,7 +50,7 @@ public class BenchHarness {
             // Every engine at both intervals in the default stack mode, then the other stack modes at 1 ms.
             for (String event : List.of("cpu", "ctimer", "itimer"))
                 for (String interval : List.of("10ms", "1ms")) configs.add(new Config(event, interval, "dwarf"));
-            for (String cstack : List.of("fp", "no")) configs.add(new Config("cpu", "1ms", cstack));
+            for (String cstack : List.of("vm", "fp", "no")) configs.add(new Config("cpu", "1ms", cstack));
         }
         int rounds = quick ? 1 : 2;
         overhead("javac", configs, rounds, quick ? List.of("BenchJavac", out.resolve("javac").toString(), "4", "5")

@@ -26,7 +26,13 @@ public class IntegrationTest {
 
     record Run(int exit, String out, String err) {}
 
-    public static void main(String[] args) throws Exception {
+    /** One test of a driver, by name. */
+    interface TestBody {
+        void run(String test) throws Exception;
+    }
+
+    /** Reads the arguments every driver shares, runs the named test, prints ctest's summary line. */
+    static void runMain(String[] args, TestBody body) throws Exception {
         String test = args[0];
         javaHome = args[1];
         agent = args[2];
@@ -34,6 +40,17 @@ public class IntegrationTest {
         work = Path.of(args[4]);
         Files.createDirectories(work);
         try {
+            body.run(test);
+            System.out.println("1 passed, 0 failed");
+        } catch (AssertionError e) {
+            System.out.println("FAIL: " + e.getMessage());
+            System.out.println("0 passed, 1 failed");
+            System.exit(1);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        runMain(args, test -> {
             switch (test) {
                 case "shares_ctimer" -> shares("ctimer");
                 case "shares_itimer" -> shares("itimer");
@@ -67,12 +84,7 @@ public class IntegrationTest {
                 case "perf_page_faults" -> perfPageFaults();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
-            System.out.println("1 passed, 0 failed");
-        } catch (AssertionError e) {
-            System.out.println("FAIL: " + e.getMessage());
-            System.out.println("0 passed, 1 failed");
-            System.exit(1);
-        }
+        });
     }
 
     // ---- helpers ------------------------------------------------------------------------------------
@@ -490,7 +502,9 @@ public class IntegrationTest {
             if (!stack.contains("NativeChain.spin")) continue;
             phase += e.getValue();
             if (stack.contains(CHAIN)) full += e.getValue();
-            if (stack.startsWith("NativeChain.main;NativeChain.run;NativeChain.spin")) javaRight += e.getValue();
+            // cstack=vm puts the thread's native root frames (start_thread ... JavaCalls::call_helper) first
+            String java = "NativeChain.main;NativeChain.run;NativeChain.spin";
+            if (stack.startsWith(java) || stack.contains("JavaCalls::call_helper;" + java)) javaRight += e.getValue();
             // Between the Java native method and the spinning code only the chain may appear. From chain_c, or
             // the clock it reads, leafwards are real callees (the clock, the kernel): not checked.
             String nativePart = stack.substring(stack.indexOf("NativeChain.spin") + "NativeChain.spin".length());

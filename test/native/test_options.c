@@ -85,6 +85,26 @@ static void test_events(void **state) {
     refused("event=", "event");
 }
 
+/* Stack walking modes: vm (the default when left out), async-profiler's vmx as its alias, the stitching ones. */
+static void test_cstack(void **state) {
+    (void)state;
+    parses("");
+    assert_int_equal(o.cstack, CSTACK_DEFAULT);
+    parses("cstack=vm");
+    assert_int_equal(o.cstack, CSTACK_VM);
+    assert_string_equal(options_cstack_name(o.cstack), "vm");
+    parses("cstack=vmx");
+    assert_int_equal(o.cstack, CSTACK_VM);
+    parses("cstack=dwarf");
+    assert_int_equal(o.cstack, CSTACK_DWARF);
+    parses("cstack=fp");
+    assert_int_equal(o.cstack, CSTACK_FP);
+    parses("cstack=no");
+    assert_int_equal(o.cstack, CSTACK_NO);
+    refused("cstack=lbr", "lbr");
+    refused("cstack=lbr", "vm (or vmx), dwarf, fp, no");
+}
+
 /* perf software events by perf's names and short aliases; alluser is a flag. */
 static void test_perf_events(void **state) {
     (void)state;
@@ -292,6 +312,7 @@ int main(void) {
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
         cmocka_unit_test(test_durations),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
+        cmocka_unit_test(test_cstack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

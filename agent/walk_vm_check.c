@@ -1,0 +1,81 @@
+/*
+ * walk_vm_check: the start-up half of walk_vm, outside signal handlers. walk_vm reads a jmethodID as a
+ * pointer to the slot holding its Method* (true of HotSpot for JDK 8 to 25, but no interface promises it);
+ * this proves it on java.lang.Thread.run before the mode is used: from the Method* read through the
+ * jmethodID, the VM's own tables lead back (Method -> ConstMethod -> ConstantPool -> InstanceKlass ->
+ * its jmethodID cache at the method's idnum) to the same jmethodID.
+ */
+#include "walk_vm.h"
+
+#include "codeblob.h"
+#include "jvm.h"
+#include "safe_read.h"
+#include "vmstructs.h"
+
+#include <stdio.h>
+
+static bool field_at(uintptr_t base, const char *type, const char *name, int64_t *out, char *err, size_t errlen) {
+    uint64_t offset;
+    unsigned width;
+    if (!vmstructs_field(type, name, &offset, &width)) {
+        snprintf(err, errlen, "this JVM does not describe %s::%s", type, name);
+        return false;
+    }
+    if (!codeblob_read_field(base + offset, width, out)) {
+        snprintf(err, errlen, "cannot read %s::%s at %#lx", type, name, (unsigned long)(base + offset));
+        return false;
+    }
+    return true;
+}
+
+static int check_method_id(jmethodID id, char *err, size_t errlen) {
+    uintptr_t method;
+    int64_t const_method, constants, holder, idnum, ids, back;
+    if (!safe_read_word((uintptr_t)id, &method) || !method)
+        return snprintf(err, errlen, "a jmethodID does not point to a Method*"), -1;
+    if (!field_at(method, "Method", "_constMethod", &const_method, err, errlen) ||
+        !field_at((uintptr_t)const_method, "ConstMethod", "_constants", &constants, err, errlen) ||
+        !field_at((uintptr_t)const_method, "ConstMethod", "_method_idnum", &idnum, err, errlen) ||
+        !field_at((uintptr_t)constants, "ConstantPool", "_pool_holder", &holder, err, errlen) ||
+        !field_at((uintptr_t)holder, "InstanceKlass", "_methods_jmethod_ids", &ids, err, errlen))
+        return -1;
+    /* The cache's first word is its length; the jmethodID of idnum i is at i + 1. */
+    if (!ids || !safe_read_word((uintptr_t)ids + ((uintptr_t)(idnum & 0xFFFF) + 1) * sizeof(uintptr_t), (uintptr_t *)&back) ||
+        (uintptr_t)back != (uintptr_t)id)
+        return snprintf(err, errlen, "a jmethodID's Method* does not lead back to it"), -1;
+    return 0;
+}
+
+/* The fields walk_vm follows from a Method* to name frames itself. Missing ones only disable that. */
+static void set_layout(void) {
+    walk_vm_layout l = {0};
+    unsigned width;
+    if (!vmstructs_field("Method", "_constMethod", &l.const_method, &width) ||
+        !vmstructs_field("ConstMethod", "_constants", &l.constants, &width) ||
+        !vmstructs_field("ConstMethod", "_method_idnum", &l.idnum, &l.idnum_width) ||
+        !vmstructs_field("ConstMethod", "_code_size", &l.code_size, &l.code_size_width) ||
+        !vmstructs_field("ConstantPool", "_pool_holder", &l.pool_holder, &width) ||
+        !vmstructs_field("InstanceKlass", "_methods_jmethod_ids", &l.jmethod_ids, &width) ||
+        !vmstructs_type_size("ConstMethod", &l.const_method_size) || !l.idnum_width || !l.code_size_width)
+        return;
+    /* Not exported: x86_64's interpreter frame keeps the bytecode pointer five words below the Method*
+     * (frame_x86.hpp: mirror, mdp, cache, locals, then bcp); a bcp outside the method's code gives bci 0. */
+    l.interp_bcp_slot = codeblob_interp_method_slot() - 5;
+    walk_vm_set_layout(&l);
+}
+
+int walk_vm_check(char *err, size_t errlen) {
+    if (codeblob_init(err, errlen)) return -1;
+    JNIEnv *jni = NULL;
+    JavaVM *vm = jvm_vm();
+    if (!vm || (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK || !jni)
+        return snprintf(err, errlen, "no JNI environment to check jmethodIDs with"), -1;
+    jclass thread = (*jni)->FindClass(jni, "java/lang/Thread");
+    jmethodID run = thread ? (*jni)->GetMethodID(jni, thread, "run", "()V") : NULL;
+    if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    if (thread) (*jni)->DeleteLocalRef(jni, thread);
+    if (!run) return snprintf(err, errlen, "java.lang.Thread.run not found"), -1;
+    if (check_method_id(run, err, errlen)) return -1;
+    set_layout();
+    return 0;
+}
