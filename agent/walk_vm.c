@@ -197,6 +197,8 @@ static bool fail(walk_state *w, vmwalk_failure why) {
     return false;
 }
 
+static bool step_fp_frame(walk_state *w, bool interpreted);
+
 /* Moves to the caller whose return address is at 'ret_at', with sp just above it. */
 static bool step_to(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     uintptr_t ret;
@@ -208,11 +210,17 @@ static bool step_to(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     return true;
 }
 
-/* A leaf frame that is not (or no longer) built: the return address at sp, or above a pushed rbp. */
-static bool step_unbuilt_leaf(walk_state *w) {
+/* A leaf frame that is not (or no longer) built: the return address at sp, or above a pushed rbp, or, for
+ * a prologue that has allocated the frame but not reached its frame-complete point, where the whole frame
+ * puts it; for a stub that built an rbp frame, above rbp. */
+static bool step_unbuilt_leaf(walk_state *w, uintptr_t frame_bytes) {
     uintptr_t saved_fp, fp = w->fp;
     if (step_to(w, w->sp, fp)) return true;
-    return safe_read_word(w->sp, &saved_fp) && step_to(w, w->sp + WORD, saved_fp);
+    if (safe_read_word(w->sp, &saved_fp) && step_to(w, w->sp + WORD, saved_fp)) return true;
+    if (frame_bytes >= 2 * WORD && safe_read_word(w->sp + frame_bytes - 2 * WORD, &saved_fp) &&
+        step_to(w, w->sp + frame_bytes - WORD, saved_fp))
+        return true;
+    return !frame_bytes && fp > w->sp && fp - w->sp < 4096 && step_fp_frame(w, false);
 }
 
 /* An rbp-based frame: the interpreter's and the call stub's. */
@@ -262,14 +270,14 @@ static bool step_code_frame(walk_state *w) {
     if (b.deopt) return fail(w, VMWALK_DEOPT);
     if (b.kind == BLOB_NMETHOD && !emit_java(w, b.method, 0)) return false;
     bool built = b.frame_bytes >= 2 * WORD && b.frame_complete && w->pc >= b.frame_complete;
-    if (w->leaf && !built) return step_unbuilt_leaf(w) || fail(w, VMWALK_BAD_FRAME);
+    if (w->leaf && !built) return step_unbuilt_leaf(w, b.frame_bytes) || fail(w, VMWALK_BAD_FRAME);
     /* A caller in a stub the blob gives no frame size for (StubRoutines' stubs, such as the nmethod entry
      * barrier's): those that call out build an rbp frame first. */
     if (b.frame_bytes < 2 * WORD) return step_fp_frame(w, false) || step_stub_frame(w) || fail(w, VMWALK_BAD_FRAME);
     uintptr_t sender_sp = w->usp + b.frame_bytes, saved_fp;
     if (safe_read_word(sender_sp - 2 * WORD, &saved_fp) && step_to(w, sender_sp - WORD, saved_fp)) return true;
     /* A leaf in its epilogue: the frame is already popped. */
-    return (w->leaf && step_unbuilt_leaf(w)) || fail(w, VMWALK_BAD_FRAME);
+    return (w->leaf && step_unbuilt_leaf(w, 0)) || fail(w, VMWALK_BAD_FRAME);
 }
 
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
