@@ -264,6 +264,17 @@ asgct_fn jvm_asgct(void) { return asgct; }
 bool jvm_is_live(void) { return live; }
 bool jvm_tracks_all_java_threads(void) { return tracking_from_start; }
 
+/* Frees what a GetMethodName + GetMethodDeclaringClass + GetClassSignature lookup handed out. */
+static void release_method_lookup(char *name, char *sig, char *class_sig, jclass klass) {
+    if (name) (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+    if (sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+    if (class_sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)class_sig);
+    if (klass) {
+        JNIEnv *jni = NULL;
+        if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) == JNI_OK) (*jni)->DeleteLocalRef(jni, klass);
+    }
+}
+
 int jvm_method_name(jmethodID method, names_style style, char *buf, size_t len) {
     jclass klass = NULL;
     char *name = NULL, *sig = NULL, *class_sig = NULL;
@@ -274,13 +285,7 @@ int jvm_method_name(jmethodID method, names_style style, char *buf, size_t len) 
         names_java_method(buf, len, class_sig, name, sig, style);
         rc = 0;
     }
-    if (name) (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
-    if (sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    if (class_sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)class_sig);
-    if (klass) {
-        JNIEnv *jni = NULL;
-        if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) == JNI_OK) (*jni)->DeleteLocalRef(jni, klass);
-    }
+    release_method_lookup(name, sig, class_sig, klass);
     return rc;
 }
 
@@ -315,13 +320,7 @@ int jvm_method_describe(jmethodID method, jvm_method_info *out) {
         if (table) (*jvmti)->Deallocate(jvmti, (unsigned char *)table);
         rc = 0;
     }
-    if (name) (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
-    if (sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    if (class_sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)class_sig);
-    if (klass) {
-        JNIEnv *jni = NULL;
-        if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) == JNI_OK) (*jni)->DeleteLocalRef(jni, klass);
-    }
+    release_method_lookup(name, sig, class_sig, klass);
     return rc;
 }
 
