@@ -29,6 +29,7 @@ static const char *string_at(meta_parser *p, size_t at, uint64_t index, const ch
 
 static int parse_number(meta_parser *p, size_t at, const char *text, const char *what, uint64_t *out) {
     char *end;
+    *out = 0;   /* set on every path: callers read it only on success, but -O3 cannot tell */
     if (!text[0] || text[0] < '0' || text[0] > '9') return jfr_fail(p->c, at, "metadata %s '%s' is not a number", what, text);
     *out = strtoull(text, &end, 10);
     if (*end) return jfr_fail(p->c, at, "metadata %s '%s' is not a number", what, text);

@@ -324,18 +324,6 @@ int jvm_method_describe(jmethodID method, jvm_method_info *out) {
     return rc;
 }
 
-int jvm_line_of(const jvm_method_info *m, int bci) {
-    /* The entry that starts last at or before bci; tables are not guaranteed to be sorted. */
-    int line = -1, best = -1;
-    for (int i = 0; bci >= 0 && i < m->line_count; i++) {
-        if (m->lines[i].bci <= bci && m->lines[i].bci > best) {
-            best = m->lines[i].bci;
-            line = m->lines[i].line;
-        }
-    }
-    return line;
-}
-
 JNIEnv *jvm_attach_current_thread(void) {
     return jvm_attach_current_thread_named("libprof timer");
 }

@@ -1,10 +1,13 @@
 /*
  * dump_bench: time and peak memory of turning stored samples into output, on a synthetic profile of
  * 1M samples over 100K distinct stacks of depth 40 (the sizes of a busy service profiled for minutes).
- * Stores the samples through traces_put, then names, merges and writes them as the agent's dump does.
- * Prints "DUMP <format> <seconds> <bytes>" lines and "PEAK_RSS_MB <n>".
+ * Stores the samples through traces_put_id, then names, merges and writes them as the agent's dump does;
+ * JFR as the agent's writer does for one chunk holding every sample (dump_bench_jfr).
+ * Each format is written by a child process of its own so that its peak memory is its own.
+ * Prints "DUMP <format> <seconds> <bytes> <peak MB> <MB added by the write>" lines and "PEAK_RSS_MB <n>".
  * Usage: dump_bench <output dir> [stacks=100000] [samples=1000000]
  */
+#include "dump_bench_jfr.h"
 #include "out_collapsed.h"
 #include "out_html.h"
 #include "out_text.h"
@@ -15,10 +18,13 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define DEPTH 40
 #define VOCABULARY 5000
+#define THREADS 8
 
 static double now(void) {
     struct timespec ts;
@@ -54,24 +60,67 @@ static void add_stack(const trace_frame *frames, uint32_t depth, uint32_t tid, u
     profile_add(b->p, ids, depth, samples, weight);
 }
 
-typedef enum { AS_COLLAPSED, AS_TEXT, AS_HTML } dump_format;
+typedef enum { AS_COLLAPSED, AS_TEXT, AS_HTML, AS_JFR } dump_format;
+static const char *const format_names[] = {"collapsed", "text", "html", "jfr"};
 
-static int write_file(const char *dir, const char *name, const profile *p, dump_format format) {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
+typedef struct {
+    const profile *p;
+    trace_table *table;
+    const uint32_t *ids, *tids;
+    uint64_t samples;
+} dump_input;
+
+static double rss_mb(void) {
+    long size = 0, pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &size, &pages) != 2) pages = 0;
+        fclose(f);
+    }
+    return pages * (double)sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
+static double peak_mb(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0;
+}
+
+static int write_format(const char *path, const dump_input *in, dump_format format) {
+    if (format == AS_JFR) return dump_bench_jfr(path, in->table, in->ids, in->tids, in->samples);
     FILE *f = fopen(path, "w");
     if (!f) return -1;
-    static const char *const names[] = {"collapsed", "text", "html"};
     out_html_options html = {0};
-    double t0 = now();
-    int rc = format == AS_TEXT ? out_text_write(p, f, 200, 200)
-             : format == AS_HTML ? out_html_write(p, f, &html)
-                                 : out_collapsed_write(p, f);
-    fclose(f);
-    struct stat st;
-    stat(path, &st);
-    printf("DUMP %s %.3f %lld\n", names[format], now() - t0, (long long)st.st_size);
-    return rc;
+    int rc = format == AS_TEXT ? out_text_write(in->p, f, 200, 200)
+             : format == AS_HTML ? out_html_write(in->p, f, &html)
+                                 : out_collapsed_write(in->p, f);
+    return fclose(f) || rc ? -1 : 0;
+}
+
+/* In a child process: its peak RSS is then this format's alone (on top of the stored profile). */
+static int dump_in_child(const char *dir, const char *file, const dump_input *in, dump_format format) {
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, file);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        double base = rss_mb(), t0 = now();
+        if (write_format(path, in, format)) {
+            fprintf(stderr, "writing %s failed\n", path);
+            _exit(1);
+        }
+        double seconds = now() - t0;
+        struct stat st;
+        stat(path, &st);
+        double peak = peak_mb();
+        printf("DUMP %s %.3f %lld %.1f %.1f\n", format_names[format], seconds, (long long)st.st_size, peak,
+               peak - base);
+        fflush(stdout);
+        _exit(0);
+    }
+    int status;
+    return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 int main(int argc, char **argv) {
@@ -80,10 +129,13 @@ int main(int argc, char **argv) {
     uint64_t samples = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000000;
     trace_table *t = traces_create(stacks * 2, stacks * DEPTH + 1024);
     trace_frame f[DEPTH];
+    uint32_t *ids = malloc(samples * sizeof(*ids)), *tids = malloc(samples * sizeof(*tids));
+    if (!ids || !tids) return 1;
     double t0 = now();
     for (uint64_t i = 0; i < samples; i++) {
         make_stack(mix(i) % stacks, f);
-        if (traces_put(t, f, DEPTH, 0, 1000000) != TRACES_STORED) {
+        tids[i] = 1000 + (uint32_t)(i % THREADS);
+        if (traces_put_id(t, f, DEPTH, 0, 1000000, &ids[i]) != TRACES_STORED) {
             fprintf(stderr, "storage refused sample %llu\n", (unsigned long long)i);
             return 1;
         }
@@ -96,19 +148,21 @@ int main(int argc, char **argv) {
     uint32_t names[VOCABULARY + 10];
     char name[128];
     for (int v = 0; v < VOCABULARY + 10; v++) {
-        snprintf(name, sizeof(name), "com/example/module%d/Service%d.handle%d", v % 17, v, v % 5);
+        snprintf(name, sizeof(name), "com/example/module%d/Service%d.handle%d", v % DUMP_BENCH_MODULES, v,
+                 v % DUMP_BENCH_HANDLERS);
         names[v] = profile_intern(&p, name, FTYPE_JAVA);
     }
     build_state b = {&p, names};
     traces_for_each(t, add_stack, &b);
     printf("BUILD %.3f %zu\n", now() - t0, p.stack_count);
-    if (write_file(dir, "bench.collapsed", &p, AS_COLLAPSED) || write_file(dir, "bench.txt", &p, AS_TEXT) ||
-        write_file(dir, "bench.html", &p, AS_HTML))
+    dump_input in = {&p, t, ids, tids, samples};
+    if (dump_in_child(dir, "bench.collapsed", &in, AS_COLLAPSED) || dump_in_child(dir, "bench.txt", &in, AS_TEXT) ||
+        dump_in_child(dir, "bench.html", &in, AS_HTML) || dump_in_child(dir, "bench.jfr", &in, AS_JFR))
         return 1;
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    printf("PEAK_RSS_MB %.1f\n", ru.ru_maxrss / 1024.0);
+    printf("PEAK_RSS_MB %.1f\n", peak_mb());
     profile_free(&p);
     traces_destroy(t);
+    free(ids);
+    free(tids);
     return 0;
 }
