@@ -31,6 +31,10 @@ typedef struct engine {
     void (*after_sample)(const siginfo_t *info);
     /* A sample stands for 'interval' events (page faults...), not for the CPU time since the last one. */
     bool counts_events;
+    /* May be NULL; async-signal-safe. True when, in the running session, every sample marks exactly
+     * 'interval' ns of the thread's CPU time (an event counting all of it): the handler then weighs it by
+     * the interval instead of reading the thread's CPU clock, a system call it spares on every sample. */
+    bool (*interval_is_cpu_time)(void);
     /* Samples are taken in Java code on the calling thread (instrumentation): no native frames to walk. */
     bool java_only;
 } engine;

@@ -56,6 +56,7 @@ static unsigned starts_since_sweep;
 static const perf_event_kind *kind;
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
+static bool period_exact;          /* a time event counting all CPU time, at the interval asked for */
 /* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
  * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
 static enum { DENY_NONE, DENY_ALL, DENY_KERNEL } deny_for_test;
@@ -302,6 +303,8 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
                  (unsigned long long)period, MIN_TIME_PERIOD_NS);
         period = MIN_TIME_PERIOD_NS;
     }
+    /* Kernel time excluded (user space only) or a raised period: the interval is not what a sample marks. */
+    period_exact = kind->time_based && kernel_allowed && period == interval_ns;
     running = true;
     armed_total = skipped_fd_limit = open_failed = without_ring = 0;
     starts_since_sweep = 0;
@@ -325,6 +328,10 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
         return -1;
     }
     return 0;
+}
+
+static bool perf_interval_is_cpu_time(void) {
+    return period_exact;
 }
 
 static void perf_stop(void) {
@@ -372,6 +379,7 @@ const engine engine_perf = {
     .name = "perf",
     .units = "ns",
     .default_interval_ns = 10000000ULL,
+    .interval_is_cpu_time = perf_interval_is_cpu_time,
     PERF_ENGINE_FUNCTIONS,
 };
 

@@ -324,9 +324,12 @@ static uint32_t kernel_stack(const siginfo_t *info, trace_frame *out) {
     return n > 0 ? (uint32_t)n : 0;
 }
 
-/* Counted events (page faults...) weigh their period; time events the CPU time since the last sample. */
+/* Counted events (page faults...) weigh their period, and so do CPU-time events that count every
+ * nanosecond; other time events the CPU time since the last sample. */
 static uint64_t weight_of_sample(const siginfo_t *info) {
-    return config.engine && config.engine->counts_events ? config.interval_ns : sample_weight(info);
+    const engine *e = config.engine;
+    bool period = e && (e->counts_events || (e->interval_is_cpu_time && e->interval_is_cpu_time()));
+    return period ? config.interval_ns : sample_weight(info);
 }
 
 /* The sample's record for the JFR writer: when (the event clock is CLOCK_MONOTONIC), who, which stack. */
