@@ -4,13 +4,13 @@
  */
 #include "options.h"
 
+#include "errmsg.h"
 #include "filepath.h"
 #include "log.h"
 #include "method_target.h"
 #include "perf_events.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +28,6 @@ void options_init(prof_options *o) {
     o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 int options_parse_duration(const char *s, uint64_t bare_unit_ns, uint64_t *out_ns) {
     if (!s || *s < '0' || *s > '9') return -1;
@@ -104,9 +96,9 @@ static int parse_int(const char *s, long min, long max, int *out) {
 }
 
 static int copy_value(char *dst, size_t cap, const char *name, const char *value, char *err, size_t errlen) {
-    if (!value || !*value) return fail(err, errlen, "option '%s' needs a value: %s=...", name, name);
+    if (!value || !*value) return errmsg_fail(err, errlen, "option '%s' needs a value: %s=...", name, name);
     if (strlen(value) >= cap)
-        return fail(err, errlen, "option '%s': value '%.40s...' is longer than %zu characters", name, value, cap - 1);
+        return errmsg_fail(err, errlen, "option '%s': value '%.40s...' is longer than %zu characters", name, value, cap - 1);
     strcpy(dst, value);
     return 0;
 }
@@ -114,18 +106,18 @@ static int copy_value(char *dst, size_t cap, const char *name, const char *value
 static int add_filter(char list[][256], int *count, const char *name, const char *value, char *err,
                       size_t errlen) {
     if (*count >= OPTIONS_MAX_FILTERS)
-        return fail(err, errlen, "option '%s': more than %d patterns", name, OPTIONS_MAX_FILTERS);
+        return errmsg_fail(err, errlen, "option '%s': more than %d patterns", name, OPTIONS_MAX_FILTERS);
     if (copy_value(list[*count], 256, name, value, err, errlen)) return -1;
     const char *inner = strchr(value + 1, '*');
     if (inner && inner[1] != 0)
-        return fail(err, errlen, "option '%s=%s': '*' is accepted only at the start or the end of a pattern",
+        return errmsg_fail(err, errlen, "option '%s=%s': '*' is accepted only at the start or the end of a pattern",
                     name, value);
     (*count)++;
     return 0;
 }
 
 static int set_event(prof_options *o, const char *value, char *err, size_t errlen) {
-    if (!value || !*value) return fail(err, errlen, "option 'event' needs a value; accepted: " KNOWN_EVENTS_TEXT);
+    if (!value || !*value) return errmsg_fail(err, errlen, "option 'event' needs a value; accepted: " KNOWN_EVENTS_TEXT);
     for (size_t i = 0; i < sizeof(known_events) / sizeof(known_events[0]); i++) {
         if (strcmp(value, known_events[i]) == 0) {
             strcpy(o->event, value);
@@ -137,7 +129,7 @@ static int set_event(prof_options *o, const char *value, char *err, size_t errle
         method_target t;
         if (method_target_parse(value, &t, err, errlen)) return -1;
         if (strlen(value) >= sizeof(o->event))
-            return fail(err, errlen, "option 'event=%.40s...': longer than %zu characters", value, sizeof(o->event) - 1);
+            return errmsg_fail(err, errlen, "option 'event=%.40s...': longer than %zu characters", value, sizeof(o->event) - 1);
         strcpy(o->event, value);
         return 0;
     }
@@ -147,7 +139,7 @@ static int set_event(prof_options *o, const char *value, char *err, size_t errle
         strcpy(o->event, perf->name);
         return 0;
     }
-    return fail(err, errlen, "option 'event=%s': unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, value, value);
+    return errmsg_fail(err, errlen, "option 'event=%s': unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, value, value);
 }
 
 /* Options that take no value, and the flag each one sets. */
@@ -181,7 +173,7 @@ static int parse_count_format(const char *name, const char *value, int *out, cha
         return 0;
     }
     if (parse_int(value, 1, 1000000, out))
-        return fail(err, errlen, "option '%s=%s': expected a whole number from 1 to 1000000", name, value);
+        return errmsg_fail(err, errlen, "option '%s=%s': expected a whole number from 1 to 1000000", name, value);
     return 0;
 }
 
@@ -193,7 +185,7 @@ static int parse_minwidth(prof_options *o, const char *value, char *err, size_t 
     bool decimal = value && *value && value[strspn(value, "0123456789.")] == 0;
     double v = decimal ? strtod(value, &end) : -1;
     if (errno || !end || *end || !(v >= 0 && v <= 100))
-        return fail(err, errlen, "option 'minwidth=%s': expected a percent from 0 to 100, such as 0.5",
+        return errmsg_fail(err, errlen, "option 'minwidth=%s': expected a percent from 0 to 100, such as 0.5",
                     value ? value : "");
     o->minwidth = v;
     return 0;
@@ -206,21 +198,21 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     prof_action action;
 
     if (parse_action(name, &action) == 0) {
-        if (value) return fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
+        if (value) return errmsg_fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
         if (o->action != ACTION_NONE && o->action != action)
-            return fail(err, errlen, "options '%s' and '%s' conflict: give one action", options_action_name(o->action),
+            return errmsg_fail(err, errlen, "options '%s' and '%s' conflict: give one action", options_action_name(o->action),
                         name);
         o->action = action;
         return 0;
     }
     bool *flag = flag_for(o, name);
     if (flag) {
-        if (value) return fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
+        if (value) return errmsg_fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
         *flag = true;
         return 0;
     }
     if (strcmp(name, "samples") == 0) {
-        if (value) return fail(err, errlen, "option 'samples' takes no value (got '%s')", value);
+        if (value) return errmsg_fail(err, errlen, "option 'samples' takes no value (got '%s')", value);
         o->total = false;
         return 0;
     }
@@ -228,7 +220,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     if (strcmp(name, "interval") == 0) {
         o->interval_has_unit = value && value[strspn(value, "0123456789")] != 0;
         if (!value || options_parse_duration(value, 1, &o->interval_ns) || o->interval_ns == 0)
-            return fail(err, errlen,
+            return errmsg_fail(err, errlen,
                         "option 'interval=%s': expected a positive duration such as 10ms, 500us, 1000000 "
                         "(ns), 1s",
                         value ? value : "");
@@ -241,34 +233,34 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         return filepath_expand(value, 1, 0, expanded, sizeof(expanded), err, errlen);
     }
     if (strcmp(name, "collapsed") == 0) {
-        if (value) return fail(err, errlen, "option 'collapsed' takes no value (got '%s')", value);
+        if (value) return errmsg_fail(err, errlen, "option 'collapsed' takes no value (got '%s')", value);
         o->format = FORMAT_COLLAPSED;
         return 0;
     }
     if (strcmp(name, "text") == 0) {
-        if (value) return fail(err, errlen, "option 'text' takes no value (got '%s')", value);
+        if (value) return errmsg_fail(err, errlen, "option 'text' takes no value (got '%s')", value);
         o->format = FORMAT_TEXT;
         return 0;
     }
     if (strcmp(name, "jfr") == 0) {
-        if (value) return fail(err, errlen, "option 'jfr' takes no value (got '%s')", value);
+        if (value) return errmsg_fail(err, errlen, "option 'jfr' takes no value (got '%s')", value);
         o->format = FORMAT_JFR;
         return 0;
     }
     if (strcmp(name, "chunksize") == 0) {
         if (options_parse_size(value, &o->chunk_size) || o->chunk_size < OPTIONS_MIN_CHUNK_SIZE)
-            return fail(err, errlen, "option 'chunksize=%s': expected a size in bytes of at least 1k, with an "
+            return errmsg_fail(err, errlen, "option 'chunksize=%s': expected a size in bytes of at least 1k, with an "
                         "optional k, m or g suffix, such as 100m", value ? value : "");
         return 0;
     }
     if (strcmp(name, "chunktime") == 0) {
         if (parse_chunk_time(value, &o->chunk_time_ns) || o->chunk_time_ns < OPTIONS_MIN_CHUNK_TIME_NS)
-            return fail(err, errlen, "option 'chunktime=%s': expected a duration of at least 1s, such as 10s, "
+            return errmsg_fail(err, errlen, "option 'chunktime=%s': expected a duration of at least 1s, such as 10s, "
                         "5m, 1h (a bare number is seconds)", value ? value : "");
         return 0;
     }
     if (strcmp(name, "flamegraph") == 0 || strcmp(name, "html") == 0 || strcmp(name, "tree") == 0) {
-        if (value) return fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
+        if (value) return errmsg_fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
         o->format = name[0] == 't' ? FORMAT_TREE : FORMAT_FLAMEGRAPH;
         return 0;
     }
@@ -279,7 +271,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     }
     if (strcmp(name, "jstackdepth") == 0) {
         if (parse_int(value, 1, OPTIONS_MAX_JSTACKDEPTH, &o->jstackdepth))
-            return fail(err, errlen, "option 'jstackdepth=%s': expected a whole number from 1 to %d",
+            return errmsg_fail(err, errlen, "option 'jstackdepth=%s': expected a whole number from 1 to %d",
                         value ? value : "", OPTIONS_MAX_JSTACKDEPTH);
         return 0;
     }
@@ -290,7 +282,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         uint64_t ns;
         if (!value || options_parse_duration(value, 1000000000ULL, &ns) || ns < 1000000000ULL ||
             ns / 1000000000ULL > 1000000000ULL)
-            return fail(err, errlen, "option 'timeout=%s': expected seconds (a whole number >= 1, or with a "
+            return errmsg_fail(err, errlen, "option 'timeout=%s': expected seconds (a whole number >= 1, or with a "
                         "suffix such as 30s)", value ? value : "");
         o->timeout_s = (int)(ns / 1000000000ULL);
         return 0;
@@ -307,18 +299,18 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
             o->cstack = CSTACK_VM;
             return 0;
         }
-        return fail(err, errlen, "option 'cstack=%s': accepted: vm (or vmx), dwarf, fp, no", value ? value : "");
+        return errmsg_fail(err, errlen, "option 'cstack=%s': accepted: vm (or vmx), dwarf, fp, no", value ? value : "");
     }
     if (strcmp(name, "log") == 0) return copy_value(o->log_file, sizeof(o->log_file), name, value, err, errlen);
     if (strcmp(name, "loglevel") == 0) {
         int level = value ? log_level_from_name(value) : -1;
         if (level < 0)
-            return fail(err, errlen, "option 'loglevel=%s': accepted: debug, info, warn, error, none",
+            return errmsg_fail(err, errlen, "option 'loglevel=%s': accepted: debug, info, warn, error, none",
                         value ? value : "");
         o->log_level = level;
         return 0;
     }
-    return fail(err, errlen,
+    return errmsg_fail(err, errlen,
                 "unknown option '%s'; accepted: start resume stop dump status version event= interval= file= "
                 "collapsed text traces[=N] flat[=N] threads jstackdepth= include= exclude= simple dot sig ann lib "
                 "title= samples total timeout= log= loglevel= quiet cstack= flamegraph html tree minwidth= "
@@ -330,7 +322,7 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
     options_init(o);
     if (!text || !*text) return 0;
     char *copy = strdup(text);
-    if (!copy) return fail(err, errlen, "out of memory parsing options");
+    if (!copy) return errmsg_fail(err, errlen, "out of memory parsing options");
     int rc = 0;
     char *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -339,7 +331,7 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
     free(copy);
     /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
     if (rc == 0 && o->interval_has_unit && method_target_is_target(o->event))
-        rc = fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "
+        rc = errmsg_fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "
                   "such as interval=100 (every 100th call)", o->event);
     return rc;
 }

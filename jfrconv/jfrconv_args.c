@@ -5,21 +5,13 @@
 #define _GNU_SOURCE
 #include "jfrconv_args.h"
 
+#include "errmsg.h"
+
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 void jfrconv_usage(FILE *out) {
     fputs("Usage: jfrconv [options] input.jfr [more.jfr...] output\n"
@@ -156,7 +148,7 @@ static int set_format(jfrconv_args *a, const char *value, char *err, size_t errl
             return 0;
         }
     }
-    return fail(err, errlen, "-o '%s': unknown format; accepted: collapsed, flamegraph (or html), tree, text", value);
+    return errmsg_fail(err, errlen, "-o '%s': unknown format; accepted: collapsed, flamegraph (or html), tree, text", value);
 }
 
 /* Flags without a value. */
@@ -187,13 +179,13 @@ static int parse_valued(jfrconv_args *a, const char *name, const char *value, ch
     if (is(name, "-X", "--exclude")) return jfr_convert_add_filter(&a->convert, false, value, err, errlen);
     if (is(name, NULL, "--from") || is(name, NULL, "--to")) {
         if (jfrconv_parse_time(value, name[2] == 'f' ? &a->from : &a->to))
-            return fail(err, errlen, "%s '%s': expected a time such as 10s, 500ms, -5s, 1700000000000 (epoch ms), "
+            return errmsg_fail(err, errlen, "%s '%s': expected a time such as 10s, 500ms, -5s, 1700000000000 (epoch ms), "
                         "2026-11-22T10:15:00 or 10:15:00", name, value);
         return 0;
     }
     if (is(name, NULL, "--title")) {
         if (strlen(value) >= sizeof(a->output.title))
-            return fail(err, errlen, "--title: longer than %zu characters", sizeof(a->output.title) - 1);
+            return errmsg_fail(err, errlen, "--title: longer than %zu characters", sizeof(a->output.title) - 1);
         strcpy(a->output.title, value);
         return 0;
     }
@@ -202,7 +194,7 @@ static int parse_valued(jfrconv_args *a, const char *name, const char *value, ch
         errno = 0;
         double v = strtod(value, &end);
         if (errno || end == value || *end || !(v >= 0 && v <= 100) || value[strspn(value, "0123456789.")])
-            return fail(err, errlen, "--minwidth '%s': expected a percent from 0 to 100, such as 0.5", value);
+            return errmsg_fail(err, errlen, "--minwidth '%s': expected a percent from 0 to 100, such as 0.5", value);
         a->output.minwidth = v;
         return 0;
     }
@@ -228,7 +220,7 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
         if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            if (npos > JFRCONV_MAX_INPUTS) return fail(err, errlen, "more than %d inputs", JFRCONV_MAX_INPUTS);
+            if (npos > JFRCONV_MAX_INPUTS) return errmsg_fail(err, errlen, "more than %d inputs", JFRCONV_MAX_INPUTS);
             positional[npos++] = arg;
             continue;
         }
@@ -240,32 +232,32 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
         const char *value = NULL;
         const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
         size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (n >= sizeof(name)) return fail(err, errlen, "unknown option '%.60s'; see jfrconv --help", arg);
+        if (n >= sizeof(name)) return errmsg_fail(err, errlen, "unknown option '%.60s'; see jfrconv --help", arg);
         memcpy(name, arg, n);
         name[n] = 0;
         if (eq) value = eq + 1;
         bool *flag = flag_for(a, name);
         if (flag) {
-            if (value) return fail(err, errlen, "option %s takes no value (got '%s')", name, value);
+            if (value) return errmsg_fail(err, errlen, "option %s takes no value (got '%s')", name, value);
             *flag = true;
             continue;
         }
-        if (!takes_value(name)) return fail(err, errlen, "unknown option '%s'; see jfrconv --help", arg);
+        if (!takes_value(name)) return errmsg_fail(err, errlen, "unknown option '%s'; see jfrconv --help", arg);
         if (!value) {
-            if (i + 1 >= argc) return fail(err, errlen, "option %s needs a value", name);
+            if (i + 1 >= argc) return errmsg_fail(err, errlen, "option %s needs a value", name);
             value = argv[++i];
         }
         if (parse_valued(a, name, value, err, errlen)) return -1;
     }
     if (a->help) return 0;
-    if (npos == 0) return fail(err, errlen, "no input file; usage: jfrconv [options] input.jfr [more.jfr...] output");
+    if (npos == 0) return errmsg_fail(err, errlen, "no input file; usage: jfrconv [options] input.jfr [more.jfr...] output");
     if (npos == 1) {
         /* Only an input: the flame graph beside it, as async-profiler's jfrconv does. */
         static char derived[4096];
         const char *in = positional[0];
         size_t len = strlen(in);
         if (len > 4 && strcmp(in + len - 4, ".jfr") == 0) len -= 4;
-        if (len + 6 > sizeof(derived)) return fail(err, errlen, "input path too long: %.60s...", in);
+        if (len + 6 > sizeof(derived)) return errmsg_fail(err, errlen, "input path too long: %.60s...", in);
         snprintf(derived, sizeof(derived), "%.*s.html", (int)len, in);
         positional[npos++] = derived;
     }
@@ -275,7 +267,7 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
     size_t used = 0;
     if (strcmp(a->output_path, "-") != 0) {
         for (const char *c = a->output_path; *c; c++) {
-            if (used + 3 >= sizeof(a->output.file)) return fail(err, errlen, "output path too long");
+            if (used + 3 >= sizeof(a->output.file)) return errmsg_fail(err, errlen, "output path too long");
             if (*c == '%') a->output.file[used++] = '%';
             a->output.file[used++] = *c;
         }

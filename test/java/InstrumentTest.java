@@ -23,27 +23,17 @@ public class InstrumentTest {
             + "|IllegalAccessError|UnsatisfiedLinkError");
 
     public static void main(String[] args) throws Exception {
-        IntegrationTest.javaHome = args[1];
-        IntegrationTest.agent = args[2];
-        IntegrationTest.classes = args[3];
-        IntegrationTest.work = Path.of(args[4]);
-        Files.createDirectories(IntegrationTest.work);
-        try {
-            switch (args[0]) {
+        IntegrationTest.runMain(args, test -> {
+            switch (test) {
                 case "counts" -> counts();
                 case "selection" -> selection();
                 case "jdk_classes" -> jdkClasses();
                 case "attach" -> attach();
                 case "javac" -> javac();
                 case "bad_targets" -> badTargets();
-                default -> throw new IllegalArgumentException("unknown test " + args[0]);
+                default -> throw new IllegalArgumentException("unknown test " + test);
             }
-            System.out.println("1 passed, 0 failed");
-        } catch (AssertionError e) {
-            System.out.println("FAIL: " + e.getMessage());
-            System.out.println("0 passed, 1 failed");
-            System.exit(1);
-        }
+        });
     }
 
     static void check(boolean condition, String message) {

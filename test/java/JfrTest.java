@@ -24,13 +24,7 @@ public class JfrTest {
     }
 
     public static void main(String[] args) throws Exception {
-        String test = args[0];
-        IntegrationTest.javaHome = args[1];
-        IntegrationTest.agent = args[2];
-        IntegrationTest.classes = args[3];
-        IntegrationTest.work = Path.of(args[4]);
-        Files.createDirectories(IntegrationTest.work);
-        try {
+        IntegrationTest.runMain(args, test -> {
             switch (test) {
                 case "jfr_stacks" -> stacks();
                 case "jfr_chunks_by_size" -> chunksBySize();
@@ -39,12 +33,7 @@ public class JfrTest {
                 case "jfr_attach_dump" -> attachAndDump();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
-            System.out.println("1 passed, 0 failed");
-        } catch (AssertionError e) {
-            System.out.println("FAIL: " + e.getMessage());
-            System.out.println("0 passed, 1 failed");
-            System.exit(1);
-        }
+        });
     }
 
     static void check(boolean condition, String message) {

@@ -22,31 +22,22 @@ public class JfrconvTest {
 
     record Result(int exit, String out, String err) {}
 
+    /** Arguments: test java_home libprof.so jfrconv classes work_dir [bad input sample]. */
     public static void main(String[] args) throws Exception {
-        String test = args[0];
-        javaHome = args[1];
-        agent = args[2];
         jfrconv = args[3];
-        classes = args[4];
-        work = Path.of(args[5]);
-        Files.createDirectories(work);
-        IntegrationTest.work = work;
-        IntegrationTest.javaHome = javaHome;
-        IntegrationTest.agent = agent;
-        IntegrationTest.classes = classes;
-        try {
+        String[] common = {args[0], args[1], args[2], args[4], args[5]};
+        IntegrationTest.runMain(common, test -> {
+            javaHome = IntegrationTest.javaHome;
+            agent = IntegrationTest.agent;
+            classes = IntegrationTest.classes;
+            work = IntegrationTest.work;
             switch (test) {
                 case "jdk_recording" -> jdkRecording();
                 case "bad_input" -> badInput(Path.of(args[6]));
                 case "roundtrip" -> roundTrip();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
-            System.out.println("1 passed, 0 failed");
-        } catch (AssertionError e) {
-            System.out.println("FAIL: " + e.getMessage());
-            System.out.println("0 passed, 1 failed");
-            System.exit(1);
-        }
+        });
     }
 
     static void check(boolean condition, String message) {
@@ -76,25 +67,25 @@ public class JfrconvTest {
         return run(cmd);
     }
 
-    /** Converts with the given options to collapsed stacks and reads them. */
-    static Map<String, Long> collapsed(String name, String... args) throws IOException, InterruptedException {
+    /** Converts with the given options to collapsed stacks: the output file. */
+    static Path convert(String name, String... args) throws IOException, InterruptedException {
         Path out = work.resolve(name + ".collapsed");
         Files.deleteIfExists(out);
         List<String> all = new ArrayList<>(List.of(args));
         all.add(out.toString());
         Result r = jfrconv(all.toArray(new String[0]));
         check(r.exit() == 0, "jfrconv failed (" + r.exit() + "): " + r.err());
-        return IntegrationTest.readCollapsed(out);
+        return out;
+    }
+
+    /** Converts with the given options to collapsed stacks and reads them. */
+    static Map<String, Long> collapsed(String name, String... args) throws IOException, InterruptedException {
+        return IntegrationTest.readCollapsed(convert(name, args));
     }
 
     /** The samples a conversion keeps (0 for an empty output). */
     static long count(String name, String... args) throws IOException, InterruptedException {
-        Path out = work.resolve(name + ".collapsed");
-        Files.deleteIfExists(out);
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add(out.toString());
-        Result r = jfrconv(all.toArray(new String[0]));
-        check(r.exit() == 0, "jfrconv failed (" + r.exit() + "): " + r.err());
+        Path out = convert(name, args);
         return Files.readString(out).isEmpty() ? 0 : sum(IntegrationTest.readCollapsed(out));
     }
 
