@@ -23,7 +23,7 @@ static __thread struct {
     bool probed;     /* bounds found by probing (threads the JVM did not report) */
 } own_stack __attribute__((tls_model("initial-exec")));
 
-#define MAX_REGIONS 16
+#define MAX_REGIONS 32
 static struct {
     uintptr_t low;
     const uintptr_t *high_at;
@@ -82,6 +82,15 @@ int safe_read_add_growing_region(uintptr_t low, const uintptr_t *high_at) {
     regions[n].high_at = high_at;
     atomic_store(&region_count, n + 1);
     return 0;
+}
+
+static uintptr_t fixed_highs[MAX_REGIONS];   /* the high ends of fixed regions: their high_at points here */
+
+int safe_read_add_fixed_region(uintptr_t low, uintptr_t high) {
+    int n = atomic_load(&region_count);
+    if (n >= MAX_REGIONS) return -1;
+    fixed_highs[n] = high;
+    return safe_read_add_growing_region(low, &fixed_highs[n]);
 }
 
 static bool in_vm_region(uintptr_t addr) {

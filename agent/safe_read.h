@@ -18,9 +18,13 @@ void safe_read_note_stack_pointer(uintptr_t sp);
 
 /* Registers memory the JVM keeps mapped for as long as it runs and never shrinks, whose readable part is
  * [low, *high_at) with *high_at growing over time (a code heap's committed part). high_at must itself point
- * into a VM object that lives as long as the VM. Up to 16 regions; call before walks read them, outside
+ * into a VM object that lives as long as the VM. Up to 32 regions; call before walks read them, outside
  * signal handlers. Returns -1 when the table is full. */
 int safe_read_add_growing_region(uintptr_t low, const uintptr_t *high_at);
+
+/* Registers [low, high): memory mapped readable for as long as the VM runs (the JVM's own mapped files).
+ * Same table and rules as safe_read_add_growing_region. */
+int safe_read_add_fixed_region(uintptr_t low, uintptr_t high);
 
 /* Records the calling thread's stack bounds so that reads inside them need no system call. Call on the
  * thread itself, outside signal handlers (JVMTI ThreadStart, VMInit). */

@@ -9,7 +9,9 @@
 
 #include "codeblob.h"
 #include "jvm.h"
+#include "log.h"
 #include "safe_read.h"
+#include "vm_images.h"
 #include "vmstructs.h"
 
 #include <stdio.h>
@@ -66,6 +68,9 @@ static void set_layout(void) {
 
 int walk_vm_check(char *err, size_t errlen) {
     if (codeblob_init(err, errlen)) return -1;
+    int images = vm_images_register();
+    if (images < 0) log_debug("vm walker: /proc/self/maps unreadable: reads of libjvm.so and CDS data are checked");
+    else if (images > 0) log_debug("vm walker: %d mapped regions of libjvm.so and CDS archives read directly", images);
     JNIEnv *jni = NULL;
     JavaVM *vm = jvm_vm();
     if (!vm || (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK || !jni)
