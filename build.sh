@@ -89,7 +89,7 @@ case "${1:-build}" in
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ctest --output-on-failure -j "$JOBS" -R '^unit\.' ;;
   stress)
-    # Every stress scenario, engine and stack mode for 60 s of CPU each, on every JDK found.
+    # Every stress scenario, engine and stack mode for 60 s each, on every JDK found.
     configure_and_build
     for jdk in /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/temurin-25-jdk-amd64; do
       [ -x "$jdk/bin/java" ] || continue

@@ -429,9 +429,11 @@ public class IntegrationTest {
                 check(res.find(), "no resource line: " + output);
                 long fds0 = Long.parseLong(res.group(1)), fds1 = Long.parseLong(res.group(2));
                 long rss0 = Long.parseLong(res.group(3)), rss1 = Long.parseLong(res.group(4));
+                Matcher done = Pattern.compile("STRESS \\S+ done (\\d+)").matcher(output);
+                String started = scenario.equals("threads") && done.find() ? ", " + done.group(1) + " threads" : "";
                 System.out.printf("  %-9s %-6s cstack=%-7s: %5d samples, %5d in Stress, %4d failed (%.1f%%),"
-                        + " %d truncated; fds %d -> %d, RSS %d -> %d kB%n", scenario, engine, cstack, total, own,
-                        failed, 100.0 * failed / total, truncated, fds0, fds1, rss0, rss1);
+                        + " %d truncated; fds %d -> %d, RSS %d -> %d kB%s%n", scenario, engine, cstack,
+                        total, own, failed, 100.0 * failed / total, truncated, fds0, fds1, rss0, rss1, started);
                 check(own > 0, scenario + ": no sample in the workload's own frames");
                 if (scenario.equals("recursion")) check(truncated * 2 > own, "deep stacks not marked [truncated]");
                 if (fds0 >= 0) {
