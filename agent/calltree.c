@@ -1,16 +1,15 @@
 /*
- * calltree: merging is one hash lookup per frame, keyed by (parent, name), so a node with thousands of
- * children (a thread root, a dispatcher) costs no more than a chain. Children are kept as a singly linked
- * list because every reader walks all of them anyway.
+ * calltree: the stacks are visited in lexicographic order of their frames, so each one shares with the
+ * previous exactly the path it has in common with every earlier stack: merging is a comparison with the
+ * previous stack, and nodes are only ever added below the end of that shared prefix. No index of children
+ * is needed (a hash index by (parent, name) cost more memory than the nodes themselves, and its rehashing
+ * much of the time). Children are kept as a singly linked list because every reader walks all of them.
  */
+#define _GNU_SOURCE
 #include "calltree.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t child_key(uint32_t parent, uint32_t name) {
-    return ((uint64_t)parent + 1) << 32 | name;   /* never 0, which u64map reserves */
-}
 
 static uint32_t add_node(calltree *t, uint32_t parent, uint32_t name) {
     if (t->count == t->capacity) {
@@ -25,42 +24,65 @@ static uint32_t add_node(calltree *t, uint32_t parent, uint32_t name) {
     if (parent != CALLTREE_NONE) {
         t->nodes[id].next_sibling = t->nodes[parent].first_child;
         t->nodes[parent].first_child = id;
-        if (u64map_put(&t->child_index, child_key(parent, name), id)) return CALLTREE_NONE;
     }
     return id;
 }
 
-static uint32_t child_of(calltree *t, uint32_t parent, uint32_t name) {
-    uint64_t id;
-    if (u64map_get(&t->child_index, child_key(parent, name), &id)) return (uint32_t)id;
-    return add_node(t, parent, name);
+/* Frames compared root first; a stack sorts before the longer stacks it is a prefix of. */
+static int compare_stacks(const void *a, const void *b, void *arg) {
+    const profile *p = arg;
+    const profile_stack *x = &p->stacks[*(const uint32_t *)a], *y = &p->stacks[*(const uint32_t *)b];
+    uint32_t n = x->depth < y->depth ? x->depth : y->depth;
+    for (uint32_t i = 0; i < n; i++) {
+        if (x->frames[i] != y->frames[i]) return x->frames[i] < y->frames[i] ? -1 : 1;
+    }
+    return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+static uint32_t shared_prefix(const profile_stack *a, const profile_stack *b) {
+    uint32_t n = a->depth < b->depth ? a->depth : b->depth, i = 0;
+    while (i < n && a->frames[i] == b->frames[i]) i++;
+    return i;
 }
 
 int calltree_build(calltree *t, const profile *p) {
     memset(t, 0, sizeof(*t));
-    u64map_init(&t->child_index);
-    if (add_node(t, CALLTREE_NONE, 0) == CALLTREE_NONE) goto oom;
-    for (size_t i = 0; i < p->stack_count; i++) {
-        const profile_stack *s = &p->stacks[i];
-        uint64_t value = profile_value(p, s);
-        if (value == 0) continue;
-        uint32_t node = 0;
-        t->nodes[0].total += value;
-        for (uint32_t f = 0; f < s->depth; f++) {
-            node = child_of(t, node, s->frames[f]);
-            if (node == CALLTREE_NONE) goto oom;
-            t->nodes[node].total += value;
-        }
+    uint32_t *order = malloc((p->stack_count ? p->stack_count : 1) * sizeof(uint32_t));
+    uint32_t n = 0, max_depth = 0;
+    for (size_t i = 0; order && i < p->stack_count; i++) {
+        if (profile_value(p, &p->stacks[i]) == 0) continue;
+        order[n++] = (uint32_t)i;
+        if (p->stacks[i].depth > max_depth) max_depth = p->stacks[i].depth;
     }
+    uint32_t *path = malloc(((size_t)max_depth + 1) * sizeof(uint32_t));   /* path[f]: the node of frame f */
+    if (!order || !path || add_node(t, CALLTREE_NONE, 0) == CALLTREE_NONE) goto oom;
+    qsort_r(order, n, sizeof(uint32_t), compare_stacks, (void *)p);
+    const profile_stack *previous = NULL;
+    for (uint32_t k = 0; k < n; k++) {
+        const profile_stack *s = &p->stacks[order[k]];
+        uint64_t value = profile_value(p, s);
+        t->nodes[0].total += value;
+        uint32_t shared = previous ? shared_prefix(previous, s) : 0;
+        for (uint32_t f = 0; f < shared; f++) t->nodes[path[f]].total += value;
+        for (uint32_t f = shared; f < s->depth; f++) {
+            path[f] = add_node(t, f ? path[f - 1] : 0, s->frames[f]);
+            if (path[f] == CALLTREE_NONE) goto oom;
+            t->nodes[path[f]].total += value;
+        }
+        previous = s;
+    }
+    free(order);
+    free(path);
     return 0;
 oom:
+    free(order);
+    free(path);
     calltree_free(t);
     return -1;
 }
 
 void calltree_free(calltree *t) {
     free(t->nodes);
-    u64map_free(&t->child_index);
     memset(t, 0, sizeof(*t));
 }
 

@@ -7,7 +7,6 @@
 #define LIBPROF_CALLTREE_H
 
 #include "profile.h"
-#include "u64map.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -24,7 +23,6 @@ typedef struct {
 typedef struct {
     calltree_node *nodes;   /* nodes[0] is the root, above every stack's first frame */
     uint32_t count, capacity;
-    u64map child_index;     /* (parent + 1) << 32 | name -> node id, to merge in O(1) */
 } calltree;
 
 /* Merges every stack of 'p' with a non-zero value. Returns 0, or -1 when out of memory (tree freed). */
