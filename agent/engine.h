@@ -32,8 +32,9 @@ typedef struct engine {
     /* A sample stands for 'interval' events (page faults...), not for the CPU time since the last one. */
     bool counts_events;
     /* May be NULL; async-signal-safe. True when, in the running session, every sample marks exactly
-     * 'interval' ns of the thread's CPU time (an event counting all of it): the handler then weighs it by
-     * the interval instead of reading the thread's CPU clock, a system call it spares on every sample. */
+     * 'interval' ns of the thread's counted CPU time (an event counting kernel and user time alike; the
+     * time a one-shot event spends disarmed, in the handler, is not counted): the handler then weighs it
+     * by the interval instead of reading the thread's CPU clock, a system call it spares on every sample. */
     bool (*interval_is_cpu_time)(void);
     /* Samples are taken in Java code on the calling thread (instrumentation): no native frames to walk. */
     bool java_only;

@@ -27,6 +27,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ static unsigned starts_since_sweep;
 static const perf_event_kind *kind;
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
-static bool period_exact;          /* a time event counting all CPU time, at the interval asked for */
+static _Atomic bool period_exact;  /* a time event counting all CPU time, at the interval asked for */
 /* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
  * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
 static enum { DENY_NONE, DENY_ALL, DENY_KERNEL } deny_for_test;
@@ -304,7 +305,8 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
         period = MIN_TIME_PERIOD_NS;
     }
     /* Kernel time excluded (user space only) or a raised period: the interval is not what a sample marks. */
-    period_exact = kind->time_based && kernel_allowed && period == interval_ns;
+    atomic_store_explicit(&period_exact, kind->time_based && kernel_allowed && period == interval_ns,
+                          memory_order_relaxed);
     running = true;
     armed_total = skipped_fd_limit = open_failed = without_ring = 0;
     starts_since_sweep = 0;
@@ -331,7 +333,7 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
 }
 
 static bool perf_interval_is_cpu_time(void) {
-    return period_exact;
+    return atomic_load_explicit(&period_exact, memory_order_relaxed);
 }
 
 static void perf_stop(void) {

@@ -12,11 +12,13 @@ static bool ends_with(const char *s, const char *suffix) {
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-int vm_images_is_vm_file(const char *path) {
-    return ends_with(path, "/libjvm.so") || ends_with(path, ".jsa");
+bool vm_images_permanent(const char *path, uintptr_t lo, uintptr_t hi, uintptr_t heap_low, uintptr_t heap_high) {
+    if (ends_with(path, "/libjvm.so")) return true;
+    if (!ends_with(path, ".jsa")) return false;
+    return heap_high > heap_low && (hi <= heap_low || lo >= heap_high);
 }
 
-int vm_images_register(void) {
+int vm_images_register(uintptr_t heap_low, uintptr_t heap_high) {
     static bool done;
     if (done) return 0;
     done = true;
@@ -29,7 +31,7 @@ int vm_images_register(void) {
         unsigned long lo, hi;
         char perms[8], path[4096] = "";
         if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %4095s", &lo, &hi, perms, path) < 3) continue;
-        bool wanted = perms[0] == 'r' && vm_images_is_vm_file(path);
+        bool wanted = perms[0] == 'r' && vm_images_permanent(path, lo, hi, heap_low, heap_high);
         if (wanted && low && lo == high) {
             high = hi;   /* the next segment of the same image, right after the last */
             continue;

@@ -66,9 +66,31 @@ static void set_layout(void) {
     walk_vm_set_layout(&l);
 }
 
+/* The Java heap's reserved range (Universe::_collectedHeap->_reserved), read outside handlers from the live
+ * VM; false when this JVM does not describe it. */
+static bool java_heap_range(uintptr_t *low, uintptr_t *high) {
+    void *heap_at;
+    uint64_t reserved, start, words;
+    if (!vmstructs_static_address("Universe", "_collectedHeap", &heap_at) ||
+        !vmstructs_field_offset("CollectedHeap", "_reserved", &reserved) ||
+        !vmstructs_field_offset("MemRegion", "_start", &start) ||
+        !vmstructs_field_offset("MemRegion", "_word_size", &words))
+        return false;
+    const char *heap = *(const char *const *)heap_at;
+    if (!heap) return false;
+    *low = *(const uintptr_t *)(heap + reserved + start);
+    *high = *low + *(const uintptr_t *)(heap + reserved + words) * sizeof(uintptr_t);
+    return *high > *low;
+}
+
 int walk_vm_check(char *err, size_t errlen) {
     if (codeblob_init(err, errlen)) return -1;
-    int images = vm_images_register();
+    uintptr_t heap_low = 0, heap_high = 0;
+    if (!java_heap_range(&heap_low, &heap_high)) {
+        heap_low = heap_high = 0;
+        log_debug("vm walker: the Java heap's range is not described: CDS archive reads stay checked");
+    }
+    int images = vm_images_register(heap_low, heap_high);
     if (images < 0) log_debug("vm walker: /proc/self/maps unreadable: reads of libjvm.so and CDS data are checked");
     else if (images > 0) log_debug("vm walker: %d mapped regions of libjvm.so and CDS archives read directly", images);
     JNIEnv *jni = NULL;

@@ -112,7 +112,7 @@ static int dump_in_child(const char *dir, const char *file, const dump_input *in
         }
         double seconds = now() - t0;
         struct stat st;
-        stat(path, &st);
+        if (stat(path, &st) != 0) st.st_size = -1;
         double peak = peak_mb();
         printf("DUMP %s %.3f %lld %.1f %.1f\n", format_names[format], seconds, (long long)st.st_size, peak,
                peak - base);

@@ -17,16 +17,30 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static void test_which_files(void **state) {
+#define HEAP_LOW 0x80000000UL
+#define HEAP_HIGH 0x100000000UL
+
+static bool permanent(const char *path, uintptr_t lo, uintptr_t hi) {
+    return vm_images_permanent(path, lo, hi, HEAP_LOW, HEAP_HIGH);
+}
+
+static void test_which_mappings(void **state) {
     (void)state;
-    assert_true(vm_images_is_vm_file("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so"));
-    assert_true(vm_images_is_vm_file("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/classes.jsa"));
-    assert_true(vm_images_is_vm_file("/opt/jdk/lib/server/classes_nocoops.jsa"));
-    assert_false(vm_images_is_vm_file("/opt/jdk/lib/server/libjvm.so.debug"));
-    assert_false(vm_images_is_vm_file("/opt/app/notlibjvm.so"));
-    assert_false(vm_images_is_vm_file("/opt/app/libjava.so"));
-    assert_false(vm_images_is_vm_file("[heap]"));
-    assert_false(vm_images_is_vm_file(""));
+    assert_true(permanent("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so", 0x7f0000000000, 0x7f0000100000));
+    assert_true(permanent("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/classes.jsa", 0x800000000, 0x800c00000));
+    assert_true(permanent("/opt/jdk/lib/server/classes_nocoops.jsa", 0x7f0000000000, 0x7f0000100000));
+    assert_true(permanent("/opt/jdk/lib/server/classes.jsa", 0x7ff00000, HEAP_LOW));   /* just below the heap */
+    /* Archived Java objects mapped into the heap: G1 may free and uncommit them. */
+    assert_false(permanent("/opt/jdk/lib/server/classes.jsa", 0xffe00000, HEAP_HIGH));
+    assert_false(permanent("/opt/jdk/lib/server/classes.jsa", 0x7ff00000, HEAP_LOW + 0x1000));   /* overlaps */
+    /* Without the heap's range, no archive mapping is trusted. */
+    assert_false(vm_images_permanent("/opt/jdk/lib/server/classes.jsa", 0x800000000, 0x800c00000, 0, 0));
+    assert_true(vm_images_permanent("/opt/jdk/lib/server/libjvm.so", 0x7f0000000000, 0x7f0000100000, 0, 0));
+    assert_false(permanent("/opt/jdk/lib/server/libjvm.so.debug", 0x7f0000000000, 0x7f0000100000));
+    assert_false(permanent("/opt/app/notlibjvm.so", 0x7f0000000000, 0x7f0000100000));
+    assert_false(permanent("/opt/app/libjava.so", 0x7f0000000000, 0x7f0000100000));
+    assert_false(permanent("[heap]", 0x1000000, 0x2000000));
+    assert_false(permanent("", 0x1000000, 0x2000000));
 }
 
 /* An archive-like file of three pages, mapped read-only: the words it holds are i * 7. */
@@ -62,9 +76,10 @@ static void test_registers_mapped_vm_files(void **state) {
 #else
     int expected = 1;
 #endif
-    int added = vm_images_register();
+    /* A heap range far from both mappings: the archive is outside it. */
+    int added = vm_images_register(0x1000, 0x2000);
     assert_true(added >= expected);
-    assert_int_equal(vm_images_register(), 0);   /* once per process */
+    assert_int_equal(vm_images_register(0x1000, 0x2000), 0);   /* once per process */
 
     uintptr_t v = 0;
     size_t last = bytes / sizeof(uintptr_t) - 1;
@@ -86,7 +101,7 @@ static void test_registers_mapped_vm_files(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_which_files),
+        cmocka_unit_test(test_which_mappings),
         cmocka_unit_test(test_registers_mapped_vm_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
