@@ -89,15 +89,28 @@ case "${1:-build}" in
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ctest --output-on-failure -j "$JOBS" -R '^unit\.' ;;
   stress)
-    # Every stress scenario, engine and stack mode for 60 s each, on every JDK found.
+    # Every stress scenario, engine and stack mode for 60 s each, on every JDK found. The JDKs run side by
+    # side (scenarios last a fixed wall time, so this halves the run); each one's log is printed at its end.
     configure_and_build
+    mkdir -p "$BUILD/stress"
+    pids=()
     for jdk in /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/temurin-25-jdk-amd64; do
       [ -x "$jdk/bin/java" ] || continue
-      java -Dstress.seconds="${STRESS_SECONDS:-60}" -Dstress.full=true -cp "$BUILD/test-classes" IntegrationTest \
-        stress "$jdk" "$BUILD/lib/libprof.so" "$BUILD/test-classes" "$BUILD/stress/$(basename "$jdk")"
-      # 50 attach/start/stop cycles on one JVM, every output format in turn, descriptors and RSS checked.
-      ATTACH_CYCLES=50 bash "$ROOT/test/attach/attach_tests.sh" cycles "$jdk" "$BUILD" "$BUILD/attach-classes"
-    done ;;
+      log="$BUILD/stress/$(basename "$jdk").log"
+      (
+        java -Dstress.seconds="${STRESS_SECONDS:-60}" -Dstress.full=true -cp "$BUILD/test-classes" IntegrationTest \
+          stress "$jdk" "$BUILD/lib/libprof.so" "$BUILD/test-classes" "$BUILD/stress/$(basename "$jdk")" &&
+        # 50 attach/start/stop cycles on one JVM, every output format in turn, descriptors and RSS checked.
+        ATTACH_CYCLES=50 bash "$ROOT/test/attach/attach_tests.sh" cycles "$jdk" "$BUILD" "$BUILD/attach-classes"
+      ) > "$log" 2>&1 &
+      pids+=("$!:$log")
+    done
+    failed=0
+    for entry in "${pids[@]}"; do
+      wait "${entry%%:*}" || failed=1
+      echo "== ${entry#*:}"; cat "${entry#*:}"
+    done
+    [ "$failed" = 0 ] && echo "stress: every JDK passed" || { echo "stress: FAILED (see above)"; exit 1; } ;;
   bench)
     configure_and_build
     java -cp "$BUILD/bench-classes" BenchHarness full /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
