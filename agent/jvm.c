@@ -93,6 +93,7 @@ static void JNICALL on_thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     (void)env, (void)jni, (void)thread;
     sample_set_thread_env(NULL);
     java_tids_remove(current_tid());
+    threads_ended(current_tid(), java_tids_contains);
     profiler_on_thread_end(current_tid());
 }
 

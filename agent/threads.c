@@ -12,6 +12,8 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static u64map names;  /* tid -> malloc'd name */
 static u64map java_ids;  /* tid -> Java thread id */
+static int ended[THREADS_ENDED_KEPT];   /* the latest threads to end, oldest at ended_first */
+static size_t ended_first, ended_count;
 
 static void put_locked(int tid, const char *name) {
     uint64_t old;
@@ -79,6 +81,25 @@ void threads_get_name(int tid, char *buf, size_t len) {
     }
     pthread_mutex_unlock(&lock);
     if (read_comm(tid, buf, len) != 0) snprintf(buf, len, "tid-%d", tid);
+}
+
+static void forget_locked(int tid) {
+    uint64_t name;
+    if (u64map_remove(&names, (uint64_t)tid, &name)) free((char *)(uintptr_t)name);
+    u64map_remove(&java_ids, (uint64_t)tid, NULL);
+}
+
+void threads_ended(int tid, bool (*still_alive)(int tid)) {
+    pthread_mutex_lock(&lock);
+    if (ended_count == THREADS_ENDED_KEPT) {
+        int oldest = ended[ended_first];
+        if (!still_alive || !still_alive(oldest)) forget_locked(oldest);
+        ended[ended_first] = tid;
+        ended_first = (ended_first + 1) % THREADS_ENDED_KEPT;
+    } else {
+        ended[(ended_first + ended_count++) % THREADS_ENDED_KEPT] = tid;
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 void threads_set_java_id(int tid, long long java_id) {

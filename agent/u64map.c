@@ -68,6 +68,31 @@ int u64map_put(u64map *m, uint64_t key, uint64_t value) {
     return 0;
 }
 
+/* Linear probing without tombstones: the entries after the removed one that could have sat in its slot
+ * move back into it, so every lookup still finds its key before the first empty slot. */
+bool u64map_remove(u64map *m, uint64_t key, uint64_t *value) {
+    if (!m->capacity) return false;
+    size_t mask = m->capacity - 1, hole = slot_of(key, mask);
+    while (m->keys[hole] != key) {
+        if (m->keys[hole] == 0) return false;
+        hole = (hole + 1) & mask;
+    }
+    if (value) *value = m->values[hole];
+    for (size_t j = (hole + 1) & mask; m->keys[j] != 0; j = (j + 1) & mask) {
+        size_t home = slot_of(m->keys[j], mask);
+        /* The entry at j may fill the hole unless its home lies cyclically in (hole, j]. */
+        bool stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+        if (stays) continue;
+        m->keys[hole] = m->keys[j];
+        m->values[hole] = m->values[j];
+        hole = j;
+    }
+    m->keys[hole] = 0;
+    m->values[hole] = 0;
+    m->count--;
+    return true;
+}
+
 uint64_t u64map_hash_bytes(const void *data, size_t len) {
     const unsigned char *p = data;
     uint64_t h = 0xcbf29ce484222325ULL;

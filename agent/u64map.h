@@ -22,6 +22,8 @@ void u64map_free(u64map *m);
 bool u64map_get(const u64map *m, uint64_t key, uint64_t *value);
 /* Inserts or replaces. Returns -1 when out of memory. */
 int u64map_put(u64map *m, uint64_t key, uint64_t value);
+/* Removes key; true and *value (when value is not NULL) set when it was present. */
+bool u64map_remove(u64map *m, uint64_t key, uint64_t *value);
 
 /* A 64-bit hash of a byte string, never 0 (usable as a key). */
 uint64_t u64map_hash_bytes(const void *data, size_t len);

@@ -3,7 +3,7 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(CMOCKA REQUIRED cmocka)
 
 set(UNIT_TESTS test_options test_filepath test_traces test_profile test_writers test_names test_sample_cost
-    test_out_html test_perf_ring test_method_target test_jfr_encode test_sample_ring test_jfr_read)
+    test_out_html test_perf_ring test_method_target test_jfr_encode test_sample_ring test_jfr_read test_u64map)
 foreach(t ${UNIT_TESTS})
   add_executable(${t} test/native/${t}.c)
   target_include_directories(${t} PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
@@ -33,6 +33,12 @@ target_sources(test_dwarf PRIVATE test/native/dwarf_chain.c)
 if(EXISTS ${JAVA_HOME}/lib/server/libjvm.so)
   target_compile_definitions(test_native_map PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
 endif()
+# Thread names: bounded retention of ended threads (threads.c is agent code with no JVM dependency).
+add_executable(test_threads test/native/test_threads.c agent/threads.c)
+target_include_directories(test_threads PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_threads PRIVATE profcore ${CMOCKA_LIBRARIES})
+add_test(NAME unit.test_threads COMMAND test_threads)
+
 # The JVM's own mapped files registered with safe_read (libjvm.so dlopened, not started).
 add_executable(test_vm_images test/native/test_vm_images.c agent/vm_images.c agent/safe_read.c)
 target_include_directories(test_vm_images PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
