@@ -42,6 +42,7 @@ public class Stress {
             };
         }
         System.out.println("STRESS " + scenario + " done " + counter);
+        if (scenario.equals("classes")) System.out.println("STRESS hidden classes defined " + hiddenClassesDefined);
         System.out.println("STRESS resources fds " + fds0 + " " + openDescriptors() + " rss " + rss0 + " " + residentKb());
     }
 
@@ -91,6 +92,8 @@ public class Stress {
     }
 
     /** A fresh hidden class per call (unloaded once unreachable), plus lambdas. */
+    static long hiddenClassesDefined;
+
     static long classChurn(long seed) throws Throwable {
         var lookup = MethodHandles.lookup();
         byte[] bytes;
@@ -100,6 +103,7 @@ public class Stress {
         long total = 0;
         for (int i = 0; i < 20; i++) {
             var hidden = lookup.defineHiddenClass(bytes, false);
+            hiddenClassesDefined++;
             var compute = hidden.findStatic(hidden.lookupClass(), "compute", MethodType.methodType(long.class, long.class));
             total += (long) compute.invokeExact(seed + i);
             IntSupplier lambda = () -> (int) (seed ^ 7);
