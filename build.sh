@@ -3,7 +3,7 @@
 #   build (default)  install missing packages (when root), configure and build into build/
 #   test             build, then run every unit and integration test through ctest
 #   demo             build, profile the bundled demo program, print where the profile is
-#   bench            build, run the benchmarks (about 14 minutes), print the results tables
+#   bench            build, run the benchmarks (about 13 minutes), print the results tables
 #   stress           every stress scenario under each engine and each stack mode for 60 s each (STRESS_SECONDS
 #                    to change), then 50 attach/start/stop cycles on one JVM
 #   asan             unit tests built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
