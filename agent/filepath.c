@@ -43,3 +43,8 @@ int filepath_expand(const char *pattern, pid_t pid, time_t when, char *out, size
     }
     return 0;
 }
+
+bool filepath_ends_with(const char *path, const char *suffix) {
+    size_t n = strlen(path), m = strlen(suffix);
+    return n >= m && strcmp(path + n - m, suffix) == 0;
+}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #define JFR_HEADER_SIZE 68
+#define JFR_TICKS_PER_SECOND 1000000000ULL   /* the writer's ticks are CLOCK_MONOTONIC nanoseconds */
 
 typedef struct {
     uint64_t size;              /* whole chunk, header included */

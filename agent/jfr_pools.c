@@ -9,6 +9,7 @@
 
 #include "frame_symbols.h"
 #include "jfr_chunk.h"
+#include "jfr_metadata.h"
 #include "jfr_types.h"
 #include "jvm.h"
 #include "profile.h"
@@ -416,5 +417,13 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     u64map_init(&p->threads);
     p->failed = false;
     p->chunk_seq++;
+    return rc;
+}
+
+int jfr_pools_end_chunk(jfr_pools *p, jfr_buf *b, uint64_t ticks, uint64_t written, jfr_chunk_header *h) {
+    h->cp_offset = written + b->len;
+    int rc = jfr_pools_write(p, b, ticks);
+    h->meta_offset = written + b->len;
+    jfr_metadata_write(b, ticks, 1);
     return rc;
 }

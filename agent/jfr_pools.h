@@ -17,6 +17,7 @@
 #ifndef LIBPROF_JFR_POOLS_H
 #define LIBPROF_JFR_POOLS_H
 
+#include "jfr_chunk.h"
 #include "jfr_encode.h"
 #include "profile.h"
 #include "traces.h"
@@ -64,5 +65,10 @@ void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid);
 /* Appends the chunk's checkpoint event with every pool, then forgets the chunk's references and moves to
  * the next chunk's keys. -1 when out of memory. */
 int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks);
+
+/* Ends a chunk of which 'written' bytes (from its start) are already in the file and the rest is in b:
+ * appends the checkpoint with every pool (jfr_pools_write), then the metadata, and sets h->cp_offset and
+ * h->meta_offset. -1 when out of memory. */
+int jfr_pools_end_chunk(jfr_pools *p, jfr_buf *b, uint64_t ticks, uint64_t written, jfr_chunk_header *h);
 
 #endif

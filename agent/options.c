@@ -336,19 +336,14 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
     return rc;
 }
 
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 prof_format options_effective_format(const prof_options *o) {
     if (o->format != FORMAT_AUTO) return o->format;
     static const char *const collapsed_ext[] = {".collapsed", ".csv", ".folded"};
     for (size_t i = 0; i < sizeof(collapsed_ext) / sizeof(collapsed_ext[0]); i++) {
-        if (ends_with(o->file, collapsed_ext[i])) return FORMAT_COLLAPSED;
+        if (filepath_ends_with(o->file, collapsed_ext[i])) return FORMAT_COLLAPSED;
     }
-    if (ends_with(o->file, ".html") || ends_with(o->file, ".htm")) return FORMAT_FLAMEGRAPH;
-    if (ends_with(o->file, ".jfr")) return FORMAT_JFR;
+    if (filepath_ends_with(o->file, ".html") || filepath_ends_with(o->file, ".htm")) return FORMAT_FLAMEGRAPH;
+    if (filepath_ends_with(o->file, ".jfr")) return FORMAT_JFR;
     return FORMAT_TEXT;
 }
 

@@ -11,7 +11,6 @@
 #include "filepath.h"
 #include "jfr_chunk.h"
 #include "jfr_events.h"
-#include "jfr_metadata.h"
 #include "jfr_pools.h"
 #include "jfr_types.h"
 #include "jvm.h"
@@ -32,7 +31,6 @@
 #define RING_RECORDS (128 * 1024)   /* 2 s of samples at 1 ms on 64 busy threads */
 #define DRAIN_PERIOD_MS 100
 #define FLUSH_BYTES (256 * 1024)
-#define TICKS_PER_SECOND 1000000000ULL   /* ticks are CLOCK_MONOTONIC nanoseconds */
 #define SWITCH_FILL_PERCENT 50           /* a trace table this full is swapped for the other one */
 
 typedef struct {
@@ -159,7 +157,7 @@ static void chunk_begin(uint64_t ticks, uint64_t nanos) {
     rec.chunk_start = rec.file_size;
     rec.chunk_ticks = ticks;
     rec.chunk_nanos = nanos;
-    jfr_chunk_header h = {.start_nanos = nanos, .start_ticks = ticks, .ticks_per_second = TICKS_PER_SECOND};
+    jfr_chunk_header h = {.start_nanos = nanos, .start_ticks = ticks, .ticks_per_second = JFR_TICKS_PER_SECOND};
     uint8_t bytes[JFR_HEADER_SIZE];
     jfr_chunk_header_encode(&h, bytes);   /* "being written" until chunk_end completes it */
     jfr_put_bytes(&rec.buf, bytes, sizeof(bytes));
@@ -169,15 +167,13 @@ static void chunk_begin(uint64_t ticks, uint64_t nanos) {
 
 /* Pools for what the chunk referred to, the metadata, and the completed header. */
 static void chunk_end(uint64_t ticks) {
+    jfr_chunk_header h = {.start_nanos = rec.chunk_nanos, .start_ticks = rec.chunk_ticks,
+                          .duration_nanos = ticks > rec.chunk_ticks ? ticks - rec.chunk_ticks : 0,
+                          .ticks_per_second = JFR_TICKS_PER_SECOND, .finished = true};
+    if (jfr_pools_end_chunk(&rec.pools, &rec.buf, ticks, rec.file_size - rec.chunk_start, &h))
+        rec.out_of_memory = true;
     flush_buf();
-    uint64_t cp_offset = rec.file_size - rec.chunk_start;
-    if (jfr_pools_write(&rec.pools, &rec.buf, ticks)) rec.out_of_memory = true;
-    uint64_t meta_offset = rec.file_size + rec.buf.len - rec.chunk_start;
-    jfr_metadata_write(&rec.buf, ticks, 1);
-    flush_buf();
-    jfr_chunk_header h = {rec.file_size - rec.chunk_start, cp_offset, meta_offset, rec.chunk_nanos,
-                          ticks > rec.chunk_ticks ? ticks - rec.chunk_ticks : 0, rec.chunk_ticks, TICKS_PER_SECOND,
-                          true};
+    h.size = rec.file_size - rec.chunk_start;
     uint8_t bytes[JFR_HEADER_SIZE];
     jfr_chunk_header_encode(&h, bytes);
     if (!rec.error && pwrite(rec.fd, bytes, sizeof(bytes), (off_t)rec.chunk_start) != (ssize_t)sizeof(bytes))

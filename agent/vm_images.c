@@ -1,20 +1,15 @@
 #include "vm_images.h"
 
+#include "filepath.h"
 #include "safe_read.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
-
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
 
 bool vm_images_permanent(const char *path, uintptr_t lo, uintptr_t hi, uintptr_t heap_low, uintptr_t heap_high) {
-    if (ends_with(path, "/libjvm.so")) return true;
-    if (!ends_with(path, ".jsa")) return false;
+    if (filepath_ends_with(path, "/libjvm.so")) return true;
+    if (!filepath_ends_with(path, ".jsa")) return false;
     return heap_high > heap_low && (hi <= heap_low || lo >= heap_high);
 }
 

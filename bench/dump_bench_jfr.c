@@ -2,7 +2,6 @@
 
 #include "jfr_chunk.h"
 #include "jfr_events.h"
-#include "jfr_metadata.h"
 #include "jfr_pools.h"
 #include "jvm.h"
 
@@ -13,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TICKS_PER_SECOND 1000000000ULL
 #define SAMPLE_SPACING_TICKS 1000000ULL   /* 1 ms apart, as at interval=1ms on one thread */
 #define FLUSH_BYTES (256 * 1024)          /* as the agent's writer */
 
@@ -56,7 +54,7 @@ int dump_bench_jfr(const char *path, trace_table *table, const uint32_t *ids, co
     jfr_buf_init(&b);
     uint64_t start = clock_ns(CLOCK_MONOTONIC), written = 0;
     jfr_chunk_header h = {.start_nanos = clock_ns(CLOCK_REALTIME), .start_ticks = start,
-                          .ticks_per_second = TICKS_PER_SECOND};
+                          .ticks_per_second = JFR_TICKS_PER_SECOND};
     uint8_t header[JFR_HEADER_SIZE];
     jfr_chunk_header_encode(&h, header);
     jfr_put_bytes(&b, header, sizeof(header));
@@ -68,11 +66,7 @@ int dump_bench_jfr(const char *path, trace_table *table, const uint32_t *ids, co
         if (b.len >= FLUSH_BYTES) rc = flush(fd, &b, &written);
     }
     uint64_t end = start + count * SAMPLE_SPACING_TICKS;
-    if (rc == 0) rc = flush(fd, &b, &written);
-    h.cp_offset = written;
-    if (rc == 0 && jfr_pools_write(&pools, &b, end)) rc = -1;
-    h.meta_offset = written + b.len;
-    jfr_metadata_write(&b, end, 1);
+    if (rc == 0 && jfr_pools_end_chunk(&pools, &b, end, written, &h)) rc = -1;
     if (rc == 0) rc = flush(fd, &b, &written);
     h.size = written;
     h.duration_nanos = end - start;

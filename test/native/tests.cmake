@@ -42,7 +42,7 @@ add_test(NAME unit.test_threads COMMAND test_threads)
 # The JVM's own mapped files registered with safe_read (libjvm.so dlopened, not started).
 add_executable(test_vm_images test/native/test_vm_images.c agent/vm_images.c agent/safe_read.c)
 target_include_directories(test_vm_images PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
-target_link_libraries(test_vm_images PRIVATE ${CMOCKA_LIBRARIES} dl)
+target_link_libraries(test_vm_images PRIVATE profcore ${CMOCKA_LIBRARIES} dl)
 if(EXISTS ${JAVA_HOME}/lib/server/libjvm.so)
   target_compile_definitions(test_vm_images PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
 endif()
