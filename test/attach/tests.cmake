@@ -26,4 +26,13 @@ foreach(jdk ${TEST_JDKS})
   endforeach()
   # Only one JVM named AttachByName may run at a time, or finding it by name is ambiguous.
   set_tests_properties(attach.profile.${jdk_name} PROPERTIES RESOURCE_LOCK attach_by_name)
+  # jprof must not harm what is not its own (test/attach/attach_safety_tests.sh). These cases leave session
+  # directories of dead or tricked jprof processes in /tmp for a moment, which attach.flow checks for.
+  set_tests_properties(attach.flow.${jdk_name} PROPERTIES RESOURCE_LOCK jprof_session_dirs)
+  foreach(case swap container_swap sigkill signals)
+    add_test(NAME attach.${case}.${jdk_name}
+      COMMAND bash ${CMAKE_SOURCE_DIR}/test/attach/attach_safety_tests.sh ${case} ${jdk} ${CMAKE_BINARY_DIR}
+              ${ATTACH_CLASSES})
+    set_tests_properties(attach.${case}.${jdk_name} PROPERTIES TIMEOUT 180 RESOURCE_LOCK jprof_session_dirs)
+  endforeach()
 endforeach()
