@@ -59,6 +59,16 @@ samples_with() { grep -F -- "$1" | awk '{ s += $NF } END { print s + 0 }'; }
 
 status_field() { sed -n "s/^$1: //p" <<<"$OUT"; }
 
+# True when a JVM can be started in namespaces of its own here; else says why not.
+namespaces_usable() {
+  if [ "$(id -u)" -ne 0 ] || ! unshare --mount --pid --fork --mount-proc true 2>/dev/null; then
+    echo "skipped: namespace cases need root and unshare"; return 1
+  fi
+  case "$(realpath "$BUILD")" in /tmp/*)
+    echo "skipped: namespace cases: the build is under /tmp, which the namespaced JVM replaces"; return 1 ;;
+  esac
+}
+
 # Starts the workload in new pid and mount namespaces (a container without an image) with its own /tmp;
 # $1: more shell commands to run inside first. Sets TARGET to the JVM's pid as we see it.
 start_in_namespace() {

@@ -72,12 +72,7 @@ case_swap() {
 }
 
 case_container_swap() {
-  if [ "$(id -u)" -ne 0 ] || ! unshare --mount --pid --fork --mount-proc true 2>/dev/null; then
-    echo "skipped: container cases need root and unshare"; return
-  fi
-  case "$(realpath "$BUILD")" in /tmp/*)
-    echo "skipped: the build is under /tmp, which the namespaced JVM replaces"; return ;;
-  esac
+  namespaces_usable || return
   start_in_namespace ""
   # The link's target is an absolute host path: inside the container it names nothing, but through
   # /proc/<pid>/root an absolute symlink resolves in the host's file system.

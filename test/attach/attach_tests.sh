@@ -223,12 +223,7 @@ case_errors() {
 }
 
 case_namespace() {
-  if [ "$(id -u)" -ne 0 ] || ! unshare --mount --pid --fork --mount-proc true 2>/dev/null; then
-    echo "skipped: namespace cases need root and unshare"; return
-  fi
-  case "$(realpath "$BUILD")" in /tmp/*)
-    echo "skipped: namespace cases: the build is under /tmp, which the namespaced JVM replaces"; return ;;
-  esac
+  namespaces_usable || return
   start_in_namespace ""
   local nspid=$(awk '/^NSpid/ { print $NF }' "/proc/$TARGET/status")
   echo "JVM $TARGET is pid $nspid in its namespace"

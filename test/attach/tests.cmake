@@ -1,10 +1,15 @@
 # jprof tests: cmocka units for its pure parts, and integration tests that attach to real JVMs started
 # without the agent (test/attach/attach_tests.sh), once per JDK in TEST_JDKS.
 add_executable(test_attach_units test/attach/test_attach_units.c attach/jprof_args.c attach/hotspot_attach.c
-  attach/attach_listener.c attach/proc_target.c attach/jvm_finder.c attach/session_dir.c)
+  attach/attach_listener.c attach/proc_target.c attach/jvm_finder.c attach/target_fs.c)
 target_include_directories(test_attach_units PRIVATE attach agent ${CMOCKA_INCLUDE_DIRS})
 target_link_libraries(test_attach_units PRIVATE profcore ${CMOCKA_LIBRARIES})
 add_test(NAME unit.test_attach_units COMMAND test_attach_units)
+add_executable(test_target_fs test/attach/test_target_fs.c attach/target_fs.c attach/proc_target.c
+  attach/session_dir.c attach/attach_listener.c)
+target_include_directories(test_target_fs PRIVATE attach ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_target_fs PRIVATE ${CMOCKA_LIBRARIES})
+add_test(NAME unit.test_target_fs COMMAND test_target_fs)
 
 # The workload, compiled by the first test JDK (class files run on every later JDK too).
 set(ATTACH_CLASSES ${CMAKE_BINARY_DIR}/attach-classes)
