@@ -16,6 +16,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#define OPENAT2_ATTEMPTS 64
+
 #ifndef SYS_openat2
 #define SYS_openat2 437
 #endif
@@ -68,8 +70,10 @@ int target_fs_open_nofollow(int root_fd, const char *path, int flags) {
 int target_fs_open_in_root(int root_fd, const char *path, int flags) {
     struct open_how how = {.flags = (uint64_t)(flags | O_CLOEXEC), .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
     long fd;
+    /* EAGAIN: a rename raced a ".." in the lookup. Bounded: a target renaming without pause must not hang us. */
+    int attempts = 0;
     do fd = syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
-    while (fd < 0 && errno == EAGAIN);   /* a rename raced the lookup: the kernel asks for a retry */
+    while (fd < 0 && errno == EAGAIN && ++attempts < OPENAT2_ATTEMPTS);
     if (fd < 0 && (errno == ENOSYS || errno == EPERM)) return target_fs_open_nofollow(root_fd, path, flags);
     return (int)fd;
 }

@@ -114,6 +114,7 @@ case_signals() {
     "$JPROF" -d 60 -i 1ms -f "$WORK/$sig.collapsed" "$TARGET" >/dev/null 2>"$WORK/err" &
     jp=$!
     wait_started "$jp" /tmp || { wait "$jp"; fail "jprof did not start profiling: $(cat "$WORK/err")"; continue; }
+    sleep 1   # some samples first
     kill -"$sig" "$jp"
     { wait "$jp"; } 2>/dev/null; RC=$?; ERR=$(cat "$WORK/err")
     expect_ok "jprof -d 60 ended by SIG$sig"
@@ -124,6 +125,21 @@ case_signals() {
     [ -e "$SESSION" ] && fail "SIG$sig: session directory left behind: $SESSION" \
       || pass "SIG$sig: session directory removed"
   done
+  # A signal while jprof waits for the attach listener ends the wait at once, and jprof removes its trigger
+  # file and directory; the listener never comes in a JVM run with -XX:+DisableAttachMechanism.
+  end_target
+  start_target -XX:+DisableAttachMechanism
+  "$JPROF" status --attach-timeout 60 "$TARGET" >/dev/null 2>"$WORK/err" &
+  jp=$!
+  for _ in $(seq 1 100); do [ -e "$WORK/.attach_pid$TARGET" ] && break; sleep 0.1; done
+  [ -e "$WORK/.attach_pid$TARGET" ] || fail "jprof created no trigger file in the JVM's directory"
+  local session=$(ls -d /tmp/jprof-"$jp".* 2>/dev/null)
+  kill -HUP "$jp"
+  { wait "$jp"; } 2>/dev/null; RC=$?; ERR=$(cat "$WORK/err")
+  expect_error "SIGHUP while waiting for the listener" "interrupted"
+  [ -e "$WORK/.attach_pid$TARGET" ] && fail "trigger file left behind" || pass "trigger file removed"
+  [ -n "$session" ] && [ ! -e "$session" ] && pass "session directory removed" \
+    || fail "session directory '$session' not seen or left behind"
 }
 
 case "$CASE" in

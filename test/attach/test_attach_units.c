@@ -57,7 +57,7 @@ static void test_agent_option_string_per_action(void **state) {
     char out[JPROF_OPTIONS_MAX];
     assert_int_equal(PARSE(&a, "-e", "cpu", "-L", "warn", "-o", "collapsed", "1"), 0);
     assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/d/p", "/tmp/d/log", out, sizeof(out)), 0);
-    assert_string_equal(out, "start,event=cpu,loglevel=warn,collapsed,file=/tmp/d/p,log=/tmp/d/log");
+    assert_string_equal(out, "start,event=cpu,loglevel=warn,collapsed,timeout=65,file=/tmp/d/p,log=/tmp/d/log");
     assert_int_equal(jprof_args_agent_options(&a, "status", "/tmp/d/p", "/tmp/d/log", out, sizeof(out)), 0);
     assert_string_equal(out, "status,loglevel=warn,file=/tmp/d/p,log=/tmp/d/log");
     assert_int_equal(jprof_args_agent_options(&a, "stop", "", NULL, out, sizeof(out)), 0);
