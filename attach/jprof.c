@@ -114,19 +114,17 @@ static int print_output(jprof_session *s) {
  * duration plus JPROF_SAFETY_MARGIN_S), which has then written the profile already. */
 static int stop_failed(jprof_session *s, const char *file, bool to_stdout) {
     int timeout = s->args->start_timeout_s;
-    if (to_stdout && timeout) {
-        off_t offset = 0;
-        if (session_dir_copy(&s->dir, OUT_FILE, &offset, stdout) > 0) {
-            error("the profile above was written by the agent's own timeout (%d s), which came before the stop",
-                  timeout);
-            return 0;
-        }
+    off_t offset = 0;
+    if (to_stdout && timeout && session_dir_copy(&s->dir, OUT_FILE, &offset, stdout) > 0) {
+        error("the profile above was written by the agent's own timeout (%d s after the start), which came "
+              "before jprof's stop", timeout);
+        return 0;
     }
-    if (timeout)
+    if (!to_stdout && timeout)
         return error("the stop failed; if the agent's own timeout (%d s after the start) came first, it wrote the "
-                     "profile to %s; else 'jprof stop %d' stops the profiler", timeout, file, (int)s->target.pid);
-    return error("the profiler may still be running in JVM %d: 'jprof stop %d' stops it", (int)s->target.pid,
-                 (int)s->target.pid);
+                     "profile to %s", timeout, file);
+    return error("the stop failed; the profiler may still be running in JVM %d: 'jprof stop %d' stops it",
+                 (int)s->target.pid, (int)s->target.pid);
 }
 
 /* Waits the profiling duration; false when the JVM went away meanwhile. Checks the JVM and redraws the
