@@ -53,10 +53,11 @@ static void on_interrupt(int sig) {
 }
 
 static void catch_interrupts(void) {
-    struct sigaction sa = {.sa_handler = on_interrupt};   /* no SA_RESTART: sleeps end at once */
+    struct sigaction sa = {.sa_handler = on_interrupt}, hup;   /* no SA_RESTART: sleeps end at once */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* 'nohup jprof ...' asks to outlive a hangup: a SIGHUP ignored from the start stays ignored. */
+    if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN) sigaction(SIGHUP, &sa, NULL);
 }
 
 static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

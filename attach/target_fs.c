@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,11 +51,12 @@ int target_fs_open_nofollow(int root_fd, const char *path, int flags) {
             return -1;
         }
         int fd = openat(dir, name, (last ? flags : O_PATH | O_DIRECTORY) | O_NOFOLLOW | O_CLOEXEC);
+        int e = errno;
         /* O_PATH|O_NOFOLLOW opens a symlink itself (O_DIRECTORY then reports ENOTDIR): call it what it is. */
         struct stat st;
         bool link = fd >= 0 ? fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)
                             : fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
-        int e = link ? ELOOP : errno;
+        if (link) e = ELOOP;
         close(dir);
         if (fd < 0 || link) {
             if (fd >= 0) close(fd);
@@ -102,14 +104,14 @@ int target_fs_open_regular(int dir_fd, const char *name) {
     return fd;
 }
 
-bool target_fs_is_same(int dir_fd, const char *name, const struct stat *st) {
+static bool is_same(int dir_fd, const char *name, const struct stat *st) {
     struct stat now;
     return fstatat(dir_fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == st->st_dev &&
            now.st_ino == st->st_ino;
 }
 
 int target_fs_unlink_if_same(int dir_fd, const char *name, const struct stat *st, int flags) {
-    if (!target_fs_is_same(dir_fd, name, st)) {
+    if (!is_same(dir_fd, name, st)) {
         errno = ESTALE;
         return -1;
     }

@@ -9,7 +9,6 @@
 #ifndef JPROF_TARGET_FS_H
 #define JPROF_TARGET_FS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -27,9 +26,6 @@ int target_fs_open_nofollow(int root_fd, const char *path, int flags);
  * following a link) and checked, so a FIFO cannot block jprof and a device is never opened. -1 with errno
  * (EINVAL for anything but a regular file). */
 int target_fs_open_regular(int dir_fd, const char *name);
-
-/* True when 'name' in 'dir_fd' (not followed) is still the file 'st' describes. */
-bool target_fs_is_same(int dir_fd, const char *name, const struct stat *st);
 
 /* Removes 'name' from 'dir_fd' ('flags' as for unlinkat) only if it is still the file 'st' describes: a
  * name someone else has since put there is not ours to delete. -1 (errno ESTALE) when it is not. */

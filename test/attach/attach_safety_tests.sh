@@ -139,6 +139,19 @@ case_signals() {
     [ -e "$SESSION" ] && fail "SIG$sig: session directory left behind: $SESSION" \
       || pass "SIG$sig: session directory removed"
   done
+  # Under nohup a hangup is no reason to stop: jprof runs its full -d.
+  nohup "$JPROF" -d 3 -i 1ms -f "$WORK/nohup.collapsed" "$TARGET" >/dev/null 2>"$WORK/err" &
+  jp=$!
+  if wait_started "$jp" /tmp; then
+    kill -HUP "$jp"; sleep 0.5
+    kill -0 "$jp" 2>/dev/null && pass "nohup: SIGHUP ignored" || fail "nohup: jprof ended on SIGHUP"
+    wait "$jp"; RC=$?; ERR=$(cat "$WORK/err")
+    expect_ok "nohup jprof -d 3 ran to its end"
+    [ "$(samples_with AttachTarget <"$WORK/nohup.collapsed")" -gt 0 ] && pass "nohup: the profile was written" \
+      || fail "nohup: no profile"
+  else
+    wait "$jp"; fail "nohup jprof did not start profiling: $(cat "$WORK/err")"
+  fi
   # A signal while jprof waits for the attach listener ends the wait at once, and jprof removes its trigger
   # file and directory; the listener never comes in a JVM run with -XX:+DisableAttachMechanism.
   end_target
