@@ -115,7 +115,7 @@ int hotspot_attach_load(const proc_target *t, const char *library, const char *o
     add_string(request, sizeof(request), &len, "true");
     add_string(request, sizeof(request), &len, options);
 
-    int fd = attach_listener_connect(t, timeouts->listener_timeout_ms, err, errlen);
+    int fd = attach_listener_connect(t, timeouts->listener_timeout_ms, timeouts->cancel, err, errlen);
     if (fd < 0) return -1;
     int rc = -1;
     char *text = malloc(REPLY_MAX);

@@ -10,6 +10,7 @@
 
 #include "proc_target.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,6 +26,7 @@ typedef struct {
 typedef struct {
     int listener_timeout_ms;  /* waiting for the attach listener to start */
     int reply_timeout_ms;     /* waiting for the answer to the load command */
+    volatile sig_atomic_t *cancel; /* if not NULL, non-zero ends the wait for the listener (not the reply) */
 } attach_timeouts;
 
 /* Loads 'library' into the JVM with 'options'. 0 when the JVM answered (see 'reply' for the outcome),

@@ -14,9 +14,11 @@
 #include "options.h"
 #include "proc_target.h"
 #include "session_dir.h"
+#include "target_fs.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -42,11 +44,20 @@ typedef struct {
     attach_timeouts timeouts;
 } jprof_session;
 
+/* SIGINT, SIGTERM or SIGHUP (a closed terminal or SSH session): jprof finishes what it started, the stop
+ * included, and removes its files, rather than dying and leaving the profiler running in the JVM. */
 static volatile sig_atomic_t interrupted;
 
 static void on_interrupt(int sig) {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
+}
+
+static void catch_interrupts(void) {
+    struct sigaction sa = {.sa_handler = on_interrupt}, hup;   /* no SA_RESTART: sleeps end at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    /* 'nohup jprof ...' asks to outlive a hangup: a SIGHUP ignored from the start stays ignored. */
+    if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN) sigaction(SIGHUP, &sa, NULL);
 }
 
 static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -65,11 +76,14 @@ static long show_agent_log(jprof_session *s) {
     return session_dir_copy(&s->dir, LOG_FILE, &s->log_offset, stderr);
 }
 
-/* One agent action. 0 when the agent carried it out; otherwise the reason has been printed. */
-static int agent_request(jprof_session *s, const char *action, const char *file) {
+/* One agent action. 0 when the agent carried it out; otherwise the reason has been printed. An interrupted
+ * jprof sends no 'cancellable' request; one that must follow what was started (the stop) goes regardless. */
+static int agent_request(jprof_session *s, const char *action, const char *file, bool cancellable) {
     char options[JPROF_OPTIONS_MAX], err[1024];
     if (jprof_args_agent_options(s->args, action, file, s->log_inner, options, sizeof(options)))
         return error("the agent options are too long");
+    if (cancellable && interrupted) return error("interrupted (signal %d) before the %s request", interrupted, action);
+    s->timeouts.cancel = cancellable ? &interrupted : NULL;
     load_reply reply;
     if (hotspot_attach_load(&s->target, s->library, options, &s->timeouts, &reply, err, sizeof(err))) {
         show_agent_log(s);
@@ -97,6 +111,23 @@ static int print_output(jprof_session *s) {
     return 0;
 }
 
+/* The stop of -d failed. The likeliest innocent reason: it came later than the agent's own timeout (the
+ * duration plus JPROF_SAFETY_MARGIN_S), which has then written the profile already. */
+static int stop_failed(jprof_session *s, const char *file, bool to_stdout) {
+    int timeout = s->args->start_timeout_s;
+    off_t offset = 0;
+    if (to_stdout && timeout && session_dir_copy(&s->dir, OUT_FILE, &offset, stdout) > 0) {
+        error("the profile above was written by the agent's own timeout (%d s after the start), which came "
+              "before jprof's stop", timeout);
+        return 0;
+    }
+    if (!to_stdout && timeout)
+        return error("the stop failed; if the agent's own timeout (%d s after the start) came first, it wrote the "
+                     "profile to %s", timeout, file);
+    return error("the stop failed; the profiler may still be running in JVM %d: 'jprof stop %d' stops it",
+                 (int)s->target.pid, (int)s->target.pid);
+}
+
 /* Waits the profiling duration; false when the JVM went away meanwhile. Checks the JVM and redraws the
  * countdown once a second. */
 static bool wait_duration(jprof_session *s, int seconds) {
@@ -117,11 +148,7 @@ static bool wait_duration(jprof_session *s, int seconds) {
 }
 
 static int collect(jprof_session *s, const char *file, bool to_stdout) {
-    /* Caught before the start request: a Ctrl-C while it is under way must still lead to the stop. */
-    struct sigaction sa = {.sa_handler = on_interrupt};
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    if (agent_request(s, "start", file)) return -1;
+    if (agent_request(s, "start", file, true)) return -1;
     bool alive = wait_duration(s, s->args->duration_s);
     if (!alive) {
         /* The agent dumps at VM death to the session's file: show what it left. */
@@ -130,11 +157,7 @@ static int collect(jprof_session *s, const char *file, bool to_stdout) {
         return error("JVM %d exited while profiling; the profile it wrote at exit (if any) is %s", (int)s->target.pid,
                      to_stdout ? "above" : file);
     }
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    if (agent_request(s, "stop", file))
-        return error("the profiler may still be running in JVM %d: 'jprof stop %d' stops it", (int)s->target.pid,
-                     (int)s->target.pid);
+    if (agent_request(s, "stop", file, false)) return stop_failed(s, file, to_stdout);
     return to_stdout ? print_output(s) : 0;
 }
 
@@ -161,9 +184,9 @@ static int run_action(jprof_session *s) {
         return collect(s, file, to_stdout);
     case JPROF_START:
     case JPROF_RESUME:
-        return agent_request(s, action, file);
+        return agent_request(s, action, file, true);
     default:
-        if (agent_request(s, action, file)) return -1;
+        if (agent_request(s, action, file, true)) return -1;
         return to_stdout ? print_output(s) : 0;
     }
 }
@@ -208,6 +231,38 @@ static int check_options(const jprof_args *a) {
     return 0;
 }
 
+/* The library must be readable by the JVM's user at the same path inside the JVM's file system. Looked up
+ * from the target's root (a symlink resolves inside it, as for the JVM); only its permissions are read. */
+static int check_library(const jprof_session *s) {
+    int fd = target_fs_open_in_root(s->target.root_fd, s->library, O_PATH);
+    int e = fd < 0 ? errno : 0;
+    if (fd >= 0) {
+        char path[32];
+        target_fs_fd_path(fd, path);
+        if (access(path, R_OK)) e = errno;
+        close(fd);
+    }
+    if (!e) return 0;
+    if (s->target.root[0])
+        return error("the agent library %s is not visible inside the container of JVM %d (%s): copy it into the "
+                     "container and pass that path with --libpath", s->library, (int)s->target.pid, strerror(e));
+    return error("the agent library %s is not readable by the user of JVM %d (uid %u): %s; put it where that user "
+                 "can read it and pass --libpath", s->library, (int)s->target.pid, (unsigned)s->target.uid,
+                 strerror(e));
+}
+
+static int run_in_session(jprof_session *s) {
+    char err[1024];
+    if (identity_become(s->target.uid, s->target.gid, err, sizeof(err))) return error("%s", err);
+    if (check_library(s)) return -1;
+    if (session_dir_create(&s->target, &s->dir, err, sizeof(err))) return error("%s", err);
+    int rc = session_dir_new_file(&s->dir, LOG_FILE, s->log_inner, sizeof(s->log_inner), err, sizeof(err))
+                 ? error("%s", err)
+                 : run_action(s);
+    if (session_dir_remove(&s->dir, err, sizeof(err))) error("%s", err);
+    return rc;
+}
+
 static int attach_and_run(const jprof_args *a) {
     jprof_session s = {.args = a};
     s.timeouts.listener_timeout_ms = a->attach_timeout_ms;
@@ -216,23 +271,10 @@ static int attach_and_run(const jprof_args *a) {
     if (check_options(a)) return -1;
     pid_t pid = resolve_pid(a->target);
     if (pid < 0) return -1;
+    catch_interrupts();
     if (proc_target_open(pid, &s.target, err, sizeof(err)) != TARGET_OK) return error("%s", err);
-    if (find_library(a, s.library, sizeof(s.library))) return -1;
-    if (identity_become(s.target.uid, s.target.gid, err, sizeof(err))) return error("%s", err);
-    char seen[PATH_MAX + 64];
-    if (proc_target_path(&s.target, s.library, seen, sizeof(seen)) || access(seen, R_OK)) {
-        if (s.target.root[0])
-            return error("the agent library %s is not visible inside the container of JVM %d (%s): copy it into "
-                         "the container and pass that path with --libpath", s.library, (int)pid, strerror(errno));
-        return error("the agent library %s is not readable by the user of JVM %d (uid %u): %s; put it where that "
-                     "user can read it and pass --libpath", s.library, (int)pid, (unsigned)s.target.uid,
-                     strerror(errno));
-    }
-    if (session_dir_create(&s.target, &s.dir, err, sizeof(err))) return error("%s", err);
-    int rc = session_dir_new_file(&s.dir, LOG_FILE, s.log_inner, sizeof(s.log_inner), err, sizeof(err))
-                 ? error("%s", err)
-                 : run_action(&s);
-    session_dir_remove(&s.dir);
+    int rc = find_library(a, s.library, sizeof(s.library)) ? -1 : run_in_session(&s);
+    proc_target_close(&s.target);
     return rc;
 }
 

@@ -28,6 +28,14 @@ static int append(char *buf, size_t cap, const char *token, const char *value) {
     return n < 0 || (size_t)n >= cap - len ? -1 : 0;
 }
 
+/* Where the option 'prefix' (e.g. "timeout=") starts in a comma-separated option string, or NULL. */
+static const char *find_option(const char *options, const char *prefix) {
+    for (const char *p = options; (p = strstr(p, prefix)); p++) {
+        if (p == options || p[-1] == ',') return p;
+    }
+    return NULL;
+}
+
 /* Flags without a value and the agent option each one becomes. */
 static const char *flag_option(const char *arg) {
     static const char *const map[][2] = {
@@ -152,6 +160,8 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
                     jprof_action_name(a->action));
     if (!a->target[0] && a->action != JPROF_LIST)
         return fail(err, errlen, "%s", "no target: give the pid or the main class name of a running JVM");
+    if (a->action == JPROF_COLLECT && !find_option(a->profiling, "timeout="))
+        a->start_timeout_s = a->duration_s + JPROF_SAFETY_MARGIN_S;
     return 0;
 }
 
@@ -165,14 +175,19 @@ int jprof_args_agent_options(const jprof_args *a, const char *action, const char
     if (writes && a->profiling[0] && append(out, outlen, a->profiling, NULL)) return -1;
     if (!writes) {
         /* status and version need only the log level, so their messages obey -L like the others. */
-        const char *level = strstr(a->profiling, "loglevel=");
-        if (level && (level == a->profiling || level[-1] == ',')) {
+        const char *level = find_option(a->profiling, "loglevel=");
+        if (level) {
             char token[64];
             snprintf(token, sizeof(token), "%.*s", (int)strcspn(level, ","), level);
             if (append(out, outlen, token, NULL)) return -1;
         }
     }
     if (writes && a->format[0] && append(out, outlen, a->format, NULL)) return -1;
+    if (strcmp(action, "start") == 0 && a->start_timeout_s > 0) {
+        char seconds[16];
+        snprintf(seconds, sizeof(seconds), "%d", a->start_timeout_s);
+        if (append(out, outlen, "timeout", seconds)) return -1;
+    }
     if (file && *file && append(out, outlen, "file", file)) return -1;
     if (log && *log && append(out, outlen, "log", log)) return -1;
     return 0;

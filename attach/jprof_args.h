@@ -22,12 +22,16 @@ typedef enum {
 #define JPROF_DEFAULT_DURATION_S 60
 #define JPROF_DEFAULT_ATTACH_TIMEOUT_MS 10000
 #define JPROF_OPTIONS_MAX 2048
+/* -d N also sends timeout=N+this with the start: if jprof dies (SIGKILL, a lost SSH session) the agent
+ * still stops by itself and writes the profile. The margin lets jprof's own stop, a moment after N, win. */
+#define JPROF_SAFETY_MARGIN_S 5
 
 typedef struct {
     jprof_action action;
     bool help;
     int duration_s;              /* -d; JPROF_DEFAULT_DURATION_S when not given */
     bool duration_given;
+    int start_timeout_s;         /* timeout= jprof adds to the start of -d (0: none; the user's --timeout wins) */
     char target[256];            /* pid or main class name; may be empty for list / --help */
     char file[1024];             /* -f as given (jprof makes it absolute) */
     char libpath[1024];          /* --libpath; empty = next to jprof */
@@ -40,8 +44,8 @@ typedef struct {
 int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t errlen);
 
 /* The agent option string for one request: the action; the session options and -o format (start, resume,
- * stop, dump) or only the log level (status, version); file= when 'file' is not empty; log= when 'log' is
- * not NULL. -1 if it does not fit. */
+ * stop, dump) or only the log level (status, version); jprof's timeout= (start); file= when 'file' is not
+ * empty; log= when 'log' is not NULL. -1 if it does not fit. */
 int jprof_args_agent_options(const jprof_args *a, const char *action, const char *file, const char *log,
                              char *out, size_t outlen);
 

@@ -18,8 +18,9 @@ typedef struct {
 
 static const help_line lines[] = {
     {"-d N", NULL, "profile for N seconds (start, wait, stop); the default action, for 60 s when -d is\n"
-                   "                     not given; a countdown on stderr when it is a terminal; Ctrl-C stops\n"
-                   "                     early and still writes the profile"},
+                   "                     not given; a countdown on stderr when it is a terminal; Ctrl-C,\n"
+                   "                     SIGTERM or SIGHUP stop early and still write the profile; the agent\n"
+                   "                     stops by itself N+5 s after the start should jprof be killed"},
     {"-e EVENT", "event=cpu", "sampling event: cpu (default), ctimer, itimer (see 'jprof list'), or Java\n"
                               "                     methods to instrument: pkg.Class.method, pkg.Class.*"},
     {"-i INTERVAL", "interval=10ms", "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;\n"

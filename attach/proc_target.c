@@ -7,7 +7,10 @@
 #define _GNU_SOURCE
 #include "proc_target.h"
 
+#include "target_fs.h"
+
 #include <errno.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -99,6 +102,7 @@ static bool same_mount_namespace(pid_t pid) {
 target_status proc_target_open(pid_t pid, proc_target *t, char *err, size_t errlen) {
     memset(t, 0, sizeof(*t));
     t->pid = pid;
+    t->root_fd = t->tmp_fd = -1;
     char value[256], who[64], me[64];
     if (pid <= 0 || !proc_target_alive(t)) {
         snprintf(err, errlen, "no such process: %d", (int)pid);
@@ -142,20 +146,39 @@ target_status proc_target_open(pid_t pid, proc_target *t, char *err, size_t errl
         snprintf(err, errlen, "process %d is not a JVM (no libjvm.so is loaded in it)", (int)pid);
         return TARGET_NOT_JVM;
     }
-    if (!same_mount_namespace(pid)) {
-        snprintf(t->root, sizeof(t->root), "/proc/%d/root", (int)pid);
-        /* Through /proc/<pid>/root an absolute symlink resolves in OUR file system: a container whose /tmp
-         * is one could point jprof's files at the host. Every path jprof uses is directly in its /tmp. */
-        char tmp[96];
-        struct stat st;
-        snprintf(tmp, sizeof(tmp), "%s/tmp", t->root);
-        if (lstat(tmp, &st) || !S_ISDIR(st.st_mode)) {
-            snprintf(err, errlen, "the /tmp of JVM %d's container is missing or a symlink: jprof will not use it",
-                     (int)pid);
-            return TARGET_PERMISSION;
-        }
-    }
+    if (!same_mount_namespace(pid)) snprintf(t->root, sizeof(t->root), "/proc/%d/root", (int)pid);
+    if (proc_target_open_files(t, t->root[0] ? t->root : "/", err, errlen)) return TARGET_PERMISSION;
     return TARGET_OK;
+}
+
+int proc_target_open_files(proc_target *t, const char *root, char *err, size_t errlen) {
+    t->root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    t->tmp_fd = -1;
+    struct stat rs, ts;
+    if (t->root_fd < 0 || fstat(t->root_fd, &rs)) {
+        snprintf(err, errlen, "cannot open the root directory of JVM %d (%s): %s", (int)t->pid, root, strerror(errno));
+        proc_target_close(t);
+        return -1;
+    }
+    t->tmp_fd = target_fs_open_in_root(t->root_fd, "/tmp", O_PATH | O_DIRECTORY);
+    const char *why = NULL;
+    int e = 0;
+    if (t->tmp_fd < 0 || fstat(t->tmp_fd, &ts)) why = strerror(e = errno);
+    else if (ts.st_uid != rs.st_uid && ts.st_uid != t->uid) why = "owned by another user";
+    else if ((ts.st_mode & (S_IWGRP | S_IWOTH)) && !(ts.st_mode & S_ISVTX)) why = "writable by others without the sticky bit";
+    if (why) {
+        snprintf(err, errlen, "the /tmp of JVM %d (%s/tmp) cannot be used safely: %s%s", (int)t->pid, t->root, why,
+                 e == ELOOP ? " (a symlink: on this kernel jprof follows none in a target)" : "");
+        proc_target_close(t);
+        return -1;
+    }
+    return 0;
+}
+
+void proc_target_close(proc_target *t) {
+    if (t->tmp_fd >= 0) close(t->tmp_fd);
+    if (t->root_fd >= 0) close(t->root_fd);
+    t->tmp_fd = t->root_fd = -1;
 }
 
 bool proc_target_alive(const proc_target *t) {

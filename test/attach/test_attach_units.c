@@ -1,5 +1,5 @@
 /* Unit tests of jprof's pure parts: the command line, the agent option string, the HotSpot reply parser,
- * the main-class finder, and the private directory's refusal to follow planted symlinks. */
+ * the main-class finder. (The private directory and the target's files: test_target_fs.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +16,6 @@
 #include "jprof_args.h"
 #include "jvm_finder.h"
 #include "options.h"
-#include "session_dir.h"
 
 static char err[512];
 
@@ -58,7 +57,7 @@ static void test_agent_option_string_per_action(void **state) {
     char out[JPROF_OPTIONS_MAX];
     assert_int_equal(PARSE(&a, "-e", "cpu", "-L", "warn", "-o", "collapsed", "1"), 0);
     assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/d/p", "/tmp/d/log", out, sizeof(out)), 0);
-    assert_string_equal(out, "start,event=cpu,loglevel=warn,collapsed,file=/tmp/d/p,log=/tmp/d/log");
+    assert_string_equal(out, "start,event=cpu,loglevel=warn,collapsed,timeout=65,file=/tmp/d/p,log=/tmp/d/log");
     assert_int_equal(jprof_args_agent_options(&a, "status", "/tmp/d/p", "/tmp/d/log", out, sizeof(out)), 0);
     assert_string_equal(out, "status,loglevel=warn,file=/tmp/d/p,log=/tmp/d/log");
     assert_int_equal(jprof_args_agent_options(&a, "stop", "", NULL, out, sizeof(out)), 0);
@@ -135,30 +134,29 @@ static void test_main_class_from_command_line(void **state) {
     assert_false(jvm_finder_matches("com.acme.Main", "acme"));
 }
 
-static void test_private_dir_never_follows_symlinks(void **state) {
+/* -d sends the agent its own way out: a timeout a little past the duration, with the start only. */
+static void test_collect_sends_a_safety_timeout(void **state) {
     (void)state;
-    proc_target self = {.pid = getpid(), .ns_pid = getpid()};
-    session_dir d;
-    assert_int_equal(session_dir_create(&self, &d, err, sizeof(err)), 0);
-    struct stat st;
-    assert_int_equal(stat(d.outer, &st), 0);
-    assert_int_equal(st.st_mode & 0777, 0700);
-    char inner[512], victim[600], link[600];
-    assert_int_equal(session_dir_new_file(&d, "profile", inner, sizeof(inner), err, sizeof(err)), 0);
-    snprintf(link, sizeof(link), "%s/profile", d.outer);
-    assert_int_equal(stat(link, &st), 0);
-    assert_int_equal(st.st_mode & 0777, 0600);
-    /* Existing names are refused, and so is a planted symlink (its target is never created). */
-    assert_int_equal(session_dir_new_file(&d, "profile", inner, sizeof(inner), err, sizeof(err)), -1);
-    snprintf(victim, sizeof(victim), "%s.victim", d.outer);
-    snprintf(link, sizeof(link), "%s/log", d.outer);
-    assert_int_equal(symlink(victim, link), 0);
-    assert_int_equal(session_dir_new_file(&d, "log", inner, sizeof(inner), err, sizeof(err)), -1);
-    assert_int_equal(access(victim, F_OK), -1);
-    off_t offset = 0;
-    assert_int_equal(session_dir_copy(&d, "log", &offset, stdout), -1);
-    session_dir_remove(&d);
-    assert_int_equal(access(d.outer, F_OK), -1);
+    jprof_args a;
+    char out[JPROF_OPTIONS_MAX];
+    assert_int_equal(PARSE(&a, "-d", "5", "-e", "cpu", "1"), 0);
+    assert_int_equal(a.start_timeout_s, 5 + JPROF_SAFETY_MARGIN_S);
+    assert_int_equal(jprof_args_agent_options(&a, "start", "/f", NULL, out, sizeof(out)), 0);
+    char want[64];
+    snprintf(want, sizeof(want), "start,event=cpu,timeout=%d,file=/f", 5 + JPROF_SAFETY_MARGIN_S);
+    assert_string_equal(out, want);
+    prof_options o;
+    assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
+    assert_int_equal(o.timeout_s, 5 + JPROF_SAFETY_MARGIN_S);
+    assert_int_equal(jprof_args_agent_options(&a, "stop", "/f", NULL, out, sizeof(out)), 0);
+    assert_null(strstr(out, "timeout"));
+    assert_int_equal(PARSE(&a, "1"), 0);   /* no -d: 60 s */
+    assert_int_equal(a.start_timeout_s, 60 + JPROF_SAFETY_MARGIN_S);
+    /* The user's own --timeout is kept as given; start without -d sets none. */
+    assert_int_equal(PARSE(&a, "-d", "5", "--timeout", "3", "1"), 0);
+    assert_int_equal(a.start_timeout_s, 0);
+    assert_int_equal(PARSE(&a, "start", "1"), 0);
+    assert_int_equal(a.start_timeout_s, 0);
 }
 
 int main(void) {
@@ -169,7 +167,7 @@ int main(void) {
         cmocka_unit_test(test_bad_command_lines),
         cmocka_unit_test(test_load_replies),
         cmocka_unit_test(test_main_class_from_command_line),
-        cmocka_unit_test(test_private_dir_never_follows_symlinks),
+        cmocka_unit_test(test_collect_sends_a_safety_timeout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
