@@ -275,7 +275,7 @@ public class IntegrationTest {
         check(run.exit() == 0, "workload failed: " + run.err());
         String text = Files.readString(file);
         for (String expected : List.of("Engine         : ctimer (event=ctimer)", "Interval       : 2000000 ns",
-                "Samples        : ", "Dropped samples: ", "Failed walks   : ", "Burn7525.burnA", "self (leaf frame)")) {
+                "--- Execution profile ---\nTotal samples       : ", "Dropped samples: ", "Failed walks   : ", "Burn7525.burnA", "self (leaf frame)")) {
             check(text.contains(expected), "text report lacks '" + expected + "'");
         }
         Matcher m = Pattern.compile("--- (\\d+) samples \\(([0-9.]+)%\\)").matcher(text);
@@ -475,7 +475,7 @@ public class IntegrationTest {
                     System.out.println("  " + how + ": exit " + p.exitValue() + ", " + samples + " samples");
                 } else {
                     String text = Files.readString(file);
-                    check(text.contains("Samples        : ") && text.contains("self (leaf frame)"),
+                    check(text.contains("Total samples       : ") && text.contains("self (leaf frame)"),
                             how + ": incomplete text report");
                 }
             }
@@ -752,7 +752,7 @@ public class IntegrationTest {
         String text = Files.readString(file);
         check(text.contains("Engine         : perf (event=page-faults)"), "engine line: " + text);
         check(text.contains("Interval       : 100 events"), "the interval is not a count of events: " + text);
-        Matcher samples = Pattern.compile("Samples        : (\\d+)").matcher(text);
+        Matcher samples = Pattern.compile("Total samples       : (\\d+)").matcher(text);
         Matcher weight = Pattern.compile("Total weight   : (\\d+) events").matcher(text);
         check(samples.find() && weight.find(), "no sample count or weight in events: " + text);
         long n = Long.parseLong(samples.group(1)), w = Long.parseLong(weight.group(1));
