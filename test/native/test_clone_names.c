@@ -1,18 +1,14 @@
-/* Unit tests of GCC clone suffixes in native frame names (issue 15.6): the stripping rule on names, and the
- * one native resolver (frame_symbols_native) on a real clone in libjvm's symbol table. */
+/* Unit tests of GCC clone suffixes in native frame names (issue 15.6): the stripping rule on names. The one
+ * native resolver (frame_symbols_native) on a real clone in libjvm: test_native_map.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dlfcn.h>
 #include <string.h>
 
 #include "demangle.h"
-#include "frame_symbols.h"
-#include "native_map.h"
-#include "symtab.h"
 
 static void expect_stripped(const char *name, const char *want) {
     char buf[256];
@@ -57,38 +53,11 @@ static void test_other_names_untouched(void **state) {
     expect_stripped("", "");
 }
 
-/* libjvm's jni_invoke_static exists only as GCC clones (.constprop.0/.1): the resolver names the function. */
-static void test_resolver_on_libjvm(void **state) {
-    (void)state;
-#ifdef TEST_LIBJVM
-    void *jvm = dlopen(TEST_LIBJVM, RTLD_NOW | RTLD_LOCAL);
-    if (!jvm) {
-        print_message("%s: %s\n", TEST_LIBJVM, dlerror());
-        skip();
-    }
-    native_map_refresh();
-    const native_object *o = native_map_lookup((uintptr_t)dlsym(jvm, "JNI_CreateJavaVM"));
-    assert_non_null(o);
-    uint64_t start;
-    assert_true(symtab_lookup_name(o->symbols,
-                                   "_ZL17jni_invoke_staticP7JNIEnv_P9JavaValueP8_jobject11JNICallTypeP10_jmethodIDP18"
-                                   "JNI_ArgumentPusherP10JavaThread.constprop.1", &start));
-    char name[512];
-    frame_symbols_native((uintptr_t)(start + o->bias + 4), false, name, sizeof(name), NULL);
-    assert_string_equal(name, "jni_invoke_static");
-    frame_symbols_native((uintptr_t)(start + o->bias + 4), true, name, sizeof(name), NULL);
-    assert_string_equal(name, "libjvm.so`jni_invoke_static");
-#else
-    skip();
-#endif
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_demangled_clones),
         cmocka_unit_test(test_plain_clones),
         cmocka_unit_test(test_other_names_untouched),
-        cmocka_unit_test(test_resolver_on_libjvm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
