@@ -154,7 +154,8 @@ public class UserFacingTest extends IntegrationTest {
         Process p = startJava("start,event=itimer,interval=1ms,file=" + file + ",log=" + log, out, "Burn7525", "5");
         try {
             long deadline = System.nanoTime() + 30_000_000_000L;
-            while (!Files.readString(log).contains("profiling started") && System.nanoTime() < deadline) Thread.sleep(100);
+            while (!(Files.exists(log) && Files.readString(log).contains("profiling started")) && System.nanoTime() < deadline)
+                Thread.sleep(100);
             Run status = command(List.of(jprof(), "status", String.valueOf(p.pid())));
             check(status.exit() == 0 && status.out().contains("state: running"), "jprof status: " + status.out());
             check(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "the JVM failed: " + Files.readString(out));
