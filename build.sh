@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# libprof build driver. Usage: ./build.sh [build|test|demo|bench|stress|asan|clean]
+# libprof build driver. Usage: ./build.sh [build|test|demo|demo-summary FILE|bench|stress|asan|clean]
 #   build (default)  install missing packages (when root), configure and build into build/
 #   test             build, then run every unit and integration test through ctest
-#   demo             build, profile the bundled demo program, print where the profile is
+#   demo             build, profile the bundled demo program, print where the profile is and its hot methods
+#   demo-summary F   print that summary of the collapsed profile F (what demo prints at its end)
 #   bench            build, run the benchmarks (about 13 minutes), print the results tables
 #   stress           every stress scenario under each engine and each stack mode for 60 s each (STRESS_SECONDS
 #                    to change), then 50 attach/start/stop cycles on one JVM
@@ -49,6 +50,25 @@ install_browser_test_deps() {
   fi
 }
 
+# The demo's summary of a collapsed profile: the hot methods (leaf frames by self samples) and the hottest
+# stacks read from the leaf, where a newcomer looks, not from the thread's root. Each pipeline ends in awk,
+# which reads all its input: 'head' would close the pipe early and, under pipefail, fail the script (141).
+demo_summary() {   # <collapsed profile>
+  local tab=$'\t' total
+  total=$(awk '{ s += $NF } END { print s + 0 }' "$1")
+  echo "hottest methods (self samples: the leaf frames of $total samples):"
+  awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); self[f[k]] += n }
+       END { for (m in self) printf "%d\t%s\n", self[m], m }' "$1" |
+    sort -t "$tab" -k1,1nr -k2,2 |
+    awk -F "$tab" -v total="$total" 'NR <= 8 { printf "  %6d %5.1f%%  %s\n", $1, 100 * $1 / (total ? total : 1), $2 }'
+  echo "hottest stacks, leaf first:"
+  awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); s = f[k]
+         for (i = k - 1; i >= 1; i--) s = s " <- " f[i]
+         printf "%d\t%s\n", n, s }' "$1" |
+    sort -t "$tab" -k1,1nr -k2,2 |
+    awk -F "$tab" 'NR <= 5 { printf "  %6d  %s\n", $1, substr($2, 1, 150) }'
+}
+
 configure_and_build() {
   install_missing
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -77,9 +97,11 @@ case "${1:-build}" in
     echo "demo profile (collapsed stacks): $out/demo.collapsed"
     echo "demo profile (text report):      $out/demo.txt"
     echo "demo profile (flame graph):      $out/demo.html"
-    echo "hottest stacks:"
-    awk '{n=$NF; $NF=""; print n, $0}' "$out/demo.collapsed" | sort -nr | head -5 | cut -c1-160
+    demo_summary "$out/demo.collapsed"
     ;;
+  demo-summary)
+    [ -r "${2:-}" ] || { echo "usage: ./build.sh demo-summary <collapsed profile> (a readable file)" >&2; exit 2; }
+    demo_summary "$2" ;;
   asan)
     # The unit tests again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
     install_missing
@@ -122,5 +144,5 @@ case "${1:-build}" in
   clean)
     rm -rf "$BUILD" "$BUILD-asan" ;;
   *)
-    echo "usage: ./build.sh [build|test|demo|bench|stress|asan|clean]" >&2; exit 2 ;;
+    echo "usage: ./build.sh [build|test|demo|demo-summary FILE|bench|stress|asan|clean]" >&2; exit 2 ;;
 esac

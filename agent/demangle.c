@@ -61,6 +61,48 @@ void demangle_strip_params(char *name) {
     memmove(name + i, name + clone_at, strlen(name + clone_at) + 1);
 }
 
+/* Length of one piece of a GCC clone suffix at s (".isra", ".0", ...), 0 when s does not start one.
+ * Digits alone only follow a kind: "x.1" is how GCC names a local static, not a clone. */
+static size_t clone_piece(const char *s, bool digits_ok) {
+    static const char *const kinds[] = {"isra", "part", "cold", "constprop", "lto_priv", "localalias", "clone"};
+    if (s[0] != '.') return 0;
+    size_t n = strspn(s + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    if (n == 0) return 0;
+    if (strspn(s + 1, "0123456789") == n) return digits_ok ? n + 1 : 0;
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        if (strlen(kinds[i]) == n && strncmp(s + 1, kinds[i], n) == 0) return n + 1;
+    }
+    return 0;
+}
+
+/* True when everything from s to the end is clone pieces, the first a kind. */
+static bool is_clone_suffix(const char *s) {
+    size_t n = clone_piece(s, false);
+    if (!n) return false;
+    while (s[n]) {
+        size_t more = clone_piece(s + n, true);
+        if (!more) return false;
+        n += more;
+    }
+    return true;
+}
+
+void demangle_strip_clones(char *name) {
+    char *c;
+    while ((c = strstr(name, " [clone .")) != NULL) {
+        char *end = strchr(c, ']');
+        if (!end) break;
+        memmove(c, end + 1, strlen(end + 1) + 1);
+    }
+    /* A C identifier holds no dot, so a suffix made only of clone pieces is the compiler's. */
+    for (char *dot = strchr(name, '.'); dot; dot = strchr(dot + 1, '.')) {
+        if (dot != name && is_clone_suffix(dot)) {
+            *dot = 0;
+            return;
+        }
+    }
+}
+
 bool demangle_function(const char *mangled, char *out, size_t outlen) {
     if (!demangle(mangled, out, outlen)) return false;
     demangle_strip_params(out);

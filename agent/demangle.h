@@ -19,10 +19,17 @@ bool demangle(const char *mangled, char *out, size_t outlen);
 
 /* The same without the parameter list and the qualifiers after it (const, &, noexcept):
  * "CompileBroker::compiler_thread_loop". Template arguments and, for function templates, the return type
- * the demangler puts in front stay; a GCC clone suffix stays too ("f [clone .cold]"). */
+ * the demangler puts in front stay; a GCC clone suffix stays too ("f [clone .cold]"): see
+ * demangle_strip_clones. */
 bool demangle_function(const char *mangled, char *out, size_t outlen);
 
 /* Removes the parameter list from a demangled name in place (what demangle_function applies). */
 void demangle_strip_params(char *name);
+
+/* Removes GCC's clone suffixes in place, so that every copy GCC made of a function is named as the
+ * function: "jni_invoke_static [clone .constprop.1]" -> "jni_invoke_static" (demangled C++), and
+ * "deflate_slow.isra.0.cold" -> "deflate_slow" (plain C). Recognised pieces: .isra .part .cold .constprop
+ * .lto_priv .localalias .clone, each optionally numbered. Other names are left alone. */
+void demangle_strip_clones(char *name);
 
 #endif

@@ -21,12 +21,17 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
         /* perf first: a true period (not bound to the kernel tick) and kernel frames. */
         const engine *cpu_order[] = {&engine_perf, &engine_ctimer, &engine_itimer};
         engine_perf_configure("cpu-clock", o->alluser);
+        char refused[1024] = "";   /* why the better engines cannot run: one warning with the choice */
+        size_t n = 0;
         for (size_t i = 0; i < sizeof(cpu_order) / sizeof(cpu_order[0]); i++) {
             if (cpu_order[i]->check(why, sizeof(why)) == 0) {
-                if (verbose) log_info("event=cpu: using the %s engine", cpu_order[i]->name);
+                if (verbose && n) log_warn("event=cpu: %susing the %s engine", refused, cpu_order[i]->name);
+                else if (verbose) log_info("event=cpu: using the %s engine", cpu_order[i]->name);
                 return cpu_order[i];
             }
-            if (verbose) log_info("event=cpu: %s engine unavailable: %s", cpu_order[i]->name, why);
+            if (n < sizeof(refused))
+                n += (size_t)snprintf(refused + n, sizeof(refused) - n, "%s engine unavailable: %s; ",
+                                      cpu_order[i]->name, why);
         }
         snprintf(err, errlen, "event=cpu: no CPU engine can run here (last reason: %s)", why);
         return NULL;

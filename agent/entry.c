@@ -5,8 +5,9 @@
  * since the JVM hands back the same library and all state is in it.
  *
  * Attach requests come from jprof, which reads the agent's words only from the log= file it passes: so
- * every error of a request, a bad option included, goes there, and the log returns to stderr afterwards
- * (jprof deletes that file; later messages, such as a timeout's, belong to the JVM's stderr).
+ * every error of a request, a bad option included, goes there. That file is the request's (log.h): once the
+ * request is done, messages go back to the session's destination, the log= of the session's start, unless
+ * the request started the session.
  */
 #define _GNU_SOURCE
 #include "engine.h"
@@ -36,7 +37,8 @@ static void configure_log_of_bad_options(const char *text) {
         if (strncmp(p, "log=", 4) == 0) {
             char path[1024];
             snprintf(path, sizeof(path), "%.*s", (int)strcspn(p + 4, ","), p + 4);
-            log_configure(path, LOG_INFO);
+            char why[1200];
+            if (log_begin_request(path, LOG_INFO, why, sizeof(why))) log_error("%s", why);
             return;
         }
         p = strchr(p, ',');
@@ -51,8 +53,10 @@ static int configure(JavaVM *vm, const char *text, bool attach, prof_options *o)
         log_error("%s", err);
         return -1;
     }
-    if (log_configure(o->log_file, o->log_level))
-        fprintf(stderr, "[libprof] ERROR: log=%s: cannot open for appending; logging to stderr\n", o->log_file);
+    char why[1200];
+    if (attach ? log_begin_request(o->log_file, o->log_level, why, sizeof(why))
+               : log_open_session(o->log_file, o->log_level, why, sizeof(why)))
+        log_error("%s; messages go to %s", why, attach ? "the session's log" : "stderr");
     if (jvm_init(vm, attach, err, sizeof(err))) {
         log_error("%s", err);
         return -1;
@@ -85,8 +89,10 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     else if (profiler_execute(&o, err, sizeof(err))) {
         log_error("%s", err);
         rc = JNI_ERR;
+    } else if (o.action == ACTION_START || o.action == ACTION_RESUME) {
+        log_keep_request_for_session();
     }
-    log_configure(NULL, o.log_level);
+    log_end_request();
     return rc;
 }
 

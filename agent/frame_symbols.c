@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "frame_symbols.h"
 
+#include "demangle.h"
 #include "kallsyms.h"
 #include "native_map.h"
 
@@ -18,6 +19,7 @@ void frame_symbols_native(uintptr_t pc, bool lib, char *name, size_t len, bool *
          * version ("clock_gettime@@GLIBC_2.17"), which no C or C++ name contains */
         char *version = strchr(name, '@');
         if (version && version != name) *version = 0;
+        demangle_strip_clones(name);
         if (cpp) *cpp = (library && strncmp(library, "libjvm", 6) == 0) || strstr(name, "::") != NULL;
         if (lib && library && strcmp(name, library) != 0) {
             char symbol[1024];
@@ -27,6 +29,7 @@ void frame_symbols_native(uintptr_t pc, bool lib, char *name, size_t len, bool *
         }
     } else if ((found = dladdr((void *)pc, &info)) && info.dli_sname) {
         snprintf(name, len, "%s", info.dli_sname);
+        demangle_strip_clones(name);
     } else if (found && info.dli_fname) {
         const char *base = strrchr(info.dli_fname, '/');
         snprintf(name, len, "[%s+0x%llx]", base ? base + 1 : info.dli_fname,
@@ -45,6 +48,8 @@ void frame_symbols_kernel(uint64_t addr, char *name, size_t len) {
         loaded = true;
     }
     const char *symbol = kallsyms_available() ? kallsyms_find(addr) : NULL;
-    if (symbol) snprintf(name, len, "%.256s", symbol);
-    else snprintf(name, len, "[kernel 0x%llx]", (unsigned long long)addr);
+    if (symbol) {
+        snprintf(name, len, "%.256s", symbol);
+        demangle_strip_clones(name);   /* the kernel's GCC makes .isra/.cold copies too */
+    } else snprintf(name, len, "[kernel 0x%llx]", (unsigned long long)addr);
 }

@@ -23,7 +23,7 @@ void options_init(prof_options *o) {
     memset(o, 0, sizeof(*o));
     strcpy(o->event, "cpu");
     o->jstackdepth = OPTIONS_DEFAULT_JSTACKDEPTH;
-    o->log_level = LOG_INFO;
+    o->log_level = LOG_LEVEL_UNSET;   /* warn on stderr, info into a log= file */
     o->chunk_size = OPTIONS_DEFAULT_CHUNK_SIZE;
     o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
 }

@@ -9,7 +9,9 @@ static double percent(uint64_t part, uint64_t whole) {
 
 static void write_header(const profile *p, FILE *out) {
     const profile_meta *m = &p->meta;
-    fprintf(out, "--- libprof profile ---\n");
+    /* async-profiler's labels for what both report, so scripts written for it read ours. */
+    fprintf(out, "--- Execution profile ---\n");
+    fprintf(out, "Total samples       : %llu\n", (unsigned long long)p->total_samples);
     if (m->title[0]) fprintf(out, "Title          : %s\n", m->title);
     fprintf(out, "Engine         : %s (event=%s)\n", m->engine, m->event);
     if (strcmp(m->units, "ns") == 0)
@@ -19,8 +21,6 @@ static void write_header(const profile *p, FILE *out) {
     fprintf(out, "Duration       : %.3f s\n", m->duration_ns / 1e9);
     if (strcmp(m->units, "calls") == 0)   /* instrumentation: every sample is one recorded call */
         fprintf(out, "Calls recorded : %llu\n", (unsigned long long)p->total_samples);
-    else
-        fprintf(out, "Samples        : %llu\n", (unsigned long long)p->total_samples);
     fprintf(out, "Total weight   : %llu %s\n", (unsigned long long)p->total_weight, m->units);
     fprintf(out, "Distinct stacks: %zu\n", p->stack_count);
     uint64_t dropped = 0, failed = 0;

@@ -165,6 +165,22 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
     return rc;
 }
 
+/* stop/dump after the session ended (by timeout=, jprof -d, a stop): like asprof, write the last session's
+ * profile again, in the format and file asked for. Its stacks stay until the next start. A JFR session's
+ * table holds only what its last chunk had not yet written, so its recording is the one it finished. */
+static int dump_ended_locked(const prof_options *o, char *err, size_t errlen) {
+    if (!atomic_load(&current_engine) || !table) {
+        snprintf(err, errlen, "profiler is not running: nothing to %s", options_action_name(o->action));
+        return -1;
+    }
+    if (options_effective_format(&session) == FORMAT_JFR) {
+        snprintf(err, errlen, "the last session, a JFR recording, has ended: its recording is %s",
+                 session.file[0] ? session.file : "what it wrote to stdout");
+        return -1;
+    }
+    return dump_locked(o, err, errlen);
+}
+
 static void stop_locked(void) {
     const engine *e = atomic_load(&current_engine);
     if (e) e->stop();
@@ -364,13 +380,12 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
             break;
         case ACTION_STOP:
         case ACTION_DUMP:
-            if (!running) {
-                snprintf(err, errlen, "profiler is not running: nothing to %s", options_action_name(o->action));
-                rc = -1;
-                break;
+            if (running) {
+                if (o->action == ACTION_STOP) stop_locked();
+                rc = dump_locked(o, err, errlen);
+            } else {
+                rc = dump_ended_locked(o, err, errlen);
             }
-            if (o->action == ACTION_STOP) stop_locked();
-            rc = dump_locked(o, err, errlen);
             break;
         case ACTION_STATUS:
             rc = status_locked(o, err, errlen);

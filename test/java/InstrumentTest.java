@@ -227,7 +227,7 @@ public class InstrumentTest {
     /** event=*.* on javac compiling 50 generated sources in two threads, with full verification. */
     static void javac() throws Exception {
         Path file = IntegrationTest.work.resolve("javac.collapsed"), corpus = IntegrationTest.work.resolve("corpus");
-        IntegrationTest.Run run = IntegrationTest.runJava("start,event=*.*,interval=1000,file=" + file, VERIFY,
+        IntegrationTest.Run run = IntegrationTest.runJava("start,event=*.*,interval=1000,loglevel=info,file=" + file, VERIFY,
                 "InstrumentJavac", corpus.toString(), "25");
         check(run.exit() == 0 && run.out().contains("javac results 0 0"), "javac failed under *.*: " + run.out() + run.err());
         check(!BROKEN.matcher(run.err() + run.out()).find(), "broken class under *.*: " + run.err());

@@ -77,7 +77,7 @@ public class InterleavedTest extends IntegrationTest {
         Path file = work.resolve("callback-" + cstack + ".collapsed");
         String lib = Path.of(agent).getParent().resolve("libcallback.so").toString();
         String mode = cstack.equals("default") ? "" : ",cstack=" + cstack;
-        Run run = runJava("start,event=cpu,interval=1ms" + mode + ",file=" + file, "Interleaved", lib, "2");
+        Run run = runJava("start,event=cpu,interval=1ms,loglevel=info" + mode + ",file=" + file, "Interleaved", lib, "2");
         check(run.exit() == 0, "workload failed: " + run.err());
         boolean vm = cstack.equals("default");
         check(modeInUse(run).equals(vm ? "vm" : cstack), "mode in use: " + modeInUse(run));
@@ -127,7 +127,7 @@ public class InterleavedTest extends IntegrationTest {
         for (String scenario : List.of("threads", "gc", "recursion", "classes", "deopt")) {
             Path file = work.resolve("stress-vm-" + scenario + ".collapsed");
             List<String> cmd = new ArrayList<>(List.of(javaHome + "/bin/java", "-Xmx64m",
-                    "-agentpath:" + agent + "=start,event=cpu,interval=1ms,file=" + file, "-cp", classes, "Stress",
+                    "-agentpath:" + agent + "=start,event=cpu,interval=1ms,loglevel=info,file=" + file, "-cp", classes, "Stress",
                     scenario, String.valueOf(seconds)));
             Path out = work.resolve("stress-vm.out");
             Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())

@@ -193,7 +193,7 @@ public class JfrTest {
     /** A small chunksize: several chunks, each complete, together holding every sample. */
     static void chunksBySize() throws Exception {
         Path file = work().resolve("by-size.jfr");
-        var run = IntegrationTest.runJava("start,event=cpu,interval=1ms,chunksize=16k,file=" + file, "Burn7525", "2");
+        var run = IntegrationTest.runJava("start,event=cpu,interval=1ms,chunksize=16k,loglevel=info,file=" + file, "Burn7525", "2");
         check(run.exit() == 0, "workload failed: " + run.err());
         long[] logged = logged(run);
         check(logged[1] >= 3, "chunksize=16k gave only " + logged[1] + " chunks");
@@ -223,7 +223,7 @@ public class JfrTest {
     /** chunktime=1s over more than three seconds: a chunk per second or so, every one readable. */
     static void chunksByTime() throws Exception {
         Path file = work().resolve("by-time.jfr");
-        var run = IntegrationTest.runJava("start,event=cpu,interval=1ms,chunktime=1s,file=" + file, "Burn7525", "3.5");
+        var run = IntegrationTest.runJava("start,event=cpu,interval=1ms,chunktime=1s,loglevel=info,file=" + file, "Burn7525", "3.5");
         check(run.exit() == 0, "workload failed: " + run.err());
         long[] logged = logged(run);
         // The workload burns 3.5 s of CPU, so at least that much wall time passes.
@@ -236,7 +236,7 @@ public class JfrTest {
     /** System.exit and SIGTERM while recording: a complete recording each time, no temporary file left. */
     static void exitPaths() throws Exception {
         Path exit = work().resolve("exit.jfr");
-        var run = IntegrationTest.runJava("start,event=cpu,interval=1ms,file=" + exit, "ExitWhileProfiling");
+        var run = IntegrationTest.runJava("start,event=cpu,interval=1ms,loglevel=info,file=" + exit, "ExitWhileProfiling");
         check(run.exit() == 3, "exit code " + run.exit() + ", expected the application's 3");
         long[] logged = logged(run);
         long burn = validRecording(exit, logged[0], logged[1]).stream()

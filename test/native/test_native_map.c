@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "elf_reader.h"
+#include "frame_symbols.h"
 #include "native_map.h"
 #include "test_maps.h"
 
@@ -213,6 +214,12 @@ static void test_libjvm(void **state) {
     /* Not exported (no .dynsym entry): only a full symbol table names it. */
     assert_true(symtab_lookup_name(o->symbols, "_ZN13CompileBroker20compiler_thread_loopEv", &start));
     expect_name((const void *)(start + o->bias + 4), "CompileBroker::compiler_thread_loop", "libjvm.so");
+    /* jni_invoke_static exists only as GCC clones (.constprop.0/.1): every output names the function. */
+    assert_true(symtab_lookup_name(o->symbols, "_ZL17jni_invoke_staticP7JNIEnv_P9JavaValueP8_jobject11JNICallType"
+                                   "P10_jmethodIDP18JNI_ArgumentPusherP10JavaThread.constprop.1", &start));
+    char name[512];
+    frame_symbols_native((uintptr_t)(start + o->bias + 4), true, name, sizeof(name), NULL);
+    assert_string_equal(name, "libjvm.so`jni_invoke_static");
     const unwind_row *row = native_map_unwind(start + o->bias + 4);
     assert_non_null(row);
     assert_true(row->cfa_reg == UNWIND_RSP || row->cfa_reg == UNWIND_RBP);

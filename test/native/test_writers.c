@@ -47,7 +47,8 @@ static void test_text_report(void **state) {
     synthetic_profile(&p);
     char *out = render(text_default, &p);
     assert_non_null(strstr(out, "Engine         : ctimer (event=cpu)"));
-    assert_non_null(strstr(out, "Samples        : 100\n"));
+    /* async-profiler's labels open the report, for scripts that read them. */
+    assert_true(strncmp(out, "--- Execution profile ---\nTotal samples       : 100\n", 52) == 0);
     assert_non_null(strstr(out, "Duration       : 2.500 s"));
     assert_non_null(strstr(out, "table_full"));
     assert_non_null(strstr(out, "[unknown_Java]"));

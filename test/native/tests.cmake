@@ -75,3 +75,12 @@ add_executable(test_jfrconv_args test/native/test_jfrconv_args.c jfrconv/jfrconv
 target_include_directories(test_jfrconv_args PRIVATE agent jfrconv ${CMOCKA_INCLUDE_DIRS})
 target_link_libraries(test_jfrconv_args PRIVATE profcore ${CMOCKA_LIBRARIES})
 add_test(NAME unit.test_jfrconv_args COMMAND test_jfrconv_args)
+# GCC clone suffixes in native names (issue 15.6; test_native_map checks them through frame_symbols.c, the
+# agent's one native resolver), and the log's destinations and the files log= takes (issue 15.4, 16.10).
+foreach(t test_clone_names test_log)
+  add_executable(${t} test/native/${t}.c)
+  target_include_directories(${t} PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
+  target_link_libraries(${t} PRIVATE profcore ${CMOCKA_LIBRARIES})
+  add_test(NAME unit.${t} COMMAND ${t})
+endforeach()
+target_sources(test_native_map PRIVATE agent/frame_symbols.c)
