@@ -165,9 +165,9 @@ static int append_chunk(void) {
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0 || !write_all_at(rec.fd, block, (size_t)got, rec.file_size + at)) {
             int error = got == 0 ? EIO : errno;
-            if (ftruncate(rec.fd, (off_t)rec.file_size) != 0) {
-                /* cannot happen on a file we just wrote; the message below still names the file */
-            }
+            if (ftruncate(rec.fd, (off_t)rec.file_size) != 0)
+                log_error("JFR recording %s: cannot cut it back to its %llu bytes of finished chunks: %s", rec.tmp_path,
+                          (unsigned long long)rec.file_size, strerror(errno));
             stop_on_error(error, rec.tmp_path);
             return -1;
         }
@@ -175,9 +175,9 @@ static int append_chunk(void) {
     }
     rec.file_size += rec.part_size;
     rec.part_size = 0;
-    if (ftruncate(rec.part_fd, 0) != 0) {
-        /* the next chunk overwrites it from offset 0; a longer stale tail is never read */
-    }
+    /* Gives the space back; should it fail, the next chunk overwrites the file from offset 0 and the stale
+     * tail past part_size is never read. */
+    if (ftruncate(rec.part_fd, 0) != 0) log_debug("JFR: cannot empty %s: %s", rec.part_path, strerror(errno));
     return 0;
 }
 
