@@ -109,6 +109,7 @@ static void stop_on_error(int error, const char *what) {
     rec.stopped_ms = clock_ns(CLOCK_REALTIME) / 1000000;
     if (rec.part_fd >= 0) close(rec.part_fd);
     rec.part_fd = -1;
+    rec.part_size = 0;   /* nothing in progress: the writer no longer sees a full chunk to close */
     unlink(rec.part_path);
     char kept[128];
     describe_kept(kept, sizeof(kept));
