@@ -82,6 +82,7 @@ int jfr_convert_span(const uint8_t *data, size_t size, uint64_t *start_ns, uint6
     *end_ns = 0;
     for (size_t at = 0; at < size;) {
         jfr_rheader h;
+        if (at > 0 && jfr_rchunk_unfinished(data, size, at)) break;
         if (jfr_rheader_read(data, size, at, &h, err)) return -1;
         if (h.start_nanos < *start_ns) *start_ns = h.start_nanos;
         if (h.start_nanos + h.duration_nanos > *end_ns) *end_ns = h.start_nanos + h.duration_nanos;
@@ -342,7 +343,13 @@ int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, 
         err->failed = true;
         return -1;
     }
+    stats->unfinished_at = stats->unfinished_bytes = 0;
     for (size_t at = 0; at < size;) {
+        if (at > 0 && jfr_rchunk_unfinished(data, size, at)) {
+            stats->unfinished_at = at;
+            stats->unfinished_bytes = size - at;
+            break;
+        }
         jfr_rchunk ch;
         int rc = jfr_rchunk_open(&ch, data, size, at, err);
         if (rc == 0) rc = convert_chunk(o, &ch, p, stats);

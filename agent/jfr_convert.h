@@ -41,6 +41,9 @@ typedef struct {
     uint64_t chunks, events, samples, kept;
     uint64_t out_of_range, other_state, filtered;
     uint64_t weighted;   /* samples that carried a weight field */
+    /* The last file's unfinished last chunk, skipped (jfr_rchunk_unfinished): where it starts and its
+     * bytes; 0 bytes when the file ended at a finished chunk. */
+    uint64_t unfinished_at, unfinished_bytes;
 } jfr_convert_stats;
 
 void jfr_convert_options_init(jfr_convert_options *o);
@@ -53,10 +56,12 @@ int jfr_convert_add_filter(jfr_convert_options *o, bool include, const char *pat
 /* A comma list of thread states (case-insensitive, "STATE_" optional, any prefix: "r" = RUNNABLE). */
 int jfr_convert_add_states(jfr_convert_options *o, const char *list, char *err, size_t errlen);
 
-/* The wall-clock span [start, end] of the chunks in a file, from their headers only. */
+/* The wall-clock span [start, end] of the finished chunks in a file, from their headers only. */
 int jfr_convert_span(const uint8_t *data, size_t size, uint64_t *start_ns, uint64_t *end_ns, jfr_error *err);
 
-/* Adds the samples of every chunk of one file to 'p'. -1 with 'err' naming the chunk and offset. */
+/* Adds the samples of every chunk of one file to 'p'. An unfinished last chunk after at least one finished
+ * one is skipped and reported in 'stats' (a cut file, a recording still being written); an unfinished
+ * first chunk, or any other fault, is an error: -1 with 'err' naming the chunk and offset. */
 int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
                 jfr_convert_stats *stats, jfr_error *err);
 

@@ -76,6 +76,14 @@ void jfr_put_varint(jfr_buf *b, uint64_t v) {
     b->data[b->len++] = (uint8_t)v;   /* the 9th byte carries 8 bits */
 }
 
+void jfr_put_int(jfr_buf *b, int32_t v) {
+    jfr_put_varint(b, (uint32_t)v);
+}
+
+void jfr_put_short(jfr_buf *b, int16_t v) {
+    jfr_put_varint(b, (uint16_t)v);
+}
+
 static void encode5(uint8_t *p, uint64_t v) {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)((v >> (7 * i)) | 0x80);
     p[4] = (uint8_t)((v >> 28) & 0x7f);

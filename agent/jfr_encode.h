@@ -29,9 +29,14 @@ void jfr_put_be32(jfr_buf *b, uint32_t v);
 void jfr_put_be64(jfr_buf *b, uint64_t v);
 /* A float as its IEEE-754 bits, big-endian (JFR float fields are not varints). */
 void jfr_put_float(jfr_buf *b, float v);
-/* LEB128: 7 bits per byte, low group first, at most 9 bytes (the 9th carries 8 bits). Negative int and long
- * values are written as their 64-bit two's complement (cast them to uint64_t). */
+/* LEB128: 7 bits per byte, low group first, at most 9 bytes (the 9th carries 8 bits). For long fields,
+ * keys, sizes and counts; a negative long is its 64-bit two's complement (cast it to uint64_t). */
 void jfr_put_varint(jfr_buf *b, uint64_t v);
+/* Signed fields of narrower declared types are the two's complement of their own width, as the JDK writes
+ * them: an int -1 is ff ff ff ff 0f (5 bytes), a short -1 is ff ff 03. Readers that decode an int field
+ * into 32 bits (async-profiler's) fail on a 64-bit sign extension. */
+void jfr_put_int(jfr_buf *b, int32_t v);
+void jfr_put_short(jfr_buf *b, int16_t v);
 /* A value below 2^35 in exactly 5 bytes (redundant continuation bytes are legal): room for a size that is
  * known only later. */
 void jfr_put_varint5(jfr_buf *b, uint64_t v);

@@ -275,8 +275,8 @@ static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
     for (uint32_t i = 0; i < depth; i++) {
         frame_out f = resolve_frame(r, &frames[i]);
         jfr_put_varint(b, method_ref(r, f.method));
-        jfr_put_varint(b, (uint64_t)(int64_t)f.line);
-        jfr_put_varint(b, (uint64_t)(int64_t)f.bci);
+        jfr_put_int(b, f.line);
+        jfr_put_int(b, f.bci);
         jfr_put_varint(b, (uint64_t)f.type);
     }
 }
@@ -309,7 +309,7 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
         jfr_put_varint(b, ref(r, m->class_key));
         jfr_put_varint(b, ref(r, m->name_sym));
         jfr_put_varint(b, ref(r, m->desc_sym));
-        jfr_put_varint(b, (uint64_t)(int64_t)m->modifiers);
+        jfr_put_int(b, m->modifiers);
         jfr_put_u8(b, 0);   /* hidden: never, every frame is shown as the other outputs show it */
     }
     jfr_pool_end(b, c, r->method_count);
@@ -321,7 +321,7 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
         jfr_put_varint(b, 0);   /* class loader: not recorded */
         jfr_put_varint(b, ref(r, k->name_sym));
         jfr_put_varint(b, ref(r, k->package_key));
-        jfr_put_varint(b, (uint64_t)(int64_t)k->modifiers);
+        jfr_put_int(b, k->modifiers);
         jfr_put_u8(b, 0);
     }
     jfr_pool_end(b, c, r->class_count);

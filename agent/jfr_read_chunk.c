@@ -41,7 +41,20 @@ int jfr_rheader_read(const uint8_t *data, size_t size, size_t offset, jfr_rheade
         return jfr_fail(&c, offset + 24, "metadata offset %llu is outside the chunk (size %llu)",
                         (unsigned long long)h->meta_offset, (unsigned long long)h->size);
     if (h->ticks_per_second == 0) return jfr_fail(&c, offset + 56, "ticks per second is 0");
+    if (data[offset + 64] != 0)
+        return jfr_fail(&c, offset + 64, "the chunk is still being written (state %u, a finished chunk has 0)",
+                        data[offset + 64]);
     return 0;
+}
+
+bool jfr_rchunk_unfinished(const uint8_t *data, size_t size, size_t offset) {
+    static const uint8_t magic[4] = {'F', 'L', 'R', 0};
+    size_t left = offset < size ? size - offset : 0;
+    if (left < JFR_RHEADER_SIZE) return memcmp(data + offset, magic, left < 4 ? left : 4) == 0;
+    if (memcmp(data + offset, magic, 4) != 0) return false;
+    uint64_t chunk_size = 0;
+    for (int i = 0; i < 8; i++) chunk_size = chunk_size << 8 | data[offset + 8 + i];
+    return data[offset + 64] != 0 || chunk_size > left;
 }
 
 /* One checkpoint event: pools of (key, value); each value's offset is indexed in its type's pool. */

@@ -10,6 +10,7 @@
 #include "jfr_read_cursor.h"
 #include "jfr_read_meta.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,11 @@ typedef struct {
     size_t start, end;     /* the whole event, size field included */
     size_t payload;        /* the first field (after size and type id) */
 } jfr_revent;
+
+/* True when the bytes at 'offset' begin a chunk that is not finished: its header is cut, says "being
+ * written" (state byte not 0), or gives a size that runs past the end of the data. That is what a cut
+ * file, or a recording still being written, ends with; the finished chunks before it are readable. */
+bool jfr_rchunk_unfinished(const uint8_t *data, size_t size, size_t offset);
 
 /* Reads only the header of the chunk at 'offset' (for a quick pass over time ranges). */
 int jfr_rheader_read(const uint8_t *data, size_t size, size_t offset, jfr_rheader *h, jfr_error *err);

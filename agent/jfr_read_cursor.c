@@ -58,6 +58,19 @@ uint64_t jfr_varint(jfr_cursor *c, const char *what) {
     return 0;
 }
 
+uint64_t jfr_varint_sized(jfr_cursor *c, int bits, const char *what) {
+    size_t start = c->pos;
+    uint64_t v = jfr_varint(c, what);
+    if (!jfr_ok(c) || bits >= 64) return v;
+    size_t len = c->pos - start, most = ((size_t)bits + 6) / 7;
+    if (len > most)
+        jfr_fail(c, start, "field '%s': a %zu-byte varint for a %d-bit value, which takes at most %zu bytes (a negative "
+                 "value written as 64 bits?)", what, len, bits, most);
+    else if (v >> bits)
+        jfr_fail(c, start, "field '%s': value 0x%llx does not fit its declared %d bits", what, (unsigned long long)v, bits);
+    return jfr_ok(c) ? v : 0;
+}
+
 int jfr_skip(jfr_cursor *c, size_t n, const char *what) {
     if (!need(c, n, what)) return -1;
     c->pos += n;

@@ -37,6 +37,10 @@ jfr_cursor jfr_sub(const jfr_cursor *c, size_t start, size_t end);
 uint8_t jfr_u8(jfr_cursor *c, const char *what);
 uint64_t jfr_be(jfr_cursor *c, int bytes, const char *what);   /* 1..8 bytes, big-endian */
 uint64_t jfr_varint(jfr_cursor *c, const char *what);
+/* A varint of a field declared 'bits' wide (16, 32 or 64): strict about the width, as the JDK writes every
+ * field with its own type's width (an int -1 is 5 bytes: ff ff ff ff 0f). More bytes than that width
+ * needs, or a value beyond it (a negative int sign-extended to 64 bits), is an error naming the field. */
+uint64_t jfr_varint_sized(jfr_cursor *c, int bits, const char *what);
 int jfr_skip(jfr_cursor *c, size_t n, const char *what);
 
 /* A count of items that each take at least one byte: refused when larger than the bytes left, which is

@@ -36,15 +36,19 @@ static int parse_number(meta_parser *p, size_t at, const char *text, const char 
     return 0;
 }
 
-static jfr_kind kind_of(const char *name) {
-    static const struct { const char *name; jfr_kind kind; } primitives[] = {
-        {"boolean", JFR_KIND_U8}, {"byte", JFR_KIND_U8}, {"char", JFR_KIND_VARINT}, {"short", JFR_KIND_VARINT},
-        {"int", JFR_KIND_VARINT}, {"long", JFR_KIND_VARINT}, {"float", JFR_KIND_F32}, {"double", JFR_KIND_F64},
-        {"java.lang.String", JFR_KIND_STRING},
+static jfr_kind kind_of(const char *name, uint8_t *bits) {
+    static const struct { const char *name; jfr_kind kind; uint8_t bits; } primitives[] = {
+        {"boolean", JFR_KIND_U8, 8}, {"byte", JFR_KIND_U8, 8}, {"char", JFR_KIND_VARINT, 16},
+        {"short", JFR_KIND_VARINT, 16}, {"int", JFR_KIND_VARINT, 32}, {"long", JFR_KIND_VARINT, 64},
+        {"float", JFR_KIND_F32, 32}, {"double", JFR_KIND_F64, 64}, {"java.lang.String", JFR_KIND_STRING, 0},
     };
     for (size_t i = 0; i < sizeof(primitives) / sizeof(primitives[0]); i++) {
-        if (strcmp(name, primitives[i].name) == 0) return primitives[i].kind;
+        if (strcmp(name, primitives[i].name) == 0) {
+            *bits = primitives[i].bits;
+            return primitives[i].kind;
+        }
     }
+    *bits = 0;
     return JFR_KIND_STRUCT;
 }
 
@@ -98,7 +102,7 @@ static int add_class(meta_parser *p, size_t at, const attrs *a, uint32_t *index)
     t->id = id;
     t->name = strdup(a->name);
     t->super_type = a->super_type ? strdup(a->super_type) : NULL;
-    t->kind = kind_of(a->name);
+    t->kind = kind_of(a->name, &t->bits);
     *index = m->type_count++;
     if (!t->name || (a->super_type && !t->super_type) || u64map_put(&m->by_id, id + 1, (uint64_t)*index + 1))
         return jfr_fail(p->c, at, "out of memory reading the metadata");

@@ -35,6 +35,7 @@ typedef struct {
     char *name;
     char *super_type;     /* NULL when none */
     jfr_kind kind;
+    uint8_t bits;         /* JFR_KIND_VARINT: the declared width (16 char/short, 32 int, 64 long) */
     jfr_field *fields;
     uint32_t field_count, field_capacity;
     u64map pool;          /* constant pool: key + 1 -> file offset of the value + 1 (filled by jfr_read_chunk) */

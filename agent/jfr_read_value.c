@@ -19,14 +19,14 @@ static bool spend(jfr_rchunk *ch, jfr_cursor *c) {
     return false;
 }
 
-static int skip_type(jfr_rchunk *ch, jfr_cursor *c, uint32_t t, int depth);
+static int skip_type(jfr_rchunk *ch, jfr_cursor *c, uint32_t t, int depth, const char *what);
 
 static int skip_one(jfr_rchunk *ch, jfr_cursor *c, const jfr_field *f, int depth) {
     if (f->pooled) {
         jfr_varint(c, "constant-pool key");
         return jfr_ok(c) ? 0 : -1;
     }
-    return skip_type(ch, c, f->type, depth + 1);
+    return skip_type(ch, c, f->type, depth + 1, f->name);
 }
 
 static int skip_field(jfr_rchunk *ch, jfr_cursor *c, const jfr_field *f, int depth) {
@@ -39,7 +39,8 @@ static int skip_field(jfr_rchunk *ch, jfr_cursor *c, const jfr_field *f, int dep
     return jfr_ok(c) ? 0 : -1;
 }
 
-static int skip_type(jfr_rchunk *ch, jfr_cursor *c, uint32_t t, int depth) {
+/* 'what' names the field being read (the type's name at the top), for error messages. */
+static int skip_type(jfr_rchunk *ch, jfr_cursor *c, uint32_t t, int depth, const char *what) {
     if (!spend(ch, c)) return -1;
     const jfr_type *type = &ch->meta.types[t];
     switch (type->kind) {
@@ -47,7 +48,7 @@ static int skip_type(jfr_rchunk *ch, jfr_cursor *c, uint32_t t, int depth) {
     case JFR_KIND_F32: return jfr_skip(c, 4, type->name);
     case JFR_KIND_F64: return jfr_skip(c, 8, type->name);
     case JFR_KIND_VARINT:
-        jfr_varint(c, type->name);
+        jfr_varint_sized(c, type->bits, what);
         return jfr_ok(c) ? 0 : -1;
     case JFR_KIND_STRING: {
         uint64_t key;
@@ -69,7 +70,7 @@ int jfr_value_skip_field(jfr_rchunk *ch, jfr_cursor *c, const jfr_field *f) {
 }
 
 int jfr_value_skip_type(jfr_rchunk *ch, jfr_cursor *c, uint32_t t) {
-    return skip_type(ch, c, t, 0);
+    return skip_type(ch, c, t, 0, ch->meta.types[t].name);
 }
 
 int jfr_value_fields(jfr_rchunk *ch, size_t at, uint32_t t, size_t *offsets, uint32_t n) {
@@ -103,7 +104,7 @@ uint64_t jfr_value_number(jfr_rchunk *ch, size_t at, const jfr_field *f) {
     if (f->pooled) return jfr_varint(&c, f->name);
     switch (ch->meta.types[f->type].kind) {
     case JFR_KIND_U8: return jfr_u8(&c, f->name);
-    case JFR_KIND_VARINT: return jfr_varint(&c, f->name);
+    case JFR_KIND_VARINT: return jfr_varint_sized(&c, ch->meta.types[f->type].bits, f->name);
     case JFR_KIND_F32: return jfr_be(&c, 4, f->name);
     case JFR_KIND_F64: return jfr_be(&c, 8, f->name);
     default: return 0;

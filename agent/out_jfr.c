@@ -1,8 +1,14 @@
 /*
  * out_jfr: one recording at a time, in a static state guarded by its own mutex so the writer thread and
- * a dump never interleave. Events are appended to a buffer that is written to the file after each drain;
- * a chunk's header is written first as "being written" and rewritten (pwrite) when the chunk is closed.
- * Finished chunks are never touched again, which is what lets a dump copy them without stopping anything.
+ * a dump never interleave. Two files: the recording ("<target>.tmp-<pid>.jfr") holds finished chunks only,
+ * and the chunk in progress is written to a file of its own ("<target>.tmp-<pid>.part"): events are
+ * appended to a buffer that is written there after each drain, the chunk's header is written first as
+ * "being written" and completed (pwrite) when the chunk is closed, and only then is the chunk appended to
+ * the recording. So the recording is a valid JFR file between appends, whatever kills the process (the
+ * JDK's tools refuse a file whose last chunk is unfinished), and finished chunks are never touched again,
+ * which is what lets a dump copy them without stopping anything. A failed write (a full disk) stops the
+ * recording: the chunk in progress is dropped, an append cut short is truncated away, and the finished
+ * chunks are kept and moved to the target as usual.
  */
 #define _GNU_SOURCE
 #include "out_jfr.h"
@@ -35,8 +41,9 @@
 
 typedef struct {
     bool active;
-    int fd;
-    char tmp_path[1200];
+    int fd;                    /* the recording: finished chunks only */
+    int part_fd;               /* the chunk in progress */
+    char tmp_path[1200], part_path[1200];
     char target[1024];         /* the session's file, expanded at start; "" = none */
     char file_pattern[1024];   /* the session's file= as given */
     prof_options options;
@@ -46,13 +53,15 @@ typedef struct {
     int table_index;           /* the one the handlers store into */
     jfr_pools pools;
     jfr_buf buf;               /* events not yet in the file */
-    uint64_t file_size;        /* bytes in the file */
-    uint64_t chunk_start;      /* file offset of the open chunk */
+    uint64_t file_size;        /* bytes in the recording: its finished chunks */
+    uint64_t part_size;        /* bytes of the open chunk in its own file */
     uint64_t chunk_ticks, chunk_nanos;
     uint64_t start_ms;         /* the recording's start, wall clock */
     uint64_t samples;
     int chunks;
-    int error;                 /* errno of the first failed write, 0 if none */
+    int error;                 /* errno of the failed write that stopped the recording, 0 if none */
+    uint64_t stopped_ms;       /* when it stopped (wall clock) */
+    uint64_t dropped;          /* samples queued after it stopped */
     bool out_of_memory;
     cpu_load_reading cpu;
     uint64_t cpu_ticks;
@@ -66,7 +75,7 @@ typedef struct {
     pthread_cond_t wake;
 } recording;
 
-static recording rec = {.fd = -1, .mutex = PTHREAD_MUTEX_INITIALIZER};
+static recording rec = {.fd = -1, .part_fd = -1, .mutex = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t wake_once = PTHREAD_ONCE_INIT;
 static sample_ring *ring;   /* kept for the life of the process: handlers may hold it after a session */
 
@@ -86,12 +95,27 @@ static void init_wake(void) {
 
 /* ---- the file ------------------------------------------------------------------------------------- */
 
-static void note_error(int error) {
-    if (!rec.error) {
-        rec.error = error ? error : EIO;
-        log_error("JFR recording %s: write failed: %s; the recording will be incomplete", rec.tmp_path,
-                  strerror(rec.error));
-    }
+/* What the recording holds: "N chunks (B bytes)". */
+static void describe_kept(char *text, size_t len) {
+    snprintf(text, len, "%d finished chunk%s (%llu bytes)", rec.chunks, rec.chunks == 1 ? "" : "s",
+             (unsigned long long)rec.file_size);
+}
+
+/* A write failed (typically a full disk): recording stops, the chunk in progress is dropped (its file
+ * removed, which also gives its space back) and the finished chunks are kept. */
+static void stop_on_error(int error, const char *what) {
+    if (rec.error) return;
+    rec.error = error ? error : EIO;
+    rec.stopped_ms = clock_ns(CLOCK_REALTIME) / 1000000;
+    if (rec.part_fd >= 0) close(rec.part_fd);
+    rec.part_fd = -1;
+    rec.part_size = 0;   /* nothing in progress: the writer no longer sees a full chunk to close */
+    unlink(rec.part_path);
+    char kept[128];
+    describe_kept(kept, sizeof(kept));
+    log_error("JFR recording: cannot write %s: %s; recording stopped. Kept: the %s in %s (moved to the "
+              "recording's file when the session ends); the chunk in progress is dropped", what,
+              strerror(rec.error), kept, rec.tmp_path);
 }
 
 static bool write_all(int fd, const uint8_t *p, size_t n) {
@@ -105,15 +129,57 @@ static bool write_all(int fd, const uint8_t *p, size_t n) {
     return true;
 }
 
-/* Writes the buffered events to the file. */
+/* pwrite of everything, or false with errno set (ENOSPC for a write that could not make progress). */
+static bool write_all_at(int fd, const uint8_t *p, size_t n, uint64_t at) {
+    while (n > 0) {
+        ssize_t w = pwrite(fd, p, n, (off_t)at);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            if (w == 0) errno = ENOSPC;
+            return false;
+        }
+        p += w;
+        n -= (size_t)w;
+        at += (uint64_t)w;
+    }
+    return true;
+}
+
+/* Writes the buffered events to the chunk's file. */
 static void flush_buf(void) {
     if (rec.buf.failed) rec.out_of_memory = true;
     if (rec.buf.len && !rec.error) {
-        if (write_all(rec.fd, rec.buf.data, rec.buf.len)) rec.file_size += rec.buf.len;
-        else note_error(errno);
+        if (write_all_at(rec.part_fd, rec.buf.data, rec.buf.len, rec.part_size)) rec.part_size += rec.buf.len;
+        else stop_on_error(errno, rec.part_path);
     }
     jfr_buf_clear(&rec.buf);
     rec.buf.failed = false;
+}
+
+/* Appends the finished chunk to the recording. An append cut short is truncated away, so the recording
+ * ends at its last whole chunk whatever happens. */
+static int append_chunk(void) {
+    uint8_t block[65536];
+    for (uint64_t at = 0; at < rec.part_size;) {
+        size_t want = rec.part_size - at < sizeof(block) ? (size_t)(rec.part_size - at) : sizeof(block);
+        ssize_t got = pread(rec.part_fd, block, want, (off_t)at);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0 || !write_all_at(rec.fd, block, (size_t)got, rec.file_size + at)) {
+            int error = got == 0 ? EIO : errno;
+            if (ftruncate(rec.fd, (off_t)rec.file_size) != 0)
+                log_error("JFR recording %s: cannot cut it back to its %llu bytes of finished chunks: %s", rec.tmp_path,
+                          (unsigned long long)rec.file_size, strerror(errno));
+            stop_on_error(error, rec.tmp_path);
+            return -1;
+        }
+        at += (uint64_t)got;
+    }
+    rec.file_size += rec.part_size;
+    rec.part_size = 0;
+    /* Gives the space back; should it fail, the next chunk overwrites the file from offset 0 and the stale
+     * tail past part_size is never read. */
+    if (ftruncate(rec.part_fd, 0) != 0) log_debug("JFR: cannot empty %s: %s", rec.part_path, strerror(errno));
+    return 0;
 }
 
 /* ---- events --------------------------------------------------------------------------------------- */
@@ -154,7 +220,7 @@ static void write_chunk_start_events(uint64_t ticks) {
 }
 
 static void chunk_begin(uint64_t ticks, uint64_t nanos) {
-    rec.chunk_start = rec.file_size;
+    rec.part_size = 0;
     rec.chunk_ticks = ticks;
     rec.chunk_nanos = nanos;
     jfr_chunk_header h = {.start_nanos = nanos, .start_ticks = ticks, .ticks_per_second = JFR_TICKS_PER_SECOND};
@@ -167,18 +233,19 @@ static void chunk_begin(uint64_t ticks, uint64_t nanos) {
 
 /* Pools for what the chunk referred to, the metadata, and the completed header. */
 static void chunk_end(uint64_t ticks) {
+    if (rec.error) return;
     jfr_chunk_header h = {.start_nanos = rec.chunk_nanos, .start_ticks = rec.chunk_ticks,
                           .duration_nanos = ticks > rec.chunk_ticks ? ticks - rec.chunk_ticks : 0,
                           .ticks_per_second = JFR_TICKS_PER_SECOND, .finished = true};
-    if (jfr_pools_end_chunk(&rec.pools, &rec.buf, ticks, rec.file_size - rec.chunk_start, &h))
+    if (jfr_pools_end_chunk(&rec.pools, &rec.buf, ticks, rec.part_size, &h))
         rec.out_of_memory = true;
     flush_buf();
-    h.size = rec.file_size - rec.chunk_start;
+    if (rec.error) return;
+    h.size = rec.part_size;
     uint8_t bytes[JFR_HEADER_SIZE];
     jfr_chunk_header_encode(&h, bytes);
-    if (!rec.error && pwrite(rec.fd, bytes, sizeof(bytes), (off_t)rec.chunk_start) != (ssize_t)sizeof(bytes))
-        note_error(errno);
-    rec.chunks++;
+    if (!write_all_at(rec.part_fd, bytes, sizeof(bytes), 0)) stop_on_error(errno, rec.part_path);
+    else if (append_chunk() == 0) rec.chunks++;
 }
 
 /* Turns every queued sample into an event. Caller holds rec.mutex. */
@@ -186,6 +253,10 @@ static void drain(void) {
     sample_record batch[512];
     size_t n;
     while ((n = sample_ring_drain(rec.ring, batch, sizeof(batch) / sizeof(batch[0]))) > 0) {
+        if (rec.error) {
+            rec.dropped += n;
+            continue;
+        }
         for (size_t i = 0; i < n; i++) {
             jfr_event_execution_sample(&rec.buf, batch[i].ticks, jfr_pools_thread_key(&rec.pools, batch[i].tid),
                                        jfr_pools_trace_key(&rec.pools, batch[i].trace_id));
@@ -219,7 +290,8 @@ static void rotate(void) {
         traces_reset(rec.tables[old]);
         jfr_pools_table_reset(&rec.pools, old);
     }
-    chunk_begin(ticks, nanos);
+    if (rec.error) rec.chunk_ticks = ticks;   /* stopped: only the tables keep taking turns */
+    else chunk_begin(ticks, nanos);
 }
 
 static void sample_cpu_load(uint64_t now) {
@@ -253,7 +325,7 @@ static void *writer_main(void *arg) {
         drain();
         uint64_t now = clock_ns(CLOCK_MONOTONIC);
         sample_cpu_load(now);
-        bool full = rec.file_size + rec.buf.len - rec.chunk_start >= rec.options.chunk_size;
+        bool full = rec.part_size + rec.buf.len >= rec.options.chunk_size;
         bool old = now - rec.chunk_ticks >= rec.options.chunk_time_ns;
         if (attached && (full || old || table_crowded())) rotate();
     }
@@ -306,20 +378,50 @@ static void describe_system(void) {
     rec.process_start_ms = process_start_ms();
 }
 
+static int create_temp(const char *path) {
+    return open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
+/* The recording's two files (see the top of this file). The recording's name ends in .jfr because the
+ * JDK's jfr tool reads no other: what a killed process leaves behind is readable as it is. */
+/* Closes both files; the chunk in progress is never kept, the recording only when asked. */
+static void close_recording(bool remove_recording) {
+    if (rec.fd >= 0) close(rec.fd);
+    if (rec.part_fd >= 0) close(rec.part_fd);
+    rec.fd = rec.part_fd = -1;
+    unlink(rec.part_path);
+    if (remove_recording) unlink(rec.tmp_path);
+    jfr_pools_free(&rec.pools);
+    jfr_buf_free(&rec.buf);
+    rec.active = false;
+}
+
 static int open_temp(const prof_options *o, char *err, size_t errlen) {
     static _Atomic unsigned serial;
+    char base[1100];
     rec.target[0] = 0;
     if (o->file[0]) {
         if (filepath_expand(o->file, getpid(), time(NULL), rec.target, sizeof(rec.target), err, errlen)) return -1;
-        snprintf(rec.tmp_path, sizeof(rec.tmp_path), "%s.tmp-%d", rec.target, (int)getpid());
+        snprintf(base, sizeof(base), "%s.tmp-%d", rec.target, (int)getpid());
     } else {
         const char *dir = getenv("TMPDIR");
-        snprintf(rec.tmp_path, sizeof(rec.tmp_path), "%s/libprof-%d-%u.jfr.tmp", dir && *dir ? dir : "/tmp",
-                 (int)getpid(), atomic_fetch_add(&serial, 1));
+        snprintf(base, sizeof(base), "%s/libprof-%d-%u.tmp", dir && *dir ? dir : "/tmp", (int)getpid(),
+                 atomic_fetch_add(&serial, 1));
     }
-    rec.fd = open(rec.tmp_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    snprintf(rec.tmp_path, sizeof(rec.tmp_path), "%s.jfr", base);
+    snprintf(rec.part_path, sizeof(rec.part_path), "%s.part", base);
+    rec.fd = create_temp(rec.tmp_path);
+    const char *failed = rec.tmp_path;
+    if (rec.fd >= 0 && (rec.part_fd = create_temp(rec.part_path)) < 0) {
+        int error = errno;
+        close(rec.fd);
+        rec.fd = -1;
+        unlink(rec.tmp_path);
+        errno = error;
+        failed = rec.part_path;
+    }
     if (rec.fd < 0) {
-        snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", rec.target[0] ? rec.target : rec.tmp_path,
+        snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", rec.target[0] ? rec.target : failed,
                  strerror(errno));
         return -1;
     }
@@ -354,6 +456,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     rec.samples = 0;
     rec.chunks = 0;
     rec.error = 0;
+    rec.dropped = 0;
     rec.out_of_memory = false;
     rec.stop_requested = false;
     describe_system();
@@ -365,10 +468,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     int rc = pthread_create(&rec.thread, NULL, writer_main, NULL);
     if (rc) {
         snprintf(err, errlen, "cannot start the JFR writer thread: %s", strerror(rc));
-        close(rec.fd);
-        unlink(rec.tmp_path);
-        jfr_pools_free(&rec.pools);
-        jfr_buf_free(&rec.buf);
+        close_recording(true);
         return NULL;
     }
     rec.thread_running = true;
@@ -431,25 +531,26 @@ int out_jfr_dump(const prof_options *o, char *err, size_t errlen) {
     pthread_mutex_lock(&rec.mutex);
     drain();
     rotate();
-    uint64_t finished = rec.chunk_start;
+    uint64_t finished = rec.file_size;
     int error = rec.error;
     pthread_mutex_unlock(&rec.mutex);
-    if (error) {
-        snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", rec.tmp_path, strerror(error));
+    if (error && finished == 0) {
+        snprintf(err, errlen, "the JFR recording stopped before its first chunk was finished (%s): nothing to write",
+                 strerror(error));
         return -1;
     }
     /* Finished chunks are never written again: they can be copied while the writer goes on. */
     int rc = copy_out(finished, path, err, errlen);
+    if (rc == 0 && error) {
+        char kept[128];
+        describe_kept(kept, sizeof(kept));
+        snprintf(err, errlen, "the JFR recording stopped %llu s after its start on a write error (%s): %s holds only "
+                 "the %s before it", (unsigned long long)(rec.stopped_ms - rec.start_ms) / 1000, strerror(error),
+                 path[0] ? path : "standard output", kept);
+        return -1;
+    }
     if (rc == 0) log_info("JFR recording so far (%d chunks) written to %s", rec.chunks, path[0] ? path : "stdout");
     return rc;
-}
-
-static void close_recording(void) {
-    if (rec.fd >= 0) close(rec.fd);
-    rec.fd = -1;
-    jfr_pools_free(&rec.pools);
-    jfr_buf_free(&rec.buf);
-    rec.active = false;
 }
 
 int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t errlen) {
@@ -465,9 +566,9 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
     *samples = rec.samples;
     char path[1024];
     int rc = destination(o, path, sizeof(path), err, errlen);
-    if (rc == 0 && rec.error) {
-        snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", path[0] ? path : rec.tmp_path,
-                 strerror(rec.error));
+    if (rc == 0 && rec.error && rec.chunks == 0) {
+        snprintf(err, errlen, "cannot write the JFR recording to '%s': %s; nothing was kept (no chunk was finished)",
+                 path[0] ? path : rec.tmp_path, strerror(rec.error));
         rc = -1;
     } else if (rc == 0 && rec.out_of_memory) {
         snprintf(err, errlen, "out of memory while writing the JFR recording");
@@ -484,16 +585,27 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
             rc = -1;
         }
     }
-    if (rc != 0) unlink(rec.tmp_path);
-    else log_info("JFR recording written to %s (%llu samples, %d chunks)", path[0] ? path : "stdout",
-                  (unsigned long long)rec.samples, rec.chunks);
-    close_recording();
+    if (rc != 0) {
+        unlink(rec.tmp_path);
+    } else if (rec.error) {
+        /* What was kept is a valid, shorter recording in its place; the session still reports the failure. */
+        char kept[128];
+        describe_kept(kept, sizeof(kept));
+        snprintf(err, errlen, "the JFR recording written to %s is incomplete: writing stopped %llu s after its start "
+                 "(%s); it holds the %s before that; %llu samples after it were dropped", path[0] ? path : "stdout",
+                 (unsigned long long)(rec.stopped_ms - rec.start_ms) / 1000, strerror(rec.error), kept,
+                 (unsigned long long)rec.dropped);
+        rc = -1;
+    } else {
+        log_info("JFR recording written to %s (%llu samples, %d chunks)", path[0] ? path : "stdout",
+                 (unsigned long long)rec.samples, rec.chunks);
+    }
+    close_recording(false);
     return rc;
 }
 
 void out_jfr_abort(void) {
     if (!rec.active) return;
     stop_thread();
-    unlink(rec.tmp_path);
-    close_recording();
+    close_recording(true);
 }

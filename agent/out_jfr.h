@@ -8,11 +8,12 @@
  * full one is reset once its chunk is written. A long recording with ever new stacks therefore neither
  * grows nor runs out of room.
  *
- * The recording is written to a temporary file beside the target ("<file>.tmp-<pid>", or in $TMPDIR
+ * The recording is written to a temporary file beside the target ("<file>.tmp-<pid>.jfr", or in $TMPDIR
  * when the session has no file) and moved to the target when it is finished, so the target name never
- * holds a recording that is still being written. A `dump` closes the current chunk and copies the
- * finished chunks to its destination. If the process is killed outright, the temporary file keeps every
- * chunk finished so far.
+ * holds a recording that is still being written. That file holds finished chunks only (the chunk in
+ * progress has a file of its own, "<file>.tmp-<pid>.part"), so if the process is killed outright it is
+ * a valid recording of every chunk finished so far. A failed write stops the recording and keeps those
+ * chunks. A `dump` closes the current chunk and copies the finished chunks to its destination.
  *
  * Called by the profiler only, under its lock.
  */

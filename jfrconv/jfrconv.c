@@ -25,18 +25,30 @@ typedef struct {
     size_t size;
 } mapped_file;
 
+static const char *describe_type(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISDIR(mode)) return "a directory";
+    return "not a regular file";
+}
+
 static int map_input(const char *path, mapped_file *f) {
     f->path = path;
     f->data = NULL;
     f->size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         fprintf(stderr, "jfrconv: error: cannot open '%s': %s\n", path, strerror(errno));
         return -1;
     }
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "jfrconv: error: '%s' is not a regular file\n", path);
+    if (fstat(fd, &st) != 0) st.st_mode = 0;   /* cannot happen on an open descriptor: "not a regular file" */
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "jfrconv: error: '%s' is %s; jfrconv reads recordings from regular files only (save a "
+                "stream to a file first)\n", path, describe_type(st.st_mode));
         close(fd);
         return -1;
     }
@@ -118,6 +130,11 @@ int main(int argc, char **argv) {
         if (jfr_convert(&a.convert, files[i].data, files[i].size, &p, &st, &jerr)) {
             fprintf(stderr, "jfrconv: error: %s: not a readable JFR recording: %s\n", files[i].path, jerr.message);
             rc = -1;
+        } else if (st.unfinished_bytes) {
+            fprintf(stderr, "jfrconv: warning: %s: skipped its last %llu bytes (from offset %llu): an unfinished "
+                    "chunk (the file was cut, or its recording is still being written); the finished chunks "
+                    "before it were converted\n", files[i].path, (unsigned long long)st.unfinished_bytes,
+                    (unsigned long long)st.unfinished_at);
         }
     }
     for (int i = 0; i < mapped; i++) unmap_input(&files[i]);

@@ -3,7 +3,8 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(CMOCKA REQUIRED cmocka)
 
 set(UNIT_TESTS test_options test_filepath test_traces test_profile test_writers test_names test_sample_cost
-    test_out_html test_perf_ring test_method_target test_jfr_encode test_sample_ring test_jfr_read test_u64map)
+    test_out_html test_perf_ring test_method_target test_jfr_encode test_sample_ring test_jfr_read test_u64map
+    test_jfr_widths test_jfr_cut)
 foreach(t ${UNIT_TESTS})
   add_executable(${t} test/native/${t}.c)
   target_include_directories(${t} PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
