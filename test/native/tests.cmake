@@ -75,3 +75,10 @@ add_executable(test_jfrconv_args test/native/test_jfrconv_args.c jfrconv/jfrconv
 target_include_directories(test_jfrconv_args PRIVATE agent jfrconv ${CMOCKA_INCLUDE_DIRS})
 target_link_libraries(test_jfrconv_args PRIVATE profcore ${CMOCKA_LIBRARIES})
 add_test(NAME unit.test_jfrconv_args COMMAND test_jfrconv_args)
+
+# Output files: devices, FIFOs, links, planted temporary names, modes, failed moves (safe_file, output).
+add_executable(test_safe_file test/native/test_safe_file.c)
+target_include_directories(test_safe_file PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_safe_file PRIVATE profcore ${CMOCKA_LIBRARIES})
+add_test(NAME unit.test_safe_file COMMAND test_safe_file)
+set_tests_properties(unit.test_safe_file PROPERTIES TIMEOUT 60)
