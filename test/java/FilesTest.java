@@ -41,6 +41,9 @@ public class FilesTest {
 
     /** A JVM burning CPU with a JFR recording to work()/rec.jfr started by attach; 'body' runs against it. */
     static void jfrSession(SessionBody body) throws Exception {
+        try (var stale = Files.list(work())) {   // what a previous run kept or planted
+            for (Path p : stale.toList()) if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) Files.delete(p);
+        }
         Path out = work().resolve("target.out");
         Process target = new ProcessBuilder(IntegrationTest.javaHome + "/bin/java", "-cp", IntegrationTest.classes,
                 "Burn7525", "60").directory(work().toFile()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
