@@ -8,9 +8,10 @@
  * full one is reset once its chunk is written. A long recording with ever new stacks therefore neither
  * grows nor runs out of room.
  *
- * The recording is written to a temporary file beside the target ("<file>.tmp-<pid>", or in $TMPDIR
- * when the session has no file) and moved to the target when it is finished, so the target name never
- * holds a recording that is still being written. A `dump` closes the current chunk and copies the
+ * The recording is written to a private temporary file beside the target ("<file>.tmp-<pid>-<random>",
+ * safe_file; in $TMPDIR when the session has no file or its file is a device or FIFO) and moved to the
+ * target when it is finished, so the target name never holds a recording that is still being written; a
+ * failed move keeps it there and says so. A `dump` closes the current chunk and copies the
  * finished chunks to its destination. If the process is killed outright, the temporary file keeps every
  * chunk finished so far.
  *
