@@ -8,6 +8,7 @@
 #include "safe_file.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +47,38 @@ static mode_t final_mode(void) {
     return 0644 & ~mask;
 }
 
+/* Every link on the way from 'path' to what it names must be ours or root's: another user's link anywhere
+ * in the chain could redirect the output. A descriptor's link (/proc/self/fd/1 -> "pipe:[123]") names
+ * nothing that lstat finds, which ends the walk; the kernel follows it. */
+static bool links_trusted(const char *path, char *err, size_t errlen) {
+    char cur[PATH_MAX], next[PATH_MAX];
+    snprintf(cur, sizeof(cur), "%s", path);
+    for (int hop = 0; hop < 40; hop++) {   /* a longer chain fails later with ELOOP */
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return true;
+        if (st.st_uid != geteuid() && st.st_uid != 0) {
+            snprintf(err, errlen,
+                     "'%s' leads through a symbolic link of another user ('%s', uid %u): refused, so that a planted "
+                     "link cannot redirect the output; name the file itself",
+                     path, cur, (unsigned)st.st_uid);
+            return false;
+        }
+        ssize_t n = readlink(cur, next, sizeof(next) - 1);
+        if (n < 0) return true;
+        next[n] = 0;
+        if (next[0] == '/') {
+            memcpy(cur, next, (size_t)n + 1);
+        } else {
+            const char *slash = strrchr(cur, '/');
+            int dir_len = slash ? (int)(slash - cur + 1) : 0;
+            char joined[PATH_MAX];
+            if (snprintf(joined, sizeof(joined), "%.*s%s", dir_len, cur, next) >= (int)sizeof(joined)) return true;
+            memcpy(cur, joined, strlen(joined) + 1);
+        }
+    }
+    return true;
+}
+
 safe_file_kind safe_file_classify(const char *path, char *err, size_t errlen) {
     struct stat st;
     if (lstat(path, &st) != 0) {
@@ -56,13 +89,7 @@ safe_file_kind safe_file_classify(const char *path, char *err, size_t errlen) {
     if (S_ISREG(st.st_mode)) return SAFE_FILE_NEW;
     safe_file_kind kind = SAFE_FILE_DEVICE;
     if (S_ISLNK(st.st_mode)) {
-        if (st.st_uid != geteuid() && st.st_uid != 0) {
-            snprintf(err, errlen,
-                     "'%s' is a symbolic link of another user (uid %u): refused, so that a planted link cannot "
-                     "redirect the output; name the file itself",
-                     path, (unsigned)st.st_uid);
-            return SAFE_FILE_REFUSED;
-        }
+        if (!links_trusted(path, err, errlen)) return SAFE_FILE_REFUSED;
         if (stat(path, &st) != 0) {
             snprintf(err, errlen, "'%s' is a symbolic link that leads nowhere (%s): name the file itself", path,
                      strerror(errno));

@@ -180,6 +180,24 @@ static void link_of_another_user_is_refused(void **state) {
     assert_int_equal(type_of(planted), S_IFLNK);
 }
 
+static void chain_through_another_users_link_is_refused(void **state) {
+    (void)state;
+    if (!need_root()) skip();
+    const char *victim = in_dir("victim"), *planted = in_dir("planted"), *ours = in_dir("profile.txt");
+    FILE *f = fopen(victim, "w");
+    fputs("precious\n", f);
+    fclose(f);
+    assert_int_equal(symlink(victim, planted), 0);
+    assert_int_equal(lchown(planted, 65534, 65534), 0);
+    assert_int_equal(symlink("planted", ours), 0);   /* ours, relative, leading to the planted one */
+    char err[512] = "", buf[64];
+    assert_int_equal(write_text(ours, "a profile\n", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "another user"));
+    assert_non_null(strstr(err, planted));
+    read_all(victim, buf, sizeof(buf));
+    assert_string_equal(buf, "precious\n");
+}
+
 static void directory_is_refused(void **state) {
     (void)state;
     char err[512] = "";
@@ -275,6 +293,7 @@ int main(void) {
         T(link_to_a_device_stays_a_link),
         T(link_of_ours_to_a_file_writes_the_file),
         T(link_of_another_user_is_refused),
+        T(chain_through_another_users_link_is_refused),
         T(directory_is_refused),
         T(planted_temporary_names_are_left_alone),
         T(private_until_complete_then_final_mode),
