@@ -9,8 +9,9 @@
  * - an existing output that is not a regular file (a device such as /dev/null, a FIFO) is written in
  *   place and never replaced; it is opened without blocking, so a FIFO with no reader is an error, not
  *   a hang;
- * - a symbolic link is followed only when it belongs to us or to root (/dev/stdout, a link of our own),
- *   and what it leads to is written in place, so the link stays a link; another user's link is refused;
+ * - a symbolic link is followed only when every link of the chain belongs to us or to root (/dev/stdout,
+ *   a link of our own), and what it leads to is written in place, so the link stays a link; a chain
+ *   through another user's link is refused;
  * - a failed move keeps the temporary file and the message says where it is.
  * Not for signal handlers (stdio, allocation-free but blocking system calls).
  */
