@@ -162,17 +162,19 @@ static void link_of_ours_to_a_file_writes_the_file(void **state) {
     assert_string_equal(buf, "new\n");
 }
 
-static void link_of_another_user_is_refused(void **state) {
-    (void)state;
-    if (!need_root()) skip();
-    const char *victim = in_dir("victim"), *planted = in_dir("profile.txt");
+/* A file and a link to it owned by another user (nobody), as planted in a shared directory. */
+static void plant_link(const char *victim, const char *planted) {
     FILE *f = fopen(victim, "w");
     fputs("precious\n", f);
     fclose(f);
     assert_int_equal(symlink(victim, planted), 0);
     assert_int_equal(lchown(planted, 65534, 65534), 0);
+}
+
+/* Writing to 'path' is refused naming the planted link, and the file behind it is untouched. */
+static void assert_refused_through(const char *path, const char *planted, const char *victim) {
     char err[512] = "", buf[64];
-    assert_int_equal(write_text(planted, "a profile\n", err, sizeof(err)), -1);
+    assert_int_equal(write_text(path, "a profile\n", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "another user"));
     assert_non_null(strstr(err, planted));
     read_all(victim, buf, sizeof(buf));
@@ -180,22 +182,21 @@ static void link_of_another_user_is_refused(void **state) {
     assert_int_equal(type_of(planted), S_IFLNK);
 }
 
+static void link_of_another_user_is_refused(void **state) {
+    (void)state;
+    if (!need_root()) skip();
+    const char *victim = in_dir("victim"), *planted = in_dir("profile.txt");
+    plant_link(victim, planted);
+    assert_refused_through(planted, planted, victim);
+}
+
 static void chain_through_another_users_link_is_refused(void **state) {
     (void)state;
     if (!need_root()) skip();
     const char *victim = in_dir("victim"), *planted = in_dir("planted"), *ours = in_dir("profile.txt");
-    FILE *f = fopen(victim, "w");
-    fputs("precious\n", f);
-    fclose(f);
-    assert_int_equal(symlink(victim, planted), 0);
-    assert_int_equal(lchown(planted, 65534, 65534), 0);
+    plant_link(victim, planted);
     assert_int_equal(symlink("planted", ours), 0);   /* ours, relative, leading to the planted one */
-    char err[512] = "", buf[64];
-    assert_int_equal(write_text(ours, "a profile\n", err, sizeof(err)), -1);
-    assert_non_null(strstr(err, "another user"));
-    assert_non_null(strstr(err, planted));
-    read_all(victim, buf, sizeof(buf));
-    assert_string_equal(buf, "precious\n");
+    assert_refused_through(ours, planted, victim);
 }
 
 static void directory_is_refused(void **state) {
