@@ -1,7 +1,7 @@
 /*
  * out_jfr: one recording at a time, in a static state guarded by its own mutex so the writer thread and
- * a dump never interleave. Two files: the recording ("<target>.tmp-<pid>.jfr") holds finished chunks only,
- * and the chunk in progress is written to a file of its own ("<target>.tmp-<pid>.part"): events are
+ * a dump never interleave. Two files: the recording ("<target>.tmp-<pid>-<random>.jfr") holds finished chunks
+ * only, and the chunk in progress is written to a file of its own ("<target>.tmp-<pid>-<random>.part"): events are
  * appended to a buffer that is written there after each drain, the chunk's header is written first as
  * "being written" and completed (pwrite) when the chunk is closed, and only then is the chunk appended to
  * the recording. So the recording is a valid JFR file between appends, whatever kills the process (the
@@ -21,6 +21,7 @@
 #include "jfr_types.h"
 #include "jvm.h"
 #include "log.h"
+#include "safe_file.h"
 #include "sample.h"
 
 #include <errno.h>
@@ -378,10 +379,6 @@ static void describe_system(void) {
     rec.process_start_ms = process_start_ms();
 }
 
-static int create_temp(const char *path) {
-    return open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-}
-
 /* The recording's two files (see the top of this file). The recording's name ends in .jfr because the
  * JDK's jfr tool reads no other: what a killed process leaves behind is readable as it is. */
 /* Closes both files; the chunk in progress is never kept, the recording only when asked. */
@@ -396,33 +393,41 @@ static void close_recording(bool remove_recording) {
     rec.active = false;
 }
 
+/* The recording's two files (see the top of this file), created private and exclusively (safe_file)
+ * beside the target, or in $TMPDIR when there is no target yet or it is a device or FIFO (written in place
+ * at the end: nothing is created beside it). The recording's name ends in .jfr because the JDK's jfr tool
+ * reads no other: what a killed process leaves behind is readable as it is. */
 static int open_temp(const prof_options *o, char *err, size_t errlen) {
     static _Atomic unsigned serial;
-    char base[1100];
+    char base[1100], why[1400];
+    bool beside = false;
     rec.target[0] = 0;
     if (o->file[0]) {
         if (filepath_expand(o->file, getpid(), time(NULL), rec.target, sizeof(rec.target), err, errlen)) return -1;
-        snprintf(base, sizeof(base), "%s.tmp-%d", rec.target, (int)getpid());
-    } else {
+        safe_file_kind kind = safe_file_classify(rec.target, why, sizeof(why));
+        if (kind == SAFE_FILE_REFUSED) {
+            snprintf(err, errlen, "cannot write the JFR recording: %s", why);
+            return -1;
+        }
+        beside = kind == SAFE_FILE_NEW;
+    }
+    if (beside) snprintf(base, sizeof(base), "%s", rec.target);
+    else {
         const char *dir = getenv("TMPDIR");
-        snprintf(base, sizeof(base), "%s/libprof-%d-%u.tmp", dir && *dir ? dir : "/tmp", (int)getpid(),
+        snprintf(base, sizeof(base), "%s/libprof-%d-%u", dir && *dir ? dir : "/tmp", (int)getpid(),
                  atomic_fetch_add(&serial, 1));
     }
-    snprintf(rec.tmp_path, sizeof(rec.tmp_path), "%s.jfr", base);
-    snprintf(rec.part_path, sizeof(rec.part_path), "%s.part", base);
-    rec.fd = create_temp(rec.tmp_path);
-    const char *failed = rec.tmp_path;
-    if (rec.fd >= 0 && (rec.part_fd = create_temp(rec.part_path)) < 0) {
-        int error = errno;
-        close(rec.fd);
-        rec.fd = -1;
-        unlink(rec.tmp_path);
-        errno = error;
-        failed = rec.part_path;
+    rec.fd = safe_file_create_temp(base, ".jfr", rec.tmp_path, sizeof(rec.tmp_path), why, sizeof(why));
+    if (rec.fd >= 0) {
+        rec.part_fd = safe_file_create_temp(base, ".part", rec.part_path, sizeof(rec.part_path), why, sizeof(why));
+        if (rec.part_fd < 0) {
+            close(rec.fd);
+            rec.fd = -1;
+            unlink(rec.tmp_path);
+        }
     }
     if (rec.fd < 0) {
-        snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", rec.target[0] ? rec.target : failed,
-                 strerror(errno));
+        snprintf(err, errlen, "cannot write the JFR recording to %s", why);
         return -1;
     }
     return 0;
@@ -488,19 +493,11 @@ static int destination(const prof_options *o, char *path, size_t len, char *err,
     return 0;
 }
 
-/* Copies the first 'size' bytes of the recording to 'path' (through a temporary file and a rename), or
- * to standard output when path is "". */
+/* Copies the first 'size' bytes of the recording to 'path' (see safe_file), or to standard output when
+ * path is "". */
 static int copy_out(uint64_t size, const char *path, char *err, size_t errlen) {
-    char tmp[1200];
-    int out = STDOUT_FILENO;
-    if (path[0]) {
-        snprintf(tmp, sizeof(tmp), "%s.tmp-%d-copy", path, (int)getpid());
-        out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (out < 0) {
-            snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", path, strerror(errno));
-            return -1;
-        }
-    }
+    safe_file f = {.fd = STDOUT_FILENO, .in_place = true};
+    if (path[0] && safe_file_open(&f, path, "the JFR recording", err, errlen)) return -1;
     uint8_t block[65536];
     int error = 0;
     for (uint64_t at = 0; at < size && !error;) {
@@ -508,17 +505,17 @@ static int copy_out(uint64_t size, const char *path, char *err, size_t errlen) {
         ssize_t got = pread(rec.fd, block, want, (off_t)at);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) error = got < 0 ? errno : EIO;
-        else if (!write_all(out, block, (size_t)got)) error = errno ? errno : EIO;
+        else if (!write_all(f.fd, block, (size_t)got)) error = errno ? errno : EIO;
         else at += (uint64_t)got;
-    }
-    if (path[0]) {
-        if (close(out) != 0 && !error) error = errno;
-        if (!error && rename(tmp, path) != 0) error = errno;
-        if (error) unlink(tmp);
     }
     if (error) snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", path[0] ? path : "standard output",
                         strerror(error));
-    return error ? -1 : 0;
+    if (!path[0]) return error ? -1 : 0;
+    if (error) {
+        safe_file_abandon(&f);
+        return -1;
+    }
+    return safe_file_commit(&f, "the JFR recording", err, errlen);
 }
 
 int out_jfr_dump(const prof_options *o, char *err, size_t errlen) {
@@ -553,6 +550,29 @@ int out_jfr_dump(const prof_options *o, char *err, size_t errlen) {
     return rc;
 }
 
+/* Puts the complete recording at 'path' ("" = standard output): moved there when it is a new or regular
+ * file on the same file system, else copied. On failure *keep says whether the temporary file still holds
+ * the recording (it then stays where it is). */
+static int deliver(const char *path, bool *keep, char *err, size_t errlen) {
+    char why[1400];
+    *keep = true;
+    if (path[0] && safe_file_classify(path, why, sizeof(why)) == SAFE_FILE_NEW) {
+        int e = safe_file_publish(rec.fd, rec.tmp_path, path);
+        if (e == 0) {
+            *keep = false;
+            return 0;
+        }
+        if (e != EXDEV) {
+            snprintf(err, errlen, "cannot move the JFR recording to '%s': %s", path, strerror(e));
+            return -1;
+        }
+    }
+    if (copy_out(rec.file_size, path, err, errlen)) return -1;
+    *keep = false;
+    unlink(rec.tmp_path);
+    return 0;
+}
+
 int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t errlen) {
     if (!rec.active) {
         snprintf(err, errlen, "no JFR recording is open");
@@ -566,6 +586,7 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
     *samples = rec.samples;
     char path[1024];
     int rc = destination(o, path, sizeof(path), err, errlen);
+    bool keep = rc != 0 && rec.file_size > 0;   /* a bad destination: what was recorded stays where it is */
     if (rc == 0 && rec.error && rec.chunks == 0) {
         snprintf(err, errlen, "cannot write the JFR recording to '%s': %s; nothing was kept (no chunk was finished)",
                  path[0] ? path : rec.tmp_path, strerror(rec.error));
@@ -574,18 +595,13 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
         snprintf(err, errlen, "out of memory while writing the JFR recording");
         rc = -1;
     }
-    if (rc == 0) {
-        if (path[0] && rename(rec.tmp_path, path) == 0) {
-            /* moved in place */
-        } else if (!path[0] || errno == EXDEV) {
-            rc = copy_out(rec.file_size, path, err, errlen);
-            if (rc == 0) unlink(rec.tmp_path);
-        } else {
-            snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", path, strerror(errno));
-            rc = -1;
-        }
-    }
-    if (rc != 0) {
+    if (rc == 0) rc = deliver(path, &keep, err, errlen);
+    if (rc != 0 && keep) {
+        safe_file_keep(rec.fd);
+        size_t len = strlen(err);
+        if (!strstr(err, rec.tmp_path))
+            snprintf(err + len, errlen - len, "; the recording is kept in '%s'", rec.tmp_path);
+    } else if (rc != 0) {
         unlink(rec.tmp_path);
     } else if (rec.error) {
         /* What was kept is a valid, shorter recording in its place; the session still reports the failure. */

@@ -8,12 +8,13 @@
  * full one is reset once its chunk is written. A long recording with ever new stacks therefore neither
  * grows nor runs out of room.
  *
- * The recording is written to a temporary file beside the target ("<file>.tmp-<pid>.jfr", or in $TMPDIR
- * when the session has no file) and moved to the target when it is finished, so the target name never
- * holds a recording that is still being written. That file holds finished chunks only (the chunk in
- * progress has a file of its own, "<file>.tmp-<pid>.part"), so if the process is killed outright it is
- * a valid recording of every chunk finished so far. A failed write stops the recording and keeps those
- * chunks. A `dump` closes the current chunk and copies the finished chunks to its destination.
+ * The recording is written to a private temporary file beside the target ("<file>.tmp-<pid>-<random>.jfr",
+ * safe_file; in $TMPDIR when the session has no file or its file is a device or FIFO) and moved to the
+ * target when it is finished, so the target name never holds a recording that is still being written; a
+ * failed move keeps it there and says so. That file holds finished chunks only (the chunk in progress has
+ * a file of its own, "<file>.tmp-<pid>-<random>.part"), so if the process is killed outright it is a valid
+ * recording of every chunk finished so far. A failed write stops the recording and keeps those chunks. A
+ * `dump` closes the current chunk and copies the finished chunks to its destination.
  *
  * Called by the profiler only, under its lock.
  */

@@ -5,6 +5,7 @@
 #include "out_collapsed.h"
 #include "out_html.h"
 #include "out_text.h"
+#include "safe_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,7 +45,8 @@ static int write_text_body(FILE *out, const void *arg) {
     return ferror(out) ? -1 : 0;
 }
 
-/* Runs 'body' into the file the options name, through a temporary file and a rename. */
+/* Runs 'body' into the file the options name (see safe_file: a new file is written aside and moved into
+ * place when complete; a device or FIFO is written in place). */
 static int write_to_target(const prof_options *o, writer_fn body, const void *arg, char *err, size_t errlen) {
     if (!o->file[0]) {
         int rc = body(stdout, arg);
@@ -52,36 +54,33 @@ static int write_to_target(const prof_options *o, writer_fn body, const void *ar
         if (rc) snprintf(err, errlen, "cannot write to standard output");
         return rc;
     }
-    char path[1024], tmp[1100];
+    char path[1024];
     if (filepath_expand(o->file, getpid(), time(NULL), path, sizeof(path), err, errlen)) return -1;
-    snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot write the profile to '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    FILE *out = fdopen(fd, "w");
+    safe_file f;
+    if (safe_file_open(&f, path, "the profile", err, errlen)) return -1;
+    /* stdio gets a duplicate: the descriptor itself stays open for safe_file_commit. */
+    int dup_fd = fcntl(f.fd, F_DUPFD_CLOEXEC, 0);
+    FILE *out = dup_fd >= 0 ? fdopen(dup_fd, "w") : NULL;
     if (!out) {
-        close(fd);
-        unlink(tmp);
-        snprintf(err, errlen, "cannot write the profile to '%s': %s", path, strerror(errno));
+        int saved = errno;
+        if (dup_fd >= 0) close(dup_fd);
+        safe_file_abandon(&f);
+        snprintf(err, errlen, "cannot write the profile to '%s': %s", path, strerror(saved));
         return -1;
     }
+    errno = 0;
     int rc = body(out, arg);
     int saved = errno;
     if (fclose(out) != 0 && rc == 0) {
         rc = -1;
         saved = errno;
     }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        rc = -1;
-        saved = errno;
-    }
     if (rc != 0) {
-        unlink(tmp);
+        safe_file_abandon(&f);
         snprintf(err, errlen, "cannot write the profile to '%s': %s", path, strerror(saved ? saved : EIO));
+        return -1;
     }
-    return rc;
+    return safe_file_commit(&f, "the profile", err, errlen);
 }
 
 int output_write_profile(const prof_options *o, const profile *p, char *err, size_t errlen) {

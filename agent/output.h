@@ -1,7 +1,8 @@
 /*
- * output: where a profile or a message goes. file= is expanded (%p, %t); the data is written to a
- * temporary file beside the target and renamed over it only when complete, so a failed write never leaves
- * a half-written profile under the requested name. No file: standard output.
+ * output: where a profile or a message goes. file= is expanded (%p, %t) and written through safe_file:
+ * a new or regular file gets a private temporary file beside it, renamed over it only when complete, so
+ * a failed write never leaves a half-written profile under the requested name; a device or FIFO is
+ * written in place. No file: standard output.
  */
 #ifndef LIBPROF_OUTPUT_H
 #define LIBPROF_OUTPUT_H

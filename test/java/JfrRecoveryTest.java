@@ -44,6 +44,14 @@ public class JfrRecoveryTest {
 
     record Result(int exit, String out) {}
 
+    /** The file of the work directory named prefix...suffix, else 'otherwise'. */
+    static Path temporary(String prefix, String suffix, Path otherwise) throws IOException {
+        try (var files = Files.list(work())) {
+            return files.filter(f -> f.getFileName().toString().startsWith(prefix)
+                    && f.getFileName().toString().endsWith(suffix)).findFirst().orElse(otherwise);
+        }
+    }
+
     /** Runs a command (stdout and stderr together) that must finish within 'seconds'. */
     static Result run(int seconds, String... cmd) throws IOException, InterruptedException {
         Path out = Files.createTempFile(work(), "out", ".txt");
@@ -108,11 +116,14 @@ public class JfrRecoveryTest {
                 "-cp", IntegrationTest.classes, "Burn7525", "60");
         Process p = new ProcessBuilder(cmd).directory(work().toFile()).redirectErrorStream(true)
                 .redirectOutput(work().resolve("killed.out").toFile()).start();
-        Path tmp = work().resolve("killed.jfr.tmp-" + p.pid() + ".jfr");
-        Path part = work().resolve("killed.jfr.tmp-" + p.pid() + ".part");
+        // The temporary names end in an unpredictable part (safe_file): found by their prefix and suffix.
+        String prefix = "killed.jfr.tmp-" + p.pid() + "-";
+        Path tmp = work().resolve(prefix + "?.jfr"), part = work().resolve(prefix + "?.part");
         int finished = 0;
         for (int i = 0; i < 600 && finished < 3 && p.isAlive(); i++) {
             Thread.sleep(100);
+            tmp = temporary(prefix, ".jfr", tmp);
+            part = temporary(prefix, ".part", part);
             if (Files.exists(tmp)) finished = chunks(tmp).size();
         }
         check(p.isAlive(), "the JVM ended before it was killed: " + Files.readString(work().resolve("killed.out")));
