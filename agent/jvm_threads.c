@@ -1,6 +1,7 @@
 #include "jvm_threads.h"
 
 #include "jvm.h"
+#include "thread_dump.h"
 #include "threads.h"
 #include "u64map.h"
 
@@ -68,6 +69,8 @@ void jvm_threads_untrack(jvmtiEnv *env, JNIEnv *jni, jthread thread, int tid) {
     if (had) (*jni)->DeleteWeakGlobalRef(jni, (jweak)(uintptr_t)ref);
 }
 
+static void complete_cut_os_names(JNIEnv *jni);
+
 void jvm_threads_refresh_names(void) {
     JavaVM *vm = jvm_vm();
     jvmtiEnv *env = jvm_jvmti();
@@ -96,4 +99,53 @@ void jvm_threads_refresh_names(void) {
     }
     free(tids);
     free(threads);
+    complete_cut_os_names(jni);
+}
+
+/* The JVM's thread dump (the Thread.print diagnostic command) as text, through the JDK's own diagnostic
+ * command bean implementation called by JNI (which ignores module boundaries): the only source of the
+ * names of threads JVMTI hides, such as "C2 CompilerThread0". Costs a safepoint and a dump of every
+ * stack, so it is asked for only when a thread with a cut OS name is new. NULL when the JDK lacks the
+ * jdk.management module or anything fails (the OS names stay). Caller frees. */
+static char *thread_dump_text(JNIEnv *jni) {
+    char *text = NULL;
+    if ((*jni)->PushLocalFrame(jni, 16) != 0) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
+    jclass provider = (*jni)->FindClass(jni, "com/sun/management/internal/PlatformMBeanProviderImpl");
+    /* Initialising the provider loads libmanagement_ext, which implements executeDiagnosticCommand. */
+    if (provider) (*jni)->GetStaticFieldID(jni, provider, "hsDiagMBean", "Lcom/sun/management/internal/HotSpotDiagnostic;");
+    jclass impl = (*jni)->ExceptionCheck(jni) ? NULL : (*jni)->FindClass(jni, "com/sun/management/internal/DiagnosticCommandImpl");
+    jmethodID execute = impl ? (*jni)->GetMethodID(jni, impl, "executeDiagnosticCommand", "(Ljava/lang/String;)Ljava/lang/String;")
+                             : NULL;
+    /* The native method uses no field of its object: one allocated without a constructor will do. */
+    jobject bean = execute ? (*jni)->AllocObject(jni, impl) : NULL;
+    jstring command = bean ? (*jni)->NewStringUTF(jni, "Thread.print") : NULL;
+    jstring dump = command ? (*jni)->CallObjectMethod(jni, bean, execute, command) : NULL;
+    const char *chars = dump && !(*jni)->ExceptionCheck(jni) ? (*jni)->GetStringUTFChars(jni, dump, NULL) : NULL;
+    if (chars) {
+        text = strdup(chars);
+        (*jni)->ReleaseStringUTFChars(jni, dump, chars);
+    }
+    if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    (*jni)->PopLocalFrame(jni, NULL);
+    return text;
+}
+
+static void complete_name(int tid, const char *name, void *arg) {
+    (void)arg;
+    threads_complete_os_name(tid, name);
+}
+
+/* Threads JVMTI does not report (compiler threads, and JVM-internal threads such as "VM Periodic Task
+ * Thread") are known by their OS names, cut to 15 characters: complete them from the thread dump. */
+static void complete_cut_os_names(JNIEnv *jni) {
+    threads_snapshot_os_names();   /* threads started since the last look, such as added compiler threads */
+    if (!threads_has_cut_os_names()) return;
+    char *dump = thread_dump_text(jni);
+    if (dump) thread_dump_parse(dump, complete_name, NULL);
+    free(dump);
+    /* One dump per new cut name, not one per profile: a native thread's cut name stays cut. */
+    threads_settle_os_names();
 }

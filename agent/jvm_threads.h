@@ -2,8 +2,10 @@
  * jvm_threads: the current names of the JVM's threads. A thread's name is recorded when it starts, but
  * Thread.setName may change it at any time, so each Java thread is kept here as a weak reference to its
  * java.lang.Thread (by OS thread id) and asked for its name again whenever a profile or a JFR chunk is
- * written, and one last time when it ends. Ended threads keep their last name (threads.c). Called from
- * JVMTI callbacks and dump paths, never from signal handlers.
+ * written, and one last time when it ends. Ended threads keep their last name (threads.c). Threads JVMTI
+ * hides (compiler threads) are known by their OS names, which the kernel cuts to 15 characters
+ * ("C2 CompilerThre"); those are completed from the JVM's thread dump. Called from JVMTI callbacks and dump
+ * paths, never from signal handlers.
  */
 #ifndef LIBPROF_JVM_THREADS_H
 #define LIBPROF_JVM_THREADS_H

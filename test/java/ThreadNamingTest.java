@@ -17,6 +17,7 @@ public class ThreadNamingTest extends IntegrationTest {
             switch (test) {
                 case "thread_rename" -> rename();
                 case "thread_name_escape" -> escape();
+                case "thread_jvm_names" -> jvmNames();
                 case "jstackdepth_vm" -> jstackdepth("vm");
                 case "jstackdepth_fp" -> jstackdepth("fp");
                 case "jstackdepth_dwarf" -> jstackdepth("dwarf");
@@ -60,6 +61,36 @@ public class ThreadNamingTest extends IntegrationTest {
         check(samples.contains("\"B-renamed\"") && samples.contains("\"D-ended\""), "the JFR thread pool lacks the"
                 + " current names");
         check(!samples.contains("A-start") && !samples.contains("C-start"), "the JFR thread pool shows a start name");
+    }
+
+    static final Pattern CUT_COMPILER = Pattern.compile("C[12] CompilerThre");
+    static final Pattern FULL_COMPILER = Pattern.compile("C[12] CompilerThread\\d+");
+
+    /** JVM-internal threads JVMTI does not report keep their OS names, cut to 15 characters by the kernel
+     * ("C2 CompilerThre"), unless completed from the JVM: compiler threads show "C2 CompilerThread0" in
+     * collapsed stacks and in the JFR thread pool. */
+    static void jvmNames() throws Exception {
+        Path file = work.resolve("jvm-names.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,threads,file=" + file, "Stress", "gc", "2");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        long full = 0;
+        for (var e : readCollapsed(file).entrySet()) {
+            String thread = e.getKey().split(";", 2)[0];
+            Matcher m = Pattern.compile("\\[(.*) tid=\\d+\\]").matcher(thread);
+            check(m.matches(), "no thread frame: " + e.getKey());
+            check(!CUT_COMPILER.matcher(m.group(1)).matches(), "a compiler thread with its cut OS name: " + thread);
+            if (FULL_COMPILER.matcher(m.group(1)).matches()) full += e.getValue();
+        }
+        System.out.println("  compiler thread samples under their full names: " + full);
+        check(full > 0, "no samples under [C1 CompilerThreadN ...] or [C2 CompilerThreadN ...]");
+        Path jfr = work.resolve("jvm-names.jfr");
+        run = runJava("start,event=cpu,interval=1ms,file=" + jfr, "Stress", "gc", "2");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        String samples = JfrTest.jfr("print", "--events", "jdk.ExecutionSample", jfr.toString());
+        check(!Pattern.compile("\"C[12] CompilerThre\"").matcher(samples).find(), "JFR: a compiler thread with its cut"
+                + " OS name");
+        check(Pattern.compile("\"C[12] CompilerThread\\d+\"").matcher(samples).find(), "JFR: no compiler thread under"
+                + " its full name");
     }
 
     static final Pattern THREAD_FRAME = Pattern.compile("\\[[^;\\[\\]]* tid=\\d+\\]");

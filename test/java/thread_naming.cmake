@@ -2,7 +2,7 @@
 foreach(jdk ${TEST_JDKS})
   get_filename_component(jdk_name ${jdk} NAME)
   string(REGEX REPLACE "^java-|-openjdk-amd64$|-jdk-amd64$" "" jdk_tag ${jdk_name})
-  foreach(t thread_rename thread_name_escape jstackdepth_vm jstackdepth_fp jstackdepth_dwarf jstackdepth_no)
+  foreach(t thread_rename thread_name_escape thread_jvm_names jstackdepth_vm jstackdepth_fp jstackdepth_dwarf jstackdepth_no)
     add_test(NAME it.${jdk_tag}.${t}
       COMMAND ${JAVA_HOME}/bin/java -cp ${TEST_CLASSES} ThreadNamingTest ${t} ${jdk}
               $<TARGET_FILE:prof> ${TEST_CLASSES} ${CMAKE_BINARY_DIR}/it/${jdk_tag}/${t})

@@ -75,8 +75,8 @@ add_executable(test_jfrconv_args test/native/test_jfrconv_args.c jfrconv/jfrconv
 target_include_directories(test_jfrconv_args PRIVATE agent jfrconv ${CMOCKA_INCLUDE_DIRS})
 target_link_libraries(test_jfrconv_args PRIVATE profcore ${CMOCKA_LIBRARIES})
 add_test(NAME unit.test_jfrconv_args COMMAND test_jfrconv_args)
-# jstackdepth bounding the whole recorded stack (issue 15).
-foreach(t test_stack_bound)
+# jstackdepth bounding the whole recorded stack, full names from the JVM's thread dump (issue 15).
+foreach(t test_stack_bound test_thread_dump)
   add_executable(${t} test/native/${t}.c)
   target_include_directories(${t} PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
   target_link_libraries(${t} PRIVATE profcore ${CMOCKA_LIBRARIES})
