@@ -91,7 +91,13 @@ void jvm_threads_refresh_names(void) {
             threads[n++] = t;
         }
         pthread_mutex_unlock(&lock);
-        for (size_t i = 0; i < n; i++) record_name(env, jni, threads[i], tids[i], false);
+        for (size_t i = 0; i < n; i++) {
+            /* An ended thread's id may belong to a new thread now; its last name was recorded as it ended. */
+            jint state = 0;
+            jvmtiError err = (*env)->GetThreadState(env, threads[i], &state);
+            if (err == JVMTI_ERROR_NONE && (state & JVMTI_THREAD_STATE_ALIVE))
+                record_name(env, jni, threads[i], tids[i], false);
+        }
         (*jni)->PopLocalFrame(jni, NULL);
     } else {
         pthread_mutex_unlock(&lock);
@@ -114,10 +120,14 @@ static char *thread_dump_text(JNIEnv *jni) {
         return NULL;
     }
     jclass provider = (*jni)->FindClass(jni, "com/sun/management/internal/PlatformMBeanProviderImpl");
-    /* Initialising the provider loads libmanagement_ext, which implements executeDiagnosticCommand. */
-    if (provider) (*jni)->GetStaticFieldID(jni, provider, "hsDiagMBean", "Lcom/sun/management/internal/HotSpotDiagnostic;");
-    jclass impl = (*jni)->ExceptionCheck(jni) ? NULL : (*jni)->FindClass(jni, "com/sun/management/internal/DiagnosticCommandImpl");
-    jmethodID execute = impl ? (*jni)->GetMethodID(jni, impl, "executeDiagnosticCommand", "(Ljava/lang/String;)Ljava/lang/String;")
+    /* Initialising the provider loads libmanagement_ext, which implements executeDiagnosticCommand; a
+     * missing library shows as an UnsatisfiedLinkError below, cleared like any other failure. */
+    if (provider)
+        (*jni)->GetStaticFieldID(jni, provider, "hsDiagMBean", "Lcom/sun/management/internal/HotSpotDiagnostic;");
+    if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    jclass impl = (*jni)->FindClass(jni, "com/sun/management/internal/DiagnosticCommandImpl");
+    jmethodID execute = impl ? (*jni)->GetMethodID(jni, impl, "executeDiagnosticCommand",
+                                                   "(Ljava/lang/String;)Ljava/lang/String;")
                              : NULL;
     /* The native method uses no field of its object: one allocated without a constructor will do. */
     jobject bean = execute ? (*jni)->AllocObject(jni, impl) : NULL;
