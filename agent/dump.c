@@ -3,6 +3,7 @@
 
 #include "frame_symbols.h"
 #include "jvm.h"
+#include "jvm_threads.h"
 #include "native_map.h"
 #include "names.h"
 #include "threads.h"
@@ -108,6 +109,7 @@ static void visit(const trace_frame *frames, uint32_t depth, uint32_t tid, uint6
 
 int dump_build_profile(trace_table *table, const prof_options *o, profile *p) {
     native_map_refresh();  /* libraries loaded since the last refresh get their names too */
+    jvm_threads_refresh_names();  /* threads renamed since they started are shown as they are called now */
     dump_state d = {.options = o, .profile = p, .style = {o->simple, o->dot, o->sig, o->ann}};
     u64map_init(&d.methods);
     u64map_init(&d.natives);

@@ -8,6 +8,7 @@
 
 #include "engine_instrument.h"
 #include "java_tids.h"
+#include "jvm_threads.h"
 #include "log.h"
 #include "profiler.h"
 #include "safe_read.h"
@@ -49,49 +50,18 @@ static int current_tid(void) {
     return (int)syscall(SYS_gettid);
 }
 
-/* java.lang.Thread's id (Thread.getId()), read from its 'tid' field (JDK 17 to 25); 0 when unknown. */
-static long long java_thread_id(JNIEnv *jni, jthread thread) {
-    static jfieldID tid_field;
-    static bool looked_up;
-    if (!looked_up) {
-        jclass c = (*jni)->FindClass(jni, "java/lang/Thread");
-        if (c) {
-            tid_field = (*jni)->GetFieldID(jni, c, "tid", "J");
-            (*jni)->DeleteLocalRef(jni, c);
-        }
-        if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
-        looked_up = true;
-    }
-    return tid_field && thread ? (long long)(*jni)->GetLongField(jni, thread, tid_field) : 0;
-}
-
-static void record_thread_name(jvmtiEnv *env, JNIEnv *jni, jthread thread, int tid) {
-    jvmtiThreadInfo info;
-    if ((*env)->GetThreadInfo(env, thread, &info) == JVMTI_ERROR_NONE) {
-        if (info.name) {
-            /* like its name, the main thread keeps its id when it comes back as DestroyJavaVM */
-            if (strcmp(info.name, "DestroyJavaVM") != 0) threads_set_java_id(tid, java_thread_id(jni, thread));
-            threads_set_name(tid, info.name);
-            (*env)->Deallocate(env, (unsigned char *)info.name);
-        }
-        /* Local references in the info must not pile up in a long-lived thread's frame. */
-        if (info.thread_group) (*jni)->DeleteLocalRef(jni, info.thread_group);
-        if (info.context_class_loader) (*jni)->DeleteLocalRef(jni, info.context_class_loader);
-    }
-}
-
 static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     int tid = current_tid();
     java_tids_add(tid);
     sample_set_thread_env(jni);
     safe_read_register_current_stack();
-    record_thread_name(env, jni, thread, tid);
+    jvm_threads_track(env, jni, thread, tid);
     profiler_on_thread_start(tid);
 }
 
 static void JNICALL on_thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
-    (void)env, (void)jni, (void)thread;
     sample_set_thread_env(NULL);
+    jvm_threads_untrack(env, jni, thread, current_tid());
     java_tids_remove(current_tid());
     threads_ended(current_tid(), java_tids_contains);
     profiler_on_thread_end(current_tid());
@@ -105,7 +75,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     java_tids_add(current_tid());
     sample_set_thread_env(jni);
     safe_read_register_current_stack();
-    record_thread_name(env, jni, thread, current_tid());
+    jvm_threads_track(env, jni, thread, current_tid());
     live = true;
     profiler_on_vm_init();
 }
@@ -214,6 +184,7 @@ static void register_existing_java_threads(void) {
         int tid = eetop ? os_tid_of(jni, threads[i], eetop, osthread_at, tid_at) : 0;
         if (tid > 0) {
             java_tids_add(tid);
+            jvm_threads_track(jvmti, jni, threads[i], tid);
             found++;
         }
         (*jni)->DeleteLocalRef(jni, threads[i]);

@@ -69,3 +69,14 @@ bool names_match(const char *pattern, const char *name) {
     if (star_end) return nn >= cn && memcmp(name, core, cn) == 0;
     return strcmp(pattern, name) == 0;
 }
+
+void names_fputs_escaped(const char *name, const char *also, FILE *out) {
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+        if (*c == '\\') fputs("\\\\", out);
+        else if (*c == '\n') fputs("\\n", out);
+        else if (*c == '\r') fputs("\\r", out);
+        else if (*c == '\t') fputs("\\t", out);
+        else if (*c < 0x20 || *c == 0x7f || (also && strchr(also, *c))) fprintf(out, "\\x%02x", *c);
+        else fputc(*c, out);
+    }
+}

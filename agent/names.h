@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct {
     bool simple;  /* class names without their package */
@@ -23,6 +24,12 @@ void names_java_method(char *buf, size_t len, const char *class_sig, const char 
                        const char *method_sig, names_style style);
 
 void names_thread(char *buf, size_t len, const char *thread_name, int tid);
+
+/* Writes name to out so that it cannot break the line structure of a text format: a backslash becomes
+ * two, newline, carriage return and tab become \n \r \t, any other control character (and every
+ * character of 'also', e.g. ";" for collapsed stacks) becomes \xHH. Unambiguous: every backslash in the
+ * output starts an escape. */
+void names_fputs_escaped(const char *name, const char *also, FILE *out);
 
 /* '*' at the start, the end or both; anything else matches the whole name exactly. */
 bool names_match(const char *pattern, const char *name);

@@ -20,6 +20,7 @@
 #include "jfr_pools.h"
 #include "jfr_types.h"
 #include "jvm.h"
+#include "jvm_threads.h"
 #include "log.h"
 #include "safe_file.h"
 #include "sample.h"
@@ -238,6 +239,7 @@ static void chunk_end(uint64_t ticks) {
     jfr_chunk_header h = {.start_nanos = rec.chunk_nanos, .start_ticks = rec.chunk_ticks,
                           .duration_nanos = ticks > rec.chunk_ticks ? ticks - rec.chunk_ticks : 0,
                           .ticks_per_second = JFR_TICKS_PER_SECOND, .finished = true};
+    jvm_threads_refresh_names();   /* the thread pool names threads as they are called now */
     if (jfr_pools_end_chunk(&rec.pools, &rec.buf, ticks, rec.part_size, &h))
         rec.out_of_memory = true;
     flush_buf();

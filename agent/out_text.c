@@ -1,5 +1,7 @@
 #include "out_text.h"
 
+#include "names.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +61,11 @@ static void write_traces(const profile *p, FILE *out, const size_t *order, int l
         const profile_stack *s = &p->stacks[order[k]];
         fprintf(out, "--- %llu %s (%.2f%%), %llu samples\n", (unsigned long long)profile_value(p, s),
                 profile_value_unit(p), percent(profile_value(p, s), total), (unsigned long long)s->samples);
-        for (uint32_t f = s->depth; f-- > 0;) fprintf(out, "  [%2u] %s\n", s->depth - 1 - f, p->names[s->frames[f]]);
+        for (uint32_t f = s->depth; f-- > 0;) {
+            fprintf(out, "  [%2u] ", s->depth - 1 - f);
+            names_fputs_escaped(p->names[s->frames[f]], NULL, out);
+            fputc('\n', out);
+        }
         fputc('\n', out);
     }
 }
@@ -88,8 +94,9 @@ static int write_flat(const profile *p, FILE *out, int limit) {
     fprintf(out, "%14s  %7s  %s\n", profile_value_unit(p), "percent", "self (leaf frame)");
     fprintf(out, "%14s  %7s  %s\n", "--------------", "-------", "-----------------");
     for (uint32_t i = 0; i < p->name_count && (int)i < limit && self[i].value; i++) {
-        fprintf(out, "%14llu  %6.2f%%  %s\n", (unsigned long long)self[i].value, percent(self[i].value, total),
-                p->names[self[i].name]);
+        fprintf(out, "%14llu  %6.2f%%  ", (unsigned long long)self[i].value, percent(self[i].value, total));
+        names_fputs_escaped(p->names[self[i].name], NULL, out);
+        fputc('\n', out);
     }
     free(self);
     return 0;

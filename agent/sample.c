@@ -401,6 +401,7 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     trace_frame *frames = frame_buffers + (size_t)b * frames_per_buffer(config.max_depth);
     uint32_t kernel_depth = kernel_stack(info, frames);
     uint32_t depth = kernel_depth + collect_stack(ucontext, env, tid, raw, frames + kernel_depth);
+    depth = frame_bound_stack(frames, depth, (uint32_t)config.max_depth);
 
     store_stack(frames, depth, tid, weight, started);
     atomic_store_explicit(&buffer_busy[b], 0, memory_order_release);

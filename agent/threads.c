@@ -12,15 +12,22 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static u64map names;  /* tid -> malloc'd name */
 static u64map java_ids;  /* tid -> Java thread id */
+static u64map os_named;  /* tid -> 1 while its name is the OS's (comm), which the kernel cuts to 15 characters */
 static int ended[THREADS_ENDED_KEPT];   /* the latest threads to end, oldest at ended_first */
 static size_t ended_first, ended_count;
 
-static void put_locked(int tid, const char *name) {
-    uint64_t old;
+static void put_locked(int tid, const char *name, bool from_os) {
+    uint64_t old = 0;
     char *copy = strdup(name);
     if (!copy) return;
-    if (u64map_get(&names, (uint64_t)tid, &old)) free((char *)(uintptr_t)old);
-    if (u64map_put(&names, (uint64_t)tid, (uint64_t)(uintptr_t)copy)) free(copy);
+    bool had = u64map_get(&names, (uint64_t)tid, &old);
+    if (u64map_put(&names, (uint64_t)tid, (uint64_t)(uintptr_t)copy)) {
+        free(copy);
+        return;
+    }
+    if (had) free((char *)(uintptr_t)old);
+    if (from_os) u64map_put(&os_named, (uint64_t)tid, 1);
+    else u64map_remove(&os_named, (uint64_t)tid, NULL);
 }
 
 void threads_set_name(int tid, const char *name) {
@@ -28,7 +35,7 @@ void threads_set_name(int tid, const char *name) {
     uint64_t known;
     /* The launcher detaches the main thread and attaches it again as "DestroyJavaVM" to shut down: keep
      * the name its samples were taken under. */
-    if (strcmp(name, "DestroyJavaVM") != 0 || !u64map_get(&names, (uint64_t)tid, &known)) put_locked(tid, name);
+    if (strcmp(name, "DestroyJavaVM") != 0 || !u64map_get(&names, (uint64_t)tid, &known)) put_locked(tid, name, false);
     pthread_mutex_unlock(&lock);
 }
 
@@ -53,7 +60,7 @@ void threads_snapshot_os_names(void) {
         uint64_t known;
         char comm[64];
         if (tid > 0 && !u64map_get(&names, (uint64_t)tid, &known) && read_comm(tid, comm, sizeof(comm)) == 0)
-            put_locked(tid, comm);
+            put_locked(tid, comm, true);
     }
     pthread_mutex_unlock(&lock);
     closedir(dir);
@@ -67,7 +74,7 @@ void threads_remember_os_name(int tid) {
     char comm[64];
     if (named || read_comm(tid, comm, sizeof(comm)) != 0) return;
     pthread_mutex_lock(&lock);
-    if (!u64map_get(&names, (uint64_t)tid, &known)) put_locked(tid, comm);
+    if (!u64map_get(&names, (uint64_t)tid, &known)) put_locked(tid, comm, true);
     pthread_mutex_unlock(&lock);
 }
 
@@ -87,6 +94,7 @@ static void forget_locked(int tid) {
     uint64_t name;
     if (u64map_remove(&names, (uint64_t)tid, &name)) free((char *)(uintptr_t)name);
     u64map_remove(&java_ids, (uint64_t)tid, NULL);
+    u64map_remove(&os_named, (uint64_t)tid, NULL);
 }
 
 void threads_ended(int tid, bool (*still_alive)(int tid)) {
@@ -115,4 +123,43 @@ long long threads_get_java_id(int tid) {
     if (tid <= 0 || !u64map_get(&java_ids, (uint64_t)tid, &id)) id = 0;
     pthread_mutex_unlock(&lock);
     return (long long)id;
+}
+
+/* The kernel keeps TASK_COMM_LEN - 1 characters of a thread's name. */
+#define OS_NAME_MAX 15
+
+static bool cut_os_name_locked(int tid) {
+    uint64_t name, flag;
+    return u64map_get(&os_named, (uint64_t)tid, &flag) && u64map_get(&names, (uint64_t)tid, &name) &&
+           strlen((const char *)(uintptr_t)name) == OS_NAME_MAX;
+}
+
+bool threads_has_cut_os_names(void) {
+    bool any = false;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < os_named.capacity && !any; i++) {
+        if (os_named.keys[i]) any = cut_os_name_locked((int)os_named.keys[i]);
+    }
+    pthread_mutex_unlock(&lock);
+    return any;
+}
+
+bool threads_complete_os_name(int tid, const char *full) {
+    bool done = false;
+    pthread_mutex_lock(&lock);
+    uint64_t name;
+    if (tid > 0 && strlen(full) > OS_NAME_MAX && cut_os_name_locked(tid) &&
+        u64map_get(&names, (uint64_t)tid, &name) && strncmp((const char *)(uintptr_t)name, full, OS_NAME_MAX) == 0) {
+        put_locked(tid, full, false);
+        done = true;
+    }
+    pthread_mutex_unlock(&lock);
+    return done;
+}
+
+void threads_settle_os_names(void) {
+    pthread_mutex_lock(&lock);
+    u64map_free(&os_named);
+    u64map_init(&os_named);
+    pthread_mutex_unlock(&lock);
 }

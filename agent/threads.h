@@ -19,6 +19,16 @@ void threads_snapshot_os_names(void);
 /* Records tid's comm name now if it has no name yet: a thread seen while it lives keeps its name after it
  * ends. */
 void threads_remember_os_name(int tid);
+/* True when some thread is known only by an OS name that may have been cut (15 characters, the kernel's
+ * limit), such as "C2 CompilerThre" for the JVM's "C2 CompilerThread0". */
+bool threads_has_cut_os_names(void);
+/* The full name of such a thread, from the JVM: replaces its OS name when that is a 15-character prefix
+ * of 'full'. Returns true when it did. */
+bool threads_complete_os_name(int tid, const char *full);
+/* Every thread named so far was looked up: the ones still cut are not the JVM's (native threads), so
+ * threads_has_cut_os_names stays false until a new thread is named from the OS. */
+void threads_settle_os_names(void);
+
 /* Copies the name of tid into buf ("tid-N" style fallback when unknown). */
 void threads_get_name(int tid, char *buf, size_t len);
 

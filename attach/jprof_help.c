@@ -30,7 +30,7 @@ static const help_line lines[] = {
     {"-o FORMAT", NULL, "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr,\n"
                         "                     traces[=N], flat[=N]; default: from the -f extension, else text"},
     {"-t", "threads", "profile threads separately"},
-    {"-j N", "jstackdepth=64", "maximum Java stack depth (default 2048)"},
+    {"-j N", "jstackdepth=64", "maximum stack depth, all frames (default 2048)"},
     {"-I PATTERN", "include=a", "keep only stacks with a frame matching PATTERN (repeatable; * at ends)"},
     {"-X PATTERN", "exclude=a", "drop stacks with a frame matching PATTERN (repeatable)"},
     {"-s", "simple", "simple class names instead of fully qualified ones"},

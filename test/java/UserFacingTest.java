@@ -151,6 +151,7 @@ public class UserFacingTest extends IntegrationTest {
      *  messages still go to its file, not to the application's stderr. */
     static void logAfterAttach() throws Exception {
         Path file = work.resolve("attached.collapsed"), log = work.resolve("session.log"), out = work.resolve("app.out");
+        for (Path old : List.of(file, log)) Files.deleteIfExists(old);   // a log is appended to: start afresh
         Process p = startJava("start,event=itimer,interval=1ms,file=" + file + ",log=" + log, out, "Burn7525", "5");
         try {
             long deadline = System.nanoTime() + 30_000_000_000L;
@@ -172,6 +173,7 @@ public class UserFacingTest extends IntegrationTest {
      *  format and file asked for. */
     static void endedSession() throws Exception {
         Path file = work.resolve("timeout.collapsed"), out = work.resolve("ended.out");
+        Files.deleteIfExists(file);   // a previous run's profile would pass for this one's
         Process p = startJava("start,event=itimer,interval=1ms,timeout=1,file=" + file, out, "Burn7525", "12");
         try {
             long deadline = System.nanoTime() + 30_000_000_000L;

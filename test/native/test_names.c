@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "names.h"
 
@@ -51,11 +53,40 @@ static void test_patterns(void **state) {
     assert_true(names_match("*", "anything"));
 }
 
+static char *escaped(const char *name, const char *also) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    names_fputs_escaped(name, also, f);
+    fclose(f);
+    return buf;
+}
+
+/* Names cannot break the line structure of the text formats (issue 16). */
+static void test_escape_rules(void **state) {
+    (void)state;
+    char *s = escaped("plain java/util/HashMap.get", ";");
+    assert_string_equal(s, "plain java/util/HashMap.get");
+    free(s);
+    s = escaped("[evil\nmain;x 999\r\t\x01\\n tid=7]", ";");
+    assert_string_equal(s, "[evil\\nmain\\x3bx 999\\r\\t\\x01\\\\n tid=7]");
+    free(s);
+    /* Outside collapsed stacks ';' is an ordinary character. */
+    s = escaped("a;b\x7f", NULL);
+    assert_string_equal(s, "a;b\\x7f");
+    free(s);
+    /* Non-ASCII (UTF-8) names are left alone. */
+    s = escaped("caf\xc3\xa9", ";");
+    assert_string_equal(s, "caf\xc3\xa9");
+    free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_java_names),
         cmocka_unit_test(test_thread_names),
         cmocka_unit_test(test_patterns),
+        cmocka_unit_test(test_escape_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,6 +139,19 @@ static void test_names_cannot_break_the_page(void **state) {
     profile_free(&p);
 }
 
+/* Control characters in names (a thread named "a\nb") stay inside their JSON string (issue 16). */
+static void test_control_characters_escaped(void **state) {
+    (void)state;
+    profile p;
+    profile_init(&p);
+    synthetic_add(&p, "[evil\nmain\r\x01 tid=7];Main.hot", 3, 3);
+    char *page = render_html(&p, &flame);
+    assert_non_null(strstr(page, "\"[evil\\u000amain\\u000d\\u0001 tid=7]\""));
+    assert_null(strstr(page, "evil\n"));
+    free(page);
+    profile_free(&p);
+}
+
 static void test_empty_profile(void **state) {
     (void)state;
     profile p;
@@ -186,6 +199,7 @@ int main(void) {
         cmocka_unit_test(test_minwidth_total_and_flags),
         cmocka_unit_test(test_names_cannot_break_the_page),
         cmocka_unit_test(test_empty_profile),
+        cmocka_unit_test(test_control_characters_escaped),
         cmocka_unit_test(test_deep_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,8 +8,12 @@
 
 #include "threads.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* Thread ids far above any real one here, so /proc/self/task/N does not exist and "tid-N" is the fallback. */
 #define BASE 4000000
@@ -47,9 +51,66 @@ static void test_ended_threads_are_forgotten_oldest_first(void **state) {
     expect_name(BASE + THREADS_ENDED_KEPT + 9, name);
 }
 
+/* A JVM-internal thread known by its OS name, cut to 15 characters, gets the JVM's full name (issue 15). */
+static void test_cut_os_names_completed(void **state) {
+    (void)state;
+    int self = (int)syscall(SYS_gettid);
+    char saved[16] = "";
+    prctl(PR_GET_NAME, saved);
+    prctl(PR_SET_NAME, "C2 CompilerThre");
+    threads_remember_os_name(self);
+    expect_name(self, "C2 CompilerThre");
+    assert_true(threads_has_cut_os_names());
+    /* Not a continuation of the OS name: refused. */
+    assert_false(threads_complete_os_name(self, "C1 CompilerThread0"));
+    assert_true(threads_complete_os_name(self, "C2 CompilerThread0"));
+    expect_name(self, "C2 CompilerThread0");
+    assert_false(threads_has_cut_os_names());
+    assert_false(threads_complete_os_name(self, "C2 CompilerThread0 again"));
+    /* A name the JVM reported (a Java thread) is never replaced this way, even at 15 characters. */
+    threads_set_name(BASE - 1, "fifteen-chars-x");
+    assert_false(threads_complete_os_name(BASE - 1, "fifteen-chars-x-and-more"));
+    expect_name(BASE - 1, "fifteen-chars-x");
+    prctl(PR_SET_NAME, saved);
+}
+
+static pthread_barrier_t named, checked;
+static int native_tid;
+
+static void *native_thread(void *arg) {
+    (void)arg;
+    prctl(PR_SET_NAME, "native-worker-n");
+    native_tid = (int)syscall(SYS_gettid);
+    pthread_barrier_wait(&named);
+    pthread_barrier_wait(&checked);
+    return NULL;
+}
+
+/* A cut name the JVM cannot complete (a native thread's) is looked up once, not at every dump. */
+static void test_settled_os_names_not_looked_up_again(void **state) {
+    (void)state;
+    pthread_t t;
+    pthread_barrier_init(&named, NULL, 2);
+    pthread_barrier_init(&checked, NULL, 2);
+    assert_int_equal(pthread_create(&t, NULL, native_thread, NULL), 0);
+    pthread_barrier_wait(&named);
+    threads_snapshot_os_names();
+    expect_name(native_tid, "native-worker-n");
+    assert_true(threads_has_cut_os_names());
+    threads_settle_os_names();
+    assert_false(threads_has_cut_os_names());
+    threads_snapshot_os_names();   /* already named: not new */
+    assert_false(threads_has_cut_os_names());
+    expect_name(native_tid, "native-worker-n");
+    pthread_barrier_wait(&checked);
+    pthread_join(t, NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ended_threads_are_forgotten_oldest_first),
+        cmocka_unit_test(test_cut_os_names_completed),
+        cmocka_unit_test(test_settled_os_names_not_looked_up_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

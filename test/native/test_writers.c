@@ -79,11 +79,52 @@ static void test_text_limits(void **state) {
     profile_free(&p);
 }
 
+#define EVIL_THREAD "[evil\nmain;x 999\r\t\x01\\n tid=7]"
+
+/* One stack: a thread frame whose name holds a newline, ';' and other control characters, then a leaf
+ * whose name holds a newline; 5 samples. */
+static void evil_profile(profile *p) {
+    profile_init(p);
+    strcpy(p->meta.engine, "ctimer");
+    strcpy(p->meta.event, "cpu");
+    uint32_t ids[2] = {profile_intern(p, EVIL_THREAD, FTYPE_THREAD), profile_intern(p, "Main.hot\n1", FTYPE_JAVA)};
+    assert_int_equal(profile_add(p, ids, 2, 5, 50), 0);
+}
+
+/* Issue 16: one line, two frames, however the names are spelled. */
+static void test_collapsed_names_escaped(void **state) {
+    (void)state;
+    profile p;
+    evil_profile(&p);
+    char *out = render(out_collapsed_write, &p);
+    assert_string_equal(out, "[evil\\nmain\\x3bx 999\\r\\t\\x01\\\\n tid=7];Main.hot\\n1 5\n");
+    free(out);
+    profile_free(&p);
+}
+
+static void test_text_names_escaped(void **state) {
+    (void)state;
+    profile p;
+    evil_profile(&p);
+    char *out = render(text_default, &p);
+    assert_non_null(strstr(out, "  [ 1] [evil\\nmain;x 999\\r\\t\\x01\\\\n tid=7]\n"));
+    assert_non_null(strstr(out, "  [ 0] Main.hot\\n1\n"));
+    assert_non_null(strstr(out, "%  Main.hot\\n1\n"));
+    /* No raw control character from a name anywhere in the report. */
+    assert_null(strstr(out, "evil\n"));
+    assert_null(strstr(out, "\r"));
+    assert_null(strstr(out, "\x01"));
+    free(out);
+    profile_free(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collapsed_samples_and_total),
         cmocka_unit_test(test_text_report),
         cmocka_unit_test(test_text_limits),
+        cmocka_unit_test(test_collapsed_names_escaped),
+        cmocka_unit_test(test_text_names_escaped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,8 +78,9 @@ target_link_libraries(test_jfrconv_args PRIVATE profcore ${CMOCKA_LIBRARIES})
 add_test(NAME unit.test_jfrconv_args COMMAND test_jfrconv_args)
 # GCC clone suffixes in native names (issue 15.6; test_native_map checks them through frame_symbols.c, the
 # agent's one native resolver), the log's destinations and the files log= takes (issue 15.4, 16.10), and
-# output files: devices, FIFOs, links, planted temporary names, modes, failed moves (safe_file, output).
-foreach(t test_clone_names test_log test_safe_file)
+# output files: devices, FIFOs, links, planted temporary names, modes, failed moves (safe_file, output),
+# jstackdepth bounding the whole recorded stack, full names from the JVM's thread dump.
+foreach(t test_clone_names test_log test_safe_file test_stack_bound test_thread_dump)
   add_executable(${t} test/native/${t}.c)
   target_include_directories(${t} PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
   target_link_libraries(${t} PRIVATE profcore ${CMOCKA_LIBRARIES})

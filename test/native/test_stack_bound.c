@@ -1,0 +1,81 @@
+/* Unit tests of frame_bound_stack: jstackdepth bounds the whole recorded stack (issue 15), keeping the
+ * leaf end and marking the cut at the root end with [truncated]. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "frame.h"
+
+#define DEEP 40
+
+/* Leaf first: 'kernel' kernel frames, 'native' native frames, then 'java' Java frames (ids count up). */
+static uint32_t mixed_stack(trace_frame *out, uint32_t kernel, uint32_t native, uint32_t java) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < kernel; i++, n++) out[n] = (trace_frame){0xffffffff81000000ULL + n, 0, FRAME_KERNEL};
+    for (uint32_t i = 0; i < native; i++, n++) out[n] = (trace_frame){0x400000 + n, 0, FRAME_NATIVE};
+    for (uint32_t i = 0; i < java; i++, n++) out[n] = (trace_frame){0x1000 + n, (int32_t)n, FRAME_JAVA};
+    return n;
+}
+
+static void assert_truncated_at(const trace_frame *f, uint32_t at) {
+    assert_int_equal(f[at].kind, FRAME_MARKER);
+    assert_int_equal(f[at].id, MARKER_TRUNCATED);
+}
+
+static void test_shallow_stack_untouched(void **state) {
+    (void)state;
+    trace_frame f[DEEP + 1];
+    uint32_t n = mixed_stack(f, 2, 3, 15);
+    assert_int_equal(frame_bound_stack(f, n, 20), 20);
+    assert_int_equal(f[19].kind, FRAME_JAVA);
+    assert_int_equal(f[19].id, 0x1000 + 19);
+}
+
+/* Native root frames below 20 Java frames used to make the stack 20 + natives deep. */
+static void test_native_frames_count_toward_the_bound(void **state) {
+    (void)state;
+    trace_frame f[DEEP + 1];
+    uint32_t n = mixed_stack(f, 3, 7, 20);
+    assert_int_equal(frame_bound_stack(f, n, 20), 21);
+    /* The leaf end survives: kernel and native leaf frames, then the first Java frames. */
+    assert_int_equal(f[0].kind, FRAME_KERNEL);
+    assert_int_equal(f[0].id, 0xffffffff81000000ULL);
+    assert_int_equal(f[3].kind, FRAME_NATIVE);
+    assert_int_equal(f[19].kind, FRAME_JAVA);
+    assert_int_equal(f[19].id, 0x1000 + 19);
+    assert_truncated_at(f, 20);
+}
+
+/* A stack already cut by the Java walker (N Java frames + [truncated]) keeps one marker, at the root end. */
+static void test_existing_marker_kept_once(void **state) {
+    (void)state;
+    trace_frame f[DEEP + 1];
+    uint32_t n = mixed_stack(f, 0, 4, 20);
+    f[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
+    assert_int_equal(frame_bound_stack(f, n, 20), 21);
+    assert_truncated_at(f, 20);
+    assert_int_equal(f[19].kind, FRAME_JAVA);
+    for (uint32_t i = 0; i < 20; i++) assert_int_not_equal(f[i].kind, FRAME_MARKER);
+}
+
+static void test_depth_one(void **state) {
+    (void)state;
+    trace_frame f[DEEP + 1];
+    uint32_t n = mixed_stack(f, 0, 10, 10);
+    assert_int_equal(frame_bound_stack(f, n, 1), 2);
+    assert_int_equal(f[0].kind, FRAME_NATIVE);
+    assert_int_equal(f[0].id, 0x400000);
+    assert_truncated_at(f, 1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shallow_stack_untouched),
+        cmocka_unit_test(test_native_frames_count_toward_the_bound),
+        cmocka_unit_test(test_existing_marker_kept_once),
+        cmocka_unit_test(test_depth_one),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
