@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/time.h>
 
 static _Atomic long received;
 
@@ -29,4 +30,11 @@ JNIEXPORT jlong JNICALL Java_SigprofApp_raiseAndCount(JNIEnv *env, jclass cls, j
     (void)env, (void)cls;
     for (int i = 0; i < times; i++) raise(SIGPROF);
     return atomic_load(&received);
+}
+
+/* Arms ITIMER_PROF at 'us' microseconds, replacing whatever timer the process had (SignalAdversary). */
+JNIEXPORT jboolean JNICALL Java_SigprofApp_setItimer(JNIEnv *env, jclass cls, jint us) {
+    (void)env, (void)cls;
+    struct itimerval tv = {{us / 1000000, us % 1000000}, {us / 1000000, us % 1000000}};
+    return setitimer(ITIMER_PROF, &tv, NULL) == 0;
 }
