@@ -90,9 +90,11 @@ static void on_fault(int signo, siginfo_t *info, void *ucontext) {
 }
 
 static int install_one(int signo, char *err, size_t errlen) {
-    struct sigaction ours;
-    if (sigaction(signo, NULL, &previous[slot(signo)]) != 0) goto fail;
-    ours = previous[slot(signo)];
+    struct sigaction ours, current;
+    if (sigaction(signo, NULL, &current) != 0) goto fail;
+    if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_fault) return 0;
+    previous[slot(signo)] = current;
+    ours = current;
     ours.sa_sigaction = on_fault;
     ours.sa_flags = (ours.sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
     if (sigaction(signo, &ours, NULL) != 0 || sigaction(signo, NULL, &seen_after[slot(signo)]) != 0) goto fail;
@@ -120,10 +122,8 @@ static int self_test(char *err, size_t errlen) {
 }
 
 int safe_fault_install(char *err, size_t errlen) {
-    if (!installed) {
-        if (install_one(SIGSEGV, err, errlen) || install_one(SIGBUS, err, errlen)) return -1;
-        installed = true;
-    }
+    if (install_one(SIGSEGV, err, errlen) || install_one(SIGBUS, err, errlen)) return -1;
+    installed = true;
     return self_test(err, errlen);
 }
 

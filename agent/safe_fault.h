@@ -16,8 +16,9 @@
  * safe_fault_install succeeded. Async-signal-safe. */
 bool safe_fault_load(uintptr_t addr, uintptr_t *out);
 
-/* Installs the SIGSEGV and SIGBUS handlers in front of the current ones (once), then proves them with a
- * load from an inaccessible page. Outside signal handlers. 0, or -1 with the reason in err. */
+/* Installs the SIGSEGV and SIGBUS handlers in front of the current ones (where ours is not installed
+ * already), then proves them with a load from an inaccessible page. Outside signal handlers. 0, or -1
+ * with the reason in err. */
 int safe_fault_install(char *err, size_t errlen);
 
 /* True while the handlers installed by safe_fault_install are still the ones the process uses (another
