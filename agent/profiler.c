@@ -352,6 +352,9 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
                               walk_vm_failure_name((vmwalk_failure)r), (unsigned long long)c.vm_fallbacks[r]);
     if (effective_cstack == CSTACK_VM && n < sizeof(text))
         n += (size_t)snprintf(text + n, sizeof(text) - n, "walker_named: %llu\n", (unsigned long long)c.vm_self_named);
+    char warning[512];
+    signal_watch_note(warning, sizeof(warning));
+    if (warning[0] && n < sizeof(text)) n += (size_t)snprintf(text + n, sizeof(text) - n, "warning: %s\n", warning);
     for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS && n < sizeof(text); d++) {
         if (cost[d].count)
             n += (size_t)snprintf(text + n, sizeof(text) - n,
