@@ -5,7 +5,7 @@ import java.lang.management.ManagementFactory;
  * test/native/jni/sigprof_app.c):
  * after 'delay' seconds of CPU it takes SIGPROF ("handler": its own sigaction), takes ITIMER_PROF
  * ("setitimer": setitimer at 1 ms, relying on whoever handles SIGPROF), sends itself SIGPROF ("raise": 1000
- * tgkill), or nothing ("none"). Prints READY when it starts burning, then
+ * tgkill), blocks SIGPROF in its thread ("block"), or nothing ("none"). Prints READY when it starts burning, then
  * "burn_cpu_ns=<n> app_received=<n> app_received_after_1s=<n>".
  * Usage: java SignalAdversary /path/to/libsigprof_app.so mode [cpu seconds=4] [delay=1] [setitimer us=1000]
  */
@@ -24,6 +24,7 @@ public class SignalAdversary {
             case "handler" -> check(SigprofApp.install(), "sigaction");
             case "setitimer" -> check(SigprofApp.setItimer(itimerUs), "setitimer");
             case "raise" -> SigprofApp.raiseAndCount(1000);
+            case "block" -> check(SigprofApp.blockProf(), "pthread_sigmask");
             case "none" -> { }
             default -> throw new IllegalArgumentException(mode);
         }

@@ -17,12 +17,14 @@ import java.util.regex.Pattern;
 public class SignalsTest extends IntegrationTest {
     public static void main(String[] args) throws Exception {
         runMain(args, test -> {
-            Matcher m = Pattern.compile("(foreign_kill|late_handler|late_setitimer|seccomp)_(\\w+)").matcher(test);
+            Matcher m = Pattern.compile("(foreign_kill|late_handler|late_setitimer|late_block|seccomp)_(\\w+)")
+                    .matcher(test);
             if (!m.matches()) throw new IllegalArgumentException("unknown test " + test);
             switch (m.group(1)) {
                 case "foreign_kill" -> foreignKill(m.group(2));
                 case "late_handler" -> lateHandler(m.group(2));
                 case "late_setitimer" -> lateSetitimer(m.group(2));
+                case "late_block" -> lateBlock(m.group(2));
                 default -> seccomp(m.group(2));
             }
         });
@@ -162,6 +164,22 @@ public class SignalsTest extends IntegrationTest {
         check(samples > expected / 2, "the profiler starved: " + samples + " samples, " + expected + " expected");
         check(samples < expected * 1.6 + 100, "the application's timer signals were counted: " + samples);
         check(number(run.err(), "ignored (\\d+) profiling signals") > 100, "the application's signals not ignored");
+    }
+
+    /**
+     * The busy thread blocks SIGPROF a second into profiling: the disposition and the timer stay ours, only
+     * the sample rate shows it. The header must say that far fewer samples arrived than the CPU time used
+     * should give.
+     */
+    static void lateBlock(String engine) throws Exception {
+        Path file = work.resolve("late-block-" + engine + ".txt");
+        Run run = runAdversary("start,event=" + event(engine) + ",interval=10ms,file=" + file, "block", "5", "1000",
+                null);
+        check(run.exit() == 0, "workload failed: " + run.err());
+        String warning = textWarning(file);
+        System.out.printf("  samples %d (%.0f expected); header warning: %s%n", textSamples(file),
+                expectedSamples(run), warning);
+        check(warning.contains("may be blocked or taken by another party"), "the header does not say: " + warning);
     }
 
     /**

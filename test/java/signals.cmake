@@ -5,7 +5,7 @@
 add_executable(seccomp_launch test/native/seccomp_launch.c)
 
 set(SIGNALS_TESTS foreign_kill_cpu foreign_kill_ctimer foreign_kill_itimer
-    late_handler_cpu late_handler_ctimer late_handler_itimer late_setitimer_cpu late_setitimer_itimer
+    late_handler_cpu late_handler_ctimer late_handler_itimer late_setitimer_cpu late_setitimer_itimer late_block_cpu
     seccomp_vm seccomp_dwarf seccomp_fp seccomp_no seccomp_ctimer seccomp_itimer seccomp_bounded)
 foreach(jdk ${TEST_JDKS})
   get_filename_component(jdk_name ${jdk} NAME)

@@ -4,6 +4,7 @@
  * nothing: the count must equal the number it raised.
  */
 #include <jni.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -37,4 +38,13 @@ JNIEXPORT jboolean JNICALL Java_SigprofApp_setItimer(JNIEnv *env, jclass cls, ji
     (void)env, (void)cls;
     struct itimerval tv = {{us / 1000000, us % 1000000}, {us / 1000000, us % 1000000}};
     return setitimer(ITIMER_PROF, &tv, NULL) == 0;
+}
+
+/* Blocks SIGPROF in the calling thread (SignalAdversary): the profiler's signals to it stay pending. */
+JNIEXPORT jboolean JNICALL Java_SigprofApp_blockProf(JNIEnv *env, jclass cls) {
+    (void)env, (void)cls;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPROF);
+    return pthread_sigmask(SIG_BLOCK, &set, NULL) == 0;
 }
