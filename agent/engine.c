@@ -10,6 +10,7 @@
 #include "sample.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,19 +71,46 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
     return NULL;
 }
 
-/* A real-time signal neither glibc (SIGRTMIN..+2 internally) nor HotSpot uses. */
+/* Real-time signals neither glibc (SIGRTMIN..+2 internally) nor HotSpot uses: the first alternatives. */
 #define ALTERNATE_SIGNAL_OFFSET 6
+#define ALTERNATE_SIGNAL_COUNT 8
+
+static _Atomic int chosen;
+
+/* Someone else handles signo with a handler of its own. */
+static bool taken_by_other(int signo) {
+    struct sigaction current;
+    sigaction(signo, NULL, &current);
+    return (current.sa_flags & SA_SIGINFO) ? current.sa_sigaction != sample_signal_handler
+                                           : current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN;
+}
 
 int engine_profiling_signal(void) {
-    static int chosen;
-    if (chosen) return chosen;
+    int signo = atomic_load(&chosen);
+    if (signo) return signo;
+    bool taken = taken_by_other(SIGPROF);
+    signo = taken ? SIGRTMIN + ALTERNATE_SIGNAL_OFFSET : SIGPROF;
+    atomic_store(&chosen, signo);
+    if (taken) log_info("SIGPROF is handled by the application: profiling with signal %d instead", signo);
+    return signo;
+}
+
+bool engine_handler_installed(int signo) {
     struct sigaction current;
-    sigaction(SIGPROF, NULL, &current);
-    bool taken = (current.sa_flags & SA_SIGINFO) ? current.sa_sigaction != sample_signal_handler
-                                                 : current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN;
-    chosen = taken ? SIGRTMIN + ALTERNATE_SIGNAL_OFFSET : SIGPROF;
-    if (taken) log_info("SIGPROF is handled by the application: profiling with signal %d instead", chosen);
-    return chosen;
+    return sigaction(signo, NULL, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
+           current.sa_sigaction == sample_signal_handler;
+}
+
+int engine_move_signal(void) {
+    int from = engine_profiling_signal();
+    for (int i = 0; i < ALTERNATE_SIGNAL_COUNT; i++) {
+        int signo = SIGRTMIN + ALTERNATE_SIGNAL_OFFSET + i;
+        if (signo == from || signo > SIGRTMAX || taken_by_other(signo)) continue;
+        if (engine_install_handler(signo) != 0) continue;
+        atomic_store(&chosen, signo);
+        return signo;
+    }
+    return -1;
 }
 
 int engine_install_handler(int signo) {

@@ -38,7 +38,23 @@ typedef struct engine {
     bool (*interval_is_cpu_time)(void);
     /* Samples are taken in Java code on the calling thread (instrumentation): no native frames to walk. */
     bool java_only;
+    /* The si_code values the engine's own signals carry (verified on Linux 6.x): a signal with any other
+     * code was sent by someone else (kill: SI_USER, sigqueue: SI_QUEUE, tgkill: SI_TKILL, an itimer of
+     * the application's: SI_KERNEL) and is not a sample. */
+    int own_si_codes[2];
+    /* May be NULL (the engine's signal is fixed: itimer). Sends the engine's signals as signo from now on,
+     * for every thread armed and to be armed; its handler is installed already. 0, or -1 when some threads
+     * could not be moved. Outside signal handlers. */
+    int (*move_signal)(int signo);
+    /* May be NULL. 0 while the engine's timer is still its own; -1 with the reason once another party
+     * re-armed it (a process-wide ITIMER_PROF). Outside signal handlers. */
+    int (*check_owned)(char *why, size_t errlen);
 } engine;
+
+/* True when the signal described by info was raised by engine e itself. Async-signal-safe. */
+static inline bool engine_signal_is_own(const engine *e, const siginfo_t *info) {
+    return e && info && (info->si_code == e->own_si_codes[0] || info->si_code == e->own_si_codes[1]);
+}
 
 extern const engine engine_ctimer;
 extern const engine engine_itimer;
@@ -64,5 +80,12 @@ int engine_profiling_signal(void);
 
 /* Installs the profiling signal handler for signo once; later calls do nothing. Returns -1 on failure. */
 int engine_install_handler(int signo);
+
+/* True while signo's disposition is still our profiling signal handler. */
+bool engine_handler_installed(int signo);
+
+/* Another party took the profiling signal: makes a free real-time signal the profiling signal, with our
+ * handler installed. Returns it, or -1 when none is free. The caller moves the engine (move_signal). */
+int engine_move_signal(void);
 
 #endif

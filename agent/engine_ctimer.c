@@ -130,6 +130,22 @@ static void ctimer_thread_end(int tid) {
     pthread_mutex_unlock(&lock);
 }
 
+/* A POSIX timer's signal is fixed at creation: every timer is created again (create_timer takes the new
+ * engine_profiling_signal()). */
+static int ctimer_move_signal(int signo) {
+    (void)signo;
+    size_t kept = 0;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < timer_count; i++) {
+        timer_delete(timers[i].timer);
+        /* A thread that ended since it was armed has no clock any more: dropped. */
+        if (create_timer(timers[i].tid, interval, &timers[kept].timer) == 0) timers[kept++].tid = timers[i].tid;
+    }
+    timer_count = kept;
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
 const engine engine_ctimer = {
     .name = "ctimer",
     .units = "ns",
@@ -140,4 +156,6 @@ const engine engine_ctimer = {
     .stop = ctimer_stop,
     .thread_start = ctimer_thread_start,
     .thread_end = ctimer_thread_end,
+    .own_si_codes = {SI_TIMER, SI_TIMER},
+    .move_signal = ctimer_move_signal,
 };

@@ -28,12 +28,28 @@ static int itimer_check(char *err, size_t errlen) {
     return 0;
 }
 
+static struct timeval armed;   /* the interval we armed, as the kernel reports it back */
+
 static int itimer_set(uint64_t interval_ns) {
     uint64_t us = interval_ns / 1000;
     if (interval_ns && us == 0) us = 1;
     struct itimerval tv = {{(time_t)(us / 1000000), (suseconds_t)(us % 1000000)},
-                           {(time_t)(us / 1000000), (suseconds_t)(us % 1000000)}};
-    return setitimer(ITIMER_PROF, &tv, NULL);
+                           {(time_t)(us / 1000000), (suseconds_t)(us % 1000000)}}, now;
+    int rc = setitimer(ITIMER_PROF, &tv, NULL);
+    if (rc == 0 && getitimer(ITIMER_PROF, &now) == 0) armed = now.it_interval;
+    return rc;
+}
+
+/* ITIMER_PROF is one per process: someone who armed it since has replaced ours. */
+static int itimer_check_owned(char *why, size_t len) {
+    struct itimerval now;
+    if (getitimer(ITIMER_PROF, &now) != 0 ||
+        (now.it_interval.tv_sec == armed.tv_sec && now.it_interval.tv_usec == armed.tv_usec))
+        return 0;
+    snprintf(why, len, "ITIMER_PROF was re-armed by another party (interval now %lld us, ours %lld us)",
+             (long long)now.it_interval.tv_sec * 1000000 + now.it_interval.tv_usec,
+             (long long)armed.tv_sec * 1000000 + armed.tv_usec);
+    return -1;
 }
 
 static int itimer_start(uint64_t interval_ns, char *err, size_t errlen) {
@@ -45,7 +61,8 @@ static int itimer_start(uint64_t interval_ns, char *err, size_t errlen) {
 }
 
 static void itimer_stop(void) {
-    itimer_set(0);
+    char why[128];
+    if (itimer_check_owned(why, sizeof(why)) == 0) itimer_set(0);   /* never disarm someone else's timer */
 }
 
 const engine engine_itimer = {
@@ -55,4 +72,6 @@ const engine engine_itimer = {
     .check = itimer_check,
     .start = itimer_start,
     .stop = itimer_stop,
+    .own_si_codes = {SI_KERNEL, SI_KERNEL},   /* the kernel's own SIGPROF at each ITIMER_PROF expiry */
+    .check_owned = itimer_check_owned,
 };

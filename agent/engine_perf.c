@@ -372,10 +372,25 @@ static void perf_thread_end(int tid) {
     pthread_mutex_unlock(&lock);
 }
 
+static int perf_move_signal(int signo) {
+    int failed = 0;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < thread_count; i++) {
+        if (fcntl(threads[i]->fd, F_SETSIG, signo) != 0) failed++;
+        /* Its last signal may have reached the other party's handler, which does not re-arm the event. */
+        else ioctl(threads[i]->fd, PERF_EVENT_IOC_REFRESH, 1);
+    }
+    pthread_mutex_unlock(&lock);
+    return failed ? -1 : 0;
+}
+
 /* Both flavours share every function; they differ in what a sample stands for. */
 #define PERF_ENGINE_FUNCTIONS                                                                                 \
     .check = perf_check, .start = perf_start, .stop = perf_stop, .thread_start = perf_thread_start,          \
-    .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames, .after_sample = perf_hooks_after_sample
+    .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames,                                \
+    .after_sample = perf_hooks_after_sample, .move_signal = perf_move_signal,                                 \
+    /* F_SETSIG delivery: POLL_HUP when the one-shot event disabled itself, POLL_IN otherwise */              \
+    .own_si_codes = {POLL_IN, POLL_HUP}
 
 const engine engine_perf = {
     .name = "perf",

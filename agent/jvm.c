@@ -12,6 +12,7 @@
 #include "log.h"
 #include "profiler.h"
 #include "safe_read.h"
+#include "safe_read_mode.h"
 #include "sample.h"
 #include "threads.h"
 #include "vmstructs.h"
@@ -162,6 +163,7 @@ static int os_tid_of(JNIEnv *jni, jobject thread, jfieldID eetop, uint64_t osthr
  * the signal handler knows it may ask the JVM for their JNIEnv. */
 static void register_existing_java_threads(void) {
     char why[256];
+    safe_read_mode_choose();   /* the reads below are the first of this JVM's life */
     uint64_t osthread_at, tid_at;
     if (vmstructs_init(why, sizeof(why)) ||
         !(vmstructs_field_offset("JavaThread", "_osthread", &osthread_at) ||

@@ -54,6 +54,7 @@ typedef struct {
     profile_count stitched[PROFILE_MAX_COUNTS];  /* cstack=vm: samples stitched instead, by reason */
     uint64_t self_named;     /* cstack=vm: samples whose Java frames the walker named without AsyncGetCallTrace */
     char cstack[16];         /* stack walking mode in use */
+    char warning[512];       /* what made the profile incomplete (the profiling signal taken...), or "" */
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];  /* handler time per sample, by stack depth */
 } profile_meta;
 

@@ -17,7 +17,9 @@
 #include "refresher.h"
 #include "profile.h"
 #include "sample.h"
+#include "safe_read_mode.h"
 #include "sample_cost.h"
+#include "signal_watch.h"
 #include "threads.h"
 #include "traces.h"
 
@@ -94,6 +96,7 @@ static void fill_meta(profile *p) {
         profile_add_stitched(p, walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]);
     m->self_named = c.vm_self_named;
     snprintf(m->cstack, sizeof(m->cstack), "%s", options_cstack_name(effective_cstack));
+    signal_watch_note(m->warning, sizeof(m->warning));
     sample_cost_summarize(m->cost);
 }
 
@@ -183,10 +186,16 @@ static int dump_ended_locked(const prof_options *o, char *err, size_t errlen) {
 
 static void stop_locked(void) {
     const engine *e = atomic_load(&current_engine);
+    signal_watch_stop();   /* first: it may move the engine to another signal */
     if (e) e->stop();
     sample_set_active(false);
     refresher_stop();
     if (!sample_wait_idle(2000)) log_warn("signal handlers still busy after 2 s; dumping anyway");
+    sample_counters c;
+    sample_get_counters(&c);
+    if (c.foreign)
+        log_info("ignored %llu profiling signals the engine did not send (kill, sigqueue, another timer)",
+                 (unsigned long long)c.foreign);
     active_ns += now_ns() - started_ns;
     running = false;
     session_id++;
@@ -249,6 +258,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     }
     const engine *e = engine_choose(o, !o->quiet, err, errlen);
     if (!e) return -1;
+    safe_read_mode_choose();   /* before the first walk or VM structure read */
     if (!table && !(table = traces_create(table_slots(), TABLE_FRAMES))) {
         snprintf(err, errlen, "cannot reserve memory for call-trace storage");
         return -1;
@@ -318,6 +328,9 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         return -1;
     }
     if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
+    if (!e->java_only && signal_watch_start(e, interval, keep))
+        log_warn("cannot start the thread that checks the profiling signal: a signal taken by another party "
+                 "would go unnoticed");
     started_ns = now_ns();
     running = true;
     session_id++;
@@ -341,10 +354,10 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
     const engine *e = atomic_load(&current_engine);
     snprintf(text, sizeof(text),
              "state: %s\nengine: %s\nevent: %s\ninterval_ns: %llu\nelapsed_s: %.3f\nsamples: %llu\n"
-             "dropped: %llu\ndistinct_stacks: %zu\n",
+             "dropped: %llu\nforeign_signals: %llu\ndistinct_stacks: %zu\n",
              running ? "running" : "idle", e ? e->name : "none", e ? session.event : "none",
              (unsigned long long)session.interval_ns,
-             elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped,
+             elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped, (unsigned long long)c.foreign,
              table ? traces_distinct(live_table()) : 0);
     size_t n = strlen(text);
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
@@ -355,6 +368,9 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
                               walk_vm_failure_name((vmwalk_failure)r), (unsigned long long)c.vm_fallbacks[r]);
     if (effective_cstack == CSTACK_VM && n < sizeof(text))
         n += (size_t)snprintf(text + n, sizeof(text) - n, "walker_named: %llu\n", (unsigned long long)c.vm_self_named);
+    char warning[512];
+    signal_watch_note(warning, sizeof(warning));
+    if (warning[0] && n < sizeof(text)) n += (size_t)snprintf(text + n, sizeof(text) - n, "warning: %s\n", warning);
     for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS && n < sizeof(text); d++) {
         if (cost[d].count)
             n += (size_t)snprintf(text + n, sizeof(text) - n,

@@ -5,8 +5,21 @@
 #ifndef LIBPROF_SAFE_READ_H
 #define LIBPROF_SAFE_READ_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+/* How addresses that are not proven mapped are read (see safe_read.c). */
+typedef enum { SAFE_READ_FAULT, SAFE_READ_SYSCALL, SAFE_READ_BOUNDED } safe_read_mechanism;
+
+/* Chooses the mechanism: when profiling starts (safe_read_mode.c), or when the fault handler is replaced. */
+void safe_read_set_mechanism(safe_read_mechanism m);
+safe_read_mechanism safe_read_get_mechanism(void);
+
+/* Tells safe_read the signal mask of the interrupted code: where it blocks SIGSEGV or SIGBUS, a fault
+ * cannot be recovered and reads keep to proven memory. Async-signal-safe; call at the start of each
+ * handler. */
+void safe_read_note_signal_mask(const sigset_t *interrupted);
 
 /* True and *out set when addr..addr+7 is readable; false otherwise. Async-signal-safe. */
 bool safe_read_word(uintptr_t addr, uintptr_t *out);

@@ -47,6 +47,7 @@ static _Atomic uint64_t count_dropped[DROP_REASON_COUNT];
 static _Atomic uint64_t count_markers[MARKER_COUNT];
 static _Atomic uint64_t count_vm_fallbacks[VMWALK_REASON_COUNT];
 static _Atomic uint64_t count_self_named;
+static _Atomic uint64_t count_foreign;   /* profiling signals the engine did not send (kill, sigqueue...) */
 
 /* Initial-exec TLS: a fixed offset from the thread pointer, so reading it never allocates. */
 static __thread struct {
@@ -112,6 +113,7 @@ void sample_reset_counters(void) {
     for (int i = 0; i < MARKER_COUNT; i++) atomic_store(&count_markers[i], 0);
     for (int i = 0; i < VMWALK_REASON_COUNT; i++) atomic_store(&count_vm_fallbacks[i], 0);
     atomic_store(&count_self_named, 0);
+    atomic_store(&count_foreign, 0);
 }
 
 trace_table *sample_current_table(void) {
@@ -160,6 +162,7 @@ void sample_get_counters(sample_counters *out) {
     for (int i = 0; i < MARKER_COUNT; i++) out->markers[i] = atomic_load(&count_markers[i]);
     for (int i = 0; i < VMWALK_REASON_COUNT; i++) out->vm_fallbacks[i] = atomic_load(&count_vm_fallbacks[i]);
     out->vm_self_named = atomic_load(&count_self_named);
+    out->foreign = atomic_load(&count_foreign);
 }
 
 const char *sample_drop_reason_name(drop_reason r) {
@@ -386,8 +389,13 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     int saved_errno = errno;
     atomic_fetch_add(&in_flight, 1);
     if (!atomic_load(&active)) goto out;
+    if (!engine_signal_is_own(config.engine, info)) {
+        atomic_fetch_add_explicit(&count_foreign, 1, memory_order_relaxed);
+        goto out;
+    }
     atomic_fetch_add_explicit(&count_signals, 1, memory_order_relaxed);
     uint64_t started = sample_cost_now();
+    if (ucontext) safe_read_note_signal_mask(&((const ucontext_t *)ucontext)->uc_sigmask);
 
     uint64_t weight = weight_of_sample(info);
     uint32_t tid = current_tid();

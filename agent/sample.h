@@ -35,6 +35,7 @@ typedef struct {
     uint64_t markers[MARKER_COUNT];      /* samples stored as a marker frame, by marker */
     uint64_t vm_fallbacks[VMWALK_REASON_COUNT]; /* cstack=vm: samples stitched instead, by reason */
     uint64_t vm_self_named;              /* cstack=vm: samples whose Java frames the walker named itself */
+    uint64_t foreign;                    /* profiling signals ignored: not sent by the engine (kill...) */
 } sample_counters;
 
 typedef struct {

@@ -8,6 +8,8 @@ import java.lang.management.ManagementFactory;
 public class SigprofApp {
     static native boolean install();
     static native long raiseAndCount(int times);
+    static native boolean setItimer(int us);   // used by SignalAdversary
+    static native boolean blockProf();         // used by SignalAdversary
     static volatile long sink;
 
     static void burn(long cpuNs) {

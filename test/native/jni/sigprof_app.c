@@ -4,9 +4,11 @@
  * nothing: the count must equal the number it raised.
  */
 #include <jni.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/time.h>
 
 static _Atomic long received;
 
@@ -29,4 +31,20 @@ JNIEXPORT jlong JNICALL Java_SigprofApp_raiseAndCount(JNIEnv *env, jclass cls, j
     (void)env, (void)cls;
     for (int i = 0; i < times; i++) raise(SIGPROF);
     return atomic_load(&received);
+}
+
+/* Arms ITIMER_PROF at 'us' microseconds, replacing whatever timer the process had (SignalAdversary). */
+JNIEXPORT jboolean JNICALL Java_SigprofApp_setItimer(JNIEnv *env, jclass cls, jint us) {
+    (void)env, (void)cls;
+    struct itimerval tv = {{us / 1000000, us % 1000000}, {us / 1000000, us % 1000000}};
+    return setitimer(ITIMER_PROF, &tv, NULL) == 0;
+}
+
+/* Blocks SIGPROF in the calling thread (SignalAdversary): the profiler's signals to it stay pending. */
+JNIEXPORT jboolean JNICALL Java_SigprofApp_blockProf(JNIEnv *env, jclass cls) {
+    (void)env, (void)cls;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPROF);
+    return pthread_sigmask(SIG_BLOCK, &set, NULL) == 0;
 }
