@@ -2,13 +2,17 @@
  * log: one lock around the destinations so messages from the timeout thread, JVMTI callbacks and attach
  * requests do not interleave. Each message is one write(2) of a whole line.
  *
- * A log file is opened with O_NOFOLLOW | O_NONBLOCK: a symbolic link planted at its name is not followed,
- * a FIFO cannot block the JVM, and only a regular file of our own user (or a character device) is taken.
+ * A log file is opened with O_NONBLOCK, so a FIFO cannot block the JVM, and links are followed only as
+ * outputs follow them (safe_file): when every link of the chain is ours or root's (/dev/stderr), never one
+ * another user planted. Only a regular file of our own user, a character device, or the pipe or socket
+ * our own stdout/stderr already write to is taken.
  * A session's file that has been deleted meanwhile (jprof's, once jprof has exited) gives way to stderr,
  * where the message can still be read.
  */
 #define _GNU_SOURCE
 #include "log.h"
+
+#include "safe_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,8 +55,24 @@ int log_effective_level(const char *path, int level) {
     return path && *path ? LOG_INFO : LOG_WARN;
 }
 
+/* True when fd is the pipe or socket standard output or error already writes to (log=/dev/stderr). */
+static bool is_own_stream(const struct stat *st) {
+    for (int std = STDOUT_FILENO; std <= STDERR_FILENO; std++) {
+        struct stat s;
+        if (fstat(std, &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino) return true;
+    }
+    return false;
+}
+
 int log_open_file(const char *path, char *err, size_t errlen) {
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+    char refused[1200];
+    safe_file_kind kind = safe_file_classify(path, refused, sizeof(refused));
+    if (kind == SAFE_FILE_REFUSED) {
+        snprintf(err, errlen, "log=%s: not used: %s", path, refused);
+        return -1;
+    }
+    int follow = kind == SAFE_FILE_LINK ? 0 : O_NOFOLLOW;   /* a link swapped in since: not followed */
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | follow | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
     if (fd < 0) {
         int e = errno;
         if (e == ELOOP)
@@ -73,8 +93,8 @@ int log_open_file(const char *path, char *err, size_t errlen) {
                      (unsigned)geteuid());
             why = owner;
         } else if (st.st_nlink != 1) why = "has other hard links";
-    } else if (S_ISCHR(st.st_mode)) {
-        /* A terminal: writes wait like stderr's rather than lose messages. */
+    } else if (S_ISCHR(st.st_mode) || is_own_stream(&st)) {
+        /* A terminal, or where stderr goes anyway: writes wait like stderr's rather than lose messages. */
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     } else why = "is not a regular file, a terminal or another character device (a FIFO or socket?)";
     if (why) {
