@@ -105,8 +105,8 @@ case_sigkill() {
   [ "$(samples_with AttachTarget <"$WORK/killed.collapsed")" -gt 0 ] && pass "it wrote the profile to -f" \
     || fail "no profile in $WORK/killed.collapsed: $(ls -la "$WORK")"
   rm -rf "$SESSION"   # jprof's directory, which SIGKILL left it no chance to remove
-  # A jprof held up (SIGSTOP) past the agent's timeout: its stop finds the profiler stopped, and without -f
-  # it prints what the timeout wrote into its session directory.
+  # A jprof held up (SIGSTOP) past the agent's timeout: its stop finds the session ended, and the agent
+  # returns that session's profile again (as asprof does), which jprof prints.
   "$JPROF" -d 1 -i 1ms -o collapsed "$TARGET" >"$WORK/late.out" 2>"$WORK/err" &
   jp=$!
   wait_started "$jp" /tmp || { wait "$jp"; fail "jprof did not start profiling: $(cat "$WORK/err")"; return; }
@@ -115,8 +115,6 @@ case_sigkill() {
   kill -CONT "$jp"
   wait "$jp"; RC=$?; ERR=$(cat "$WORK/err")
   expect_ok "jprof -d 1 resumed after the agent's timeout"
-  grep -q "written by the agent's own timeout" <<<"$ERR" && pass "it says the timeout wrote the profile" \
-    || fail "no word about the timeout: $ERR"
   [ "$(samples_with AttachTarget <"$WORK/late.out")" -gt 0 ] && pass "it prints the profile the timeout wrote" \
     || fail "no profile printed: $(head -3 "$WORK/late.out")"
 }
