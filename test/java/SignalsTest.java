@@ -80,7 +80,7 @@ public class SignalsTest extends IntegrationTest {
      */
     static void foreignKill(String engine) throws Exception {
         Path file = work.resolve("kill-" + engine + ".collapsed");
-        Run run = runAdversary("start,event=" + event(engine) + ",interval=1s,file=" + file, "raise", "3", "1000",
+        Run run = runAdversary("start,loglevel=info,event=" + event(engine) + ",interval=1s,file=" + file, "raise", "3", "1000",
                 "for i in $(seq 1000); do kill -PROF PID || exit 1; done");
         check(run.exit() == 0, "workload failed: " + run.err());
         long samples = sum(readCollapsed(file));
@@ -92,7 +92,7 @@ public class SignalsTest extends IntegrationTest {
 
     /** Samples the text report counts, and its Warning line ("" when none). */
     static long textSamples(Path file) throws Exception {
-        return number(Files.readString(file), "Samples        : (\\d+)");
+        return number(Files.readString(file), "Total samples +: (\\d+)");
     }
 
     static String textWarning(Path file) throws Exception {
@@ -124,7 +124,7 @@ public class SignalsTest extends IntegrationTest {
     static void lateHandler(String engine) throws Exception {
         boolean html = engine.equals("ctimer");   // the HTML page carries the warning too
         Path file = work.resolve("late-handler-" + engine + (html ? ".html" : ".txt"));
-        Run run = runAdversary("start,event=" + event(engine) + ",interval=10ms,file=" + file, "handler", "4", "1000",
+        Run run = runAdversary("start,loglevel=info,event=" + event(engine) + ",interval=10ms,file=" + file, "handler", "4", "1000",
                 null);
         check(run.exit() == 0, "workload failed: " + run.err());
         long samples = html ? htmlSamples(file) : textSamples(file),
@@ -150,7 +150,7 @@ public class SignalsTest extends IntegrationTest {
     static void lateSetitimer(String engine) throws Exception {
         Path file = work.resolve("late-setitimer-" + engine + ".txt");
         String itimerUs = engine.equals("itimer") ? "500000" : "1000";
-        Run run = runAdversary("start,event=" + event(engine) + ",interval=10ms,file=" + file, "setitimer", "4",
+        Run run = runAdversary("start,loglevel=info,event=" + event(engine) + ",interval=10ms,file=" + file, "setitimer", "4",
                 itimerUs, null);
         check(run.exit() == 0, "workload failed: " + run.err());
         long samples = textSamples(file);
@@ -173,7 +173,7 @@ public class SignalsTest extends IntegrationTest {
      */
     static void lateBlock(String engine) throws Exception {
         Path file = work.resolve("late-block-" + engine + ".txt");
-        Run run = runAdversary("start,event=" + event(engine) + ",interval=10ms,file=" + file, "block", "5", "1000",
+        Run run = runAdversary("start,loglevel=info,event=" + event(engine) + ",interval=10ms,file=" + file, "block", "5", "1000",
                 null);
         check(run.exit() == 0, "workload failed: " + run.err());
         String warning = textWarning(file);
@@ -201,7 +201,7 @@ public class SignalsTest extends IntegrationTest {
             default -> "event=cpu";
         };
         Map<String, String> env = variant.equals("bounded") ? Map.of("LIBPROF_TEST_SAFE_READ", "nofault") : Map.of();
-        Run run = runJavaVia(List.of(launcher), env, "start," + options + ",interval=1ms,file=" + file, "Interleaved",
+        Run run = runJavaVia(List.of(launcher), env, "start,loglevel=info," + options + ",interval=1ms,file=" + file, "Interleaved",
                 lib, "2");
         check(run.exit() == 0, "the JVM did not finish normally under the seccomp filter: exit " + run.exit());
         Map<String, Long> stacks = readCollapsed(file);
