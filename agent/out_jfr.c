@@ -24,6 +24,7 @@
 #include "log.h"
 #include "safe_file.h"
 #include "sample.h"
+#include "signal_watch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -240,6 +241,11 @@ static void chunk_end(uint64_t ticks) {
                           .duration_nanos = ticks > rec.chunk_ticks ? ticks - rec.chunk_ticks : 0,
                           .ticks_per_second = JFR_TICKS_PER_SECOND, .finished = true};
     jvm_threads_refresh_names();   /* the thread pool names threads as they are called now */
+    /* What made the profile incomplete (the profiling signal taken by another party...), in every chunk
+     * from the one it happened in: JFR's place for it is a setting of the sampling event. */
+    char warning[512];
+    signal_watch_note(warning, sizeof(warning));
+    if (warning[0]) jfr_event_active_setting(&rec.buf, ticks, JFR_EXECUTION_SAMPLE, "warning", warning);
     if (jfr_pools_end_chunk(&rec.pools, &rec.buf, ticks, rec.part_size, &h))
         rec.out_of_memory = true;
     flush_buf();

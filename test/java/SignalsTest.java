@@ -110,6 +110,17 @@ public class SignalsTest extends IntegrationTest {
         return m.find() ? m.group(1) : "";
     }
 
+    /** The same from a JFR recording, read by the JDK's jfr tool: the warning is a setting of the sampling event. */
+    static long jfrSamples(Path file) throws Exception {
+        return JfrTest.summaryCount(JfrTest.jfr("summary", file.toString()), "jdk.ExecutionSample");
+    }
+
+    static String jfrWarning(Path file) throws Exception {
+        Matcher m = Pattern.compile("name = \"warning\"[^}]*?value = \"([^\"]*)\"")
+                .matcher(JfrTest.jfr("print", "--events", "jdk.ActiveSetting", file.toString()));
+        return m.find() ? m.group(1) : "";
+    }
+
     /** The samples a 10 ms interval should give for the workload's CPU time. */
     static double expectedSamples(Run run) {
         return number(run.out(), "burn_cpu_ns=(\\d+)") / 10e6;
@@ -122,14 +133,15 @@ public class SignalsTest extends IntegrationTest {
      * the profile ends there. The header says what happened in every case.
      */
     static void lateHandler(String engine) throws Exception {
-        boolean html = engine.equals("ctimer");   // the HTML page carries the warning too
-        Path file = work.resolve("late-handler-" + engine + (html ? ".html" : ".txt"));
+        // The HTML page (ctimer) and the JFR recording (cpu) carry the warning too.
+        boolean html = engine.equals("ctimer"), jfr = engine.equals("cpu");
+        Path file = work.resolve("late-handler-" + engine + (html ? ".html" : jfr ? ".jfr" : ".txt"));
         Run run = runAdversary("start,loglevel=info,event=" + event(engine) + ",interval=10ms,file=" + file, "handler", "4", "1000",
                 null);
         check(run.exit() == 0, "workload failed: " + run.err());
-        long samples = html ? htmlSamples(file) : textSamples(file),
+        long samples = html ? htmlSamples(file) : jfr ? jfrSamples(file) : textSamples(file),
                 appAt1s = number(run.out(), "app_received_after_1s=(\\d+)"), app = number(run.out(), "app_received=(\\d+)");
-        String warning = html ? htmlWarning(file) : textWarning(file);
+        String warning = html ? htmlWarning(file) : jfr ? jfrWarning(file) : textWarning(file);
         double expected = expectedSamples(run);
         System.out.printf("  samples %d (%.0f expected), the application's handler got %d (%d a second after "
                 + "it was installed); header warning: %s%n", samples, expected, app, appAt1s, warning);
