@@ -20,8 +20,11 @@ foreach(t test_elf test_symtab test_demangle test_kallsyms)
 endforeach()
 libprof_unit_test(test_native_map LIBS dl)
 target_sources(test_native_map PRIVATE agent/frame_symbols.c)
-# dwarf_chain.c is built without frame pointers on purpose: the DWARF tests must unwind through it.
-libprof_unit_test(test_dwarf SOURCES test/native/dwarf_chain.c LIBS dl)
+# dwarf_chain.c is built without frame pointers on purpose: the DWARF tests must unwind through it, and
+# libunwind walks the same chains as an independent oracle (docs/architecture.md says why only there).
+pkg_check_modules(LIBUNWIND REQUIRED libunwind)
+libprof_unit_test(test_dwarf SOURCES test/native/dwarf_chain.c INCLUDES ${LIBUNWIND_INCLUDE_DIRS}
+                  LIBS dl ${LIBUNWIND_LIBRARIES})
 set_source_files_properties(test/native/dwarf_chain.c PROPERTIES
   COMPILE_OPTIONS "-fomit-frame-pointer;-fno-optimize-sibling-calls")
 # Thread names: bounded retention of ended threads (threads.c is agent code with no JVM dependency).
