@@ -8,7 +8,6 @@ target_link_libraries(dump_bench PRIVATE profcore dl)
 set(BENCH_CLASSES ${CMAKE_BINARY_DIR}/bench-classes)
 compile_java(bench_workloads ${CMAKE_SOURCE_DIR}/bench/java ${BENCH_CLASSES})
 
-add_test(NAME bench.smoke
+libprof_bench_test(smoke 600
   COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchHarness quick ${JAVA_HOME} $<TARGET_FILE:prof>
           ${BENCH_CLASSES} $<TARGET_FILE:dump_bench> ${CMAKE_BINARY_DIR}/bench-smoke)
-set_tests_properties(bench.smoke PROPERTIES TIMEOUT 600)

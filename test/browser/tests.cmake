@@ -14,11 +14,5 @@ add_custom_command(
   COMMENT "Compiling the browser tests' Java workload")
 add_custom_target(browser_workload ALL DEPENDS ${BROWSER_CLASSES}/FlameWorkload.class)
 
-find_program(NODE_EXECUTABLE node)
-if(NODE_EXECUTABLE)
-  add_test(NAME browser.html COMMAND ${NODE_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/browser/html.test.js)
-  set_tests_properties(browser.html PROPERTIES TIMEOUT 240 ENVIRONMENT
-    "LIBPROF_SO=$<TARGET_FILE:prof>;RENDER_PROFILE=$<TARGET_FILE:render_profile>;JAVA=${JAVA_HOME}/bin/java;BROWSER_CLASSES=${BROWSER_CLASSES};BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-out")
-else()
-  add_test(NAME browser.html COMMAND sh -c "echo 'browser tests: node is not installed (apt-get install nodejs npm, or run ./build.sh test as root)' >&2; exit 1")
-endif()
+libprof_browser_test(html ${CMAKE_SOURCE_DIR}/test/browser/html.test.js 240 ENVIRONMENT
+  "LIBPROF_SO=$<TARGET_FILE:prof>;RENDER_PROFILE=$<TARGET_FILE:render_profile>;JAVA=${JAVA_HOME}/bin/java;BROWSER_CLASSES=${BROWSER_CLASSES};BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-out")

@@ -17,11 +17,11 @@ public class FilesTest {
     public static void main(String[] args) throws Exception {
         IntegrationTest.runMain(args, test -> {
             switch (test) {
-                case "files_jfr_private" -> jfrSession(FilesTest::privateWhileRecording);
-                case "files_jfr_planted" -> jfrSession(FilesTest::plantedNamesAtDump);
-                case "files_jfr_stop_typo" -> jfrSession(FilesTest::stopToMissingDirectory);
-                case "files_devices" -> devices();
-                case "files_jfrconv_stdout_link" -> jfrconvToStdoutLink(args[5]);
+                case "jfr_private" -> jfrSession(FilesTest::privateWhileRecording);
+                case "jfr_planted" -> jfrSession(FilesTest::plantedNamesAtDump);
+                case "jfr_stop_typo" -> jfrSession(FilesTest::stopToMissingDirectory);
+                case "devices" -> devices();
+                case "jfrconv_stdout_link" -> jfrconvToStdoutLink(args[5]);
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });

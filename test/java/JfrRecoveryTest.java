@@ -26,8 +26,8 @@ public class JfrRecoveryTest {
         String[] common = {args[0], args[1], args[2], args[4], args[5]};
         IntegrationTest.runMain(common, test -> {
             switch (test) {
-                case "jfr_killed" -> killed();
-                case "jfr_disk_full" -> diskFull();
+                case "killed" -> killed();
+                case "disk_full" -> diskFull();
                 case "jfrconv_fifo_input" -> fifoInput();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }

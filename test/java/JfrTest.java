@@ -26,11 +26,11 @@ public class JfrTest {
     public static void main(String[] args) throws Exception {
         IntegrationTest.runMain(args, test -> {
             switch (test) {
-                case "jfr_stacks" -> stacks();
-                case "jfr_chunks_by_size" -> chunksBySize();
-                case "jfr_chunks_by_time" -> chunksByTime();
-                case "jfr_exit" -> exitPaths();
-                case "jfr_attach_dump" -> attachAndDump();
+                case "stacks" -> stacks();
+                case "chunks_by_size" -> chunksBySize();
+                case "chunks_by_time" -> chunksByTime();
+                case "exit" -> exitPaths();
+                case "attach_dump" -> attachAndDump();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });

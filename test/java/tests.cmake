@@ -1,30 +1,58 @@
-# Java workloads (test/java/*.java) compiled for the oldest JDK we test, and the integration tests, run on
-# every JDK found (JDK 17, and Temurin 25 when present).
+# Java workloads (test/java/*.java) compiled for the oldest JDK we test, and the integration tests: one
+# libprof_java_tests call per driver class with its cases, each case run on every JDK found (JDK 17, and
+# Temurin 25 when present) as ctest it.<jdk>.<suite>.<case> (test/testing.cmake).
 set(TEST_CLASSES ${CMAKE_BINARY_DIR}/test-classes)
 compile_java(java_workloads ${CMAKE_SOURCE_DIR}/test/java ${TEST_CLASSES})
+set(PROF_JFRCONV_ARGS <CASE> <JDK> $<TARGET_FILE:prof> $<TARGET_FILE:jfrconv> ${TEST_CLASSES} <WORK>)
 
-set(INTEGRATION_TESTS shares_ctimer shares_itimer total_ctimer total_itimer threads bad_options
-    exit_while_profiling text_report naming_and_filters timeout attach_load app_owns_sigprof stress exit_paths
-    native_chain_fp native_chain_nofp_fp_mode native_chain_nofp_dwarf native_chain_nofp_default
-    deflate_into_zlib jvm_threads
-    shares_perf total_perf perf_fallback kernel_frames alluser perf_thread_churn
+# The profiler as a whole (IntegrationTest.java): shares and totals per engine, threads, options, text report,
+# naming and filters, timeout, attach, exit paths, native chains and stitching, the perf engine.
+libprof_java_tests(core IntegrationTest CASES shares_ctimer shares_itimer total_ctimer total_itimer threads
+    bad_options exit_while_profiling text_report naming_and_filters timeout attach_load app_owns_sigprof stress
+    exit_paths native_chain_fp native_chain_nofp_fp_mode native_chain_nofp_dwarf native_chain_nofp_default
+    deflate_into_zlib jvm_threads shares_perf total_perf perf_fallback kernel_frames alluser perf_thread_churn
     perf_fd_limit perf_kernel_refused perf_page_faults)
-foreach(jdk ${TEST_JDKS})
-  get_filename_component(jdk_name ${jdk} NAME)
-  string(REGEX REPLACE "^java-|-openjdk-amd64$|-jdk-amd64$" "" jdk_tag ${jdk_name})
-  foreach(t ${INTEGRATION_TESTS})
-    add_test(NAME it.${jdk_tag}.${t}
-      COMMAND ${JAVA_HOME}/bin/java -cp ${TEST_CLASSES} IntegrationTest ${t} ${jdk}
-              $<TARGET_FILE:prof> ${TEST_CLASSES} ${CMAKE_BINARY_DIR}/it/${jdk_tag}/${t})
-    set_tests_properties(it.${jdk_tag}.${t} PROPERTIES TIMEOUT 300)
-  endforeach()
-endforeach()
-include(${CMAKE_CURRENT_LIST_DIR}/instrument.cmake)
-include(${CMAKE_CURRENT_LIST_DIR}/jfr_tests.cmake)
-include(${CMAKE_CURRENT_LIST_DIR}/jfrconv_tests.cmake)
-include(${CMAKE_CURRENT_LIST_DIR}/jfr_recovery_tests.cmake)
-include(${CMAKE_CURRENT_LIST_DIR}/files_tests.cmake)
-include(${CMAKE_SOURCE_DIR}/test/java/interleaved.cmake)
-include(${CMAKE_CURRENT_LIST_DIR}/user_facing.cmake)
-include(${CMAKE_SOURCE_DIR}/test/java/thread_naming.cmake)
-include(${CMAKE_SOURCE_DIR}/test/java/signals.cmake)
+
+# Method instrumentation (InstrumentTest.java).
+libprof_java_tests(instrument InstrumentTest CASES counts selection jdk_classes attach javac bad_targets)
+
+# Interleaved Java/native stacks (InterleavedTest.java, issue 4, cstack=vm) through libcallback.so.
+libprof_java_tests(interleaved InterleavedTest CASES callback_vm callback_stitching stress_vm)
+
+# JFR recordings checked with the jfr tool of the JDK that ran each workload (JfrTest.java).
+libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit attach_dump)
+
+# jfrconv (JfrconvTest.java): recordings made by the JDK itself, and one session written both ways (file=x.jfr
+# streamed, collapsed at stop) whose conversion equals it; bad inputs (cut and corrupted from a JDK recording
+# of the fuzz corpus) once, as they need no JVM.
+libprof_java_tests(jfrconv JfrconvTest CASES jdk_recording roundtrip ARGS ${PROF_JFRCONV_ARGS})
+libprof_java_tests(jfrconv JfrconvTest ONCE CASES bad_input
+    ARGS ${PROF_JFRCONV_ARGS} ${CMAKE_SOURCE_DIR}/test/native/corpus/jfr/jdk17-min.jfr)
+
+# What is left of a JFR recording when things go wrong (JfrRecoveryTest.java): a JVM killed with SIGKILL, a
+# full disk (a tmpfs in a private mount namespace; skipped, exit 77, where none can be mounted); a FIFO as
+# jfrconv's input once, as it needs no JVM.
+libprof_java_tests(jfr_recovery JfrRecoveryTest CASES killed disk_full ARGS ${PROF_JFRCONV_ARGS}
+    PROPERTIES SKIP_RETURN_CODE 77)
+libprof_java_tests(jfr_recovery JfrRecoveryTest ONCE CASES jfrconv_fifo_input ARGS ${PROF_JFRCONV_ARGS} TIMEOUT 120)
+
+# The files the agent and jfrconv write (FilesTest.java): private recordings in progress, planted temporary
+# names, a failed move, devices and links written in place.
+libprof_java_tests(files FilesTest CASES jfr_private jfr_planted jfr_stop_typo devices jfrconv_stdout_link
+    ARGS <CASE> <JDK> $<TARGET_FILE:prof> ${TEST_CLASSES} <WORK> $<TARGET_FILE:jfrconv>)
+
+# What a user sees first (UserFacingTest.java): the demo's summary, quiet stderr, log= safety and destination,
+# native names, stop/dump after a session ended.
+libprof_java_tests(user UserFacingTest JAVA_OPTIONS -Dsource.dir=${CMAKE_SOURCE_DIR} CASES demo_summary
+    quiet_stderr log_file_refused log_after_attach ended_session native_names)
+
+# Thread names and stack bounds (ThreadNamingTest.java, issues 15 and 16).
+libprof_java_tests(thread_naming ThreadNamingTest CASES thread_rename thread_name_escape thread_jvm_names
+    jstackdepth_vm jstackdepth_fp jstackdepth_dwarf jstackdepth_no)
+
+# The profiling signal against other parties (SignalsTest.java, issue 16.7, 16.8, 16.10): an application that
+# takes SIGPROF or ITIMER_PROF after profiling started (libsigprof_app.so), SIGPROF sent with kill, a seccomp
+# filter that kills on process_vm_readv (seccomp_launch).
+libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctimer foreign_kill_itimer
+    late_handler_cpu late_handler_ctimer late_handler_itimer late_setitimer_cpu late_setitimer_itimer late_block_cpu
+    seccomp_vm seccomp_dwarf seccomp_fp seccomp_no seccomp_ctimer seccomp_itimer seccomp_bounded)

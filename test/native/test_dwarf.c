@@ -2,6 +2,9 @@
  * Unit tests of the DWARF unwind tables: a hand-assembled .eh_frame exercising each call frame instruction
  * we interpret, the step function on synthetic memory, and real unwinding of call chains compiled without
  * frame pointers (dwarf_chain.c) in this process, through the test binary's and libc's own tables.
+ * libunwind walks the same live chains as an independent oracle: it reads the same .eh_frame with its own
+ * interpreter, so every step we take (return address and caller's stack pointer) must be one it takes too.
+ * (libunwind cannot replace our unwinder in the signal handler, see dwarf.h; here, outside one, it can judge.)
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -12,6 +15,9 @@
 
 #include <limits.h>
 #include <string.h>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
 
 #include "dwarf.h"
 #include "dwarf_chain.h"
@@ -187,20 +193,53 @@ static const char *name_of(uintptr_t pc, const char **library) {
     return native_map_name(pc, buf, sizeof(buf), library) ? buf : "?";
 }
 
-/* The walk runs inside the hook, while the chain is live on the stack; the assertions run after it. */
-#define MAX_WALK 16
-static uintptr_t walked[MAX_WALK];  /* [0] the leaf pc, then each caller's */
+/* The walks run inside the hook, while the chain is live on the stack; the assertions run after it. */
+#define MAX_WALK 32
+static uintptr_t walked[MAX_WALK], walked_sp[MAX_WALK];  /* [0] the leaf pc and sp, then each caller's */
 static int nwalked;
+static uintptr_t oracle[MAX_WALK + 4], oracle_sp[MAX_WALK + 4];  /* libunwind's, from the hook's own frame */
+static int noracle;
 
 static void walk_hook(const chain_regs *regs) {
     chain_regs r = *regs;
     nwalked = 0;
+    walked_sp[nwalked] = r.sp;
     walked[nwalked++] = r.pc;
     while (nwalked < MAX_WALK) {
         uintptr_t sp = r.sp;
         if (!step(&r, nwalked == 1) || r.sp <= sp) break;
+        walked_sp[nwalked] = r.sp;
         walked[nwalked++] = r.pc;
     }
+    unw_context_t context;
+    unw_cursor_t cursor;
+    noracle = 0;
+    if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return;
+    do {
+        unw_word_t ip, sp;
+        if (unw_get_reg(&cursor, UNW_REG_IP, &ip) != 0 || unw_get_reg(&cursor, UNW_REG_SP, &sp) != 0) break;
+        oracle[noracle] = ip;
+        oracle_sp[noracle++] = sp;
+    } while (noracle < MAX_WALK + 4 && unw_step(&cursor) > 0);
+}
+
+/* Our walk agrees with libunwind's from the leaf's caller on, frame for frame, and ends no earlier (within
+ * MAX_WALK). libunwind starts in the hook, two frames above the leaf, so the leaf's caller is found by its
+ * return address. */
+static void expect_oracle_agrees(void) {
+    assert_true(nwalked >= 2);
+    int k = 0;
+    while (k < noracle && oracle[k] != walked[1]) k++;
+    assert_true(k < noracle);
+    int common = 0;
+    for (int i = 1; i < nwalked && k + i - 1 < noracle; i++, common++) {
+        assert_int_equal(walked[i], oracle[k + i - 1]);
+        assert_int_equal(walked_sp[i], oracle_sp[k + i - 1]);
+    }
+    int expected = noracle - k + 1 < MAX_WALK ? noracle - k + 1 : MAX_WALK;
+    print_message("%d steps agree with libunwind's (ours %d frames, libunwind's from the leaf %d)\n", common,
+                  nwalked, noracle - k + 1);
+    assert_true(nwalked >= expected);
 }
 
 /* Volatile so the compiler cannot prove anything about the result and drop the call. */
@@ -225,6 +264,7 @@ static void test_chain_without_frame_pointers(void **state) {
     name_of(walked[4], &library);
     assert_non_null(library);
     assert_memory_equal(library, "libcmocka.so", 12);
+    expect_oracle_agrees();
 }
 
 static void test_chain_through_libc(void **state) {
@@ -249,6 +289,7 @@ static void test_chain_through_libc(void **state) {
     print_message("compare_ints -> %d libc frames -> chain_qsort\n", libc_frames);
     assert_true(i < nwalked);  /* chain_qsort was reached */
     assert_true(libc_frames >= 1);
+    expect_oracle_agrees();  /* the libc frames included: the steps through libc's own tables are right */
 }
 
 static void test_libc_tables(void **state) {

@@ -29,14 +29,7 @@ add_dependencies(instr_classes instr_tools instr_module)
 # with the others (and guice's own dependencies) as its class path; plus the test JDK's jdk.compiler module.
 set(INSTR_JARS /usr/share/java/guava.jar /usr/share/java/commons-lang3.jar /usr/share/java/commons-io.jar
     /usr/share/java/guice.jar /usr/share/java/aopalliance.jar /usr/share/java/atinject-jsr330-api.jar)
-foreach(jdk ${TEST_JDKS})
-  get_filename_component(jdk_name ${jdk} NAME)
-  string(REGEX REPLACE "^java-|-openjdk-amd64$|-jdk-amd64$" "" jdk_tag ${jdk_name})
-  add_test(NAME it.${jdk_tag}.rewriter_behaviour
-    COMMAND ${JAVA_HOME}/bin/java -cp ${INSTR_TOOLS} InstrTest behaviour ${jdk} $<TARGET_FILE:classfile_tool>
-            ${INSTR_SUITE} ${INSTR_TOOLS} ${INSTR_SRC}/suite21 ${CMAKE_BINARY_DIR}/it/${jdk_tag}/rewriter_behaviour)
-  add_test(NAME it.${jdk_tag}.rewriter_jars
-    COMMAND ${JAVA_HOME}/bin/java -cp ${INSTR_TOOLS} InstrTest jars ${jdk} $<TARGET_FILE:classfile_tool>
-            ${INSTR_TOOLS} ${CMAKE_BINARY_DIR}/it/${jdk_tag}/rewriter_jars ${INSTR_JARS})
-  set_tests_properties(it.${jdk_tag}.rewriter_behaviour it.${jdk_tag}.rewriter_jars PROPERTIES TIMEOUT 300)
-endforeach()
+libprof_java_tests(rewriter InstrTest CASES behaviour CLASSPATH ${INSTR_TOOLS}
+    ARGS <CASE> <JDK> $<TARGET_FILE:classfile_tool> ${INSTR_SUITE} ${INSTR_TOOLS} ${INSTR_SRC}/suite21 <WORK>)
+libprof_java_tests(rewriter InstrTest CASES jars CLASSPATH ${INSTR_TOOLS}
+    ARGS <CASE> <JDK> $<TARGET_FILE:classfile_tool> ${INSTR_TOOLS} <WORK> ${INSTR_JARS})
