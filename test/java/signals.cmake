@@ -19,7 +19,7 @@ foreach(jdk ${TEST_JDKS})
 endforeach()
 
 # Unit tests of the fault-tolerant reads: recovery, chaining to the previous handler, each mechanism.
-add_executable(test_safe_fault test/native/test_safe_fault.c agent/safe_fault.c agent/safe_read.c)
+add_executable(test_safe_fault test/native/test_safe_fault.c agent/safe_fault_install.c agent/safe_read_stack.c)
 target_include_directories(test_safe_fault PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
 target_link_libraries(test_safe_fault PRIVATE profcore ${CMOCKA_LIBRARIES})
 add_test(NAME unit.test_safe_fault COMMAND test_safe_fault)

@@ -41,7 +41,7 @@ target_link_libraries(test_threads PRIVATE profcore ${CMOCKA_LIBRARIES})
 add_test(NAME unit.test_threads COMMAND test_threads)
 
 # The JVM's own mapped files registered with safe_read (libjvm.so dlopened, not started).
-add_executable(test_vm_images test/native/test_vm_images.c agent/vm_images.c agent/safe_read.c agent/safe_fault.c)
+add_executable(test_vm_images test/native/test_vm_images.c agent/vm_images.c agent/safe_read_stack.c agent/safe_fault_install.c)
 target_include_directories(test_vm_images PRIVATE agent ${CMOCKA_INCLUDE_DIRS})
 target_link_libraries(test_vm_images PRIVATE profcore ${CMOCKA_LIBRARIES} dl)
 if(EXISTS ${JAVA_HOME}/lib/server/libjvm.so)
