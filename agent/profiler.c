@@ -344,7 +344,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     }
     if (!o->quiet)
         log_info("profiling started: engine %s, interval %llu %s, cstack=%s", e->name, (unsigned long long)interval,
-                 e->counts_events ? e->units : "ns", options_cstack_name(cstack));
+                 e->units, options_cstack_name(cstack));
     return 0;
 }
 

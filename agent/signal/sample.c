@@ -1,9 +1,8 @@
 /*
  * [signal-safe] sample: the handler body. Stack buffers come from a small preallocated pool claimed by
  * atomic exchange, so concurrent handlers on different threads never share one and never wait: a handler
- * that finds none free drops its sample and counts it. The weight is the thread's CPU time since its
- * previous sample, which stays right when the kernel coalesces timer expiries at tick granularity. The
- * stack is assembled by stack.c and stored by trace_store.c; sample_setup.c prepares the state.
+ * that finds none free drops its sample and counts it. The stack is assembled by stack.c and stored by
+ * trace_store.c; sample_setup.c prepares the state.
  */
 #define _GNU_SOURCE
 #include "sample.h"
@@ -63,29 +62,21 @@ static int claim_buffer(uint32_t tid) {
     return -1;
 }
 
-/* The CPU time this sample stands for. A POSIX CPU timer says how many expiries its signal stands for
- * (si_overrun), which costs nothing; otherwise the thread's CPU time since its previous sample. */
-static uint64_t sample_weight(const siginfo_t *info) {
+/* What this sample stands for: the engine says (weight hook), or else it is the thread's CPU time since
+ * its previous sample, which stays right when the kernel coalesces timer expiries at tick granularity. */
+static uint64_t weight_of_sample(const siginfo_t *info) {
     const sample_config *config = &sampling.config;
-    if (config->engine && config->engine->timer_overruns && info && info->si_code == SI_TIMER)
-        return config->interval_ns * (1 + (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0));
+    uint64_t weight = config->engine && config->engine->weight ? config->engine->weight(info, config->interval_ns) : 0;
+    if (weight) return weight;
     struct timespec ts;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return config->interval_ns;
     uint64_t now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
     uint32_t gen = atomic_load_explicit(&sampling.generation, memory_order_relaxed);
-    uint64_t weight = config->interval_ns;
+    weight = config->interval_ns;
     if (thread_clock.generation == gen && now > thread_clock.last_cpu_ns) weight = now - thread_clock.last_cpu_ns;
     thread_clock.generation = gen;
     thread_clock.last_cpu_ns = now;
     return weight;
-}
-
-/* Counted events (page faults...) weigh their period, and so do CPU-time events that count every
- * nanosecond; other time events the CPU time since the last sample. */
-static uint64_t weight_of_sample(const siginfo_t *info) {
-    const engine *e = sampling.config.engine;
-    bool period = e && (e->counts_events || (e->interval_is_cpu_time && e->interval_is_cpu_time()));
-    return period ? sampling.config.interval_ns : sample_weight(info);
 }
 
 static void count(_Atomic uint64_t *counter) {

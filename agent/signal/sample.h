@@ -43,10 +43,10 @@ typedef struct {
     JavaVM *vm;
     asgct_fn asgct;
     int max_depth;           /* jstackdepth */
-    uint64_t interval_ns;    /* weight of a thread's first sample */
+    uint64_t interval_ns;    /* the engine weight hook's interval; the weight of a thread's first sample */
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
     prof_cstack cstack;      /* how native frames are walked */
-    const engine *engine;    /* its signal-path hooks (kernel frames, re-arming); may be NULL */
+    const engine *engine;    /* its signal-path hooks (weight, kernel frames, re-arming); may be NULL */
 } sample_config;
 
 /* Kernel frames kept per sample, on the leaf side of the Java frames. */
