@@ -7,7 +7,7 @@ set -eu
 nm=$1 allowlist=$2 stamp=$3
 shift 3
 allowed=$(sed 's/#.*//' "$allowlist" | tr -s ' \t' '\n' | grep -v '^$' | sort -u)
-defined=$("$nm" --defined-only "$@" | awk 'NF == 3 { print $3 }' | sort -u)
+defined=$("$nm" --defined-only --extern-only "$@" | awk 'NF == 3 { print $3 }' | sort -u)
 bad=0
 for object in "$@"; do
     for symbol in $("$nm" -u "$object" | awk '{ print $NF }'); do
