@@ -21,11 +21,10 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
     if (strcmp(event, "cpu") == 0) {
         /* perf first: a true period (not bound to the kernel tick) and kernel frames. */
         const engine *cpu_order[] = {&engine_perf, &engine_ctimer, &engine_itimer};
-        engine_perf_configure("cpu-clock", o->alluser);
         char refused[1024] = "";   /* why the better engines cannot run: one warning with the choice */
         size_t n = 0;
         for (size_t i = 0; i < sizeof(cpu_order) / sizeof(cpu_order[0]); i++) {
-            if (cpu_order[i]->check(why, sizeof(why)) == 0) {
+            if (cpu_order[i]->check(o, why, sizeof(why)) == 0) {
                 if (verbose && n) log_warn("event=cpu: %susing the %s engine", refused, cpu_order[i]->name);
                 else if (verbose) log_info("event=cpu: using the %s engine", cpu_order[i]->name);
                 return cpu_order[i];
@@ -38,8 +37,7 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
         return NULL;
     }
     if (method_target_is_target(event)) {
-        engine_instrument_configure(event);
-        if (engine_instrument.check(why, sizeof(why)) != 0) {
+        if (engine_instrument.check(o, why, sizeof(why)) != 0) {
             snprintf(err, errlen, "%s", why);
             return NULL;
         }
@@ -49,8 +47,7 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
     const perf_event_kind *perf = perf_events_find(event);
     if (perf) {
         const engine *e = perf->time_based ? &engine_perf : &engine_perf_count;
-        engine_perf_configure(perf->name, o->alluser);
-        if (e->check(why, sizeof(why)) != 0) {
+        if (e->check(o, why, sizeof(why)) != 0) {
             snprintf(err, errlen, "event=%s: the perf engine is unavailable: %s", event, why);
             return NULL;
         }
@@ -60,7 +57,7 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
     const engine *all[] = {&engine_ctimer, &engine_itimer};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         if (strcmp(event, all[i]->name) != 0) continue;
-        if (all[i]->check(why, sizeof(why)) != 0) {
+        if (all[i]->check(o, why, sizeof(why)) != 0) {
             snprintf(err, errlen, "event=%s: engine unavailable: %s", event, why);
             return NULL;
         }

@@ -11,43 +11,43 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct engine {
     const char *name;
-    const char *units;                  /* unit of the sample weight */
+    const char *units;                  /* of the sample weight: "ns" for time, else what is counted */
     uint64_t default_interval_ns;
-    bool timer_overruns;                /* signals are POSIX timer signals whose si_overrun counts expiries */
-    /* 0 when the engine can run here, else -1 with the reason in err. */
-    int (*check)(char *err, size_t errlen);
+    /* Samples are recorded in Java code on the calling thread (instrumentation): no signals, no native
+     * frames to walk. */
+    bool java_only;
+
+    /* Outside signal handlers. check: 0 when the engine can run here with these options (which it keeps
+     * for start), else -1 with the reason in err. start and stop a session; per-thread engines arm and
+     * disarm threads as the JVM reports them (may be NULL). */
+    int (*check)(const prof_options *o, char *err, size_t errlen);
     int (*start)(uint64_t interval_ns, char *err, size_t errlen);
     void (*stop)(void);
-    /* Per-thread engines arm and disarm threads as the JVM reports them; may be NULL. */
     void (*thread_start)(int tid);
     void (*thread_end)(int tid);
-    /* Signal-path hooks, may be NULL; async-signal-safe. kernel_frames writes the kernel call chain of
-     * the sample this signal reports (leaf first, at most 'max') and returns how many. after_sample runs
-     * at the end of every handler invocation, taken or dropped, e.g. to re-arm a one-shot event. */
+
+    /* In signal handlers, async-signal-safe, may be NULL. weight: what this sample stands for, in units;
+     * 0 (or no hook) means the thread's CPU time since its previous sample, which the handler reads.
+     * kernel_frames writes the kernel call chain of the sample this signal reports (leaf first, at most
+     * 'max') and returns how many. after_sample runs at the end of every handler invocation, taken or
+     * dropped, e.g. to re-arm a one-shot event. */
+    uint64_t (*weight)(const siginfo_t *info, uint64_t interval_ns);
     int (*kernel_frames)(const siginfo_t *info, uintptr_t *out, int max);
     void (*after_sample)(const siginfo_t *info);
-    /* A sample stands for 'interval' events (page faults...), not for the CPU time since the last one. */
-    bool counts_events;
-    /* May be NULL; async-signal-safe. True when, in the running session, every sample marks exactly
-     * 'interval' ns of the thread's counted CPU time (an event counting kernel and user time alike; the
-     * time a one-shot event spends disarmed, in the handler, is not counted): the handler then weighs it
-     * by the interval instead of reading the thread's CPU clock, a system call it spares on every sample. */
-    bool (*interval_is_cpu_time)(void);
-    /* Samples are taken in Java code on the calling thread (instrumentation): no native frames to walk. */
-    bool java_only;
-    /* The si_code values the engine's own signals carry (verified on Linux 6.x): a signal with any other
-     * code was sent by someone else (kill: SI_USER, sigqueue: SI_QUEUE, tgkill: SI_TKILL, an itimer of
-     * the application's: SI_KERNEL) and is not a sample. */
+
+    /* The signal and who owns it. own_si_codes: the si_code values the engine's own signals carry
+     * (verified on Linux 6.x); a signal with any other code was sent by someone else (kill: SI_USER,
+     * sigqueue: SI_QUEUE, tgkill: SI_TKILL, an itimer of the application's: SI_KERNEL) and is not a
+     * sample. move_signal (NULL: the signal is fixed, itimer) sends the engine's signals as signo from now
+     * on, for every thread armed and to be armed, its handler installed already: 0, or -1 when some
+     * threads could not be moved. check_owned (may be NULL): 0 while the engine's timer is still its own,
+     * -1 with the reason once another party re-armed it (a process-wide ITIMER_PROF). Outside handlers. */
     int own_si_codes[2];
-    /* May be NULL (the engine's signal is fixed: itimer). Sends the engine's signals as signo from now on,
-     * for every thread armed and to be armed; its handler is installed already. 0, or -1 when some threads
-     * could not be moved. Outside signal handlers. */
     int (*move_signal)(int signo);
-    /* May be NULL. 0 while the engine's timer is still its own; -1 with the reason once another party
-     * re-armed it (a process-wide ITIMER_PROF). Outside signal handlers. */
     int (*check_owned)(char *why, size_t errlen);
 } engine;
 
@@ -62,11 +62,10 @@ extern const engine engine_perf;         /* time events (cpu-clock, task-clock):
 extern const engine engine_perf_count;   /* counted events (page-faults...): weights in events */
 extern const engine engine_instrument;   /* Java methods by bytecode instrumentation: no signals, units calls */
 
-/* Which perf event the perf engines open and whether kernel frames are wanted; before check/start. */
-void engine_perf_configure(const char *event, bool alluser);
-
-/* The method target (method_target.h) the instrumentation engine selects; before check/start. */
-void engine_instrument_configure(const char *event);
+/* True when the engine's weights are time (ns) rather than a count of events or calls. */
+static inline bool engine_weighs_time(const engine *e) {
+    return strcmp(e->units, "ns") == 0;
+}
 
 /* Picks the engine for o->event (and o->alluser): 'cpu' takes the best one that passes its check (perf,
  * ctimer, itimer); a perf event name takes perf or nothing; a method target

@@ -254,13 +254,10 @@ static JNIEnv *current_jni(char *err, size_t errlen) {
     return jni;
 }
 
-void engine_instrument_configure(const char *event) {
-    snprintf(configured, sizeof(configured), "%s", event);
-}
-
 /* The target parses, and this JVM lets us rewrite classes now (capabilities added here when missing:
  * at start-up everything is possible, in a live JVM what HotSpot offers in the live phase). */
-static int instrument_check(char *err, size_t errlen) {
+static int instrument_check(const prof_options *o, char *err, size_t errlen) {
+    snprintf(configured, sizeof(configured), "%s", o->event);
     method_target t;
     if (method_target_parse(configured, &t, err, errlen)) return -1;
     jvmtiEnv *jvmti = jvm_jvmti();
@@ -361,6 +358,5 @@ const engine engine_instrument = {
     .check = instrument_check,
     .start = instrument_start,
     .stop = instrument_stop,
-    .counts_events = true,
     .java_only = true,
 };

@@ -11,7 +11,8 @@
 #include <string.h>
 #include <sys/time.h>
 
-static int itimer_check(char *err, size_t errlen) {
+static int itimer_check(const prof_options *o, char *err, size_t errlen) {
+    (void)o;
     struct itimerval current;
     if (engine_profiling_signal() != SIGPROF) {
         snprintf(err, errlen, "ITIMER_PROF always signals SIGPROF, which the application handles itself");

@@ -53,7 +53,7 @@ static size_t fd_budget;           /* descriptors this engine may hold */
 static size_t fd_ceiling;          /* no descriptor at or above: the process is near its limit */
 static unsigned starts_since_sweep;
 
-/* From engine_perf_configure. */
+/* From the options check was given (configure). */
 static const perf_event_kind *kind;
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
@@ -121,7 +121,8 @@ static void explain_refusal(int error, char *err, size_t errlen) {
         snprintf(err, errlen, "perf_event_open: %s", strerror(error));
 }
 
-void engine_perf_configure(const char *event, bool alluser) {
+/* 'cpu' takes cpu-clock. */
+static void configure(const char *event, bool alluser) {
     kind = perf_events_find(event);
     if (!kind) kind = perf_events_find("cpu-clock");
     want_kernel = !alluser;
@@ -132,8 +133,8 @@ void engine_perf_configure(const char *event, bool alluser) {
                                                        : DENY_ALL;
 }
 
-static int perf_check(char *err, size_t errlen) {
-    if (!kind) engine_perf_configure("cpu-clock", false);
+static int perf_check(const prof_options *o, char *err, size_t errlen) {
+    configure(o->event, o->alluser);
     int tid = gettid_now();
     int fd = open_event(tid, want_kernel, 1000000000ULL);
     if (fd < 0 && want_kernel && (errno == EACCES || errno == EPERM)) {
@@ -332,8 +333,18 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     return 0;
 }
 
-static bool perf_interval_is_cpu_time(void) {
-    return atomic_load_explicit(&period_exact, memory_order_relaxed);
+/* A time event that counts every nanosecond of the thread's CPU time weighs its interval exactly, which
+ * spares the handler reading the thread's CPU clock (a system call) on every sample; otherwise (the time
+ * a one-shot event spends disarmed, in the handler, is not counted) the CPU time since the last sample. */
+static uint64_t perf_time_weight(const siginfo_t *info, uint64_t interval_ns) {
+    (void)info;
+    return atomic_load_explicit(&period_exact, memory_order_relaxed) ? interval_ns : 0;
+}
+
+/* A counted event (page faults...): each sample stands for 'interval' events. */
+static uint64_t perf_count_weight(const siginfo_t *info, uint64_t interval) {
+    (void)info;
+    return interval;
 }
 
 static void perf_stop(void) {
@@ -396,7 +407,7 @@ const engine engine_perf = {
     .name = "perf",
     .units = "ns",
     .default_interval_ns = 10000000ULL,
-    .interval_is_cpu_time = perf_interval_is_cpu_time,
+    .weight = perf_time_weight,
     PERF_ENGINE_FUNCTIONS,
 };
 
@@ -404,6 +415,6 @@ const engine engine_perf_count = {
     .name = "perf",
     .units = "events",
     .default_interval_ns = 1000,   /* a count of events: every 1000th page fault, context switch... */
-    .counts_events = true,
+    .weight = perf_count_weight,
     PERF_ENGINE_FUNCTIONS,
 };

@@ -23,9 +23,3 @@ const char *frame_marker_name(int marker) {
 bool frame_marker_is_failure(int marker) {
     return marker >= MARKER_NO_CLASS_LOAD && marker <= MARKER_SAFEPOINT;
 }
-
-uint32_t frame_bound_stack(trace_frame *frames, uint32_t depth, uint32_t max) {
-    if (depth <= max) return depth;
-    frames[max] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
-    return max + 1;
-}

@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 typedef struct {
-    trace_table *tables[2];   /* by the table bit of a trace id (SAMPLE_TABLE_BIT) */
+    trace_table *tables[2];   /* by the table bit of a trace id (TRACE_STORE_TABLE_BIT) */
     uint32_t generation[2];   /* table 0 even, table 1 odd: never equal */
     bool lib;            /* the 'lib' option: native names carry their library */
     u64map traces;       /* trace id -> 1: stacks the chunk's events refer to */

@@ -24,8 +24,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-_Atomic(native_range_set *) native_map_published;
-
 typedef struct {
     native_object pub;
     uint64_t dev, inode;

@@ -8,8 +8,8 @@
  * Objects are never unloaded from the map: a pc sampled before a dlclose still gets its name.
  *
  * Refresh and naming allocate and read files: never from signal handlers. native_map_contains,
- * native_map_unwind, native_map_step and native_map_lookup are async-signal-safe (native_map_lookup.c
- * explains how).
+ * native_map_unwind, native_map_object_unwind, native_map_step and native_map_lookup are
+ * async-signal-safe (signal/native_map_lookup.c explains how).
  *
  * Only ELF objects are in the map (and the vDSO): anonymous executable memory (the JVM's code heap), memfd
  * and shared-memory code, and executable mappings of files that are not ELF are left out, so "not in the
@@ -48,6 +48,8 @@ bool native_map_contains(uintptr_t pc);
 /* Runs in signal handlers. The unwind row for pc (a return address should be passed as pc - 1), or NULL
  * when its object is unknown or no FDE covers it. */
 const unwind_row *native_map_unwind(uintptr_t pc);
+/* The same for an object native_map_lookup found already (NULL: none), so a walker looks pc up once. */
+const unwind_row *native_map_object_unwind(const native_object *o, uintptr_t pc);
 
 /* Runs in signal handlers. One DWARF step from the frame (pc, sp, fp) to its caller: native_map_unwind then
  * dwarf_step. leaf: pc is the interrupted instruction; otherwise it is a return address and pc - 1 is looked

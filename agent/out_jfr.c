@@ -23,8 +23,8 @@
 #include "jvm_threads.h"
 #include "log.h"
 #include "safe_file.h"
-#include "sample.h"
 #include "signal_watch.h"
+#include "trace_store.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,7 +52,7 @@ typedef struct {
     prof_options options;
     char engine[32], cstack[16];
     sample_ring *ring;
-    trace_table *tables[2];    /* by sample.h's table index */
+    trace_table *tables[2];    /* by trace_store.h's table index */
     int table_index;           /* the one the handlers store into */
     jfr_pools pools;
     jfr_buf buf;               /* events not yet in the file */
@@ -286,7 +286,7 @@ static bool table_crowded(void) {
 static void rotate(void) {
     int old = rec.table_index, switched = -2;
     if (table_crowded()) {
-        switched = sample_switch_table(rec.tables[old ^ 1], 2000);
+        switched = trace_store_swap(2000);
         rec.table_index = old ^ 1;
         if (switched < 0) log_warn("JFR: a signal handler held the previous trace table for 2 s; it is kept as is");
         else log_debug("JFR: trace table %d is %d%% full: samples go to table %d", old,

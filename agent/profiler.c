@@ -19,6 +19,7 @@
 #include "sample.h"
 #include "safe_read_mode.h"
 #include "sample_cost.h"
+#include "trace_store.h"
 #include "signal_watch.h"
 #include "threads.h"
 #include "traces.h"
@@ -66,7 +67,7 @@ static uint64_t now_ns(void) {
 
 /* The table holding the session's stacks: a JFR session moves between two (out_jfr.h). */
 static trace_table *live_table(void) {
-    trace_table *t = sample_current_table();
+    trace_table *t = trace_store_current();
     return t ? t : table;
 }
 
@@ -294,8 +295,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         cstack = CSTACK_DWARF;
     }
     effective_cstack = cstack;
-    sample_config cfg = {jvm_vm(), jvm_asgct(), table, o->jstackdepth, o->threads, interval,
-                         jvm_tracks_all_java_threads(), cstack, e, NULL};
+    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, interval, jvm_tracks_all_java_threads(), cstack, e};
+    trace_store_config store = {table, NULL, NULL, o->threads};
     if (options_effective_format(o) == FORMAT_JFR) {
         /* The recording streams from the first sample: it needs the table cleared below, so a JFR
          * session never keeps the stacks of a previous one. */
@@ -306,8 +307,10 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         }
         traces_reset(jfr_spare);
         out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table, jfr_spare};
-        if (!(cfg.ring = out_jfr_start(&jfr, err, errlen))) return -1;
+        if (!(store.ring = out_jfr_start(&jfr, err, errlen))) return -1;
+        store.spare = jfr_spare;
     }
+    trace_store_configure(&store);
     if (sample_configure(&cfg)) {
         snprintf(err, errlen, "cannot allocate stack buffers for jstackdepth=%d", o->jstackdepth);
         out_jfr_abort();
@@ -341,7 +344,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     }
     if (!o->quiet)
         log_info("profiling started: engine %s, interval %llu %s, cstack=%s", e->name, (unsigned long long)interval,
-                 e->counts_events ? e->units : "ns", options_cstack_name(cstack));
+                 e->units, options_cstack_name(cstack));
     return 0;
 }
 

@@ -15,6 +15,7 @@
 
 #include "log.h"
 #include "safe_fault.h"
+#include "safe_fault_install.h"
 #include "safe_read.h"
 
 #include <stdio.h>

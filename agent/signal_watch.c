@@ -124,7 +124,7 @@ static void check_rate(rate_window *w) {
     uint64_t period = interval > RATE_SLOWEST_PERIOD_NS ? interval : RATE_SLOWEST_PERIOD_NS;
     double expected = (double)(cpu - w->cpu_ns) / (double)period;
     uint64_t got = c.signals - w->signals;
-    if (!w->warned && !gave_up && !watched->counts_events && !have_note() && expected >= RATE_MIN_EXPECTED &&
+    if (!w->warned && !gave_up && engine_weighs_time(watched) && !have_note() && expected >= RATE_MIN_EXPECTED &&
         (double)got < expected * RATE_REPORT_BELOW) {
         w->warned = true;
         report("%.1f s into profiling: %llu samples for %.1f s of CPU time (at least %.0f expected): the "

@@ -4,8 +4,8 @@
  * frames live in one preallocated arena. Inserting never allocates, locks or waits: when the table or the
  * arena is full the sample is refused and the caller counts why.
  *
- * traces_put may be called from signal handlers; everything else only from ordinary threads, and
- * traces_reset only while no handler can run.
+ * traces_put may be called from signal handlers (signal/traces_put.c); everything else (traces.c) only
+ * from ordinary threads, and traces_reset only while no handler can run.
  */
 #ifndef LIBPROF_TRACES_H
 #define LIBPROF_TRACES_H

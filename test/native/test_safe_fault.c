@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "safe_fault.h"
+#include "safe_fault_install.h"
 #include "safe_read.h"
 
 static void *no_access;   /* a PROT_NONE page */

@@ -30,13 +30,13 @@ set_source_files_properties(test/native/dwarf_chain.c PROPERTIES
 # Thread names: bounded retention of ended threads (threads.c is agent code with no JVM dependency).
 libprof_unit_test(test_threads SOURCES agent/threads.c)
 # The JVM's own mapped files registered with safe_read (libjvm.so dlopened, not started).
-libprof_unit_test(test_vm_images SOURCES agent/vm_images.c agent/safe_read.c agent/safe_fault.c LIBS dl)
+libprof_unit_test(test_vm_images SOURCES agent/vm_images.c agent/safe_read_stack.c agent/safe_fault_install.c LIBS dl)
 if(EXISTS ${JAVA_HOME}/lib/server/libjvm.so)
   target_compile_definitions(test_native_map PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
   target_compile_definitions(test_vm_images PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
 endif()
 # The fault-tolerant reads: recovery, chaining to the previous handler, each mechanism (issue 16).
-libprof_unit_test(test_safe_fault SOURCES agent/safe_fault.c agent/safe_read.c)
+libprof_unit_test(test_safe_fault SOURCES agent/safe_fault_install.c agent/safe_read_stack.c)
 # jfrconv's command line (jfrconv/jfrconv_args.c).
 libprof_unit_test(test_jfrconv_args SOURCES jfrconv/jfrconv_args.c INCLUDES jfrconv)
 

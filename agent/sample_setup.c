@@ -1,0 +1,73 @@
+/*
+ * sample_setup: the half of sample (signal/sample.h) that runs outside signal handlers: the profiler
+ * maps the stack buffers and sets the session's configuration while no handler is active, switches
+ * sampling on and off, waits for handlers to leave, and reads the counters for status and reports.
+ */
+#include "sample.h"
+
+#include "sample_cost.h"
+#include "sample_state.h"
+
+#include <stdatomic.h>
+#include <sys/mman.h>
+#include <time.h>
+
+int sample_configure(const sample_config *cfg) {
+    size_t per_buffer = (size_t)cfg->max_depth * sizeof(asgct_frame) +
+                        sample_frames_per_buffer(cfg->max_depth) * sizeof(trace_frame);
+    size_t bytes = per_buffer * SAMPLE_BUFFER_COUNT;
+    if (sampling.asgct_buffers && (sampling.config.max_depth != cfg->max_depth)) {
+        munmap(sampling.asgct_buffers, sampling.buffers_bytes);
+        sampling.asgct_buffers = NULL;
+    }
+    if (!sampling.asgct_buffers) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) return -1;
+        sampling.asgct_buffers = p;
+        sampling.buffers_bytes = bytes;
+    }
+    sampling.frame_buffers = (trace_frame *)(sampling.asgct_buffers + (size_t)cfg->max_depth * SAMPLE_BUFFER_COUNT);
+    sampling.config = *cfg;
+    return 0;
+}
+
+void sample_reset_counters(void) {
+    atomic_fetch_add(&sampling.generation, 1);
+    sample_cost_reset();
+    atomic_store(&sampling.signals, 0);
+    atomic_store(&sampling.stored, 0);
+    for (int i = 0; i < DROP_REASON_COUNT; i++) atomic_store(&sampling.dropped[i], 0);
+    for (int i = 0; i < MARKER_COUNT; i++) atomic_store(&sampling.markers[i], 0);
+    for (int i = 0; i < VMWALK_REASON_COUNT; i++) atomic_store(&sampling.vm_fallbacks[i], 0);
+    atomic_store(&sampling.self_named, 0);
+    atomic_store(&sampling.foreign, 0);
+}
+
+void sample_set_active(bool on) {
+    atomic_store(&sampling.active, on);
+}
+
+bool sample_wait_idle(int timeout_ms) {
+    for (int waited = 0; atomic_load(&sampling.in_flight) > 0; waited++) {
+        if (waited >= timeout_ms) return false;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    return true;
+}
+
+void sample_get_counters(sample_counters *out) {
+    out->signals = atomic_load(&sampling.signals);
+    out->stored = atomic_load(&sampling.stored);
+    for (int i = 0; i < DROP_REASON_COUNT; i++) out->dropped[i] = atomic_load(&sampling.dropped[i]);
+    for (int i = 0; i < MARKER_COUNT; i++) out->markers[i] = atomic_load(&sampling.markers[i]);
+    for (int i = 0; i < VMWALK_REASON_COUNT; i++) out->vm_fallbacks[i] = atomic_load(&sampling.vm_fallbacks[i]);
+    out->vm_self_named = atomic_load(&sampling.self_named);
+    out->foreign = atomic_load(&sampling.foreign);
+}
+
+const char *sample_drop_reason_name(drop_reason r) {
+    static const char *const names[DROP_REASON_COUNT] = {"buffer_busy", "table_full", "frames_full",
+                                                            "jfr_ring_full"};
+    return (unsigned)r < DROP_REASON_COUNT ? names[r] : "?";
+}

@@ -1,0 +1,37 @@
+/*
+ * [signal-safe] dwarf_step: the signal-path half of dwarf.h. A binary search over an immutable table and a few reads
+ * through the caller's safe reader: no allocation, no locks, no system calls of our own.
+ */
+#include "dwarf.h"
+
+const unwind_row *dwarf_find(const unwind_table *t, uint64_t pc_offset) {
+    if (!t || t->nrows == 0 || pc_offset > UINT32_MAX) return NULL;
+    size_t lo = 0, hi = t->nrows;  /* lo = number of rows starting at or below pc_offset */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->rows[mid].pc_offset <= pc_offset) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0 || t->rows[lo - 1].cfa_reg == UNWIND_NONE) return NULL;
+    return &t->rows[lo - 1];
+}
+
+bool dwarf_step(const unwind_row *row, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp,
+                bool (*read_word)(uintptr_t addr, uintptr_t *out)) {
+    if (!row) return false;
+    uintptr_t base;
+    if (row->cfa_reg == UNWIND_RSP) base = *sp;
+    else if (row->cfa_reg == UNWIND_RBP) base = *fp;
+    else return false;
+    uintptr_t cfa = base + (intptr_t)row->cfa_offset;
+    if (cfa <= *sp || cfa < 16) return false;  /* the stack grows down: a caller's frame is above */
+    uintptr_t ra, saved_fp = *fp;
+    if (!read_word(cfa - sizeof(uintptr_t), &ra)) return false;
+    if (row->fp_offset == UNWIND_FP_UNKNOWN) saved_fp = 0;
+    else if (row->fp_offset != UNWIND_FP_SAME && !read_word(cfa + (intptr_t)row->fp_offset, &saved_fp))
+        return false;
+    *pc = ra;
+    *sp = cfa;
+    *fp = saved_fp;
+    return true;
+}

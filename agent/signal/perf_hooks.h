@@ -1,0 +1,44 @@
+/*
+ * [signal-safe] perf_hooks: the perf engine's part of the signal path. It owns the table that maps an event's
+ * descriptor (siginfo si_fd) to its thread's state, so a handler finds its ring buffer with one load,
+ * and it counts handlers inside the hooks, so the engine frees a thread's state only once none can
+ * still read it. Called by engine_perf (publish, unpublish, wait) and by the sample handler (the hooks).
+ * perf_hooks_init, perf_hooks_capacity and perf_hooks_wait_idle are its set-up half (perf_hooks_init.c).
+ */
+#ifndef LIBPROF_PERF_HOOKS_H
+#define LIBPROF_PERF_HOOKS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    int tid;
+    int fd;
+    uint8_t *ring;        /* metadata page, then the data pages; NULL: no kernel frames for this thread */
+    size_t ring_bytes;
+} perf_thread;
+
+#define PERF_HOOKS_TABLE_MAX (1 << 20)
+
+/* Reserves the descriptor table once per process (handlers may read it at any time). -1 on failure. */
+int perf_hooks_init(void);
+/* Descriptors the table can hold: a larger one cannot be published. */
+size_t perf_hooks_capacity(void);
+
+void perf_hooks_publish(perf_thread *t);
+/* Disables the event and hides it from handlers; 't' stays valid until perf_hooks_wait_idle returns. */
+void perf_hooks_unpublish(perf_thread *t);
+void perf_hooks_wait_idle(void);
+
+/* The signal-safe half the set-up half uses: the table to publish into (with the page size of the rings),
+ * and how many handlers are inside the hooks now. */
+void perf_hooks_use(perf_thread *_Atomic *table, size_t page_size);
+int perf_hooks_in_flight(void);
+
+/* engine hooks (async-signal-safe): see engine.h. */
+int perf_hooks_kernel_frames(const siginfo_t *info, uintptr_t *out, int max);
+void perf_hooks_after_sample(const siginfo_t *info);
+
+#endif

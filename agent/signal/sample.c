@@ -1,0 +1,162 @@
+/*
+ * [signal-safe] sample: the handler body. Stack buffers come from a small preallocated pool claimed by
+ * atomic exchange, so concurrent handlers on different threads never share one and never wait: a handler
+ * that finds none free drops its sample and counts it. The stack is assembled by stack.c and stored by
+ * trace_store.c; sample_setup.c prepares the state.
+ */
+#define _GNU_SOURCE
+#include "sample.h"
+
+#include "java_tids.h"
+#include "safe_read.h"
+#include "sample_cost.h"
+#include "sample_state.h"
+#include "stack.h"
+#include "trace_store.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+sample_state sampling = {.generation = 1};
+
+/* Initial-exec TLS: a fixed offset from the thread pointer, so reading it never allocates. */
+static __thread struct {
+    uint32_t generation;
+    uint64_t last_cpu_ns;
+    uint32_t tid;   /* cached: gettid is a system call, and system calls are slow on virtual machines */
+    JNIEnv *env;    /* set when the JVM reported this thread (ThreadStart/VMInit), cleared at ThreadEnd */
+} thread_clock __attribute__((tls_model("initial-exec")));
+
+void sample_set_thread_env(JNIEnv *env) {
+    thread_clock.env = env;
+}
+
+/* The JNIEnv of the interrupted thread, or NULL for threads that run no Java. JNI GetEnv is called only
+ * for threads known to be initialised Java threads: on a thread the JVM is still setting up, it touches
+ * libjvm's thread-local storage for the first time, which makes glibc allocate (malloc) inside our
+ * handler; if the thread was interrupted inside malloc, that deadlocks. */
+static JNIEnv *thread_env(uint32_t tid) {
+    if (thread_clock.env) return thread_clock.env;
+    JNIEnv *env = NULL;
+    JavaVM *vm = sampling.config.vm;
+    if (java_tids_contains((int)tid) && (*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) == JNI_OK)
+        thread_clock.env = env;
+    return thread_clock.env;
+}
+
+static uint32_t current_tid(void) {
+    if (!thread_clock.tid) thread_clock.tid = (uint32_t)syscall(SYS_gettid);
+    return thread_clock.tid;
+}
+
+static int claim_buffer(uint32_t tid) {
+    for (int i = 0; i < SAMPLE_BUFFER_COUNT; i++) {
+        int b = (int)((tid + (uint32_t)i) % SAMPLE_BUFFER_COUNT);
+        if (atomic_exchange_explicit(&sampling.buffer_busy[b], 1, memory_order_acquire) == 0) return b;
+    }
+    return -1;
+}
+
+/* What this sample stands for: the engine says (weight hook), or else it is the thread's CPU time since
+ * its previous sample, which stays right when the kernel coalesces timer expiries at tick granularity. */
+static uint64_t weight_of_sample(const siginfo_t *info) {
+    const sample_config *config = &sampling.config;
+    uint64_t weight = config->engine && config->engine->weight ? config->engine->weight(info, config->interval_ns) : 0;
+    if (weight) return weight;
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return config->interval_ns;
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    uint32_t gen = atomic_load_explicit(&sampling.generation, memory_order_relaxed);
+    weight = config->interval_ns;
+    if (thread_clock.generation == gen && now > thread_clock.last_cpu_ns) weight = now - thread_clock.last_cpu_ns;
+    thread_clock.generation = gen;
+    thread_clock.last_cpu_ns = now;
+    return weight;
+}
+
+static void count(_Atomic uint64_t *counter) {
+    atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
+}
+
+static void count_marker_frames(const trace_frame *frames, uint32_t depth) {
+    for (uint32_t i = 0; i < depth; i++) {
+        if (frames[i].kind == FRAME_MARKER && frames[i].id < MARKER_COUNT) count(&sampling.markers[frames[i].id]);
+    }
+}
+
+/* Stores one stack of thread 'tid', and counts the outcome and its cost ('started': a sample_cost_now()
+ * reading). */
+static void store_stack(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight, uint64_t started) {
+    static const drop_reason drops[] = {[TRACE_STORE_TABLE_FULL] = DROP_TABLE_FULL,
+                                        [TRACE_STORE_FRAMES_FULL] = DROP_FRAMES_FULL,
+                                        [TRACE_STORE_RING_FULL] = DROP_RING_FULL};
+    trace_store_result r = trace_store_put(frames, depth, tid, weight);
+    if (r == TRACE_STORE_STORED) {
+        count(&sampling.stored);
+        count_marker_frames(frames, depth);
+    } else {
+        count(&sampling.dropped[drops[r]]);
+    }
+    sample_cost_record(depth, sample_cost_now() - started);
+}
+
+bool sample_enter(void) {
+    atomic_fetch_add(&sampling.in_flight, 1);
+    return atomic_load(&sampling.active);
+}
+
+void sample_leave(void) {
+    atomic_fetch_sub(&sampling.in_flight, 1);
+}
+
+int sample_max_depth(void) {
+    return sampling.config.max_depth;
+}
+
+uint32_t sample_thread_id(void) {
+    return current_tid();
+}
+
+void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
+    count(&sampling.signals);
+    store_stack(frames, depth, current_tid(), weight, started);
+}
+
+void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
+    (void)signo;
+    int saved_errno = errno;
+    const sample_config *config = &sampling.config;
+    atomic_fetch_add(&sampling.in_flight, 1);
+    if (!atomic_load(&sampling.active)) goto out;
+    if (!engine_signal_is_own(config->engine, info)) {
+        count(&sampling.foreign);
+        goto out;
+    }
+    count(&sampling.signals);
+    uint64_t started = sample_cost_now();
+    if (ucontext) safe_read_note_signal_mask(&((const ucontext_t *)ucontext)->uc_sigmask);
+
+    uint64_t weight = weight_of_sample(info);
+    uint32_t tid = current_tid();
+    int b = claim_buffer(tid);
+    if (b < 0) {
+        count(&sampling.dropped[DROP_BUFFER_BUSY]);
+        goto out;
+    }
+    JNIEnv *env = thread_env(tid);
+    asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
+    trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
+    uint32_t depth = stack_collect(info, ucontext, env, tid, raw, frames);
+    store_stack(frames, depth, tid, weight, started);
+    atomic_store_explicit(&sampling.buffer_busy[b], 0, memory_order_release);
+out:
+    /* Taken or not, a one-shot engine must re-arm, or this thread is never sampled again. */
+    if (config->engine && config->engine->after_sample) config->engine->after_sample(info);
+    atomic_fetch_sub(&sampling.in_flight, 1);
+    errno = saved_errno;
+}

@@ -1,0 +1,87 @@
+/*
+ * [signal-safe] sample: what happens when a profiling signal arrives. Takes the stack into a preallocated
+ * buffer (stack.h), weighs the sample by the thread CPU time it stands for, stores it (trace_store.h), and
+ * counts every sample it could not take by reason. The handler and the recording calls are
+ * signal/sample.c; configuring, switching on and off and reading the counters, which the profiler does
+ * outside handlers, are sample_setup.c.
+ */
+#ifndef LIBPROF_SAMPLE_H
+#define LIBPROF_SAMPLE_H
+
+#include "asgct.h"
+#include "options.h"
+#include "engine.h"
+#include "frame.h"
+#include "walk_vm.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Deepest native part of a stack (leaf side, below the Java frames). */
+#define SAMPLE_MAX_NATIVE_FRAMES 256
+
+typedef enum {
+    DROP_BUFFER_BUSY = 0,   /* every stack buffer was in use by other handlers */
+    DROP_TABLE_FULL,        /* too many distinct stacks */
+    DROP_FRAMES_FULL,       /* the frame arena is full */
+    DROP_RING_FULL,         /* jfr: the record queue to the writer thread is full */
+    DROP_REASON_COUNT
+} drop_reason;
+
+typedef struct {
+    uint64_t signals;                    /* handler invocations while active */
+    uint64_t stored;                     /* samples stored */
+    uint64_t dropped[DROP_REASON_COUNT];
+    uint64_t markers[MARKER_COUNT];      /* samples stored as a marker frame, by marker */
+    uint64_t vm_fallbacks[VMWALK_REASON_COUNT]; /* cstack=vm: samples stitched instead, by reason */
+    uint64_t vm_self_named;              /* cstack=vm: samples whose Java frames the walker named itself */
+    uint64_t foreign;                    /* profiling signals ignored: not sent by the engine (kill...) */
+} sample_counters;
+
+typedef struct {
+    JavaVM *vm;
+    asgct_fn asgct;
+    int max_depth;           /* jstackdepth */
+    uint64_t interval_ns;    /* the engine weight hook's interval; the weight of a thread's first sample */
+    bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
+    prof_cstack cstack;      /* how native frames are walked */
+    const engine *engine;    /* its signal-path hooks (weight, kernel frames, re-arming); may be NULL */
+} sample_config;
+
+/* Kernel frames kept per sample, on the leaf side of the Java frames. */
+#define SAMPLE_MAX_KERNEL_FRAMES 128
+
+/* Outside signal handlers (sample_setup.c). Allocates the stack buffers for cfg->max_depth and takes the
+ * configuration; call while inactive. Returns -1 on allocation failure. */
+int sample_configure(const sample_config *cfg);
+
+/* Starts a new session generation (per-thread CPU clocks restart) and clears the counters. */
+void sample_reset_counters(void);
+void sample_set_active(bool active);
+/* Waits (bounded) until no handler is inside the sampling code. Returns false on timeout. */
+bool sample_wait_idle(int timeout_ms);
+void sample_get_counters(sample_counters *out);
+
+const char *sample_drop_reason_name(drop_reason r);
+
+/* Signal-safe, from here on (signal/sample.c). Records the calling thread's JNIEnv for the handler (NULL
+ * when the thread ends). Call on the thread. */
+void sample_set_thread_env(JNIEnv *env);
+
+/* Recording on the calling thread outside signal handlers (the instrumentation engine). Every
+ * sample_enter is paired with sample_leave, which lets stop wait for recordings under way; sample_enter
+ * returns false when profiling is off, and then nothing may be stored. Between the two, sample_store
+ * stores a stack (leaf first) into the session's storage and counts it like a signal sample; 'started'
+ * is a sample_cost_now() reading taken when the recording began. */
+bool sample_enter(void);
+void sample_leave(void);
+void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started);
+/* jstackdepth of the session; the calling thread's OS id (cached per thread). */
+int sample_max_depth(void);
+uint32_t sample_thread_id(void);
+
+/* The SIGPROF handler the engines install. */
+void sample_signal_handler(int signo, siginfo_t *info, void *ucontext);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * [signal-safe] stack: the handler's stack assembly (stack.h). Java frames come from AsyncGetCallTrace,
+ * retried from a JIT stub's caller when it cannot start inside the stub; native frames from the walkers
+ * (walk.h, walk_vm.h). In cstack=vm one walk places both; when it cannot, the sample is stitched (native
+ * leaf frames, then the Java frames) and the reason is counted.
+ */
+#define _GNU_SOURCE
+#include "stack.h"
+
+#include "java_tids.h"
+#include "safe_read.h"
+#include "sample_state.h"
+#include "walk.h"
+#include "walk_vm.h"
+
+#include <stdatomic.h>
+#include <ucontext.h>
+
+/* True when every frame names a method: a guessed caller that was no caller yields frames without one. */
+static bool all_frames_named(const asgct_trace *trace) {
+    for (jint i = 0; i < trace->num_frames; i++) {
+        if (!trace->frames[i].method_id) return false;
+    }
+    return trace->num_frames > 0;
+}
+
+static bool walk_from(asgct_trace *trace, const ucontext_t *uc, uintptr_t pc, uintptr_t sp, uintptr_t fp) {
+    ucontext_t caller = *uc;
+    greg_t *regs = caller.uc_mcontext.gregs;
+    regs[REG_RIP] = (greg_t)pc;
+    regs[REG_RSP] = (greg_t)sp;
+    regs[REG_RBP] = (greg_t)fp;
+    trace->num_frames = 0;
+    sampling.config.asgct(trace, sampling.config.max_depth, &caller);
+    return all_frames_named(trace);
+}
+
+/* AsyncGetCallTrace cannot start inside a JIT stub (math intrinsics, arraycopy, runtime calls) but the
+ * stub's caller is one frame away: either the return address is at sp (a frameless stub) or the stub made
+ * a frame-pointer frame. Retrying from the caller attributes the sample to the Java code that called the
+ * stub instead of losing it. The original failure stays when neither guess yields named frames. */
+static void retry_from_stub_caller(asgct_trace *trace, void *ucontext) {
+    const ucontext_t *uc = ucontext;
+    const greg_t *regs = uc->uc_mcontext.gregs;
+    jint original = trace->num_frames;
+    uintptr_t sp = (uintptr_t)regs[REG_RSP], fp = (uintptr_t)regs[REG_RBP], ret, saved_fp;
+    /* The word at sp is on the thread's own live stack: always readable. */
+    if (walk_from(trace, uc, *(uintptr_t *)sp, sp + sizeof(uintptr_t), fp)) return;
+    if (fp > sp && fp - sp < 65536 && safe_read_word(fp + sizeof(uintptr_t), &ret) &&
+        safe_read_word(fp, &saved_fp) && walk_from(trace, uc, ret, fp + 2 * sizeof(uintptr_t), saved_fp))
+        return;
+    trace->num_frames = original;
+}
+
+/* The Java frames of the interrupted thread from AsyncGetCallTrace, into raw. Returns their number, or a
+ * failure code (< 0, see the markers in frame.h). */
+static jint java_trace(void *ucontext, JNIEnv *env, asgct_frame *raw) {
+    asgct_trace trace = {env, 0, raw};
+    sampling.config.asgct(&trace, sampling.config.max_depth, ucontext);
+    if ((trace.num_frames == -MARKER_UNKNOWN_JAVA || trace.num_frames == -MARKER_NOT_WALKABLE_JAVA) && ucontext)
+        retry_from_stub_caller(&trace, ucontext);
+    return trace.num_frames;
+}
+
+/* Appends the 'count' Java frames of raw (or count's failure code) after the 'n' native frames already in
+ * 'out' (leaf first). When there are none, the native frames stand alone if they are the thread's whole
+ * truth; otherwise a marker frame says why the Java part is missing. Returns the new depth. */
+static uint32_t append_java_frames(jint count, JNIEnv *env, uint32_t tid, const asgct_frame *raw, trace_frame *out,
+                                   uint32_t n) {
+    if (!env) {
+        if (n == 0) out[n++] = (trace_frame){MARKER_NON_JAVA_THREAD, 0, FRAME_MARKER};
+        return n;
+    }
+    if (count <= 0) {
+        int marker = count == 0 ? MARKER_NO_JAVA_FRAMES : -count;
+        if (marker >= MARKER_COUNT) marker = MARKER_UNKNOWN_STATE;
+        /* JIT compiler and other VM-internal threads carry a JNIEnv but never run Java: not a failure. */
+        bool not_java = marker == MARKER_UNKNOWN_NOT_JAVA || marker == MARKER_NOT_WALKABLE_NOT_JAVA ||
+                        marker == MARKER_NO_JAVA_FRAMES;
+        if (not_java && sampling.config.java_tids_complete && !java_tids_contains((int)tid))
+            marker = MARKER_NON_JAVA_THREAD;
+        bool complete_without_java = marker == MARKER_NON_JAVA_THREAD || marker == MARKER_NO_JAVA_FRAMES;
+        if (!(complete_without_java && n > 0)) out[n++] = (trace_frame){(uint64_t)marker, 0, FRAME_MARKER};
+        return n;
+    }
+    for (jint i = 0; i < count; i++) {
+        out[n++] = (trace_frame){(uint64_t)(uintptr_t)raw[i].method_id, raw[i].lineno, FRAME_JAVA};
+    }
+    if (count >= sampling.config.max_depth) out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
+    return n;
+}
+
+/* The native frames from the leaf down to the first frame in the code cache. */
+static uint32_t native_leaf(walk_regs start, trace_frame *out) {
+    walk_end end;
+    return (uint32_t)walk_dwarf(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end);
+}
+
+/* cstack=vm: one walk through native and Java frames alike; when it cannot place the Java frames, the
+ * sample falls back to stitching (the leaf's native frames, then the Java frames) and the reason is
+ * counted. */
+static uint32_t collect_interleaved(walk_regs start, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out,
+                                    void *ucontext) {
+    jint count = env ? java_trace(ucontext, env, raw) : 0;
+    /* Deeper than jstackdepth: the root is out of reach anyway, the stitched stack is the truncated truth. */
+    if (count >= sampling.config.max_depth)
+        return append_java_frames(count, env, tid, raw, out, native_leaf(start, out));
+    vmwalk_result r;
+    int max = sampling.config.max_depth + SAMPLE_MAX_NATIVE_FRAMES;
+    uint32_t n = (uint32_t)walk_vm(start, raw, count, env != NULL, out, max, &r);
+    if (r.failure == VMWALK_OK) {
+        if (r.self_named) atomic_fetch_add_explicit(&sampling.self_named, 1, memory_order_relaxed);
+        if (r.truncated) out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
+        else if (count <= 0 && !r.self_named) n = append_java_frames(count, env, tid, raw, out, n);
+        return n;
+    }
+    atomic_fetch_add_explicit(&sampling.vm_fallbacks[r.failure], 1, memory_order_relaxed);
+    return append_java_frames(count, env, tid, raw, out, (uint32_t)r.native_prefix);
+}
+
+/* The interrupted thread's stack below the kernel, leaf first: native frames down to JVM code, then Java
+ * frames. */
+static uint32_t user_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out) {
+    uint32_t n = 0;
+    if (sampling.config.cstack != CSTACK_NO && ucontext) {
+        const greg_t *regs = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
+        walk_regs start = {(uintptr_t)regs[REG_RIP], (uintptr_t)regs[REG_RSP], (uintptr_t)regs[REG_RBP]};
+        safe_read_note_stack_pointer(start.sp);
+        if (sampling.config.cstack == CSTACK_VM) return collect_interleaved(start, env, tid, raw, out, ucontext);
+        walk_end end;
+        n = (uint32_t)(sampling.config.cstack == CSTACK_DWARF ? walk_dwarf(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end)
+                                                     : walk_fp(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end));
+    }
+    return append_java_frames(env ? java_trace(ucontext, env, raw) : 0, env, tid, raw, out, n);
+}
+
+/* The kernel frames the engine recorded for this sample (perf_events), leaf first. */
+static uint32_t kernel_stack(const siginfo_t *info, trace_frame *out) {
+    const engine *e = sampling.config.engine;
+    if (!e || !e->kernel_frames) return 0;
+    uintptr_t pcs[SAMPLE_MAX_KERNEL_FRAMES];
+    int n = e->kernel_frames(info, pcs, SAMPLE_MAX_KERNEL_FRAMES);
+    for (int i = 0; i < n; i++) out[i] = (trace_frame){pcs[i], 0, FRAME_KERNEL};
+    return n > 0 ? (uint32_t)n : 0;
+}
+
+uint32_t stack_collect(const siginfo_t *info, void *ucontext, JNIEnv *env, uint32_t tid, asgct_frame *raw,
+                       trace_frame *out) {
+    uint32_t kernel_depth = kernel_stack(info, out);
+    uint32_t depth = kernel_depth + user_stack(ucontext, env, tid, raw, out + kernel_depth);
+    return frame_bound_stack(out, depth, (uint32_t)sampling.config.max_depth);
+}

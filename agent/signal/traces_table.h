@@ -1,0 +1,37 @@
+/*
+ * [signal-safe] traces_table: the layout of a trace table, shared by the halves of traces: traces_put
+ * (signal/traces_put.c, in handlers) and creation, reset and reading (traces.c, outside them). Nobody else
+ * looks inside.
+ */
+#ifndef LIBPROF_TRACES_TABLE_H
+#define LIBPROF_TRACES_TABLE_H
+
+#include "traces.h"
+
+#include <stdatomic.h>
+
+enum { SLOT_FILLING = 0, SLOT_READY = 1, SLOT_FAILED = 2 };
+#define MAX_PROBES 64
+
+typedef struct {
+    _Atomic uint64_t hash;      /* 0 = empty */
+    _Atomic uint32_t state;
+    uint32_t depth;
+    uint32_t tid;
+    uint32_t pad;
+    uint64_t frames_at;
+    _Atomic uint64_t samples;
+    _Atomic uint64_t weight;
+} trace_slot;
+
+struct trace_table {
+    trace_slot *slots;
+    size_t mask;
+    size_t slots_bytes;
+    trace_frame *frames;
+    size_t frame_capacity;
+    _Atomic uint64_t frames_used;
+    _Atomic uint64_t slots_used;
+};
+
+#endif

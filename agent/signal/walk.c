@@ -1,0 +1,84 @@
+/*
+ * [signal-safe] walk: the native walkers (walk.h) and the helpers they share with walk_vm.
+ *
+ * Frame pointers: follows the rbp chain. Each frame's saved rbp must lie above the previous one on the
+ * stack, so a garbage chain (code built without frame pointers) ends the walk instead of looping or
+ * wandering; every read goes through safe_read. A pc outside any code ends the walk without being recorded.
+ *
+ * DWARF: each frame is stepped with the unwind row its object's .eh_frame gives for the pc (exact in code
+ * built without frame pointers: Debian's libz, much of glibc and libjvm); where no row describes the pc
+ * (JIT stubs, libraries loaded since the last refresh, rules the tables do not follow) the frame pointer
+ * takes over for that one frame. A row that marks the outermost frame ends the walk at the thread's root.
+ * Each step looks its pc up in the native map once.
+ */
+#include "walk.h"
+
+#include "codeheap.h"
+#include "native_map.h"
+#include "safe_read.h"
+
+#include <stdatomic.h>
+
+/* Sanity bound on one frame's size: larger jumps mean rbp is not a frame pointer. */
+#define MAX_FRAME_BYTES (1 << 20)
+
+static _Atomic bool unknown_code_seen;
+
+bool walk_take_unknown_code_flag(void) {
+    return atomic_exchange_explicit(&unknown_code_seen, false, memory_order_relaxed);
+}
+
+bool walk_fp_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp) {
+    uintptr_t saved_fp, ret;
+    if (*fp < *sp || *fp - *sp > MAX_FRAME_BYTES || !safe_read_word(*fp, &saved_fp) ||
+        !safe_read_word(*fp + sizeof(uintptr_t), &ret))
+        return false;
+    *sp = *fp + 2 * sizeof(uintptr_t);
+    *pc = ret;
+    *fp = saved_fp;
+    return true;
+}
+
+bool walk_dwarf_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, bool leaf) {
+    uintptr_t at = leaf ? *pc : *pc - 1;   /* a return address: its call instruction's row */
+    const native_object *o = native_map_lookup(at);
+    const unwind_row *row = native_map_object_unwind(o, at);
+    if (row && row->cfa_reg == UNWIND_END) return false;
+    if (dwarf_step(row, pc, sp, fp, safe_read_word)) return true;
+    if (!o) atomic_store_explicit(&unknown_code_seen, true, memory_order_relaxed);
+    return walk_fp_step(pc, sp, fp);
+}
+
+bool walk_record(uintptr_t pc, bool leaf, trace_frame *out, int max, int *n, walk_end *end) {
+    if (pc < 4096) return false;
+    if (codeheap_contains(pc)) {
+        *end = WALK_REACHED_JAVA;
+        return false;
+    }
+    if (*n == max) {
+        *end = WALK_TOO_DEEP;
+        return false;
+    }
+    out[(*n)++] = (trace_frame){leaf ? pc : pc - 1, 0, FRAME_NATIVE};
+    return true;
+}
+
+int walk_fp(walk_regs regs, trace_frame *out, int max, walk_end *end) {
+    uintptr_t pc = regs.pc, fp = regs.fp, sp = regs.sp;
+    int n = 0;
+    *end = WALK_ROOT;
+    for (bool leaf = true; walk_record(pc, leaf, out, max, &n, end); leaf = false) {
+        if (!walk_fp_step(&pc, &sp, &fp)) break;
+    }
+    return n;
+}
+
+int walk_dwarf(walk_regs regs, trace_frame *out, int max, walk_end *end) {
+    uintptr_t pc = regs.pc, fp = regs.fp, sp = regs.sp;
+    int n = 0;
+    *end = WALK_ROOT;
+    for (bool leaf = true; walk_record(pc, leaf, out, max, &n, end); leaf = false) {
+        if (!walk_dwarf_step(&pc, &sp, &fp, leaf)) break;
+    }
+    return n;
+}

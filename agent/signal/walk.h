@@ -1,0 +1,46 @@
+/*
+ * [signal-safe] walk: native stack walking from a signal's interrupted registers, leaf first, up to the first frame in
+ * JVM-generated code (where AsyncGetCallTrace takes over) or the thread's root. Frames are stored as
+ * FRAME_NATIVE with the pc (the call site, return address - 1, for callers). Async-signal-safe.
+ */
+#ifndef LIBPROF_WALK_H
+#define LIBPROF_WALK_H
+
+#include "frame.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    uintptr_t pc, sp, fp;
+} walk_regs;
+
+typedef enum {
+    WALK_ROOT = 0,       /* reached the end of the chain (thread entry, or a frame we cannot step past) */
+    WALK_REACHED_JAVA,   /* stopped at a pc in the JVM's code cache */
+    WALK_TOO_DEEP,       /* hit the frame limit */
+} walk_end;
+
+/* Walks by frame pointers. Returns the number of frames written to out (at most max). */
+int walk_fp(walk_regs regs, trace_frame *out, int max, walk_end *end);
+
+/* Walks by the DWARF unwind tables of native_map, falling back to the frame pointer for code they do not
+ * describe. Same contract as walk_fp. */
+int walk_dwarf(walk_regs regs, trace_frame *out, int max, walk_end *end);
+
+/* One DWARF step (the frame pointer where no unwind row describes pc); false at the thread's root (a row
+ * marking the outermost frame) or when the frame cannot be stepped. */
+bool walk_dwarf_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, bool leaf);
+
+/* One frame-pointer step from (pc, sp, fp) to the caller; false when the chain does not look sane. */
+bool walk_fp_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp);
+
+/* Shared by the walkers: records the frame at pc (the call site for callers) unless the walk ends there
+ * (no code, JVM code, frame limit); false means stop. */
+bool walk_record(uintptr_t pc, bool leaf, trace_frame *out, int max, int *n, walk_end *end);
+
+/* Set when a walk met code that is neither the JVM's nor in a known object (a library loaded since the
+ * last native_map_refresh). Cleared by whoever refreshes. */
+bool walk_take_unknown_code_flag(void);
+
+#endif

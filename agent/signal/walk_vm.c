@@ -1,0 +1,301 @@
+/*
+ * [signal-safe] walk_vm: one walk over every frame of the interrupted thread, leaf to root.
+ *
+ * Physical frames: outside the code cache, a native frame, stepped by DWARF (frame pointer as fallback).
+ * Inside it, codeblob says what the pc is in:
+ *  - an nmethod (C1/C2-compiled method or native method wrapper) or any stub with a frame: the frame is
+ *    CodeBlob::_frame_size words above its unextended sp; the return address is the top word, the caller's
+ *    rbp the one below it (HotSpot's x86_64 layout, frame::sender_for_compiled_frame);
+ *  - the interpreter: an rbp-based frame whose Method* sits at a fixed slot below rbp and whose caller's
+ *    unextended sp is saved at rbp[-1] (a compiled caller's frame size counts from there);
+ *  - the call stub's return address: an entry frame, where VM code called Java; it is rbp-based, and its
+ *    caller (JavaCalls::call_helper) is native again; other stubs without a frame size that call out
+ *    (StubRoutines' stubs such as the nmethod entry barrier) are rbp-based too;
+ *  - a leaf frame not yet built (prologue) or already torn down (epilogue), or a frameless stub: the return
+ *    address is at sp, or one word above it once rbp was pushed; the first candidate that is code wins.
+ *
+ * Which Java methods those frames run, with inlining and bci, is AsyncGetCallTrace's answer, taken just
+ * before the walk: its frames are consumed leaf to root, and each physical Java frame takes every frame up
+ * to and including the first one whose Method* is the frame's own (the frames before it were inlined into
+ * it). jmethodID -> Method* is one word read through the jmethodID (checked at start-up), cached.
+ * Matching AsyncGetCallTrace rather than decoding the nmethod's debug information ourselves keeps the Java
+ * frames exactly as exact as in the stitching modes, and makes every physical Java frame a check of the
+ * walk: a frame whose method is not where AsyncGetCallTrace says ends the walk as a counted failure, and
+ * the sample falls back to stitching. Any frame that does not look right ends the walk the same way.
+ *
+ * When AsyncGetCallTrace gives nothing (a thread inside the VM it cannot walk, some stubs, GC), the walker
+ * names the physical Java frames itself: Method* -> ConstMethod -> ConstantPool -> InstanceKlass -> the
+ * class's jmethodID cache at the method's idnum, checked by reading the Method* back through the jmethodID
+ * found, and cached. Interpreted frames get their bci from the frame's bytecode pointer (checked against
+ * the method's code size); compiled frames get bci 0 and no inlined frames (decoding the nmethod's scopes is
+ * not done here). Only the jmethodIDs the agent preallocated at class preparation can be found this way.
+ */
+#include "walk_vm.h"
+
+#include "codeblob.h"
+#include "codeheap.h"
+#include "native_map.h"
+#include "safe_read.h"
+
+#include <stdatomic.h>
+
+#define WORD sizeof(uintptr_t)
+#define MAX_FRAME_BYTES ((uintptr_t)1 << 20)
+#define METHOD_CACHE 8192
+#define METHOD_PROBES 16
+
+/* jmethodID -> Method*: the word a jmethodID points to changes only when its class is redefined or
+ * unloaded; a stale entry costs one mismatch (a counted fallback), never a wrong name. */
+static _Atomic uintptr_t cache_ids[METHOD_CACHE], cache_methods[METHOD_CACHE];
+
+static uintptr_t method_of(jmethodID id) {
+    uintptr_t key = (uintptr_t)id, method = 0;
+    if (!key) return 0;
+    unsigned slot = (unsigned)((key >> 3) * 0x9e3779b97f4a7c15ULL >> 51) & (METHOD_CACHE - 1);
+    for (unsigned i = 0; i < METHOD_PROBES; i++) {
+        unsigned s = (slot + i) & (METHOD_CACHE - 1);
+        uintptr_t k = atomic_load_explicit(&cache_ids[s], memory_order_acquire);
+        if (k == key) {
+            method = atomic_load_explicit(&cache_methods[s], memory_order_acquire);
+            if (method) return method;
+            break;
+        }
+        if (k) continue;
+        if (!safe_read_word(key, &method) || !method) return 0;
+        uintptr_t expected = 0;
+        if (atomic_compare_exchange_strong(&cache_ids[s], &expected, key))
+            atomic_store_explicit(&cache_methods[s], method, memory_order_release);
+        return method;
+    }
+    return safe_read_word(key, &method) ? method : 0;
+}
+
+/* Method* -> jmethodID and the bytecodes' bounds, for frames the walker names itself. */
+static walk_vm_layout layout;
+static _Atomic bool layout_set;
+static _Atomic uintptr_t named_keys[METHOD_CACHE], named_ids[METHOD_CACHE];
+static uintptr_t named_code[METHOD_CACHE], named_code_size[METHOD_CACHE];
+
+void walk_vm_set_layout(const walk_vm_layout *l) {
+    layout = *l;
+    atomic_store(&layout_set, true);
+}
+
+static bool read_u(uintptr_t addr, unsigned width, uintptr_t *out) {
+    int64_t v;
+    if (!codeblob_read_field(addr, width, &v)) return false;
+    *out = (uintptr_t)v & (width == 8 ? ~(uintptr_t)0 : (((uintptr_t)1 << (width * 8)) - 1));
+    return true;
+}
+
+typedef struct {
+    uintptr_t id, code, code_size;
+} named_method;
+
+static bool name_method_uncached(uintptr_t method, named_method *out) {
+    uintptr_t cm, cp, holder, ids, length, idnum, id, back;
+    if (!safe_read_word(method + layout.const_method, &cm) || !safe_read_word(cm + layout.constants, &cp) ||
+        !read_u(cm + layout.idnum, layout.idnum_width, &idnum) ||
+        !read_u(cm + layout.code_size, layout.code_size_width, &out->code_size) ||
+        !safe_read_word(cp + layout.pool_holder, &holder) || !safe_read_word(holder + layout.jmethod_ids, &ids) ||
+        !ids || !safe_read_word(ids, &length) || idnum + 1 > length ||
+        !safe_read_word(ids + (idnum + 1) * WORD, &id) || !id || !safe_read_word(id, &back) || back != method)
+        return false;
+    out->id = id;
+    out->code = cm + layout.const_method_size;   /* the bytecodes follow the ConstMethod */
+    return true;
+}
+
+static bool name_method(uintptr_t method, named_method *out) {
+    unsigned slot = (unsigned)((method >> 3) * 0x9e3779b97f4a7c15ULL >> 51) & (METHOD_CACHE - 1);
+    for (unsigned i = 0; i < METHOD_PROBES; i++) {
+        unsigned s = (slot + i) & (METHOD_CACHE - 1);
+        uintptr_t k = atomic_load_explicit(&named_keys[s], memory_order_acquire);
+        if (k == method) {
+            uintptr_t id = atomic_load_explicit(&named_ids[s], memory_order_acquire);
+            if (!id) break;   /* being filled by another handler */
+            *out = (named_method){id, named_code[s], named_code_size[s]};
+            return true;
+        }
+        if (k) continue;
+        if (!name_method_uncached(method, out)) return false;
+        uintptr_t expected = 0;
+        if (atomic_compare_exchange_strong(&named_keys[s], &expected, method)) {
+            named_code[s] = out->code;
+            named_code_size[s] = out->code_size;
+            atomic_store_explicit(&named_ids[s], out->id, memory_order_release);
+        }
+        return true;
+    }
+    return name_method_uncached(method, out);
+}
+
+const char *walk_vm_failure_name(vmwalk_failure f) {
+    static const char *const names[VMWALK_REASON_COUNT] = {"ok",           "no_code_blob", "bad_frame",
+                                                           "unmatched_method", "frames_left", "deopt",
+                                                           "no_java_trace"};
+    return (unsigned)f < VMWALK_REASON_COUNT ? names[f] : "?";
+}
+
+typedef struct {
+    uintptr_t pc, sp, fp, usp;   /* usp: the unextended sp a compiled frame's size counts from */
+    bool leaf, name_frames;
+    const asgct_frame *java;
+    int java_count, next_java;
+    trace_frame *out;
+    int max, n;
+    vmwalk_result *r;
+} walk_state;
+
+static bool fail(walk_state *w, vmwalk_failure why);
+
+static bool is_code(uintptr_t pc) {
+    return pc >= 4096 && (codeheap_contains(pc) || native_map_contains(pc));
+}
+
+static bool emit(walk_state *w, trace_frame f) {
+    if (w->n >= w->max) {
+        w->r->truncated = true;
+        return false;
+    }
+    w->out[w->n++] = f;
+    return true;
+}
+
+/* A physical Java frame named by the walker; bcp is the interpreter's bytecode pointer, 0 if compiled. */
+static bool emit_own(walk_state *w, uintptr_t method, uintptr_t bcp) {
+    named_method m;
+    if (!name_method(method, &m)) return fail(w, VMWALK_NO_TRACE);
+    int32_t bci = bcp >= m.code && bcp < m.code + m.code_size ? (int32_t)(bcp - m.code) : 0;
+    w->r->self_named++;
+    return emit(w, (trace_frame){m.id, bci, FRAME_JAVA});
+}
+
+/* Places AsyncGetCallTrace's frames up to the one whose Method* is the physical frame's. */
+static bool emit_java(walk_state *w, uintptr_t method, uintptr_t bcp) {
+    if (w->java_count == 0 && w->name_frames && atomic_load_explicit(&layout_set, memory_order_acquire))
+        return emit_own(w, method, bcp);
+    int k = w->next_java;
+    while (k < w->java_count && method_of(w->java[k].method_id) != method) k++;
+    /* A leaf frame being entered (nmethod prologue, interpreter method entry) is not yet a frame for
+     * AsyncGetCallTrace, which starts from its caller: the walk goes on without it. */
+    if (k == w->java_count && w->leaf && w->java_count) return true;
+    if (k == w->java_count) {
+        w->r->failure = w->java_count ? VMWALK_UNMATCHED : VMWALK_NO_TRACE;
+        return false;
+    }
+    for (; w->next_java <= k; w->next_java++) {
+        const asgct_frame *f = &w->java[w->next_java];
+        if (!emit(w, (trace_frame){(uint64_t)(uintptr_t)f->method_id, f->lineno, FRAME_JAVA})) return false;
+    }
+    return true;
+}
+
+static bool fail(walk_state *w, vmwalk_failure why) {
+    w->r->failure = why;
+    return false;
+}
+
+static bool step_fp_frame(walk_state *w, bool interpreted);
+
+/* Moves to the caller whose return address is at 'ret_at', with sp just above it. */
+static bool step_to(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
+    uintptr_t ret;
+    if (ret_at < w->sp || ret_at - w->sp > MAX_FRAME_BYTES || !safe_read_word(ret_at, &ret) || !is_code(ret))
+        return false;
+    w->pc = ret;
+    w->sp = w->usp = ret_at + WORD;
+    w->fp = fp;
+    return true;
+}
+
+/* A leaf frame that is not (or no longer) built: the return address at sp, or above a pushed rbp, or, for
+ * a prologue that has allocated the frame but not reached its frame-complete point, where the whole frame
+ * puts it; for a stub that built an rbp frame, above rbp. */
+static bool step_unbuilt_leaf(walk_state *w, uintptr_t frame_bytes) {
+    uintptr_t saved_fp, fp = w->fp;
+    if (step_to(w, w->sp, fp)) return true;
+    if (safe_read_word(w->sp, &saved_fp) && step_to(w, w->sp + WORD, saved_fp)) return true;
+    if (frame_bytes >= 2 * WORD && safe_read_word(w->sp + frame_bytes - 2 * WORD, &saved_fp) &&
+        step_to(w, w->sp + frame_bytes - WORD, saved_fp))
+        return true;
+    return !frame_bytes && fp > w->sp && fp - w->sp < 4096 && step_fp_frame(w, false);
+}
+
+/* An rbp-based frame: the interpreter's and the call stub's. */
+static bool step_fp_frame(walk_state *w, bool interpreted) {
+    uintptr_t fp = w->fp, saved_fp, ret, sender_sp = fp + 2 * WORD;
+    if (fp < w->sp || fp - w->sp > MAX_FRAME_BYTES || !safe_read_word(fp, &saved_fp) ||
+        !safe_read_word(fp + WORD, &ret) || !is_code(ret))
+        return false;
+    uintptr_t usp = sender_sp;
+    if (interpreted) {
+        if (!safe_read_word(fp + (uintptr_t)(intptr_t)codeblob_interp_sender_sp_slot() * WORD, &usp) ||
+            usp < w->sp || usp > sender_sp + MAX_FRAME_BYTES)
+            return false;
+    }
+    w->pc = ret;
+    w->sp = sender_sp;
+    w->usp = usp;
+    w->fp = saved_fp;
+    return true;
+}
+
+/* The nmethod entry barrier's stub (JDK 21+) pushes a word for its own use before building its rbp frame,
+ * so its return address is one word further up than in a plain rbp frame. */
+static bool step_stub_frame(walk_state *w) {
+    uintptr_t fp = w->fp, saved_fp;
+    if (fp < w->sp || fp - w->sp > MAX_FRAME_BYTES || !safe_read_word(fp, &saved_fp)) return false;
+    return step_to(w, fp + 2 * WORD, saved_fp);
+}
+
+/* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
+static bool step_code_frame(walk_state *w) {
+    if (w->pc == codeblob_call_stub_return()) {
+        /* An entry frame: emits nothing of its own, its rbp leads to JavaCalls::call_helper. */
+        return step_fp_frame(w, false) || fail(w, VMWALK_BAD_FRAME);
+    }
+    codeblob b;
+    if (!codeblob_find(w->pc, &b)) return fail(w, VMWALK_NO_BLOB);
+    if (b.kind == BLOB_INTERPRETER) {
+        uintptr_t method, bcp = 0;
+        if (!safe_read_word(w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD, &method) ||
+            w->fp < w->sp)
+            return fail(w, VMWALK_BAD_FRAME);
+        if (layout.interp_bcp_slot) safe_read_word(w->fp + (uintptr_t)(intptr_t)layout.interp_bcp_slot * WORD, &bcp);
+        if (!emit_java(w, method, bcp)) return false;
+        return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
+    }
+    if (b.deopt) return fail(w, VMWALK_DEOPT);
+    if (b.kind == BLOB_NMETHOD && !emit_java(w, b.method, 0)) return false;
+    bool built = b.frame_bytes >= 2 * WORD && b.frame_complete && w->pc >= b.frame_complete;
+    if (w->leaf && !built) return step_unbuilt_leaf(w, b.frame_bytes) || fail(w, VMWALK_BAD_FRAME);
+    /* A caller in a stub the blob gives no frame size for (StubRoutines' stubs, such as the nmethod entry
+     * barrier's): those that call out build an rbp frame first. */
+    if (b.frame_bytes < 2 * WORD) return step_fp_frame(w, false) || step_stub_frame(w) || fail(w, VMWALK_BAD_FRAME);
+    uintptr_t sender_sp = w->usp + b.frame_bytes, saved_fp;
+    if (safe_read_word(sender_sp - 2 * WORD, &saved_fp) && step_to(w, sender_sp - WORD, saved_fp)) return true;
+    /* A leaf in its epilogue: the frame is already popped. */
+    return (w->leaf && step_unbuilt_leaf(w, 0)) || fail(w, VMWALK_BAD_FRAME);
+}
+
+int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
+            vmwalk_result *r) {
+    walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
+                    0, out, max, 0, r};
+    *r = (vmwalk_result){VMWALK_OK, -1, false, 0};
+    while (w.pc >= 4096) {
+        if (codeheap_contains(w.pc)) {
+            if (r->native_prefix < 0) r->native_prefix = w.n;
+            if (!step_code_frame(&w)) break;
+        } else {
+            if (!emit(&w, (trace_frame){w.leaf ? w.pc : w.pc - 1, 0, FRAME_NATIVE})) break;
+            if (!walk_dwarf_step(&w.pc, &w.sp, &w.fp, w.leaf)) break;
+            w.usp = w.sp;
+        }
+        w.leaf = false;
+    }
+    if (r->native_prefix < 0) r->native_prefix = w.n;
+    if (r->failure == VMWALK_OK && !r->truncated && w.next_java < w.java_count) r->failure = VMWALK_FRAMES_LEFT;
+    return w.n;
+}
