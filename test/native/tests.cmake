@@ -11,6 +11,9 @@ foreach(t ${UNIT_TESTS})
   target_link_libraries(${t} PRIVATE profcore ${CMOCKA_LIBRARIES})
   add_test(NAME unit.${t} COMMAND ${t})
 endforeach()
+foreach(t test_jfr_read test_jfr_widths test_jfr_cut)   # the JFR reader: jfrconv's library
+  target_link_libraries(${t} PRIVATE jfrconv_lib)
+endforeach()
 
 # JNI libraries used by the integration tests: the same chain with and without frame pointers.
 foreach(variant fp nofp)
@@ -67,14 +70,14 @@ add_test(NAME unit.fuzz_options COMMAND fuzz_options ${OPTIONS_CORPUS})
 # The JFR reader's fuzz harness, run over its checked-in corpus (tiny recordings of ours and the JDK's,
 # and what libFuzzer found).
 add_executable(fuzz_jfr test/native/fuzz_jfr.c)
-target_link_libraries(fuzz_jfr PRIVATE profcore)
+target_link_libraries(fuzz_jfr PRIVATE jfrconv_lib)
 file(GLOB JFR_CORPUS ${CMAKE_SOURCE_DIR}/test/native/corpus/jfr/*)
 add_test(NAME unit.fuzz_jfr COMMAND fuzz_jfr ${JFR_CORPUS})
 
 # jfrconv's command line (jfrconv/jfrconv_args.c).
 add_executable(test_jfrconv_args test/native/test_jfrconv_args.c jfrconv/jfrconv_args.c)
 target_include_directories(test_jfrconv_args PRIVATE agent jfrconv ${CMOCKA_INCLUDE_DIRS})
-target_link_libraries(test_jfrconv_args PRIVATE profcore ${CMOCKA_LIBRARIES})
+target_link_libraries(test_jfrconv_args PRIVATE jfrconv_lib ${CMOCKA_LIBRARIES})
 add_test(NAME unit.test_jfrconv_args COMMAND test_jfrconv_args)
 # GCC clone suffixes in native names (issue 15.6; test_native_map checks them through frame_symbols.c, the
 # agent's one native resolver), the log's destinations and the files log= takes (issue 15.4, 16.10), and
