@@ -79,7 +79,7 @@ add_executable(test_jfrconv_args test/native/test_jfrconv_args.c jfrconv/jfrconv
 target_include_directories(test_jfrconv_args PRIVATE agent jfrconv ${CMOCKA_INCLUDE_DIRS})
 target_link_libraries(test_jfrconv_args PRIVATE jfrconv_lib ${CMOCKA_LIBRARIES})
 add_test(NAME unit.test_jfrconv_args COMMAND test_jfrconv_args)
-# GCC clone suffixes in native names (issue 15.6; test_native_map checks them through frame_symbols.c, the
+# GCC clone suffixes in native names (issue 15.6; test_native_map checks them through frame_names.c, the
 # agent's one native resolver), the log's destinations and the files log= takes (issue 15.4, 16.10), and
 # output files: devices, FIFOs, links, planted temporary names, modes, failed moves (safe_file, output),
 # jstackdepth bounding the whole recorded stack, full names from the JVM's thread dump.
@@ -90,4 +90,5 @@ foreach(t test_clone_names test_log test_safe_file test_stack_bound test_thread_
   add_test(NAME unit.${t} COMMAND ${t})
 endforeach()
 set_tests_properties(unit.test_safe_file PROPERTIES TIMEOUT 60)
-target_sources(test_native_map PRIVATE agent/frame_symbols.c)
+target_sources(test_native_map PRIVATE agent/frame_names.c)
+target_include_directories(test_native_map PRIVATE ${JNI_INCLUDES})
