@@ -241,7 +241,7 @@ static frame_out resolve_frame(resolver *r, const trace_frame *f) {
         if (key && u64map_put(&r->java_methods, f->id, key)) r->failed = true;
     }
     const method_rec *m = key ? &r->methods[key - 1] : NULL;
-    int line = m && m->java ? jvm_line_of(m->java, f->bci) : -1;
+    int line = m && m->java ? jvm_lines_at(m->java, f->bci) : -1;
     return (frame_out){(uint32_t)key, line, f->bci >= 0 ? f->bci : -1, JFR_FRAME_JIT};
 }
 
@@ -269,7 +269,7 @@ static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
 }
 
 static void write_threads(jfr_pools *p, jfr_buf *b, jfr_checkpoint *c) {
-    jfr_pool_begin(b, c, JFR_THREAD);
+    jfr_chunk_pool_begin(b, c, JFR_THREAD);
     size_t n = 0;
     for (size_t i = 0; i < p->threads.capacity; i++) {
         uint64_t tid = p->threads.keys[i];
@@ -285,11 +285,11 @@ static void write_threads(jfr_pools *p, jfr_buf *b, jfr_checkpoint *c) {
         jfr_put_varint(b, 0);   /* thread group: none */
         n++;
     }
-    jfr_pool_end(b, c, n);
+    jfr_chunk_pool_end(b, c, n);
 }
 
 static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
-    jfr_pool_begin(b, c, JFR_METHOD);
+    jfr_chunk_pool_begin(b, c, JFR_METHOD);
     for (size_t i = 0; i < r->method_count; i++) {
         const method_rec *m = &r->methods[i];
         jfr_put_varint(b, m->key);
@@ -299,9 +299,9 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
         jfr_put_int(b, m->modifiers);
         jfr_put_u8(b, 0);   /* hidden: never, every frame is shown as the other outputs show it */
     }
-    jfr_pool_end(b, c, r->method_count);
+    jfr_chunk_pool_end(b, c, r->method_count);
 
-    jfr_pool_begin(b, c, JFR_CLASS);
+    jfr_chunk_pool_begin(b, c, JFR_CLASS);
     for (size_t i = 0; i < r->class_count; i++) {
         const class_rec *k = &r->class_list[i];
         jfr_put_varint(b, ref(r, k->name_sym));
@@ -311,19 +311,19 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
         jfr_put_int(b, k->modifiers);
         jfr_put_u8(b, 0);
     }
-    jfr_pool_end(b, c, r->class_count);
+    jfr_chunk_pool_end(b, c, r->class_count);
 
-    jfr_pool_begin(b, c, JFR_PACKAGE);
+    jfr_chunk_pool_begin(b, c, JFR_PACKAGE);
     for (size_t i = 0; i < r->package_count; i++) {
         jfr_put_varint(b, ref(r, r->package_syms[i]));
         jfr_put_varint(b, ref(r, r->package_syms[i]));
         jfr_put_varint(b, 0);   /* module: not recorded */
         jfr_put_u8(b, 1);
     }
-    jfr_pool_end(b, c, r->package_count);
+    jfr_chunk_pool_end(b, c, r->package_count);
 
     /* Symbols last: everything above may have added some. */
-    jfr_pool_begin(b, c, JFR_SYMBOL);
+    jfr_chunk_pool_begin(b, c, JFR_SYMBOL);
     size_t n = 0;
     for (size_t i = 0; i < r->symbols_used.capacity; i++) {
         uint64_t sym = r->symbols_used.keys[i];
@@ -332,7 +332,7 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
         jfr_put_string(b, r->pools->strings.names[sym - 1]);
         n++;
     }
-    jfr_pool_end(b, c, n);
+    jfr_chunk_pool_end(b, c, n);
 }
 
 static void resolver_free(resolver *r) {
@@ -371,29 +371,29 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     u64map_init(&r.packages);
 
     jfr_checkpoint c;
-    jfr_checkpoint_begin(b, &c, ticks);
-    jfr_pool_begin(b, &c, JFR_STACK_TRACE);
+    jfr_chunk_checkpoint_begin(b, &c, ticks);
+    jfr_chunk_pool_begin(b, &c, JFR_STACK_TRACE);
     size_t stacks = 0;
     for (size_t i = 0; i < p->traces.capacity; i++) {
         if (!p->traces.keys[i]) continue;
         write_stack(&r, b, (uint32_t)p->traces.keys[i]);
         stacks++;
     }
-    jfr_pool_end(b, &c, stacks);
+    jfr_chunk_pool_end(b, &c, stacks);
     write_resolved(&r, b, &c);
     write_threads(p, b, &c);
 
-    jfr_pool_begin(b, &c, JFR_FRAME_TYPE);
+    jfr_chunk_pool_begin(b, &c, JFR_FRAME_TYPE);
     for (int t = 1; t < JFR_FRAME_TYPE_COUNT; t++) {
         jfr_put_varint(b, (uint64_t)t);
         jfr_put_string(b, jfr_frame_type_name(t));
     }
-    jfr_pool_end(b, &c, JFR_FRAME_TYPE_COUNT - 1);
-    jfr_pool_begin(b, &c, JFR_THREAD_STATE);
+    jfr_chunk_pool_end(b, &c, JFR_FRAME_TYPE_COUNT - 1);
+    jfr_chunk_pool_begin(b, &c, JFR_THREAD_STATE);
     jfr_put_varint(b, JFR_STATE_RUNNABLE);
     jfr_put_string(b, JFR_STATE_RUNNABLE_NAME);
-    jfr_pool_end(b, &c, 1);
-    jfr_checkpoint_end(b, &c);
+    jfr_chunk_pool_end(b, &c, 1);
+    jfr_chunk_checkpoint_end(b, &c);
 
     int rc = r.failed || p->failed || b->failed ? -1 : 0;
     resolver_free(&r);
