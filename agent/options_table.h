@@ -1,9 +1,10 @@
 /*
  * options_table: the one table of options. Every option the agent's grammar knows (its name and value
- * kind, in async-profiler's spelling), the flags jprof and jfrconv spell it with, and jprof's help line
- * for it; jprof's own flags (-d, -f, ...) are rows without an agent name. The agent's "accepted:" list, its
- * no-value checks and flags, jprof's flag translation and help, and jfrconv's flag spellings all read it,
- * so a new option is one row. Pure data; used by options.c, jprof and jfrconv.
+ * kind, in async-profiler's spelling), the flags jprof and jfrconv spell it with, and jprof's and
+ * jfrconv's help lines for it; the tools' own flags (-d, --state, ...) are rows without an agent name.
+ * The agent's "accepted:" list, its no-value checks and flags, jprof's flag translation and help, and
+ * jfrconv's flags and help all read it, so a new option is one row. Pure data; used by options.c, jprof
+ * and jfrconv.
  */
 #ifndef LIBPROF_OPTIONS_TABLE_H
 #define LIBPROF_OPTIONS_TABLE_H
@@ -29,6 +30,8 @@ typedef struct {
     const char *probe;       /* the value jprof's help tries on the linked grammar to mark what is pending */
     const char *jfrconv;     /* jfrconv's short flag ("-t"), NULL when none */
     const char *jfrconv_long;/* jfrconv's long flag ("--threads"), NULL when jfrconv does not offer it */
+    const char *jfrconv_arg; /* the value's placeholder in jfrconv's help */
+    const char *jfrconv_help;/* jfrconv's help text */
 } options_spec;
 
 extern const options_spec options_table[];

@@ -24,33 +24,17 @@ void jfrconv_usage(FILE *out) {
           ".collapsed/.folded/.csv collapsed stacks, anything else a text report. Output '-': standard output.\n"
           "With only an input, writes input.html beside it.\n"
           "\n"
-          "Options:\n"
-          "  -o, --output FORMAT  collapsed, flamegraph (or html), tree, text\n"
-          "  -t, --threads        a root frame per thread: [name tid=N]\n"
-          "  -s, --state LIST     only samples in these thread states, e.g. RUNNABLE,SLEEPING (any case,\n"
-          "                       STATE_ optional, a prefix is enough: -s r)\n"
-          "  -I, --include PAT    only stacks with a frame matching PAT (repeatable)\n"
-          "  -X, --exclude PAT    drop stacks with a frame matching PAT (repeatable)\n"
-          "                       PAT: the agent's pattern ('*' at either end: '*HashMap*') or a regular\n"
-          "                       expression matching a whole frame name ('java/util/.*\\.get')\n"
-          "      --from TIME      only samples at or after TIME\n"
-          "      --to TIME        only samples at or before TIME\n"
-          "                       TIME: from the recording's start: 10s, 500ms, 2m, 1500 (ms); from its end:\n"
-          "                       -10s; absolute: epoch milliseconds (1700000000000), 2026-11-22T10:15:00[Z],\n"
-          "                       10:15:00 (local time of day)\n"
-          "      --cpu            jdk.ExecutionSample only (not jdk.NativeMethodSample)\n"
-          "      --total          count the events' weight (where they have one) instead of samples\n"
-          "      --title TITLE    title of the flame graph or report\n"
-          "      --minwidth P     flame graph: leave out frames narrower than P percent\n"
-          "  -r, --reverse        flame graph: open with stacks merged from the leaf; other formats: stacks\n"
-          "                       written leaf first\n"
-          "      --inverted       flame graph: open as an icicle\n"
-          "      --simple         class names without their package\n"
-          "      --dot            java.util.HashMap.get instead of java/util/HashMap.get\n"
-          "      --sig            append method descriptors\n"
-          "      --ann            annotate frames: _[j] JIT compiled, _[i] inlined, _[0] interpreted, _[k] kernel\n"
-          "  -h, --help           this help\n",
+          "Options:\n",
           out);
+    for (size_t i = 0; i < options_table_count; i++) {
+        const options_spec *o = &options_table[i];
+        if (!o->jfrconv_long) continue;
+        char flags[64];
+        snprintf(flags, sizeof(flags), "%s%s%s%s%s", o->jfrconv ? o->jfrconv : "  ", o->jfrconv ? ", " : "  ",
+                 o->jfrconv_long, o->jfrconv_arg ? " " : "", o->jfrconv_arg ? o->jfrconv_arg : "");
+        fprintf(out, "  %-20s %s\n", flags, o->jfrconv_help);
+    }
+    fputs("  -h, --help           this help\n", out);
 }
 
 /* Digits with an optional fraction and a unit suffix: ns us ms s m h; no suffix = milliseconds. The whole
