@@ -46,7 +46,7 @@ typedef struct {
 int jvm_method_describe(jmethodID method, jvm_method_info *out);
 
 /* The line of 'bci' by a table from jvm_method_describe: -1 without a table or with an unknown bci. */
-int jvm_line_of(const jvm_method_info *m, int bci);
+int jvm_lines_at(const jvm_method_info *m, int bci);
 
 /* Attaches the calling native thread to the VM (as a daemon) so it may call JVMTI; NULL if it cannot. */
 JNIEnv *jvm_attach_current_thread(void);

@@ -4,7 +4,7 @@
  */
 #include "jvm.h"
 
-int jvm_line_of(const jvm_method_info *m, int bci) {
+int jvm_lines_at(const jvm_method_info *m, int bci) {
     /* The entry that starts last at or before bci; tables are not guaranteed to be sorted. */
     int line = -1, best = -1;
     for (int i = 0; bci >= 0 && i < m->line_count; i++) {

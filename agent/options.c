@@ -1,6 +1,7 @@
 /*
- * options: a table-free, token-by-token parser. Each token is "name" or "name=value"; every error names
- * the token, the value and what would have been accepted, because the user sees nothing else.
+ * options: a token-by-token parser over the option table (options_table.c: names, value kinds, flags and
+ * formats). Each token is "name" or "name=value"; every error names the token, the value and what would
+ * have been accepted, because the user sees nothing else.
  */
 #include "options.h"
 
@@ -8,6 +9,7 @@
 #include "filepath.h"
 #include "log.h"
 #include "method_target.h"
+#include "options_table.h"
 #include "perf_events.h"
 
 #include <errno.h>
@@ -142,19 +144,6 @@ static int set_event(prof_options *o, const char *value, char *err, size_t errle
     return errmsg_fail(err, errlen, "option 'event=%s': unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, value, value);
 }
 
-/* Options that take no value, and the flag each one sets. */
-static bool *flag_for(prof_options *o, const char *name) {
-    struct { const char *name; bool *flag; } flags[] = {
-        {"threads", &o->threads}, {"simple", &o->simple}, {"dot", &o->dot}, {"sig", &o->sig},
-        {"ann", &o->ann}, {"total", &o->total}, {"quiet", &o->quiet}, {"lib", &o->lib},
-        {"reverse", &o->reverse}, {"inverted", &o->inverted}, {"alluser", &o->alluser},
-    };
-    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-        if (strcmp(name, flags[i].name) == 0) return flags[i].flag;
-    }
-    return NULL;
-}
-
 static int parse_action(const char *name, prof_action *out) {
     static const char *const names[] = {"", "start", "resume", "stop", "dump", "status", "version"};
     for (int a = ACTION_START; a <= ACTION_VERSION; a++) {
@@ -177,17 +166,22 @@ static int parse_count_format(const char *name, const char *value, int *out, cha
     return 0;
 }
 
-/* minwidth=PERCENT: a decimal number from 0 to 100, as async-profiler spells it (no '%' sign). */
-static int parse_minwidth(prof_options *o, const char *value, char *err, size_t errlen) {
+int options_parse_percent(const char *s, double *out) {
     char *end = NULL;
     errno = 0;
     /* Digits and a point only: strtod alone would also take "1e1", "0x1p3", "inf". */
-    bool decimal = value && *value && value[strspn(value, "0123456789.")] == 0;
-    double v = decimal ? strtod(value, &end) : -1;
-    if (errno || !end || *end || !(v >= 0 && v <= 100))
+    bool decimal = s && *s && s[strspn(s, "0123456789.")] == 0;
+    double v = decimal ? strtod(s, &end) : -1;
+    if (errno || !end || end == s || *end || !(v >= 0 && v <= 100)) return -1;
+    *out = v;
+    return 0;
+}
+
+/* minwidth=PERCENT: a decimal number from 0 to 100, as async-profiler spells it (no '%' sign). */
+static int parse_minwidth(prof_options *o, const char *value, char *err, size_t errlen) {
+    if (options_parse_percent(value, &o->minwidth))
         return errmsg_fail(err, errlen, "option 'minwidth=%s': expected a percent from 0 to 100, such as 0.5",
                     value ? value : "");
-    o->minwidth = v;
     return 0;
 }
 
@@ -196,23 +190,30 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     if (value) *value++ = 0;
     const char *name = tok;
     prof_action action;
-
+    const options_spec *spec = options_table_find(name);
+    if (!spec) {
+        char accepted[1024];
+        options_table_accepted(accepted, sizeof(accepted));
+        return errmsg_fail(err, errlen, "unknown option '%s'; accepted: %s", name, accepted);
+    }
+    if ((spec->kind == OPTION_ACTION || spec->kind == OPTION_FLAG) && value)
+        return errmsg_fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
     if (parse_action(name, &action) == 0) {
-        if (value) return errmsg_fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
         if (o->action != ACTION_NONE && o->action != action)
             return errmsg_fail(err, errlen, "options '%s' and '%s' conflict: give one action", options_action_name(o->action),
                         name);
         o->action = action;
         return 0;
     }
-    bool *flag = flag_for(o, name);
-    if (flag) {
-        if (value) return errmsg_fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
-        *flag = true;
+    if (spec->flag) {
+        *(bool *)((char *)o + spec->flag) = true;
+        return 0;
+    }
+    if (spec->kind == OPTION_FLAG && spec->format) {
+        o->format = (prof_format)spec->format;
         return 0;
     }
     if (strcmp(name, "samples") == 0) {
-        if (value) return errmsg_fail(err, errlen, "option 'samples' takes no value (got '%s')", value);
         o->total = false;
         return 0;
     }
@@ -232,21 +233,6 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         /* Refuse a bad pattern now, not when the profile is due. */
         return filepath_expand(value, 1, 0, expanded, sizeof(expanded), err, errlen);
     }
-    if (strcmp(name, "collapsed") == 0) {
-        if (value) return errmsg_fail(err, errlen, "option 'collapsed' takes no value (got '%s')", value);
-        o->format = FORMAT_COLLAPSED;
-        return 0;
-    }
-    if (strcmp(name, "text") == 0) {
-        if (value) return errmsg_fail(err, errlen, "option 'text' takes no value (got '%s')", value);
-        o->format = FORMAT_TEXT;
-        return 0;
-    }
-    if (strcmp(name, "jfr") == 0) {
-        if (value) return errmsg_fail(err, errlen, "option 'jfr' takes no value (got '%s')", value);
-        o->format = FORMAT_JFR;
-        return 0;
-    }
     if (strcmp(name, "chunksize") == 0) {
         if (options_parse_size(value, &o->chunk_size) || o->chunk_size < OPTIONS_MIN_CHUNK_SIZE)
             return errmsg_fail(err, errlen, "option 'chunksize=%s': expected a size in bytes of at least 1k, with an "
@@ -257,11 +243,6 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         if (parse_chunk_time(value, &o->chunk_time_ns) || o->chunk_time_ns < OPTIONS_MIN_CHUNK_TIME_NS)
             return errmsg_fail(err, errlen, "option 'chunktime=%s': expected a duration of at least 1s, such as 10s, "
                         "5m, 1h (a bare number is seconds)", value ? value : "");
-        return 0;
-    }
-    if (strcmp(name, "flamegraph") == 0 || strcmp(name, "html") == 0 || strcmp(name, "tree") == 0) {
-        if (value) return errmsg_fail(err, errlen, "option '%s' takes no value (got '%s')", name, value);
-        o->format = name[0] == 't' ? FORMAT_TREE : FORMAT_FLAMEGRAPH;
         return 0;
     }
     if (strcmp(name, "minwidth") == 0) return parse_minwidth(o, value, err, errlen);
@@ -310,12 +291,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         o->log_level = level;
         return 0;
     }
-    return errmsg_fail(err, errlen,
-                "unknown option '%s'; accepted: start resume stop dump status version event= interval= file= "
-                "collapsed text traces[=N] flat[=N] threads jstackdepth= include= exclude= simple dot sig ann lib "
-                "title= samples total timeout= log= loglevel= quiet cstack= flamegraph html tree minwidth= "
-                "reverse inverted alluser jfr chunksize= chunktime=",
-                name);
+    return errmsg_fail(err, errlen, "option '%s': no parser for this table row", name);   /* cannot happen */
 }
 
 int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {

@@ -92,6 +92,9 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen);
 /* Parses a duration with an optional ns/us/ms/s suffix (no suffix = 'bare_unit_ns'). */
 int options_parse_duration(const char *s, uint64_t bare_unit_ns, uint64_t *out_ns);
 
+/* Parses a percent: a decimal number from 0 to 100 (digits and a point only, no '%' sign). */
+int options_parse_percent(const char *s, double *out);
+
 /* Parses a size in bytes with an optional k/m/g suffix (binary multiples, either case). */
 int options_parse_size(const char *s, uint64_t *out);
 

@@ -7,7 +7,7 @@
 
 #include "codeheap.h"
 #include "walk_vm.h"
-#include "dump.h"
+#include "named_profile.h"
 #include "engine.h"
 #include "jvm.h"
 #include "log.h"
@@ -154,7 +154,7 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
     }
     profile p;
     profile_init(&p);
-    int rc = dump_build_profile(live_table(), &view, &p);
+    int rc = named_profile_build(live_table(), &view, &p);
     if (rc) snprintf(err, errlen, "out of memory while building the profile");
     else {
         fill_meta(&p);

@@ -1,10 +1,12 @@
 /*
- * jprof_args: each flag maps to one agent option token. Values may not contain ',' because the agent's
- * grammar splits on it; that is refused here with the flag's name rather than letting the agent see a
+ * jprof_args: each flag maps to one agent option token, by the option table (options_table.c). Values may
+ * not contain ',' because the agent's grammar splits on it; that is refused here with the flag's name rather than letting the agent see a
  * mangled option. Whether the agent supports an option is not decided here: options.c decides (jprof
  * checks the final string with it before attaching), so new agent options need no change in jprof.
  */
 #include "jprof_args.h"
+
+#include "options_table.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,32 +38,6 @@ static const char *find_option(const char *options, const char *prefix) {
     return NULL;
 }
 
-/* Flags without a value and the agent option each one becomes. */
-static const char *flag_option(const char *arg) {
-    static const char *const map[][2] = {
-        {"-t", "threads"}, {"-s", "simple"},     {"-g", "sig"},           {"-a", "ann"},
-        {"-l", "lib"},     {"--reverse", "reverse"}, {"--inverted", "inverted"}, {"--all-user", "alluser"},
-        {"--total", "total"},
-    };
-    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-        if (strcmp(arg, map[i][0]) == 0) return map[i][1];
-    }
-    return NULL;
-}
-
-/* Flags with a value and the agent option each one becomes. */
-static const char *value_option(const char *arg) {
-    static const char *const map[][2] = {
-        {"-e", "event"},          {"-i", "interval"},         {"-j", "jstackdepth"},  {"-I", "include"},
-        {"-X", "exclude"},        {"--title", "title"},       {"--minwidth", "minwidth"}, {"--cstack", "cstack"},
-        {"--timeout", "timeout"}, {"-L", "loglevel"},
-    };
-    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-        if (strcmp(arg, map[i][0]) == 0) return map[i][1];
-    }
-    return NULL;
-}
-
 static int parse_action(const char *arg, jprof_action *out) {
     for (int i = JPROF_START; i <= JPROF_LIST; i++) {
         if (strcmp(arg, action_names[i]) == 0) {
@@ -87,10 +63,10 @@ static int copy(char *dst, size_t cap, const char *value, const char *flag, char
     return 0;
 }
 
-/* Options with a value that jprof uses itself rather than passing on. */
-static bool is_own_option(const char *arg) {
-    return strcmp(arg, "-d") == 0 || strcmp(arg, "-f") == 0 || strcmp(arg, "-o") == 0 ||
-           strcmp(arg, "--libpath") == 0 || strcmp(arg, "--attach-timeout") == 0;
+/* Flags with a value that jprof uses itself rather than passing on: its own rows of the option table, and
+ * -f, whose path jprof makes absolute before it becomes file=. */
+static bool is_own_option(const options_spec *s) {
+    return !s->name || strcmp(s->name, "file") == 0;
 }
 
 static int parse_own_option(const char *arg, const char *value, jprof_args *a, char *err, size_t errlen) {
@@ -129,23 +105,23 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
     bool have_action = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        const char *option = NULL;
+        const options_spec *spec = options_table_jprof(arg);
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             a->help = true;
-        } else if ((option = flag_option(arg))) {
-            if (append(a->profiling, sizeof(a->profiling), option, NULL))
+        } else if (spec && !options_table_takes_value(spec)) {
+            if (append(a->profiling, sizeof(a->profiling), spec->name, NULL))
                 return fail(err, errlen, "%s: too many options", arg);
-        } else if ((option = value_option(arg)) || is_own_option(arg)) {
+        } else if (spec) {
             const char *value = argv[++i];
             if (!value) return fail(err, errlen, "%s needs a value", arg);
             /* The library path is not an agent option; everything else ends up in the comma-separated string. */
             if (strchr(value, ',') && strcmp(arg, "--libpath") != 0)
                 return fail(err, errlen, "%s: the value may not contain ',' (agent options are comma-separated)", arg);
-            if (!option) {
+            if (is_own_option(spec)) {
                 if (parse_own_option(arg, value, a, err, errlen)) return -1;
             } else if (!*value) {
                 return fail(err, errlen, "%s needs a non-empty value", arg);
-            } else if (append(a->profiling, sizeof(a->profiling), option, value)) {
+            } else if (append(a->profiling, sizeof(a->profiling), spec->name, value)) {
                 return fail(err, errlen, "%s: too many options", arg);
             }
         } else if (arg[0] == '-') {

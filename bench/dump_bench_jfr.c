@@ -32,6 +32,12 @@ int jvm_method_describe(jmethodID method, jvm_method_info *out) {
     return 0;
 }
 
+/* The pools name only non-Java frames through frame_names; its JVMTI path is not reached here. */
+int jvm_method_name(jmethodID method, names_style style, char *buf, size_t len) {
+    (void)method, (void)style, (void)buf, (void)len;
+    return -1;
+}
+
 static uint64_t clock_ns(clockid_t clock) {
     struct timespec ts;
     clock_gettime(clock, &ts);

@@ -1,11 +1,13 @@
 /*
  * jfrconv_args: see jfrconv_args.h. Options take their value as the next argument or after '='
- * (--title=T); single-letter flags are async-profiler's (-o -t -s -r -I -X).
+ * (--title=T); single-letter flags are async-profiler's (-o -t -s -r -I -X). Which flags exist and which
+ * take a value comes from the option table (options_table.c).
  */
 #define _GNU_SOURCE
 #include "jfrconv_args.h"
 
 #include "errmsg.h"
+#include "options_table.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -22,33 +24,17 @@ void jfrconv_usage(FILE *out) {
           ".collapsed/.folded/.csv collapsed stacks, anything else a text report. Output '-': standard output.\n"
           "With only an input, writes input.html beside it.\n"
           "\n"
-          "Options:\n"
-          "  -o, --output FORMAT  collapsed, flamegraph (or html), tree, text\n"
-          "  -t, --threads        a root frame per thread: [name tid=N]\n"
-          "  -s, --state LIST     only samples in these thread states, e.g. RUNNABLE,SLEEPING (any case,\n"
-          "                       STATE_ optional, a prefix is enough: -s r)\n"
-          "  -I, --include PAT    only stacks with a frame matching PAT (repeatable)\n"
-          "  -X, --exclude PAT    drop stacks with a frame matching PAT (repeatable)\n"
-          "                       PAT: the agent's pattern ('*' at either end: '*HashMap*') or a regular\n"
-          "                       expression matching a whole frame name ('java/util/.*\\.get')\n"
-          "      --from TIME      only samples at or after TIME\n"
-          "      --to TIME        only samples at or before TIME\n"
-          "                       TIME: from the recording's start: 10s, 500ms, 2m, 1500 (ms); from its end:\n"
-          "                       -10s; absolute: epoch milliseconds (1700000000000), 2026-11-22T10:15:00[Z],\n"
-          "                       10:15:00 (local time of day)\n"
-          "      --cpu            jdk.ExecutionSample only (not jdk.NativeMethodSample)\n"
-          "      --total          count the events' weight (where they have one) instead of samples\n"
-          "      --title TITLE    title of the flame graph or report\n"
-          "      --minwidth P     flame graph: leave out frames narrower than P percent\n"
-          "  -r, --reverse        flame graph: open with stacks merged from the leaf; other formats: stacks\n"
-          "                       written leaf first\n"
-          "      --inverted       flame graph: open as an icicle\n"
-          "      --simple         class names without their package\n"
-          "      --dot            java.util.HashMap.get instead of java/util/HashMap.get\n"
-          "      --sig            append method descriptors\n"
-          "      --ann            annotate frames: _[j] JIT compiled, _[i] inlined, _[0] interpreted, _[k] kernel\n"
-          "  -h, --help           this help\n",
+          "Options:\n",
           out);
+    for (size_t i = 0; i < options_table_count; i++) {
+        const options_spec *o = &options_table[i];
+        if (!o->jfrconv_long) continue;
+        char flags[64];
+        snprintf(flags, sizeof(flags), "%s%s%s%s%s", o->jfrconv ? o->jfrconv : "  ", o->jfrconv ? ", " : "  ",
+                 o->jfrconv_long, o->jfrconv_arg ? " " : "", o->jfrconv_arg ? o->jfrconv_arg : "");
+        fprintf(out, "  %-20s %s\n", flags, o->jfrconv_help);
+    }
+    fputs("  -h, --help           this help\n", out);
 }
 
 /* Digits with an optional fraction and a unit suffix: ns us ms s m h; no suffix = milliseconds. The whole
@@ -151,63 +137,49 @@ static int set_format(jfrconv_args *a, const char *value, char *err, size_t errl
     return errmsg_fail(err, errlen, "-o '%s': unknown format; accepted: collapsed, flamegraph (or html), tree, text", value);
 }
 
-/* Flags without a value. */
-static bool *flag_for(jfrconv_args *a, const char *name) {
-    struct { const char *names[2]; bool *flag; } flags[] = {
-        {{"-t", "--threads"}, &a->convert.threads}, {{"--total", NULL}, &a->output.total},
-        {{"-r", "--reverse"}, &a->reverse}, {{"--inverted", NULL}, &a->output.inverted},
-        {{"--simple", NULL}, &a->convert.style.simple}, {{"--dot", NULL}, &a->convert.style.dot},
-        {{"--sig", NULL}, &a->convert.style.sig}, {{"--ann", NULL}, &a->convert.style.ann},
-        {{"--cpu", NULL}, &a->convert.cpu_only}, {{"-h", "--help"}, &a->help},
+/* The flag a row of the option table sets here: agent options by their name, jfrconv's own by its flag. */
+static bool *flag_for(jfrconv_args *a, const options_spec *s) {
+    struct { const char *option; bool *flag; } flags[] = {
+        {"threads", &a->convert.threads}, {"total", &a->output.total}, {"reverse", &a->reverse},
+        {"inverted", &a->output.inverted}, {"simple", &a->convert.style.simple}, {"dot", &a->convert.style.dot},
+        {"sig", &a->convert.style.sig}, {"ann", &a->convert.style.ann}, {"--cpu", &a->convert.cpu_only},
     };
+    const char *option = s->name ? s->name : s->jfrconv_long;
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-        for (int k = 0; k < 2; k++) {
-            if (flags[i].names[k] && strcmp(name, flags[i].names[k]) == 0) return flags[i].flag;
-        }
+        if (strcmp(option, flags[i].option) == 0) return flags[i].flag;
     }
     return NULL;
 }
 
-static bool is(const char *name, const char *short_name, const char *long_name) {
-    return (short_name && strcmp(name, short_name) == 0) || strcmp(name, long_name) == 0;
+static bool is(const options_spec *s, const char *option) {
+    return strcmp(s->name ? s->name : s->jfrconv_long, option) == 0;
 }
 
-static int parse_valued(jfrconv_args *a, const char *name, const char *value, char *err, size_t errlen) {
-    if (is(name, "-o", "--output")) return set_format(a, value, err, errlen);
-    if (is(name, "-s", "--state")) return jfr_convert_add_states(&a->convert, value, err, errlen);
-    if (is(name, "-I", "--include")) return jfr_convert_add_filter(&a->convert, true, value, err, errlen);
-    if (is(name, "-X", "--exclude")) return jfr_convert_add_filter(&a->convert, false, value, err, errlen);
-    if (is(name, NULL, "--from") || is(name, NULL, "--to")) {
-        if (jfrconv_parse_time(value, name[2] == 'f' ? &a->from : &a->to))
+/* 'name' is the flag as given, for messages. */
+static int parse_valued(jfrconv_args *a, const options_spec *s, const char *name, const char *value, char *err,
+                        size_t errlen) {
+    if (is(s, "--output")) return set_format(a, value, err, errlen);
+    if (is(s, "--state")) return jfr_convert_add_states(&a->convert, value, err, errlen);
+    if (is(s, "include")) return jfr_convert_add_filter(&a->convert, true, value, err, errlen);
+    if (is(s, "exclude")) return jfr_convert_add_filter(&a->convert, false, value, err, errlen);
+    if (is(s, "--from") || is(s, "--to")) {
+        if (jfrconv_parse_time(value, is(s, "--from") ? &a->from : &a->to))
             return errmsg_fail(err, errlen, "%s '%s': expected a time such as 10s, 500ms, -5s, 1700000000000 (epoch ms), "
                         "2026-11-22T10:15:00 or 10:15:00", name, value);
         return 0;
     }
-    if (is(name, NULL, "--title")) {
+    if (is(s, "title")) {
         if (strlen(value) >= sizeof(a->output.title))
             return errmsg_fail(err, errlen, "--title: longer than %zu characters", sizeof(a->output.title) - 1);
         strcpy(a->output.title, value);
         return 0;
     }
-    if (is(name, NULL, "--minwidth")) {
-        char *end;
-        errno = 0;
-        double v = strtod(value, &end);
-        if (errno || end == value || *end || !(v >= 0 && v <= 100) || value[strspn(value, "0123456789.")])
+    if (is(s, "minwidth")) {
+        if (options_parse_percent(value, &a->output.minwidth))
             return errmsg_fail(err, errlen, "--minwidth '%s': expected a percent from 0 to 100, such as 0.5", value);
-        a->output.minwidth = v;
         return 0;
     }
     return 1;  /* not a valued option */
-}
-
-static bool takes_value(const char *name) {
-    static const char *const valued[] = {"-o", "--output", "-s", "--state", "-I", "--include", "-X", "--exclude",
-                                         "--from", "--to", "--title", "--minwidth"};
-    for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) {
-        if (strcmp(name, valued[i]) == 0) return true;
-    }
-    return false;
 }
 
 int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t errlen) {
@@ -236,18 +208,19 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
         memcpy(name, arg, n);
         name[n] = 0;
         if (eq) value = eq + 1;
-        bool *flag = flag_for(a, name);
-        if (flag) {
+        const options_spec *spec = options_table_jfrconv(name);
+        bool help = strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0;
+        if (help || (spec && !options_table_takes_value(spec))) {
             if (value) return errmsg_fail(err, errlen, "option %s takes no value (got '%s')", name, value);
-            *flag = true;
+            *(help ? &a->help : flag_for(a, spec)) = true;
             continue;
         }
-        if (!takes_value(name)) return errmsg_fail(err, errlen, "unknown option '%s'; see jfrconv --help", arg);
+        if (!spec) return errmsg_fail(err, errlen, "unknown option '%s'; see jfrconv --help", arg);
         if (!value) {
             if (i + 1 >= argc) return errmsg_fail(err, errlen, "option %s needs a value", name);
             value = argv[++i];
         }
-        if (parse_valued(a, name, value, err, errlen)) return -1;
+        if (parse_valued(a, spec, name, value, err, errlen)) return -1;
     }
     if (a->help) return 0;
     if (npos == 0) return errmsg_fail(err, errlen, "no input file; usage: jfrconv [options] input.jfr [more.jfr...] output");

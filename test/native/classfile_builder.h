@@ -166,39 +166,41 @@ typedef struct {
     const uint8_t *handlers;  /* 8 bytes each */
     uint16_t n_attrs;
     const uint8_t *attrs;
-    cf_pool pool;  /* of the class; free with cf_pool_free */
+    classfile_pool pool;  /* of the class; free with classfile_pool_free */
 } tcode;
 
 /* Finds method 'name' (first of that name) and its Code attribute; false when absent. */
 static inline bool t_find_code(const uint8_t *cls, size_t len, const char *name, tcode *out) {
     memset(out, 0, sizeof(*out));
     char why[256];
-    cf_err err = {why, sizeof(why)};
-    if (!cf_pool_parse(&out->pool, cls, len, &err)) return false;
-    cf_cursor c = {cls, len, out->pool.end + 6};
+    classfile_err err = {why, sizeof(why)};
+    if (!classfile_pool_parse(&out->pool, cls, len, &err)) return false;
+    classfile_cursor c = {cls, len, out->pool.end + 6};
     uint16_t n, fields, methods;
-    if (!cf_read2(&c, &n) || !cf_skip(&c, n * 2u) || !cf_read2(&c, &fields)) return false;
+    if (!classfile_read2(&c, &n) || !classfile_skip(&c, n * 2u) || !classfile_read2(&c, &fields)) return false;
     for (uint32_t i = 0; i < fields; i++)
-        if (!cf_skip(&c, 6) || !cf_skip_attributes(&c)) return false;
-    if (!cf_read2(&c, &methods)) return false;
+        if (!classfile_skip(&c, 6) || !classfile_skip_attributes(&c)) return false;
+    if (!classfile_read2(&c, &methods)) return false;
     for (uint32_t i = 0; i < methods; i++) {
         uint16_t acc, mname, desc, attrs;
-        if (!cf_read2(&c, &acc) || !cf_read2(&c, &mname) || !cf_read2(&c, &desc) || !cf_read2(&c, &attrs))
+        if (!classfile_read2(&c, &acc) || !classfile_read2(&c, &mname) || !classfile_read2(&c, &desc) ||
+            !classfile_read2(&c, &attrs))
             return false;
         for (uint32_t a = 0; a < attrs; a++) {
             uint16_t an;
             uint32_t alen;
-            if (!cf_read2(&c, &an) || !cf_read4(&c, &alen) || !cf_has(&c, alen)) return false;
+            if (!classfile_read2(&c, &an) || !classfile_read4(&c, &alen) || !classfile_has(&c, alen)) return false;
             const uint8_t *b = cls + c.pos;
             c.pos += alen;
-            if (!cf_pool_utf8_is(&out->pool, mname, name) || !cf_pool_utf8_is(&out->pool, an, "Code")) continue;
-            out->max_stack = cf_u2(b);
-            out->max_locals = cf_u2(b + 2);
-            out->code_len = cf_u4(b + 4);
+            if (!classfile_pool_utf8_is(&out->pool, mname, name) ||
+                !classfile_pool_utf8_is(&out->pool, an, "Code")) continue;
+            out->max_stack = classfile_u2(b);
+            out->max_locals = classfile_u2(b + 2);
+            out->code_len = classfile_u4(b + 4);
             out->code = b + 8;
-            out->n_handlers = cf_u2(out->code + out->code_len);
+            out->n_handlers = classfile_u2(out->code + out->code_len);
             out->handlers = out->code + out->code_len + 2;
-            out->n_attrs = cf_u2(out->handlers + 8 * out->n_handlers);
+            out->n_attrs = classfile_u2(out->handlers + 8 * out->n_handlers);
             out->attrs = out->handlers + 8 * out->n_handlers + 2;
             return true;
         }
@@ -210,8 +212,8 @@ static inline bool t_find_code(const uint8_t *cls, size_t len, const char *name,
 static inline const uint8_t *t_code_attr(const tcode *tc, const char *name, uint32_t *len) {
     const uint8_t *p = tc->attrs;
     for (uint32_t i = 0; i < tc->n_attrs; i++) {
-        uint32_t n = cf_u4(p + 2);
-        if (cf_pool_utf8_is(&tc->pool, cf_u2(p), name)) {
+        uint32_t n = classfile_u4(p + 2);
+        if (classfile_pool_utf8_is(&tc->pool, classfile_u2(p), name)) {
             *len = n;
             return p + 6;
         }

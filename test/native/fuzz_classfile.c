@@ -2,8 +2,8 @@
  * Fuzz harness for the class file rewriter: any bytes must give REWRITTEN, UNCHANGED or REFUSED with a
  * terminated reason, never a crash, a hang or a leak; and whatever it writes must parse again (our output
  * is input to the JVM, which trusts it for boot classes). With clang and libFuzzer:
- *     clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -DLIBPROF_LIBFUZZER -Iagent \
- *         test/native/fuzz_classfile.c agent/classfile*.c -o fuzz_classfile
+ *     clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -DLIBPROF_LIBFUZZER -Iagent/classfile \
+ *         test/native/fuzz_classfile.c agent/classfile/classfile*.c -o fuzz_classfile
  *     ./fuzz_classfile -max_len=65536 test/native/corpus/classfile/
  * Without -DLIBPROF_LIBFUZZER: runs each corpus file once (see fuzz_main.h).
  */

@@ -66,14 +66,14 @@ static uint8_t *one_method(int major, const uint8_t *code, uint32_t len, size_t 
 static void assert_prologue(const tcode *tc) {
     assert_int_equal(tc->code[0], 0xb8);
     assert_int_equal(tc->code[3], 0x00);
-    const cf_pool *p = &tc->pool;
-    uint16_t ref = cf_u2(tc->code + 1);
+    const classfile_pool *p = &tc->pool;
+    uint16_t ref = classfile_u2(tc->code + 1);
     assert_true(ref > 0 && ref < p->count && p->tags[ref] == CP_METHODREF);
     const uint8_t *e = p->data + p->offsets[ref] + 1;
-    assert_true(cf_pool_utf8_is(p, cf_pool_class_name(p, cf_u2(e)), HELPER));
-    const uint8_t *nat = p->data + p->offsets[cf_u2(e + 2)] + 1;
-    assert_true(cf_pool_utf8_is(p, cf_u2(nat), HELPER_METHOD));
-    assert_true(cf_pool_utf8_is(p, cf_u2(nat + 2), "()V"));
+    assert_true(classfile_pool_utf8_is(p, classfile_pool_class_name(p, classfile_u2(e)), HELPER));
+    const uint8_t *nat = p->data + p->offsets[classfile_u2(e + 2)] + 1;
+    assert_true(classfile_pool_utf8_is(p, classfile_u2(nat), HELPER_METHOD));
+    assert_true(classfile_pool_utf8_is(p, classfile_u2(nat + 2), "()V"));
 }
 
 static void test_prologue(void **state) {
@@ -90,7 +90,7 @@ static void test_prologue(void **state) {
     assert_int_equal(tc.code[4], 0xb1);
     assert_int_equal(tc.max_stack, 4);  /* a ()V call needs no stack: unchanged */
     assert_int_equal(tc.max_locals, 4);
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
 }
 
 static void test_pool_growth_and_reuse(void **state) {
@@ -98,24 +98,24 @@ static void test_pool_growth_and_reuse(void **state) {
     static const uint8_t code[] = {0xb1};
     size_t len;
     uint8_t *in = one_method(52, code, sizeof(code), &len);
-    uint16_t before = cf_u2(in + 8);
+    uint16_t before = classfile_u2(in + 8);
     rewrite(in, len);
     /* Utf8 class and method names, Class, NameAndType, Methodref; "()V" is m's own descriptor: reused */
-    assert_int_equal(cf_u2(out + 8), before + 5);
+    assert_int_equal(classfile_u2(out + 8), before + 5);
 
     /* rewriting the output again reuses the Methodref: no new entry */
     uint8_t *again = malloc(out_len);
     memcpy(again, out, out_len);
     size_t again_len = out_len;
-    uint16_t count = cf_u2(again + 8);
+    uint16_t count = classfile_u2(again + 8);
     rewrite(again, again_len);
-    assert_int_equal(cf_u2(out + 8), count);
+    assert_int_equal(classfile_u2(out + 8), count);
     tcode tc;
     assert_true(t_find_code(out, out_len, "m", &tc));
     assert_int_equal(tc.code_len, 9);
     assert_prologue(&tc);
     assert_memory_equal(tc.code, tc.code + 4, 4);  /* the same call twice: the same reused index */
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
 
     /* some parts present (the class and "()V"): only the name, NameAndType and Methodref are added */
     tclass c;
@@ -124,9 +124,9 @@ static void test_pool_growth_and_reuse(void **state) {
     t_utf8(&c, "()V");
     t_simple_method(&c, "m", code, sizeof(code));
     in = tclass_finish(&c, &len);
-    before = cf_u2(in + 8);
+    before = classfile_u2(in + 8);
     rewrite(in, len);
-    assert_int_equal(cf_u2(out + 8), before + 3);
+    assert_int_equal(classfile_u2(out + 8), before + 3);
 }
 
 static void test_every_pool_tag(void **state) {
@@ -160,11 +160,11 @@ static void test_every_pool_tag(void **state) {
     memcpy(copy, in, len);
     rewrite(in, len);
     /* the existing pool is copied byte for byte, the new entries follow it */
-    cf_pool pool;
-    cf_err err = {why, sizeof(why)};
-    assert_true(cf_pool_parse(&pool, copy, len, &err));
+    classfile_pool pool;
+    classfile_err err = {why, sizeof(why)};
+    assert_true(classfile_pool_parse(&pool, copy, len, &err));
     assert_memory_equal(out + 10, copy + 10, pool.end - 10);
-    cf_pool_free(&pool);
+    classfile_pool_free(&pool);
     free(copy);
 }
 
@@ -269,7 +269,7 @@ static void test_version_45_2_layout(void **state) {
     assert_int_equal(tc.code_len, 7);
     assert_prologue(&tc);
     assert_memory_equal(tc.code + 4, code, sizeof(code));
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
 }
 
 /* Length of each opcode per JVMS 6.5, the test's own oracle (0: variable or undefined). */
@@ -300,7 +300,7 @@ static void rewrites_code_unchanged(int major, const uint8_t *code, uint32_t len
     assert_int_equal(tc.code_len, len + 4);
     assert_prologue(&tc);
     assert_memory_equal(tc.code + 4, code, len);
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
 }
 
 static void refuses_code(const uint8_t *code, uint32_t len, const char *mention) {
@@ -357,14 +357,14 @@ static uint32_t switch_code(uint8_t *code, int pre, bool lookup) {
     n += lookup ? 8 + 2 * 8 : 12 + 2 * 4;
     uint32_t ret = n;
     code[n++] = 0xb1, code[n++] = 0xb1, code[n++] = 0xb1;
-    cf_put4(code + table, ret - at);  /* default */
+    classfile_put4(code + table, ret - at);  /* default */
     if (lookup) {
-        cf_put4(code + table + 4, 2);
-        cf_put4(code + table + 8, 5), cf_put4(code + table + 12, ret + 1 - at);
-        cf_put4(code + table + 16, 9), cf_put4(code + table + 20, ret + 2 - at);
+        classfile_put4(code + table + 4, 2);
+        classfile_put4(code + table + 8, 5), classfile_put4(code + table + 12, ret + 1 - at);
+        classfile_put4(code + table + 16, 9), classfile_put4(code + table + 20, ret + 2 - at);
     } else {
-        cf_put4(code + table + 4, 0), cf_put4(code + table + 8, 1);
-        cf_put4(code + table + 12, ret + 1 - at), cf_put4(code + table + 16, ret + 2 - at);
+        classfile_put4(code + table + 4, 0), classfile_put4(code + table + 8, 1);
+        classfile_put4(code + table + 12, ret + 1 - at), classfile_put4(code + table + 16, ret + 2 - at);
     }
     return n;
 }
@@ -388,7 +388,7 @@ static void test_switch_alignments(void **state) {
         uint32_t at = n;
         code[n++] = 0xab;
         n = (n + 3) & ~3u;
-        cf_put4(code + n, (n + 8) - at);  /* default: the return right after */
+        classfile_put4(code + n, (n + 8) - at);  /* default: the return right after */
         n += 8;
         code[n++] = 0xb1;
         rewrites_code_unchanged(52, code, n);
@@ -398,26 +398,26 @@ static void test_switch_alignments(void **state) {
         at = n;
         code[n++] = 0xaa;
         n = (n + 3) & ~3u;
-        cf_put4(code + n, (n + 16) - at);
-        cf_put4(code + n + 12, (n + 16) - at);  /* low = high = 0 */
+        classfile_put4(code + n, (n + 16) - at);
+        classfile_put4(code + n + 12, (n + 16) - at);  /* low = high = 0 */
         n += 16;
         code[n++] = 0xb1;
         rewrites_code_unchanged(52, code, n);
     }
     uint8_t code[64];
     uint32_t n = switch_code(code, 0, false);
-    cf_put4(code + 8, 5), cf_put4(code + 12, 4);  /* high < low */
+    classfile_put4(code + 8, 5), classfile_put4(code + 12, 4);  /* high < low */
     refuses_code(code, n, "(opcode 0xaa) at code offset 1");
     n = switch_code(code, 0, true);
-    cf_put4(code + 8, 0x40000000);  /* more pairs than the code holds */
+    classfile_put4(code + 8, 0x40000000);  /* more pairs than the code holds */
     refuses_code(code, n, "(opcode 0xab) at code offset 1");
     n = switch_code(code, 2, false);
     refuses_code(code, 6, "(opcode 0xaa) at code offset 3");  /* cut inside the default offset */
     n = switch_code(code, 1, false);
-    cf_put4(code + 4, 2);  /* default into the switch's own operands */
+    classfile_put4(code + 4, 2);  /* default into the switch's own operands */
     refuses_code(code, n, "branch at code offset 2 goes to 4, not the start of an instruction");
     n = switch_code(code, 1, true);
-    cf_put4(code + 24, 1000);  /* second pair's target outside the code */
+    classfile_put4(code + 24, 1000);  /* second pair's target outside the code */
     refuses_code(code, n, "branch at code offset 2 goes to 1002");
 }
 
@@ -469,7 +469,7 @@ static void test_exception_table(void **state) {
     assert_int_equal(tc.n_handlers, 2);
     static const uint8_t expect[] = {0, 4, 0, 6, 0, 14, 0, 0, 0, 9, 0, 83, 0, 16, 0, 7};
     assert_memory_equal(tc.handlers, expect, sizeof(expect));  /* a handler never covers the helper call */
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
     static const uint16_t empty[] = {3, 3, 10, 0}, past[] = {0, 81, 10, 0}, handler_past[] = {0, 80, 80, 0};
     in = method_with(code80, 80, empty, 1, NULL, &n);
     refused(in, n, "exception table entry 0 [3, 3) -> 10 outside the code (80 bytes) in method m");
@@ -503,9 +503,9 @@ static void stack_map_becomes(const uint8_t *expect, size_t expect_len) {
     const uint8_t *smt = t_code_attr(&tc, "StackMapTable", &len);
     assert_non_null(smt);
     assert_int_equal(len, expect_len + 2);
-    assert_int_equal(cf_u2(smt), n_frames);
+    assert_int_equal(classfile_u2(smt), n_frames);
     assert_memory_equal(smt + 2, expect, expect_len);
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
     tb_free(&frames);
 }
 
@@ -601,7 +601,7 @@ static void test_line_numbers_and_locals(void **state) {
     const uint8_t *t = table_after("LineNumberTable", &tc, &len);
     assert_non_null(t);
     assert_memory_equal(t, ((const uint8_t[]){0, 2, 0, 0, 0, 10, 0, 9, 0, 11}), 10);
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
     set_table((const uint8_t[]){0, 1, 0, 80, 0, 1}, 6);
     table_refused("LineNumberTable", "malformed LineNumberTable");
     set_table((const uint8_t[]){0, 2, 0, 0, 0, 1}, 6);
@@ -617,7 +617,7 @@ static void test_line_numbers_and_locals(void **state) {
         assert_non_null(t);
         assert_int_equal(len, sizeof(locals_after));
         assert_memory_equal(t, locals_after, sizeof(locals_after));
-        cf_pool_free(&tc.pool);
+        classfile_pool_free(&tc.pool);
         set_table((const uint8_t[]){0, 1, 0, 7, 0, 74, 0, 3, 0, 4, 0, 1}, 12);
         table_refused(names[i], "malformed LocalVariable(Type)Table");
     }
@@ -651,7 +651,7 @@ static void test_type_annotations(void **state) {
         assert_non_null(t);
         assert_int_equal(len, sizeof(after));
         assert_memory_equal(t, after, sizeof(after));
-        cf_pool_free(&tc.pool);
+        classfile_pool_free(&tc.pool);
     }
     /* not understood (a class-level target inside Code; a cut value): left out, the method still rewritten */
     static const uint8_t wrong_target[] = {0, 1, 0x10, 0, 0, 0, 0, 3, 0, 0};
@@ -665,7 +665,7 @@ static void test_type_annotations(void **state) {
         uint32_t len;
         assert_null(table_after(names[0], &tc, &len));
         assert_int_equal(tc.n_attrs, 0);
-        cf_pool_free(&tc.pool);
+        classfile_pool_free(&tc.pool);
     }
     /* deep nesting of annotation values stops at a limit instead of exhausting the stack */
     tb_free(&table);
@@ -675,7 +675,7 @@ static void test_type_annotations(void **state) {
     tcode tc;
     uint32_t len;
     assert_null(table_after(names[0], &tc, &len));
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
     tb_free(&table);
 }
 
@@ -686,7 +686,7 @@ static void test_unknown_code_attributes_dropped(void **state) {
     uint32_t len;
     assert_null(table_after("CharacterRangeTable", &tc, &len));
     assert_int_equal(tc.n_attrs, 0);
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
     tb_free(&table);
 }
 
@@ -736,10 +736,10 @@ static void test_filter(void **state) {
     tcode tc;
     assert_true(t_find_code(out, out_len, "<init>", &tc));
     assert_int_equal(tc.code_len, 1);  /* not selected: untouched */
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
     assert_true(t_find_code(out, out_len, "b", &tc));
     assert_int_equal(tc.code_len, 5);
-    cf_pool_free(&tc.pool);
+    classfile_pool_free(&tc.pool);
 
     log = (filter_log){0};
     assert_int_equal(instrument(in, len, log_filter, &log), CLASSFILE_UNCHANGED);
@@ -822,7 +822,7 @@ static void test_pool_limit(void **state) {
     /* five entries are needed ("()V" exists): indexes 65530..65534, the last one a pool can have */
     uint8_t *in = class_with_pool(65530, &len);
     rewrite(in, len);
-    assert_int_equal(cf_u2(out + 8), 65535);
+    assert_int_equal(classfile_u2(out + 8), 65535);
     in = class_with_pool(65531, &len);
     refused(in, len, "constant pool full: 65530 entries already");
 }

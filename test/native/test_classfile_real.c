@@ -79,7 +79,7 @@ static void test_rewrite_twice(void **state) {
         } else {
             if (r != CLASSFILE_REWRITTEN) fail_msg("%s: rewritten output not rewritten again: %s", c->path, why);
             assert_int_equal(methods2, methods);
-            assert_int_equal(cf_u2(out2 + 8), cf_u2(out + 8));  /* the helper's entries reused */
+            assert_int_equal(classfile_u2(out2 + 8), classfile_u2(out + 8));  /* the helper's entries reused */
             assert_true(out2_len >= out_len + 4u * methods);
         }
         free(out);
@@ -146,12 +146,13 @@ static void test_every_tag_met(void **state) {
     (void)state;
     bool seen[21] = {0};
     for (int i = 0; i < n_classes; i++) {
-        cf_pool pool;
+        classfile_pool pool;
         char why[256];
-        cf_err err = {why, sizeof(why)};
-        if (!cf_pool_parse(&pool, classes[i].data, classes[i].len, &err)) fail_msg("%s: %s", classes[i].path, why);
+        classfile_err err = {why, sizeof(why)};
+        if (!classfile_pool_parse(&pool,
+            classes[i].data, classes[i].len, &err)) fail_msg("%s: %s", classes[i].path, why);
         for (uint32_t k = 1; k < pool.count; k++) seen[pool.tags[k]] = true;
-        cf_pool_free(&pool);
+        classfile_pool_free(&pool);
     }
     static const int tags[] = {CP_UTF8, CP_INTEGER, CP_FLOAT, CP_LONG, CP_DOUBLE, CP_CLASS, CP_STRING, CP_FIELDREF,
                                CP_METHODREF, CP_INTERFACE_METHODREF, CP_NAME_AND_TYPE, CP_METHOD_HANDLE,

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "jfr_convert.h"
-#include "jfr_read_chunk.h"
+#include "jfr_rchunk.h"
 #include "jfr_synth.h"
 #include "out_collapsed.h"
 

@@ -197,16 +197,16 @@ static void test_checkpoint(void **state) {
     jfr_buf b;
     jfr_buf_init(&b);
     jfr_checkpoint c;
-    jfr_checkpoint_begin(&b, &c, 99);
-    jfr_pool_begin(&b, &c, JFR_THREAD);
-    jfr_pool_end(&b, &c, 0);   /* empty: removed, readers refuse empty pools */
-    jfr_pool_begin(&b, &c, JFR_THREAD_STATE);
+    jfr_chunk_checkpoint_begin(&b, &c, 99);
+    jfr_chunk_pool_begin(&b, &c, JFR_THREAD);
+    jfr_chunk_pool_end(&b, &c, 0);   /* empty: removed, readers refuse empty pools */
+    jfr_chunk_pool_begin(&b, &c, JFR_THREAD_STATE);
     jfr_put_varint(&b, 1);
     jfr_put_string(&b, "STATE_RUNNABLE");
     jfr_put_varint(&b, 2);
     jfr_put_string(&b, "STATE_SLEEPING");
-    jfr_pool_end(&b, &c, 2);
-    jfr_checkpoint_end(&b, &c);
+    jfr_chunk_pool_end(&b, &c, 2);
+    jfr_chunk_checkpoint_end(&b, &c);
     cursor k = {b.data, 0, b.len};
     assert_int_equal(next(&k), b.len);
     assert_int_equal(next(&k), JFR_CHECKPOINT);

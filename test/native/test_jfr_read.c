@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "jfr_convert.h"
-#include "jfr_read_chunk.h"
-#include "jfr_read_cursor.h"
+#include "jfr_rchunk.h"
+#include "jfr_cursor.h"
 #include "jfr_synth.h"
 #include "out_collapsed.h"
 #include "profile.h"
@@ -30,28 +30,28 @@ static void test_varints(void **state) {
                              0x85, 0x80, 0x80, 0x80, 0x00,                              /* 5 in a fixed 5-byte form */
                              0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};      /* 2^64 - 1 in 9 bytes */
     jfr_cursor c = cursor_over(bytes, sizeof(bytes));
-    assert_int_equal(jfr_varint(&c, "v"), 0);
-    assert_int_equal(jfr_varint(&c, "v"), 127);
-    assert_int_equal(jfr_varint(&c, "v"), 128);
-    assert_int_equal(jfr_varint(&c, "v"), 300);
-    assert_int_equal(jfr_varint(&c, "v"), 5);
-    assert_true(jfr_varint(&c, "v") == UINT64_MAX);
-    assert_true(jfr_ok(&c));
+    assert_int_equal(jfr_cursor_varint(&c, "v"), 0);
+    assert_int_equal(jfr_cursor_varint(&c, "v"), 127);
+    assert_int_equal(jfr_cursor_varint(&c, "v"), 128);
+    assert_int_equal(jfr_cursor_varint(&c, "v"), 300);
+    assert_int_equal(jfr_cursor_varint(&c, "v"), 5);
+    assert_true(jfr_cursor_varint(&c, "v") == UINT64_MAX);
+    assert_true(jfr_cursor_ok(&c));
     assert_int_equal(c.pos, sizeof(bytes));
     /* Truncated in the middle of a varint: an error naming the offset, and every later read fails too. */
     const uint8_t cut[] = {0x01, 0x80, 0x80};
     c = cursor_over(cut, sizeof(cut));
-    assert_int_equal(jfr_varint(&c, "v"), 1);
-    jfr_varint(&c, "event size");
-    assert_false(jfr_ok(&c));
+    assert_int_equal(jfr_cursor_varint(&c, "v"), 1);
+    jfr_cursor_varint(&c, "event size");
+    assert_false(jfr_cursor_ok(&c));
     assert_non_null(strstr(error.message, "at offset 3"));
     assert_non_null(strstr(error.message, "event size"));
-    assert_int_equal(jfr_u8(&c, "x"), 0);
+    assert_int_equal(jfr_cursor_u8(&c, "x"), 0);
     /* Counts larger than the bytes left are refused before anyone loops or allocates on them. */
     const uint8_t count[] = {0xff, 0xff, 0x03, 1, 2};
     c = cursor_over(count, sizeof(count));
-    jfr_count(&c, "pool count");
-    assert_false(jfr_ok(&c));
+    jfr_cursor_count(&c, "pool count");
+    assert_false(jfr_cursor_ok(&c));
     assert_non_null(strstr(error.message, "count 65535"));
 }
 
@@ -71,14 +71,14 @@ static void test_strings_of_every_tag(void **state) {
     char out[64];
     uint64_t key = 0;
     jfr_cursor c = cursor_over(b.data, b.len);
-    assert_int_equal(jfr_string(&c, out, sizeof(out), &key, "s"), JFR_STR_NULL);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), &key, "s"), JFR_STR_NULL);
     assert_string_equal(out, "");
-    assert_int_equal(jfr_string(&c, out, sizeof(out), &key, "s"), JFR_STR_EMPTY);
-    assert_int_equal(jfr_string(&c, out, sizeof(out), &key, "s"), JFR_STR_POOL);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), &key, "s"), JFR_STR_EMPTY);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), &key, "s"), JFR_STR_POOL);
     assert_int_equal(key, 300);
-    assert_int_equal(jfr_string(&c, out, sizeof(out), &key, "s"), JFR_STR_UTF8);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), &key, "s"), JFR_STR_UTF8);
     assert_string_equal(out, "java/util/HashMap");
-    assert_int_equal(jfr_string(&c, out, sizeof(out), &key, "s"), JFR_STR_CHARS);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), &key, "s"), JFR_STR_CHARS);
     assert_string_equal(out, "h\xc3\xa9\xef\xbf\xbd");   /* count 3: the high surrogate is left unpaired */
     free(b.data);
 
@@ -88,29 +88,29 @@ static void test_strings_of_every_tag(void **state) {
     synth_utf8(&b, "a\nb");
     synth_u8(&b, 3); synth_varint(&b, 10); synth_bytes(&b, "abc", 3);   /* longer than the data */
     c = cursor_over(b.data, b.len);
-    assert_int_equal(jfr_string(&c, out, sizeof(out), &key, "s"), JFR_STR_CHARS);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), &key, "s"), JFR_STR_CHARS);
     assert_string_equal(out, "\xf0\x9f\x98\x80");
-    assert_int_equal(jfr_string(&c, out, sizeof(out), &key, "s"), JFR_STR_LATIN1);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), &key, "s"), JFR_STR_LATIN1);
     assert_string_equal(out, "a\xc3\xa9");
-    assert_int_equal(jfr_string(&c, out, sizeof(out), &key, "s"), JFR_STR_UTF8);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), &key, "s"), JFR_STR_UTF8);
     assert_string_equal(out, "a?b");
-    assert_int_equal(jfr_string(&c, out, sizeof(out), &key, "class name"), -1);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), &key, "class name"), -1);
     assert_non_null(strstr(error.message, "class name"));
     free(b.data);
 
     /* An unknown tag, a pool reference where none is allowed, and truncation to a small buffer. */
     const uint8_t bad[] = {9};
     c = cursor_over(bad, 1);
-    assert_int_equal(jfr_string(&c, out, sizeof(out), &key, "s"), -1);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), &key, "s"), -1);
     assert_non_null(strstr(error.message, "unknown string encoding 9"));
     const uint8_t ref[] = {2, 1};
     c = cursor_over(ref, 2);
-    assert_int_equal(jfr_string(&c, out, sizeof(out), NULL, "metadata string"), -1);
+    assert_int_equal(jfr_cursor_string(&c, out, sizeof(out), NULL, "metadata string"), -1);
     b = (synth_buf){0};
     synth_utf8(&b, "abcdefgh");
     c = cursor_over(b.data, b.len);
     char small[4];
-    assert_int_equal(jfr_string(&c, small, sizeof(small), &key, "s"), JFR_STR_UTF8);
+    assert_int_equal(jfr_cursor_string(&c, small, sizeof(small), &key, "s"), JFR_STR_UTF8);
     assert_string_equal(small, "abc");
     assert_int_equal(c.pos, b.len);   /* the whole string is consumed all the same */
     free(b.data);

@@ -13,7 +13,7 @@
 
 #include "jfr_convert.h"
 #include "jfr_encode.h"
-#include "jfr_read_cursor.h"
+#include "jfr_cursor.h"
 #include "jfr_synth.h"
 
 static void assert_encodes(void (*put)(jfr_buf *, int64_t), int64_t v, const uint8_t *want, size_t n) {
@@ -46,7 +46,7 @@ static jfr_error error;
 static uint64_t read_sized(const uint8_t *bytes, size_t n, int bits) {
     memset(&error, 0, sizeof(error));
     jfr_cursor c = {bytes, 0, n, &error};
-    return jfr_varint_sized(&c, bits, "lineNumber");
+    return jfr_cursor_varint_sized(&c, bits, "lineNumber");
 }
 
 static void test_reader_is_strict_about_widths(void **state) {

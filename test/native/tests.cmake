@@ -12,14 +12,18 @@ foreach(t test_options test_filepath test_traces test_profile test_writers test_
   libprof_unit_test(${t})
 endforeach()
 libprof_unit_test(test_safe_file PROPERTIES TIMEOUT 60)
+foreach(t test_jfr_read test_jfr_widths test_jfr_cut)   # the JFR reader: jfrconv's library
+  target_link_libraries(${t} PRIVATE jfrconv_lib)
+endforeach()
 
-# Native symbols and unwind tables (issue 3). test_native_map checks clone suffixes through frame_symbols.c,
+# Native symbols and unwind tables (issue 3). test_native_map checks clone suffixes through frame_names.c,
 # the agent's one native resolver.
 foreach(t test_elf test_symtab test_demangle test_kallsyms)
   libprof_unit_test(${t} LIBS dl)
 endforeach()
 libprof_unit_test(test_native_map LIBS dl)
-target_sources(test_native_map PRIVATE agent/frame_symbols.c)
+target_sources(test_native_map PRIVATE agent/frame_names.c)
+target_include_directories(test_native_map PRIVATE ${JNI_INCLUDES})
 # dwarf_chain.c is built without frame pointers on purpose: the DWARF tests must unwind through it, and
 # libunwind walks the same chains as an independent oracle (docs/architecture.md says why only there).
 pkg_check_modules(LIBUNWIND REQUIRED libunwind)
@@ -38,7 +42,7 @@ endif()
 # The fault-tolerant reads: recovery, chaining to the previous handler, each mechanism (issue 16).
 libprof_unit_test(test_safe_fault SOURCES agent/safe_fault_install.c agent/safe_read_stack.c)
 # jfrconv's command line (jfrconv/jfrconv_args.c).
-libprof_unit_test(test_jfrconv_args SOURCES jfrconv/jfrconv_args.c INCLUDES jfrconv)
+libprof_unit_test(test_jfrconv_args SOURCES jfrconv/jfrconv_args.c INCLUDES jfrconv LIBS jfrconv_lib)
 
 # Fuzz harnesses over their checked-in corpora (small inputs of libFuzzer runs and what they found; see each
 # harness's top comment for the libFuzzer build). The ELF harness also reads real ELF files; the JFR corpus
@@ -46,6 +50,7 @@ libprof_unit_test(test_jfrconv_args SOURCES jfrconv/jfrconv_args.c INCLUDES jfrc
 libprof_fuzz_test(elf ARGS $<TARGET_FILE:test_elf> $<TARGET_FILE:prof>)
 libprof_fuzz_test(options)
 libprof_fuzz_test(jfr)
+target_link_libraries(fuzz_jfr PRIVATE jfrconv_lib)   # the JFR reader: jfrconv's library
 
 # JNI libraries used by the integration tests: the same chain with and without frame pointers, an
 # application that takes SIGPROF, and (issue 4, cstack=vm) a library that calls back into Java.

@@ -1,14 +1,14 @@
 /*
- * jfr_read_sample: the sampling events of a chunk (jdk.ExecutionSample, jdk.NativeMethodSample) and what
+ * jfr_sample: the sampling events of a chunk (jdk.ExecutionSample, jdk.NativeMethodSample) and what
  * they refer to: thread, stack trace (frames: method, frame type, line), thread state. Field positions are
  * looked up by name in the chunk's own metadata, so the JDK's layouts (which differ between releases) and
  * ours are read alike. Values are identified by their file offset, which callers use as a cache key.
  * Used by jfr_convert.
  */
-#ifndef LIBPROF_JFR_READ_SAMPLE_H
-#define LIBPROF_JFR_READ_SAMPLE_H
+#ifndef LIBPROF_JFR_SAMPLE_H
+#define LIBPROF_JFR_SAMPLE_H
 
-#include "jfr_read_chunk.h"
+#include "jfr_rchunk.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
 #define _GNU_SOURCE
 #include "jfr_convert.h"
 
-#include "jfr_read_chunk.h"
-#include "jfr_read_sample.h"
+#include "jfr_rchunk.h"
+#include "jfr_sample.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -83,7 +83,7 @@ int jfr_convert_span(const uint8_t *data, size_t size, uint64_t *start_ns, uint6
     for (size_t at = 0; at < size;) {
         jfr_rheader h;
         if (at > 0 && jfr_rchunk_unfinished(data, size, at)) break;
-        if (jfr_rheader_read(data, size, at, &h, err)) return -1;
+        if (jfr_rchunk_read_header(data, size, at, &h, err)) return -1;
         if (h.start_nanos < *start_ns) *start_ns = h.start_nanos;
         if (h.start_nanos + h.duration_nanos > *end_ns) *end_ns = h.start_nanos + h.duration_nanos;
         at += h.size;
@@ -113,7 +113,7 @@ typedef struct {
 
 static int out_of_memory(converter *cv) {
     jfr_cursor c = jfr_rchunk_cursor(cv->ch, cv->ch->start);
-    return jfr_fail(&c, cv->ch->start, "out of memory");
+    return jfr_cursor_fail(&c, cv->ch->start, "out of memory");
 }
 
 static int reserve_ids(converter *cv, uint32_t need) {

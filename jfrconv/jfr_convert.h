@@ -8,7 +8,7 @@
 #ifndef LIBPROF_JFR_CONVERT_H
 #define LIBPROF_JFR_CONVERT_H
 
-#include "jfr_read_cursor.h"
+#include "jfr_cursor.h"
 #include "names.h"
 #include "profile.h"
 

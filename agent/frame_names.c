@@ -1,7 +1,8 @@
 #define _GNU_SOURCE
-#include "frame_symbols.h"
+#include "frame_names.h"
 
 #include "demangle.h"
+#include "jvm.h"
 #include "kallsyms.h"
 #include "native_map.h"
 
@@ -9,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-void frame_symbols_native(uintptr_t pc, bool lib, char *name, size_t len, bool *cpp) {
+#define NATIVE_NAME_MAX 1024
+
+void frame_names_native(uintptr_t pc, bool lib, char *name, size_t len, bool *cpp) {
     Dl_info info = {0};
     int found = 0;
     const char *library = NULL;
@@ -41,7 +44,7 @@ void frame_symbols_native(uintptr_t pc, bool lib, char *name, size_t len, bool *
 
 /* kallsyms is read at the first use; the dump and JFR paths are serialised by the profiler's lock or run
  * on the one writer thread. */
-void frame_symbols_kernel(uint64_t addr, char *name, size_t len) {
+void frame_names_kernel(uint64_t addr, char *name, size_t len) {
     static bool loaded;
     if (!loaded) {
         kallsyms_load("/proc/kallsyms");
@@ -52,4 +55,27 @@ void frame_symbols_kernel(uint64_t addr, char *name, size_t len) {
         snprintf(name, len, "%.256s", symbol);
         demangle_strip_clones(name);   /* the kernel's GCC makes .isra/.cold copies too */
     } else snprintf(name, len, "[kernel 0x%llx]", (unsigned long long)addr);
+}
+
+frame_type frame_names_get(const trace_frame *f, names_style style, bool lib, char *name, size_t len, bool *cpp) {
+    if (cpp) *cpp = false;
+    if (f->kind == FRAME_JAVA && f->id) {
+        if (jvm_method_name((jmethodID)(uintptr_t)f->id, style, name, len) != 0)
+            snprintf(name, len, "%s", FRAME_NAMES_UNKNOWN_METHOD);
+        return FTYPE_JAVA;
+    }
+    if (f->kind == FRAME_NATIVE) {
+        /* bounded alike in every output, so that a long C++ name is cut at the same place everywhere */
+        frame_names_native((uintptr_t)f->id, lib, name, len < NATIVE_NAME_MAX ? len : NATIVE_NAME_MAX, cpp);
+        return FTYPE_NATIVE;
+    }
+    if (f->kind == FRAME_KERNEL) {
+        static const char annotation[] = "_[k]";
+        frame_names_kernel(f->id, name, len > sizeof(annotation) ? len - sizeof(annotation) + 1 : len);
+        if (style.ann && len > sizeof(annotation)) strcat(name, annotation);
+        return FTYPE_KERNEL;
+    }
+    const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
+    snprintf(name, len, "%s", marker ? marker : "[unknown]");
+    return FTYPE_MARKER;
 }

@@ -65,13 +65,13 @@ static uint32_t instruction_length(const uint8_t *code, uint32_t len, uint32_t p
         uint32_t head = op == OP_TABLESWITCH ? 12 : 8;  /* default, low, high / default, npairs */
         if (base > len || len - base < head) return 0;
         if (op == OP_TABLESWITCH) {
-            int32_t low = (int32_t)cf_u4(code + base + 4), high = (int32_t)cf_u4(code + base + 8);
+            int32_t low = (int32_t)classfile_u4(code + base + 4), high = (int32_t)classfile_u4(code + base + 8);
             if (high < low) return 0;
             uint64_t entries = (uint64_t)((int64_t)high - low + 1);
             if (entries > (len - base - 12) / 4) return 0;
             n = base + 12 + (uint32_t)entries * 4 - pc;
         } else {
-            uint32_t pairs = cf_u4(code + base + 4);
+            uint32_t pairs = classfile_u4(code + base + 4);
             if (pairs > (len - base - 8) / 8) return 0;
             n = base + 8 + pairs * 8 - pc;
         }
@@ -84,11 +84,11 @@ static uint32_t instruction_length(const uint8_t *code, uint32_t len, uint32_t p
 static bool targets_ok(const uint8_t *code, uint32_t len, uint32_t pc, const uint8_t *starts, int64_t *bad) {
     uint8_t op = code[pc];
     if (is_branch16(op)) {
-        *bad = pc + (int16_t)cf_u2(code + pc + 1);
+        *bad = pc + (int16_t)classfile_u2(code + pc + 1);
         return is_start(starts, *bad, len);
     }
     if (op == OP_GOTO_W || op == OP_JSR_W) {
-        *bad = pc + (int64_t)(int32_t)cf_u4(code + pc + 1);
+        *bad = pc + (int64_t)(int32_t)classfile_u4(code + pc + 1);
         return is_start(starts, *bad, len);
     }
     if (op != OP_TABLESWITCH && op != OP_LOOKUPSWITCH) return true;
@@ -96,30 +96,30 @@ static bool targets_ok(const uint8_t *code, uint32_t len, uint32_t pc, const uin
     uint32_t first, n, stride;
     if (op == OP_TABLESWITCH) {
         first = base + 12;
-        n = (uint32_t)((int64_t)(int32_t)cf_u4(code + base + 8) - (int32_t)cf_u4(code + base + 4) + 1);
+        n = (uint32_t)((int64_t)(int32_t)classfile_u4(code + base + 8) - (int32_t)classfile_u4(code + base + 4) + 1);
         stride = 4;
     } else {
         first = base + 12;  /* the offset of the first pair (match, offset) */
-        n = cf_u4(code + base + 4);
+        n = classfile_u4(code + base + 4);
         stride = 8;
     }
-    *bad = pc + (int64_t)(int32_t)cf_u4(code + base);
+    *bad = pc + (int64_t)(int32_t)classfile_u4(code + base);
     if (!is_start(starts, *bad, len)) return false;
     for (uint32_t i = 0; i < n; i++) {
-        *bad = pc + (int64_t)(int32_t)cf_u4(code + first + i * stride);
+        *bad = pc + (int64_t)(int32_t)classfile_u4(code + first + i * stride);
         if (!is_start(starts, *bad, len)) return false;
     }
     return true;
 }
 
-bool cf_code_check(const uint8_t *code, uint32_t len, cf_err *err) {
+bool classfile_code_check(const uint8_t *code, uint32_t len, classfile_err *err) {
     uint8_t *starts = calloc(len / 8 + 1, 1);
-    if (!starts) return cf_fail(err, "out of memory checking %u bytes of code", len);
+    if (!starts) return classfile_fail(err, "out of memory checking %u bytes of code", len);
     bool ok = true;
     for (uint32_t pc = 0; pc < len && ok;) {
         uint32_t n = instruction_length(code, len, pc);
         if (n == 0) {
-            ok = cf_fail(err, "undefined or truncated instruction (opcode 0x%02x) at code offset %u of %u",
+            ok = classfile_fail(err, "undefined or truncated instruction (opcode 0x%02x) at code offset %u of %u",
                          code[pc], pc, len);
             break;
         }
@@ -129,7 +129,7 @@ bool cf_code_check(const uint8_t *code, uint32_t len, cf_err *err) {
     for (uint32_t pc = 0; pc < len && ok; pc += instruction_length(code, len, pc)) {
         int64_t target = 0;
         if (!targets_ok(code, len, pc, starts, &target))
-            ok = cf_fail(err, "branch at code offset %u goes to %lld, not the start of an instruction",
+            ok = classfile_fail(err, "branch at code offset %u goes to %lld, not the start of an instruction",
                          pc, (long long)target);
     }
     free(starts);

@@ -32,10 +32,10 @@
 
 /* Decodes a Utf8 entry (modified UTF-8: supplementary characters as two 3-byte surrogates) into a
  * NUL-terminated standard UTF-8 string for the filter; NULL when out of memory. */
-static char *decode_name(const cf_pool *pool, uint16_t index) {
+static char *decode_name(const classfile_pool *pool, uint16_t index) {
     const uint8_t *s;
     uint16_t n;
-    if (!cf_pool_utf8(pool, index, &s, &n)) return NULL;
+    if (!classfile_pool_utf8(pool, index, &s, &n)) return NULL;
     char *out = malloc((size_t)n + 1), *o = out;
     if (!out) return NULL;
     for (uint32_t i = 0; i < n;) {
@@ -67,7 +67,7 @@ typedef struct {
 typedef struct {
     const uint8_t *in;
     size_t len;
-    cf_pool pool;
+    classfile_pool pool;
     char *class_name;
     size_t methods_at;    /* offset of methods_count */
     size_t attributes_at; /* offset of the class attributes_count */
@@ -77,113 +77,118 @@ typedef struct {
 } parsed_class;
 
 /* Walks one method's attributes to its Code (at most one, and only when not abstract or native). */
-static bool parse_method(parsed_class *pc, cf_cursor *c, uint32_t i, classfile_method_filter filter,
-                         void *arg, cf_err *err) {
+static bool parse_method(parsed_class *pc, classfile_cursor *c, uint32_t i, classfile_method_filter filter,
+                         void *arg, classfile_err *err) {
     method_info *m = &pc->methods[i];
     m->start = c->pos;
     uint16_t access, name, desc, attrs;
-    if (!cf_read2(c, &access) || !cf_read2(c, &name) || !cf_read2(c, &desc) || !cf_read2(c, &attrs))
-        return cf_fail(err, "truncated in method %u", i);
-    if (!cf_pool_utf8(&pc->pool, name, &(const uint8_t *){0}, &(uint16_t){0}) ||
-        !cf_pool_utf8(&pc->pool, desc, &(const uint8_t *){0}, &(uint16_t){0}))
-        return cf_fail(err, "method %u: name or descriptor index is not a Utf8 entry", i);
+    if (!classfile_read2(c, &access) || !classfile_read2(c, &name) || !classfile_read2(c, &desc) ||
+        !classfile_read2(c, &attrs))
+        return classfile_fail(err, "truncated in method %u", i);
+    if (!classfile_pool_utf8(&pc->pool, name, &(const uint8_t *){0}, &(uint16_t){0}) ||
+        !classfile_pool_utf8(&pc->pool, desc, &(const uint8_t *){0}, &(uint16_t){0}))
+        return classfile_fail(err, "method %u: name or descriptor index is not a Utf8 entry", i);
     for (uint32_t a = 0; a < attrs; a++) {
         size_t at = c->pos;
         uint16_t attr_name;
         uint32_t len;
-        if (!cf_read2(c, &attr_name) || !cf_read4(c, &len) || !cf_skip(c, len))
-            return cf_fail(err, "truncated in method %u, attribute %u", i, a);
-        if (!cf_pool_utf8_is(&pc->pool, attr_name, "Code")) continue;
-        if (m->code_at) return cf_fail(err, "method %u has two Code attributes", i);
+        if (!classfile_read2(c, &attr_name) || !classfile_read4(c, &len) || !classfile_skip(c, len))
+            return classfile_fail(err, "truncated in method %u, attribute %u", i, a);
+        if (!classfile_pool_utf8_is(&pc->pool, attr_name, "Code")) continue;
+        if (m->code_at) return classfile_fail(err, "method %u has two Code attributes", i);
         m->code_at = at;
     }
     bool bodyless = (access & (ACC_NATIVE | ACC_ABSTRACT)) != 0;
     if (bodyless == (m->code_at != 0))
-        return cf_fail(err, "method %u: %s", i, bodyless ? "abstract or native with a Code attribute"
+        return classfile_fail(err, "method %u: %s", i, bodyless ? "abstract or native with a Code attribute"
                                                          : "no Code attribute");
     if (bodyless) return true;
     char *mname = decode_name(&pc->pool, name), *mdesc = decode_name(&pc->pool, desc);
     if (mname && mdesc) m->selected = filter(pc->class_name, mname, mdesc, arg);
     free(mname);
     free(mdesc);
-    if (!mname || !mdesc) return cf_fail(err, "out of memory");
+    if (!mname || !mdesc) return classfile_fail(err, "out of memory");
     pc->selected += m->selected;
     return true;
 }
 
 /* Pass 1: the whole class, checked down to its last byte; the filter is asked once per method. */
 static bool parse_class(parsed_class *pc, const char *helper_class, classfile_method_filter filter, void *arg,
-                        cf_err *err) {
+                        classfile_err *err) {
     const uint8_t *in = pc->in;
-    if (pc->len < 10) return cf_fail(err, "truncated header (%zu bytes)", pc->len);
-    if (cf_u4(in) != 0xCAFEBABE) return cf_fail(err, "bad magic 0x%08x (not a class file)", cf_u4(in));
-    uint32_t minor = cf_u2(in + 4), major = cf_u2(in + 6);
+    if (pc->len < 10) return classfile_fail(err, "truncated header (%zu bytes)", pc->len);
+    if (classfile_u4(in) != 0xCAFEBABE)
+        return classfile_fail(err, "bad magic 0x%08x (not a class file)", classfile_u4(in));
+    uint32_t minor = classfile_u2(in + 4), major = classfile_u2(in + 6);
     if (major < CLASSFILE_MIN_MAJOR || major > CLASSFILE_MAX_MAJOR)
-        return cf_fail(err, "class file version %u.%u not supported (major %d to %d)", major, minor,
+        return classfile_fail(err, "class file version %u.%u not supported (major %d to %d)", major, minor,
                        CLASSFILE_MIN_MAJOR, CLASSFILE_MAX_MAJOR);
     if (major >= 56 && minor != 0 && minor != 0xffff)
-        return cf_fail(err, "class file version %u.%u: minor must be 0 or 65535 from major 56", major, minor);
-    if (!cf_pool_parse(&pc->pool, in, pc->len, err)) return false;
-    cf_cursor c = {in, pc->len, pc->pool.end};
+        return classfile_fail(err, "class file version %u.%u: minor must be 0 or 65535 from major 56", major, minor);
+    if (!classfile_pool_parse(&pc->pool, in, pc->len, err)) return false;
+    classfile_cursor c = {in, pc->len, pc->pool.end};
     uint16_t this_class, interfaces, fields;
-    if (!cf_skip(&c, 2) || !cf_read2(&c, &this_class) || !cf_skip(&c, 2) || !cf_read2(&c, &interfaces) ||
-        !cf_skip(&c, (size_t)interfaces * 2))
-        return cf_fail(err, "truncated after the constant pool");
-    uint16_t name = cf_pool_class_name(&pc->pool, this_class);
-    if (!name) return cf_fail(err, "this_class %u is not a Class entry", this_class);
-    if (!(pc->class_name = decode_name(&pc->pool, name))) return cf_fail(err, "out of memory");
+    if (!classfile_skip(&c, 2) || !classfile_read2(&c, &this_class) || !classfile_skip(&c, 2) ||
+        !classfile_read2(&c, &interfaces) ||
+        !classfile_skip(&c, (size_t)interfaces * 2))
+        return classfile_fail(err, "truncated after the constant pool");
+    uint16_t name = classfile_pool_class_name(&pc->pool, this_class);
+    if (!name) return classfile_fail(err, "this_class %u is not a Class entry", this_class);
+    if (!(pc->class_name = decode_name(&pc->pool, name))) return classfile_fail(err, "out of memory");
     if (strcmp(pc->class_name, helper_class) == 0) return true;  /* nothing selected: UNCHANGED */
-    if (!cf_read2(&c, &fields)) return cf_fail(err, "truncated before the fields");
+    if (!classfile_read2(&c, &fields)) return classfile_fail(err, "truncated before the fields");
     for (uint32_t i = 0; i < fields; i++)
-        if (!cf_skip(&c, 6) || !cf_skip_attributes(&c)) return cf_fail(err, "truncated in field %u", i);
+        if (!classfile_skip(&c, 6) || !classfile_skip_attributes(&c))
+            return classfile_fail(err, "truncated in field %u", i);
     pc->methods_at = c.pos;
-    if (!cf_read2(&c, &pc->methods_count)) return cf_fail(err, "truncated before the methods");
+    if (!classfile_read2(&c, &pc->methods_count)) return classfile_fail(err, "truncated before the methods");
     pc->methods = calloc(pc->methods_count + 1u, sizeof(method_info));
-    if (!pc->methods) return cf_fail(err, "out of memory");
+    if (!pc->methods) return classfile_fail(err, "out of memory");
     for (uint32_t i = 0; i < pc->methods_count; i++)
         if (!parse_method(pc, &c, i, filter, arg, err)) return false;
     pc->attributes_at = c.pos;
-    if (!cf_skip_attributes(&c)) return cf_fail(err, "truncated in the class attributes");
-    if (c.pos != pc->len) return cf_fail(err, "%zu extra bytes after the class attributes", pc->len - c.pos);
+    if (!classfile_skip_attributes(&c)) return classfile_fail(err, "truncated in the class attributes");
+    if (c.pos != pc->len) return classfile_fail(err, "%zu extra bytes after the class attributes", pc->len - c.pos);
     return true;
 }
 
 /* Appends " in method NAME" to the reason a method's rewrite failed. */
-static void name_method(const parsed_class *pc, const method_info *m, cf_err *err) {
+static void name_method(const parsed_class *pc, const method_info *m, classfile_err *err) {
     if (!err->why || err->len == 0) return;
     size_t n = strlen(err->why);
     const uint8_t *s;
     uint16_t len;
-    if (n + 1 < err->len && cf_pool_utf8(&pc->pool, cf_u2(pc->in + m->start + 2), &s, &len))
+    if (n + 1 < err->len && classfile_pool_utf8(&pc->pool, classfile_u2(pc->in + m->start + 2), &s, &len))
         snprintf(err->why + n, err->len - n, " in method %.*s", (int)len, (const char *)s);
 }
 
 /* Pass 2: the copy, with the pool extended and the selected methods' Code attributes rewritten. */
-static bool write_class(const parsed_class *pc, uint16_t helper_ref, cf_buf *out, cf_err *err) {
+static bool write_class(const parsed_class *pc, uint16_t helper_ref, classfile_buf *out, classfile_err *err) {
     const uint8_t *in = pc->in;
-    cf_buf_put(out, in, 8);
-    cf_buf_put2(out, pc->pool.count + pc->pool.added_slots);
-    cf_buf_put(out, in + 10, pc->pool.end - 10);
-    cf_buf_put(out, pc->pool.added.data, pc->pool.added.len);
-    cf_buf_put(out, in + pc->pool.end, pc->methods_at + 2 - pc->pool.end);
+    classfile_buf_put(out, in, 8);
+    classfile_buf_put2(out, pc->pool.count + pc->pool.added_slots);
+    classfile_buf_put(out, in + 10, pc->pool.end - 10);
+    classfile_buf_put(out, pc->pool.added.data, pc->pool.added.len);
+    classfile_buf_put(out, in + pc->pool.end, pc->methods_at + 2 - pc->pool.end);
     for (uint32_t i = 0; i < pc->methods_count; i++) {
         const method_info *m = &pc->methods[i];
         size_t end = i + 1 < pc->methods_count ? pc->methods[i + 1].start : pc->attributes_at;
         if (!m->selected) {
-            cf_buf_put(out, in + m->start, end - m->start);
+            classfile_buf_put(out, in + m->start, end - m->start);
             continue;
         }
         size_t body_at = m->code_at + 6;
-        uint32_t body_len = cf_u4(in + m->code_at + 2);
-        cf_buf_put(out, in + m->start, m->code_at - m->start);
-        if (!cf_code_rewrite(&pc->pool, cf_u2(in + m->code_at), in + body_at, body_len, helper_ref, out, err)) {
+        uint32_t body_len = classfile_u4(in + m->code_at + 2);
+        classfile_buf_put(out, in + m->start, m->code_at - m->start);
+        if (!classfile_code_rewrite(&pc->pool,
+            classfile_u2(in + m->code_at), in + body_at, body_len, helper_ref, out, err)) {
             name_method(pc, m, err);
             return false;
         }
-        cf_buf_put(out, in + body_at + body_len, end - body_at - body_len);
+        classfile_buf_put(out, in + body_at + body_len, end - body_at - body_len);
     }
-    cf_buf_put(out, in + pc->attributes_at, pc->len - pc->attributes_at);
-    if (out->failed) return cf_fail(err, "out of memory writing the class");
+    classfile_buf_put(out, in + pc->attributes_at, pc->len - pc->attributes_at);
+    if (out->failed) return classfile_fail(err, "out of memory writing the class");
     return true;
 }
 
@@ -191,23 +196,23 @@ classfile_result classfile_instrument(const uint8_t *in, size_t in_len, const ch
                                       const char *helper_method, classfile_method_filter filter, void *arg,
                                       uint8_t **out, size_t *out_len, int *methods_rewritten,
                                       char *why, size_t why_len) {
-    cf_err err = {why, why_len};
+    classfile_err err = {why, why_len};
     if (why && why_len) why[0] = 0;
     if (out) *out = NULL;
     if (out_len) *out_len = 0;
     if (methods_rewritten) *methods_rewritten = 0;
     if (!in || !helper_class || !helper_method || !filter || !out || !out_len) {
-        cf_fail(&err, "classfile_instrument: missing argument");
+        classfile_fail(&err, "classfile_instrument: missing argument");
         return CLASSFILE_REFUSED;
     }
     parsed_class pc = {.in = in, .len = in_len};
-    cf_buf buf = {0};
+    classfile_buf buf = {0};
     classfile_result result = CLASSFILE_REFUSED;
     if (parse_class(&pc, helper_class, filter, arg, &err)) {
         result = CLASSFILE_UNCHANGED;
         if (pc.selected > 0) {
             result = CLASSFILE_REFUSED;
-            uint16_t ref = cf_pool_methodref(&pc.pool, helper_class, helper_method, "()V", &err);
+            uint16_t ref = classfile_pool_methodref(&pc.pool, helper_class, helper_method, "()V", &err);
             if (ref && write_class(&pc, ref, &buf, &err)) {
                 result = CLASSFILE_REWRITTEN;
                 *out = buf.data;
@@ -217,8 +222,8 @@ classfile_result classfile_instrument(const uint8_t *in, size_t in_len, const ch
             }
         }
     }
-    cf_buf_free(&buf);
-    cf_pool_free(&pc.pool);
+    classfile_buf_free(&buf);
+    classfile_pool_free(&pc.pool);
     free(pc.class_name);
     free(pc.methods);
     return result;

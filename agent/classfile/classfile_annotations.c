@@ -12,21 +12,21 @@
  * the stack away. */
 #define MAX_DEPTH 32
 
-static bool skip_annotation(cf_cursor *c, int depth);
+static bool skip_annotation(classfile_cursor *c, int depth);
 
-static bool skip_element_value(cf_cursor *c, int depth) {
-    if (depth > MAX_DEPTH || !cf_has(c, 1)) return false;
+static bool skip_element_value(classfile_cursor *c, int depth) {
+    if (depth > MAX_DEPTH || !classfile_has(c, 1)) return false;
     uint8_t tag = c->data[c->pos++];
     switch (tag) {
     case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S': case 'Z': case 's': case 'c':
-        return cf_skip(c, 2);
+        return classfile_skip(c, 2);
     case 'e':
-        return cf_skip(c, 4);
+        return classfile_skip(c, 4);
     case '@':
         return skip_annotation(c, depth + 1);
     case '[': {
         uint16_t n;
-        if (!cf_read2(c, &n)) return false;
+        if (!classfile_read2(c, &n)) return false;
         for (uint32_t i = 0; i < n; i++)
             if (!skip_element_value(c, depth + 1)) return false;
         return true;
@@ -37,50 +37,50 @@ static bool skip_element_value(cf_cursor *c, int depth) {
 }
 
 /* type_index (or type), then element_value_pairs. */
-static bool skip_annotation(cf_cursor *c, int depth) {
+static bool skip_annotation(classfile_cursor *c, int depth) {
     uint16_t pairs;
-    if (!cf_skip(c, 2) || !cf_read2(c, &pairs)) return false;
+    if (!classfile_skip(c, 2) || !classfile_read2(c, &pairs)) return false;
     for (uint32_t i = 0; i < pairs; i++)
-        if (!cf_skip(c, 2) || !skip_element_value(c, depth)) return false;
+        if (!classfile_skip(c, 2) || !skip_element_value(c, depth)) return false;
     return true;
 }
 
 /* Moves the u2 code offset at body[pos] by shift (it must name a byte of the code). */
 static bool shift_offset(uint8_t *body, size_t pos, uint32_t code_len, uint32_t shift) {
-    uint32_t offset = cf_u2(body + pos);
+    uint32_t offset = classfile_u2(body + pos);
     if (offset >= code_len) return false;
-    cf_put2(body + pos, offset + shift);
+    classfile_put2(body + pos, offset + shift);
     return true;
 }
 
-bool cf_type_annotations_shift(uint8_t *body, uint32_t len, uint32_t code_len, uint32_t shift) {
-    cf_cursor c = {body, len, 0};
+bool classfile_type_annotations_shift(uint8_t *body, uint32_t len, uint32_t code_len, uint32_t shift) {
+    classfile_cursor c = {body, len, 0};
     uint16_t count;
-    if (!cf_read2(&c, &count)) return false;
+    if (!classfile_read2(&c, &count)) return false;
     for (uint32_t i = 0; i < count; i++) {
-        if (!cf_has(&c, 1)) return false;
+        if (!classfile_has(&c, 1)) return false;
         uint8_t target = body[c.pos++];
         if (target == 0x40 || target == 0x41) {  /* localvar_target: ranges like LocalVariableTable's */
             uint16_t n;
-            if (!cf_read2(&c, &n) || !cf_has(&c, (size_t)n * 6)) return false;
+            if (!classfile_read2(&c, &n) || !classfile_has(&c, (size_t)n * 6)) return false;
             for (uint32_t k = 0; k < n; k++, c.pos += 6) {
-                uint32_t start = cf_u2(body + c.pos), length = cf_u2(body + c.pos + 2);
+                uint32_t start = classfile_u2(body + c.pos), length = classfile_u2(body + c.pos + 2);
                 if (start + length > code_len) return false;
-                if (start == 0) cf_put2(body + c.pos + 2, length + shift);  /* live from the method start */
-                else cf_put2(body + c.pos, start + shift);
+                if (start == 0) classfile_put2(body + c.pos + 2, length + shift);  /* live from the method start */
+                else classfile_put2(body + c.pos, start + shift);
             }
         } else if (target == 0x42) {  /* catch_target: an exception table index, no offset */
-            if (!cf_skip(&c, 2)) return false;
+            if (!classfile_skip(&c, 2)) return false;
         } else if (target >= 0x43 && target <= 0x4b) {  /* offset_target, type_argument_target */
-            if (!cf_has(&c, 2) || !shift_offset(body, c.pos, code_len, shift)) return false;
+            if (!classfile_has(&c, 2) || !shift_offset(body, c.pos, code_len, shift)) return false;
             c.pos += target >= 0x47 ? 3 : 2;
             if (c.pos > len) return false;
         } else {
             return false;  /* not a target that may appear in a Code attribute */
         }
-        if (!cf_has(&c, 1)) return false;
+        if (!classfile_has(&c, 1)) return false;
         uint8_t path = body[c.pos++];
-        if (!cf_skip(&c, (size_t)path * 2) || !skip_annotation(&c, 0)) return false;
+        if (!classfile_skip(&c, (size_t)path * 2) || !skip_annotation(&c, 0)) return false;
     }
     return c.pos == len;
 }

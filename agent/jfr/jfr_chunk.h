@@ -37,11 +37,11 @@ typedef struct {
     size_t pool_count_at;
 } jfr_checkpoint;
 
-void jfr_checkpoint_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t ticks);
+void jfr_chunk_checkpoint_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t ticks);
 /* Opens a pool of 'type_id'; its entries (key, then fields) are written by the caller. */
-void jfr_pool_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t type_id);
+void jfr_chunk_pool_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t type_id);
 /* Closes the open pool with 'count' entries; a pool with none is removed (readers refuse empty pools). */
-void jfr_pool_end(jfr_buf *b, jfr_checkpoint *c, uint64_t count);
-void jfr_checkpoint_end(jfr_buf *b, jfr_checkpoint *c);
+void jfr_chunk_pool_end(jfr_buf *b, jfr_checkpoint *c, uint64_t count);
+void jfr_chunk_checkpoint_end(jfr_buf *b, jfr_checkpoint *c);
 
 #endif

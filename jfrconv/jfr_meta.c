@@ -1,11 +1,11 @@
 /*
- * jfr_read_meta: parses the metadata event: a string table, then a tree of elements (name, attributes,
+ * jfr_meta: parses the metadata event: a string table, then a tree of elements (name, attributes,
  * children) whose "class" and "field" elements declare the types. The tree is walked once, recursively
  * with a depth limit; every count is checked against the bytes left, so corrupt input cannot drive
  * unbounded loops or allocations.
  */
 #define _GNU_SOURCE
-#include "jfr_read_meta.h"
+#include "jfr_meta.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@ typedef struct {
 
 static const char *string_at(meta_parser *p, size_t at, uint64_t index, const char *what) {
     if (index < p->string_count) return p->strings[index];
-    jfr_fail(p->c, at, "metadata %s: string index %llu out of range (table has %llu)", what,
+    jfr_cursor_fail(p->c, at, "metadata %s: string index %llu out of range (table has %llu)", what,
              (unsigned long long)index, (unsigned long long)p->string_count);
     return NULL;
 }
@@ -30,9 +30,9 @@ static const char *string_at(meta_parser *p, size_t at, uint64_t index, const ch
 static int parse_number(meta_parser *p, size_t at, const char *text, const char *what, uint64_t *out) {
     char *end;
     *out = 0;   /* set on every path: callers read it only on success, but -O3 cannot tell */
-    if (!text[0] || text[0] < '0' || text[0] > '9') return jfr_fail(p->c, at, "metadata %s '%s' is not a number", what, text);
+    if (!text[0] || text[0] < '0' || text[0] > '9') return jfr_cursor_fail(p->c, at, "metadata %s '%s' is not a number", what, text);
     *out = strtoull(text, &end, 10);
-    if (*end) return jfr_fail(p->c, at, "metadata %s '%s' is not a number", what, text);
+    if (*end) return jfr_cursor_fail(p->c, at, "metadata %s '%s' is not a number", what, text);
     return 0;
 }
 
@@ -69,12 +69,12 @@ typedef struct {
 
 static int read_attrs(meta_parser *p, attrs *a) {
     memset(a, 0, sizeof(*a));
-    uint64_t n = jfr_count(p->c, "metadata attribute count");
-    for (uint64_t i = 0; i < n && jfr_ok(p->c); i++) {
+    uint64_t n = jfr_cursor_count(p->c, "metadata attribute count");
+    for (uint64_t i = 0; i < n && jfr_cursor_ok(p->c); i++) {
         size_t at = p->c->pos;
-        const char *key = string_at(p, at, jfr_varint(p->c, "metadata attribute key"), "attribute key");
+        const char *key = string_at(p, at, jfr_cursor_varint(p->c, "metadata attribute key"), "attribute key");
         at = p->c->pos;
-        const char *value = string_at(p, at, jfr_varint(p->c, "metadata attribute value"), "attribute value");
+        const char *value = string_at(p, at, jfr_cursor_varint(p->c, "metadata attribute value"), "attribute value");
         if (!key || !value) return -1;
         if (strcmp(key, "name") == 0) a->name = value;
         else if (strcmp(key, "id") == 0) a->id = value;
@@ -83,19 +83,19 @@ static int read_attrs(meta_parser *p, attrs *a) {
         else if (strcmp(key, "constantPool") == 0) a->constant_pool = value;
         else if (strcmp(key, "dimension") == 0) a->dimension = value;
     }
-    return jfr_ok(p->c) ? 0 : -1;
+    return jfr_cursor_ok(p->c) ? 0 : -1;
 }
 
 static int add_class(meta_parser *p, size_t at, const attrs *a, uint32_t *index) {
     jfr_meta *m = p->meta;
     uint64_t id;
-    if (!a->name || !a->id) return jfr_fail(p->c, at, "metadata class without a name or an id");
+    if (!a->name || !a->id) return jfr_cursor_fail(p->c, at, "metadata class without a name or an id");
     if (parse_number(p, at, a->id, "class id", &id)) return -1;
-    if (id == UINT64_MAX) return jfr_fail(p->c, at, "metadata class '%s' has an invalid id", a->name);
+    if (id == UINT64_MAX) return jfr_cursor_fail(p->c, at, "metadata class '%s' has an invalid id", a->name);
     if (jfr_meta_find_id(m, id) != JFR_NO_TYPE)
-        return jfr_fail(p->c, at, "metadata declares type id %llu twice ('%s')", (unsigned long long)id, a->name);
+        return jfr_cursor_fail(p->c, at, "metadata declares type id %llu twice ('%s')", (unsigned long long)id, a->name);
     if (grow((void **)&m->types, sizeof(jfr_type), m->type_count, &m->type_capacity))
-        return jfr_fail(p->c, at, "out of memory reading the metadata");
+        return jfr_cursor_fail(p->c, at, "out of memory reading the metadata");
     jfr_type *t = &m->types[m->type_count];
     memset(t, 0, sizeof(*t));
     u64map_init(&t->pool);
@@ -105,28 +105,28 @@ static int add_class(meta_parser *p, size_t at, const attrs *a, uint32_t *index)
     t->kind = kind_of(a->name, &t->bits);
     *index = m->type_count++;
     if (!t->name || (a->super_type && !t->super_type) || u64map_put(&m->by_id, id + 1, (uint64_t)*index + 1))
-        return jfr_fail(p->c, at, "out of memory reading the metadata");
+        return jfr_cursor_fail(p->c, at, "out of memory reading the metadata");
     return 0;
 }
 
 static int add_field(meta_parser *p, size_t at, uint32_t owner, const attrs *a) {
     jfr_type *t = &p->meta->types[owner];
     uint64_t type_id, dimension = 0;
-    if (!a->name || !a->cls) return jfr_fail(p->c, at, "metadata field of '%s' without a name or a class", t->name);
+    if (!a->name || !a->cls) return jfr_cursor_fail(p->c, at, "metadata field of '%s' without a name or a class", t->name);
     if (parse_number(p, at, a->cls, "field class", &type_id)) return -1;
     if (a->dimension && parse_number(p, at, a->dimension, "field dimension", &dimension)) return -1;
     if (dimension > 1)
-        return jfr_fail(p->c, at, "field '%s.%s' has dimension %llu (only 0 and 1 exist)", t->name, a->name,
+        return jfr_cursor_fail(p->c, at, "field '%s.%s' has dimension %llu (only 0 and 1 exist)", t->name, a->name,
                         (unsigned long long)dimension);
     if (grow((void **)&t->fields, sizeof(jfr_field), t->field_count, &t->field_capacity))
-        return jfr_fail(p->c, at, "out of memory reading the metadata");
+        return jfr_cursor_fail(p->c, at, "out of memory reading the metadata");
     jfr_field *f = &t->fields[t->field_count++];
     f->name = strdup(a->name);
     f->type_id = type_id;
     f->type = JFR_NO_TYPE;
     f->pooled = a->constant_pool && strcmp(a->constant_pool, "true") == 0;
     f->array = dimension == 1;
-    if (!f->name) return jfr_fail(p->c, at, "out of memory reading the metadata");
+    if (!f->name) return jfr_cursor_fail(p->c, at, "out of memory reading the metadata");
     return 0;
 }
 
@@ -134,8 +134,8 @@ static int add_field(meta_parser *p, size_t at, uint32_t owner, const attrs *a) 
  * JFR_NO_TYPE; 'in_class' stops a field of an annotation inside a class from counting as its field. */
 static int parse_element(meta_parser *p, int depth, uint32_t owner, bool in_class) {
     size_t at = p->c->pos;
-    if (depth > MAX_DEPTH) return jfr_fail(p->c, at, "metadata elements nested deeper than %d", MAX_DEPTH);
-    const char *name = string_at(p, at, jfr_varint(p->c, "metadata element name"), "element name");
+    if (depth > MAX_DEPTH) return jfr_cursor_fail(p->c, at, "metadata elements nested deeper than %d", MAX_DEPTH);
+    const char *name = string_at(p, at, jfr_cursor_varint(p->c, "metadata element name"), "element name");
     attrs a;
     if (!name || read_attrs(p, &a)) return -1;
     uint32_t child_owner = JFR_NO_TYPE;
@@ -148,11 +148,11 @@ static int parse_element(meta_parser *p, int depth, uint32_t owner, bool in_clas
     } else if (in_class) {
         child_owner = JFR_NO_TYPE;  /* annotation, setting: their children are not the class's fields */
     }
-    uint64_t children = jfr_count(p->c, "metadata child count");
-    for (uint64_t i = 0; i < children && jfr_ok(p->c); i++) {
+    uint64_t children = jfr_cursor_count(p->c, "metadata child count");
+    for (uint64_t i = 0; i < children && jfr_cursor_ok(p->c); i++) {
         if (parse_element(p, depth + 1, child_owner, child_in_class)) return -1;
     }
-    return jfr_ok(p->c) ? 0 : -1;
+    return jfr_cursor_ok(p->c) ? 0 : -1;
 }
 
 /* Every field's type must be declared: resolve the ids to indexes once. */
@@ -163,7 +163,7 @@ static int resolve_fields(meta_parser *p, size_t at) {
             jfr_field *field = &m->types[t].fields[f];
             field->type = jfr_meta_find_id(m, field->type_id);
             if (field->type == JFR_NO_TYPE)
-                return jfr_fail(p->c, at, "metadata: field '%s.%s' has undeclared type id %llu", m->types[t].name,
+                return jfr_cursor_fail(p->c, at, "metadata: field '%s.%s' has undeclared type id %llu", m->types[t].name,
                                 field->name, (unsigned long long)field->type_id);
         }
     }
@@ -174,32 +174,32 @@ int jfr_meta_parse(jfr_meta *m, jfr_cursor *c) {
     memset(m, 0, sizeof(*m));
     u64map_init(&m->by_id);
     size_t start = c->pos;
-    uint64_t size = jfr_varint(c, "metadata event size");
-    if (jfr_ok(c) && (size < 2 || size > c->end - start))
-        return jfr_fail(c, start, "metadata event size %llu does not fit the chunk (%zu bytes left)",
+    uint64_t size = jfr_cursor_varint(c, "metadata event size");
+    if (jfr_cursor_ok(c) && (size < 2 || size > c->end - start))
+        return jfr_cursor_fail(c, start, "metadata event size %llu does not fit the chunk (%zu bytes left)",
                         (unsigned long long)size, c->end - start);
-    jfr_cursor ev = jfr_sub(c, c->pos, start + size);
-    uint64_t type = jfr_varint(&ev, "metadata event type");
-    if (jfr_ok(c) && type != 0)
-        return jfr_fail(c, start, "the chunk header's metadata offset points at an event of type %llu, not the "
+    jfr_cursor ev = jfr_cursor_sub(c, c->pos, start + size);
+    uint64_t type = jfr_cursor_varint(&ev, "metadata event type");
+    if (jfr_cursor_ok(c) && type != 0)
+        return jfr_cursor_fail(c, start, "the chunk header's metadata offset points at an event of type %llu, not the "
                         "metadata event (type 0)", (unsigned long long)type);
-    for (int i = 0; i < 3; i++) jfr_varint(&ev, "metadata event header");  /* start, duration, metadata id */
+    for (int i = 0; i < 3; i++) jfr_cursor_varint(&ev, "metadata event header");  /* start, duration, metadata id */
     meta_parser p = {m, &ev, NULL, 0};
-    uint64_t n = jfr_count(&ev, "metadata string count");
-    if (jfr_ok(c) && !(p.strings = calloc(n ? n : 1, sizeof(char *))))
-        return jfr_fail(c, start, "out of memory reading the metadata");
-    for (uint64_t i = 0; i < n && jfr_ok(c); i++) {
+    uint64_t n = jfr_cursor_count(&ev, "metadata string count");
+    if (jfr_cursor_ok(c) && !(p.strings = calloc(n ? n : 1, sizeof(char *))))
+        return jfr_cursor_fail(c, start, "out of memory reading the metadata");
+    for (uint64_t i = 0; i < n && jfr_cursor_ok(c); i++) {
         char text[MAX_NAME];
-        jfr_string(&ev, text, sizeof(text), NULL, "metadata string");
-        if (jfr_ok(c) && !(p.strings[i] = strdup(text))) jfr_fail(c, ev.pos, "out of memory reading the metadata");
+        jfr_cursor_string(&ev, text, sizeof(text), NULL, "metadata string");
+        if (jfr_cursor_ok(c) && !(p.strings[i] = strdup(text))) jfr_cursor_fail(c, ev.pos, "out of memory reading the metadata");
         p.string_count = i + 1;
     }
-    if (jfr_ok(c)) parse_element(&p, 0, JFR_NO_TYPE, false);
-    if (jfr_ok(c)) resolve_fields(&p, start);
+    if (jfr_cursor_ok(c)) parse_element(&p, 0, JFR_NO_TYPE, false);
+    if (jfr_cursor_ok(c)) resolve_fields(&p, start);
     for (uint64_t i = 0; i < p.string_count; i++) free(p.strings[i]);
     free(p.strings);
     c->pos = start + size;
-    return jfr_ok(c) ? 0 : -1;
+    return jfr_cursor_ok(c) ? 0 : -1;
 }
 
 void jfr_meta_free(jfr_meta *m) {

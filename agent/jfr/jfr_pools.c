@@ -2,12 +2,12 @@
  * jfr_pools: stack traces are written first, into the checkpoint, while their frames are resolved into
  * methods; methods, classes, packages and symbols are collected on the way and written after (pool order
  * does not matter to readers). Java methods are described once per chunk (name, class, descriptor, line
- * table) through JVMTI; native frames once per distinct pc, by the shared frame_symbols naming. Each
- * chunk writes the entries it refers to, under the keys the recording's registry gives them.
+ * table) through JVMTI; every other frame once per distinct pc or address, by the one frame resolver
+ * (frame_names). Each chunk writes the entries it refers to, under the keys the recording's registry gives them.
  */
 #include "jfr_pools.h"
 
-#include "frame_symbols.h"
+#include "frame_names.h"
 #include "jfr_chunk.h"
 #include "jfr_metadata.h"
 #include "jfr_types.h"
@@ -187,12 +187,6 @@ static uint32_t named_method(resolver *r, const char *name, int frame_type) {
     return m;
 }
 
-/* Remembers address -> method key in 'map'. */
-static uint32_t cached(resolver *r, u64map *map, uint64_t addr, uint32_t method) {
-    if (method && u64map_put(map, addr, method)) r->failed = true;
-    return method;
-}
-
 /* The recording's key of a Java method. */
 static uint64_t java_key(resolver *r, uint64_t method_id) {
     jfr_pools *p = r->pools;
@@ -209,53 +203,46 @@ typedef struct {
     int type;
 } frame_out;
 
+/* The JFR frame type of a frame frame_names named (the convention of jfr_types.h). */
+static int jfr_frame_type(frame_type type, bool cpp) {
+    if (type == FTYPE_KERNEL) return JFR_FRAME_KERNEL;
+    return cpp ? JFR_FRAME_CPP : JFR_FRAME_NATIVE;
+}
+
+/* A frame that is not a described Java method: named by frame_names, without annotations (a reader adds
+ * them from the frame type), cached per native pc or kernel address. */
+static frame_out named_frame(resolver *r, const trace_frame *f) {
+    u64map *cache = f->kind == FRAME_NATIVE ? &r->pcs : f->kind == FRAME_KERNEL ? &r->kernel_addrs : NULL;
+    uint64_t key;
+    if (cache && u64map_get(cache, f->id, &key)) return (frame_out){(uint32_t)key, -1, -1, (int)(key >> 32)};
+    char name[1024];
+    bool cpp = false;
+    frame_type type = frame_names_get(f, (names_style){0}, r->pools->lib, name, sizeof(name), &cpp);
+    int jfr_type = jfr_frame_type(type, cpp);
+    uint32_t m = named_method(r, name, jfr_type);
+    if (cache && m && u64map_put(cache, f->id, ((uint64_t)jfr_type << 32) | m)) r->failed = true;
+    return (frame_out){m, -1, -1, jfr_type};
+}
+
 static frame_out resolve_frame(resolver *r, const trace_frame *f) {
     uint64_t key;
-    char name[1024];
-    switch (f->kind) {
-    case FRAME_JAVA:
-        if (!f->id) return (frame_out){named_method(r, "[unknown]", JFR_FRAME_NATIVE), -1, -1, JFR_FRAME_NATIVE};
-        if (!u64map_get(&r->java_methods, f->id, &key)) {
-            jvm_method_info *info = malloc(sizeof(*info));
-            if (!info || jvm_method_describe((jmethodID)(uintptr_t)f->id, info) != 0) {
-                free(info);
-                /* A method of a class unloaded since: the collapsed output's name for it. */
-                return (frame_out){named_method(r, "[unknown_method]", JFR_FRAME_NATIVE), -1, -1, JFR_FRAME_NATIVE};
-            }
-            uint32_t cls = class_key(r, info->class_name, info->class_modifiers, true);
-            key = add_method(r, (method_rec){java_key(r, f->id), cls, symbol(r, info->name),
-                                             symbol(r, info->descriptor), info->modifiers, info});
-            if (key && u64map_put(&r->java_methods, f->id, key)) r->failed = true;
+    if (f->kind != FRAME_JAVA || !f->id) return named_frame(r, f);
+    if (!u64map_get(&r->java_methods, f->id, &key)) {
+        jvm_method_info *info = malloc(sizeof(*info));
+        if (!info || jvm_method_describe((jmethodID)(uintptr_t)f->id, info) != 0) {
+            free(info);
+            /* A method of a class unloaded since: the collapsed output's name for it. */
+            return (frame_out){named_method(r, FRAME_NAMES_UNKNOWN_METHOD, JFR_FRAME_NATIVE), -1, -1,
+                               JFR_FRAME_NATIVE};
         }
-        {
-            const method_rec *m = key ? &r->methods[key - 1] : NULL;
-            int line = m && m->java ? jvm_line_of(m->java, f->bci) : -1;
-            return (frame_out){(uint32_t)key, line, f->bci >= 0 ? f->bci : -1, JFR_FRAME_JIT};
-        }
-    case FRAME_NATIVE: {
-        bool cpp = false;
-        int type = JFR_FRAME_NATIVE;
-        if (u64map_get(&r->pcs, f->id, &key)) {
-            type = (int)(key >> 32);
-            return (frame_out){(uint32_t)key, -1, -1, type};
-        }
-        frame_symbols_native((uintptr_t)f->id, r->pools->lib, name, sizeof(name), &cpp);
-        type = cpp ? JFR_FRAME_CPP : JFR_FRAME_NATIVE;
-        uint32_t m = named_method(r, name, type);
-        if (m && u64map_put(&r->pcs, f->id, ((uint64_t)type << 32) | m)) r->failed = true;
-        return (frame_out){m, -1, -1, type};
+        uint32_t cls = class_key(r, info->class_name, info->class_modifiers, true);
+        key = add_method(r, (method_rec){java_key(r, f->id), cls, symbol(r, info->name),
+                                         symbol(r, info->descriptor), info->modifiers, info});
+        if (key && u64map_put(&r->java_methods, f->id, key)) r->failed = true;
     }
-    case FRAME_KERNEL:
-        if (u64map_get(&r->kernel_addrs, f->id, &key)) return (frame_out){(uint32_t)key, -1, -1, JFR_FRAME_KERNEL};
-        frame_symbols_kernel(f->id, name, sizeof(name));
-        return (frame_out){cached(r, &r->kernel_addrs, f->id, named_method(r, name, JFR_FRAME_KERNEL)), -1, -1,
-                           JFR_FRAME_KERNEL};
-    default: {
-        const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
-        return (frame_out){named_method(r, marker ? marker : "[unknown]", JFR_FRAME_NATIVE), -1, -1,
-                           JFR_FRAME_NATIVE};
-    }
-    }
+    const method_rec *m = key ? &r->methods[key - 1] : NULL;
+    int line = m && m->java ? jvm_lines_at(m->java, f->bci) : -1;
+    return (frame_out){(uint32_t)key, line, f->bci >= 0 ? f->bci : -1, JFR_FRAME_JIT};
 }
 
 static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
@@ -282,7 +269,7 @@ static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
 }
 
 static void write_threads(jfr_pools *p, jfr_buf *b, jfr_checkpoint *c) {
-    jfr_pool_begin(b, c, JFR_THREAD);
+    jfr_chunk_pool_begin(b, c, JFR_THREAD);
     size_t n = 0;
     for (size_t i = 0; i < p->threads.capacity; i++) {
         uint64_t tid = p->threads.keys[i];
@@ -298,11 +285,11 @@ static void write_threads(jfr_pools *p, jfr_buf *b, jfr_checkpoint *c) {
         jfr_put_varint(b, 0);   /* thread group: none */
         n++;
     }
-    jfr_pool_end(b, c, n);
+    jfr_chunk_pool_end(b, c, n);
 }
 
 static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
-    jfr_pool_begin(b, c, JFR_METHOD);
+    jfr_chunk_pool_begin(b, c, JFR_METHOD);
     for (size_t i = 0; i < r->method_count; i++) {
         const method_rec *m = &r->methods[i];
         jfr_put_varint(b, m->key);
@@ -312,9 +299,9 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
         jfr_put_int(b, m->modifiers);
         jfr_put_u8(b, 0);   /* hidden: never, every frame is shown as the other outputs show it */
     }
-    jfr_pool_end(b, c, r->method_count);
+    jfr_chunk_pool_end(b, c, r->method_count);
 
-    jfr_pool_begin(b, c, JFR_CLASS);
+    jfr_chunk_pool_begin(b, c, JFR_CLASS);
     for (size_t i = 0; i < r->class_count; i++) {
         const class_rec *k = &r->class_list[i];
         jfr_put_varint(b, ref(r, k->name_sym));
@@ -324,19 +311,19 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
         jfr_put_int(b, k->modifiers);
         jfr_put_u8(b, 0);
     }
-    jfr_pool_end(b, c, r->class_count);
+    jfr_chunk_pool_end(b, c, r->class_count);
 
-    jfr_pool_begin(b, c, JFR_PACKAGE);
+    jfr_chunk_pool_begin(b, c, JFR_PACKAGE);
     for (size_t i = 0; i < r->package_count; i++) {
         jfr_put_varint(b, ref(r, r->package_syms[i]));
         jfr_put_varint(b, ref(r, r->package_syms[i]));
         jfr_put_varint(b, 0);   /* module: not recorded */
         jfr_put_u8(b, 1);
     }
-    jfr_pool_end(b, c, r->package_count);
+    jfr_chunk_pool_end(b, c, r->package_count);
 
     /* Symbols last: everything above may have added some. */
-    jfr_pool_begin(b, c, JFR_SYMBOL);
+    jfr_chunk_pool_begin(b, c, JFR_SYMBOL);
     size_t n = 0;
     for (size_t i = 0; i < r->symbols_used.capacity; i++) {
         uint64_t sym = r->symbols_used.keys[i];
@@ -345,7 +332,7 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
         jfr_put_string(b, r->pools->strings.names[sym - 1]);
         n++;
     }
-    jfr_pool_end(b, c, n);
+    jfr_chunk_pool_end(b, c, n);
 }
 
 static void resolver_free(resolver *r) {
@@ -384,29 +371,29 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     u64map_init(&r.packages);
 
     jfr_checkpoint c;
-    jfr_checkpoint_begin(b, &c, ticks);
-    jfr_pool_begin(b, &c, JFR_STACK_TRACE);
+    jfr_chunk_checkpoint_begin(b, &c, ticks);
+    jfr_chunk_pool_begin(b, &c, JFR_STACK_TRACE);
     size_t stacks = 0;
     for (size_t i = 0; i < p->traces.capacity; i++) {
         if (!p->traces.keys[i]) continue;
         write_stack(&r, b, (uint32_t)p->traces.keys[i]);
         stacks++;
     }
-    jfr_pool_end(b, &c, stacks);
+    jfr_chunk_pool_end(b, &c, stacks);
     write_resolved(&r, b, &c);
     write_threads(p, b, &c);
 
-    jfr_pool_begin(b, &c, JFR_FRAME_TYPE);
+    jfr_chunk_pool_begin(b, &c, JFR_FRAME_TYPE);
     for (int t = 1; t < JFR_FRAME_TYPE_COUNT; t++) {
         jfr_put_varint(b, (uint64_t)t);
         jfr_put_string(b, jfr_frame_type_name(t));
     }
-    jfr_pool_end(b, &c, JFR_FRAME_TYPE_COUNT - 1);
-    jfr_pool_begin(b, &c, JFR_THREAD_STATE);
+    jfr_chunk_pool_end(b, &c, JFR_FRAME_TYPE_COUNT - 1);
+    jfr_chunk_pool_begin(b, &c, JFR_THREAD_STATE);
     jfr_put_varint(b, JFR_STATE_RUNNABLE);
     jfr_put_string(b, JFR_STATE_RUNNABLE_NAME);
-    jfr_pool_end(b, &c, 1);
-    jfr_checkpoint_end(b, &c);
+    jfr_chunk_pool_end(b, &c, 1);
+    jfr_chunk_checkpoint_end(b, &c);
 
     int rc = r.failed || p->failed || b->failed ? -1 : 0;
     resolver_free(&r);

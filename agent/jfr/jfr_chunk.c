@@ -25,7 +25,7 @@ void jfr_chunk_header_encode(const jfr_chunk_header *h, uint8_t out[JFR_HEADER_S
     out[67] = 1;
 }
 
-void jfr_checkpoint_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t ticks) {
+void jfr_chunk_checkpoint_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t ticks) {
     c->at = jfr_event_begin(b, JFR_CHECKPOINT);
     jfr_put_varint(b, ticks);
     jfr_put_varint(b, 0);   /* duration */
@@ -36,14 +36,14 @@ void jfr_checkpoint_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t ticks) {
     c->pools = 0;
 }
 
-void jfr_pool_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t type_id) {
+void jfr_chunk_pool_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t type_id) {
     c->pool_at = b->len;
     jfr_put_varint(b, type_id);
     c->pool_count_at = b->len;
     jfr_put_varint5(b, 0);
 }
 
-void jfr_pool_end(jfr_buf *b, jfr_checkpoint *c, uint64_t count) {
+void jfr_chunk_pool_end(jfr_buf *b, jfr_checkpoint *c, uint64_t count) {
     if (count == 0) {
         if (!b->failed) b->len = c->pool_at;
         return;
@@ -52,7 +52,7 @@ void jfr_pool_end(jfr_buf *b, jfr_checkpoint *c, uint64_t count) {
     c->pools++;
 }
 
-void jfr_checkpoint_end(jfr_buf *b, jfr_checkpoint *c) {
+void jfr_chunk_checkpoint_end(jfr_buf *b, jfr_checkpoint *c) {
     jfr_patch_varint5(b, c->count_at, c->pools);
     jfr_event_end(b, c->at);
 }

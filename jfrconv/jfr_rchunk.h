@@ -1,14 +1,14 @@
 /*
- * jfr_read_chunk: one chunk of a JFR file: its header, its metadata (jfr_meta) and its constant pools, and
+ * jfr_rchunk: one chunk of a JFR file: its header, its metadata (jfr_meta) and its constant pools, and
  * iteration over its events. A file is one or more chunks back to back; jfr_rchunk_open reads the chunk at
  * a given offset and says where the next one starts. Nothing is copied: the chunk reads the caller's
- * buffer (a mapped file), which must outlive it. Used by jfr_read_sample and the converter; no JVM dependency.
+ * buffer (a mapped file), which must outlive it. Used by jfr_sample and the converter; no JVM dependency.
  */
-#ifndef LIBPROF_JFR_READ_CHUNK_H
-#define LIBPROF_JFR_READ_CHUNK_H
+#ifndef LIBPROF_JFR_RCHUNK_H
+#define LIBPROF_JFR_RCHUNK_H
 
-#include "jfr_read_cursor.h"
-#include "jfr_read_meta.h"
+#include "jfr_cursor.h"
+#include "jfr_meta.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,7 +45,7 @@ typedef struct {
 bool jfr_rchunk_unfinished(const uint8_t *data, size_t size, size_t offset);
 
 /* Reads only the header of the chunk at 'offset' (for a quick pass over time ranges). */
-int jfr_rheader_read(const uint8_t *data, size_t size, size_t offset, jfr_rheader *h, jfr_error *err);
+int jfr_rchunk_read_header(const uint8_t *data, size_t size, size_t offset, jfr_rheader *h, jfr_error *err);
 
 /* Opens the chunk at 'offset': header, metadata, constant pools. -1 with 'err' set (the chunk must still
  * be closed). */

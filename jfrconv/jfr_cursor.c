@@ -1,14 +1,14 @@
 /*
- * jfr_read_cursor: see jfr_read_cursor.h. Strings are converted to UTF-8 here so that the rest of the reader only
+ * jfr_cursor: see jfr_cursor.h. Strings are converted to UTF-8 here so that the rest of the reader only
  * ever sees one encoding.
  */
-#include "jfr_read_cursor.h"
+#include "jfr_cursor.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-int jfr_fail(jfr_cursor *c, size_t offset, const char *fmt, ...) {
+int jfr_cursor_fail(jfr_cursor *c, size_t offset, const char *fmt, ...) {
     if (c->error->failed) return -1;
     c->error->failed = true;
     int n = snprintf(c->error->message, sizeof(c->error->message), "at offset %zu: ", offset);
@@ -20,31 +20,31 @@ int jfr_fail(jfr_cursor *c, size_t offset, const char *fmt, ...) {
     return -1;
 }
 
-jfr_cursor jfr_sub(const jfr_cursor *c, size_t start, size_t end) {
+jfr_cursor jfr_cursor_sub(const jfr_cursor *c, size_t start, size_t end) {
     jfr_cursor sub = {c->data, start, end, c->error};
     return sub;
 }
 
 static bool need(jfr_cursor *c, size_t n, const char *what) {
     if (c->error->failed) return false;
-    if (jfr_left(c) >= n) return true;
-    jfr_fail(c, c->pos, "%s: needs %zu bytes, only %zu left (truncated or corrupt)", what, n, jfr_left(c));
+    if (jfr_cursor_left(c) >= n) return true;
+    jfr_cursor_fail(c, c->pos, "%s: needs %zu bytes, only %zu left (truncated or corrupt)", what, n, jfr_cursor_left(c));
     return false;
 }
 
-uint8_t jfr_u8(jfr_cursor *c, const char *what) {
+uint8_t jfr_cursor_u8(jfr_cursor *c, const char *what) {
     if (!need(c, 1, what)) return 0;
     return c->data[c->pos++];
 }
 
-uint64_t jfr_be(jfr_cursor *c, int bytes, const char *what) {
+uint64_t jfr_cursor_be(jfr_cursor *c, int bytes, const char *what) {
     if (!need(c, (size_t)bytes, what)) return 0;
     uint64_t v = 0;
     for (int i = 0; i < bytes; i++) v = v << 8 | c->data[c->pos++];
     return v;
 }
 
-uint64_t jfr_varint(jfr_cursor *c, const char *what) {
+uint64_t jfr_cursor_varint(jfr_cursor *c, const char *what) {
     uint64_t v = 0;
     size_t start = c->pos;
     for (int i = 0; i < 9; i++) {
@@ -54,35 +54,35 @@ uint64_t jfr_varint(jfr_cursor *c, const char *what) {
         v |= (uint64_t)(b & 0x7f) << (7 * i);
         if (!(b & 0x80)) return v;
     }
-    jfr_fail(c, start, "%s: malformed varint", what);  /* not reached: the loop returns */
+    jfr_cursor_fail(c, start, "%s: malformed varint", what);  /* not reached: the loop returns */
     return 0;
 }
 
-uint64_t jfr_varint_sized(jfr_cursor *c, int bits, const char *what) {
+uint64_t jfr_cursor_varint_sized(jfr_cursor *c, int bits, const char *what) {
     size_t start = c->pos;
-    uint64_t v = jfr_varint(c, what);
-    if (!jfr_ok(c) || bits >= 64) return v;
+    uint64_t v = jfr_cursor_varint(c, what);
+    if (!jfr_cursor_ok(c) || bits >= 64) return v;
     size_t len = c->pos - start, most = ((size_t)bits + 6) / 7;
     if (len > most)
-        jfr_fail(c, start, "field '%s': a %zu-byte varint for a %d-bit value, which takes at most %zu bytes (a negative "
+        jfr_cursor_fail(c, start, "field '%s': a %zu-byte varint for a %d-bit value, which takes at most %zu bytes (a negative "
                  "value written as 64 bits?)", what, len, bits, most);
     else if (v >> bits)
-        jfr_fail(c, start, "field '%s': value 0x%llx does not fit its declared %d bits", what, (unsigned long long)v, bits);
-    return jfr_ok(c) ? v : 0;
+        jfr_cursor_fail(c, start, "field '%s': value 0x%llx does not fit its declared %d bits", what, (unsigned long long)v, bits);
+    return jfr_cursor_ok(c) ? v : 0;
 }
 
-int jfr_skip(jfr_cursor *c, size_t n, const char *what) {
+int jfr_cursor_skip(jfr_cursor *c, size_t n, const char *what) {
     if (!need(c, n, what)) return -1;
     c->pos += n;
     return 0;
 }
 
-uint64_t jfr_count(jfr_cursor *c, const char *what) {
+uint64_t jfr_cursor_count(jfr_cursor *c, const char *what) {
     size_t start = c->pos;
-    uint64_t n = jfr_varint(c, what);
-    if (jfr_ok(c) && n > jfr_left(c)) {
-        jfr_fail(c, start, "%s: count %llu is larger than the %zu bytes left (corrupt)", what,
-                 (unsigned long long)n, jfr_left(c));
+    uint64_t n = jfr_cursor_varint(c, what);
+    if (jfr_cursor_ok(c) && n > jfr_cursor_left(c)) {
+        jfr_cursor_fail(c, start, "%s: count %llu is larger than the %zu bytes left (corrupt)", what,
+                 (unsigned long long)n, jfr_cursor_left(c));
         return 0;
     }
     return n;
@@ -127,35 +127,35 @@ static void put_utf8(char *out, size_t outlen, size_t *used, const uint8_t *s, s
     }
 }
 
-int jfr_string(jfr_cursor *c, char *out, size_t outlen, uint64_t *pool_key, const char *what) {
+int jfr_cursor_string(jfr_cursor *c, char *out, size_t outlen, uint64_t *pool_key, const char *what) {
     size_t used = 0, start = c->pos;
     if (outlen) out[0] = 0;
-    uint8_t tag = jfr_u8(c, what);
-    if (!jfr_ok(c)) return -1;
+    uint8_t tag = jfr_cursor_u8(c, what);
+    if (!jfr_cursor_ok(c)) return -1;
     switch (tag) {
     case JFR_STR_NULL:
     case JFR_STR_EMPTY:
         break;
     case JFR_STR_POOL:
-        if (!pool_key) return jfr_fail(c, start, "%s: a string-pool reference where none is allowed", what);
-        *pool_key = jfr_varint(c, what);
+        if (!pool_key) return jfr_cursor_fail(c, start, "%s: a string-pool reference where none is allowed", what);
+        *pool_key = jfr_cursor_varint(c, what);
         break;
     case JFR_STR_UTF8:
     case JFR_STR_LATIN1: {
-        uint64_t n = jfr_count(c, what);
-        if (!jfr_ok(c)) return -1;
+        uint64_t n = jfr_cursor_count(c, what);
+        if (!jfr_cursor_ok(c)) return -1;
         if (tag == JFR_STR_UTF8) put_utf8(out, outlen, &used, c->data + c->pos, (size_t)n);
         else for (uint64_t i = 0; i < n; i++) put_code_point(out, outlen, &used, c->data[c->pos + i]);
         c->pos += n;
         break;
     }
     case JFR_STR_CHARS: {
-        uint64_t n = jfr_count(c, what);
-        for (uint64_t i = 0; i < n && jfr_ok(c); i++) {
-            uint32_t unit = (uint32_t)(jfr_varint(c, what) & 0xffff);
+        uint64_t n = jfr_cursor_count(c, what);
+        for (uint64_t i = 0; i < n && jfr_cursor_ok(c); i++) {
+            uint32_t unit = (uint32_t)(jfr_cursor_varint(c, what) & 0xffff);
             if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < n) {  /* a surrogate pair */
                 size_t at = c->pos;
-                uint32_t low = (uint32_t)(jfr_varint(c, what) & 0xffff);
+                uint32_t low = (uint32_t)(jfr_cursor_varint(c, what) & 0xffff);
                 if (low >= 0xdc00 && low <= 0xdfff) {
                     unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
                     i++;
@@ -168,8 +168,8 @@ int jfr_string(jfr_cursor *c, char *out, size_t outlen, uint64_t *pool_key, cons
         break;
     }
     default:
-        return jfr_fail(c, start, "%s: unknown string encoding %u (expected 0-5)", what, tag);
+        return jfr_cursor_fail(c, start, "%s: unknown string encoding %u (expected 0-5)", what, tag);
     }
     if (outlen) out[used < outlen ? used : outlen - 1] = 0;
-    return jfr_ok(c) ? tag : -1;
+    return jfr_cursor_ok(c) ? tag : -1;
 }

@@ -18,44 +18,44 @@
 /* Bytes inserted at offset 0 of every selected method: invokestatic #helper; nop (see classfile.c). */
 #define CLASSFILE_PROLOGUE_LEN 4
 
-static inline uint16_t cf_u2(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-static inline uint32_t cf_u4(const uint8_t *p) {
+static inline uint16_t classfile_u2(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static inline uint32_t classfile_u4(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
-static inline void cf_put2(uint8_t *p, uint32_t v) {
+static inline void classfile_put2(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)(v >> 8);
     p[1] = (uint8_t)v;
 }
-static inline void cf_put4(uint8_t *p, uint32_t v) {
-    cf_put2(p, v >> 16);
-    cf_put2(p + 2, v);
+static inline void classfile_put4(uint8_t *p, uint32_t v) {
+    classfile_put2(p, v >> 16);
+    classfile_put2(p + 2, v);
 }
 
 /* Where a failure is described: the caller's 'why' buffer. */
 typedef struct {
     char *why;
     size_t len;
-} cf_err;
+} classfile_err;
 
-/* Writes the reason (printf-style) and returns false, so that failures read `return cf_fail(...)`. */
-bool cf_fail(cf_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Writes the reason (printf-style) and returns false, so that failures read `return classfile_fail(...)`. */
+bool classfile_fail(classfile_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A read position inside [data, data + len): every read checks the remaining length first. */
 typedef struct {
     const uint8_t *data;
     size_t len;
     size_t pos;
-} cf_cursor;
+} classfile_cursor;
 
-static inline bool cf_has(const cf_cursor *c, size_t n) { return c->len - c->pos >= n; }
+static inline bool classfile_has(const classfile_cursor *c, size_t n) { return c->len - c->pos >= n; }
 
 /* Reads a u2/u4 and advances; false (and nothing read) past the end. */
-bool cf_read2(cf_cursor *c, uint16_t *v);
-bool cf_read4(cf_cursor *c, uint32_t *v);
+bool classfile_read2(classfile_cursor *c, uint16_t *v);
+bool classfile_read4(classfile_cursor *c, uint32_t *v);
 /* Skips n bytes; false past the end. */
-bool cf_skip(cf_cursor *c, size_t n);
+bool classfile_skip(classfile_cursor *c, size_t n);
 /* Skips an attributes table (u2 count, then u2 name, u4 length, bytes each); false past the end. */
-bool cf_skip_attributes(cf_cursor *c);
+bool classfile_skip_attributes(classfile_cursor *c);
 
 /* Output: grows as needed. A failed allocation sets 'failed' and later writes are dropped, so writers
  * check once at the end. */
@@ -64,13 +64,13 @@ typedef struct {
     size_t len;
     size_t cap;
     bool failed;
-} cf_buf;
+} classfile_buf;
 
-void cf_buf_put(cf_buf *b, const void *bytes, size_t n);
-void cf_buf_put1(cf_buf *b, uint32_t v);
-void cf_buf_put2(cf_buf *b, uint32_t v);
-void cf_buf_put4(cf_buf *b, uint32_t v);
-void cf_buf_free(cf_buf *b);
+void classfile_buf_put(classfile_buf *b, const void *bytes, size_t n);
+void classfile_buf_put1(classfile_buf *b, uint32_t v);
+void classfile_buf_put2(classfile_buf *b, uint32_t v);
+void classfile_buf_put4(classfile_buf *b, uint32_t v);
+void classfile_buf_free(classfile_buf *b);
 
 /* Constant pool tags (JVMS 4.4). */
 enum {
@@ -88,41 +88,41 @@ typedef struct {
     uint8_t *tags;        /* [count]; 0 where no entry starts (index 0, second slot of Long/Double) */
     uint32_t *offsets;    /* [count]: offset of the entry's tag byte in data */
     size_t end;           /* offset just past the pool in data */
-    cf_buf added;         /* appended entries, ready to write after the existing ones */
+    classfile_buf added;         /* appended entries, ready to write after the existing ones */
     uint32_t added_slots; /* how many indexes they take */
-} cf_pool;
+} classfile_pool;
 
 /* Parses and cross-checks the pool starting at data[8] (its count); false with a reason when any entry
  * is truncated, has an unknown tag or refers to an index of the wrong kind. */
-bool cf_pool_parse(cf_pool *pool, const uint8_t *data, size_t len, cf_err *err);
-void cf_pool_free(cf_pool *pool);
+bool classfile_pool_parse(classfile_pool *pool, const uint8_t *data, size_t len, classfile_err *err);
+void classfile_pool_free(classfile_pool *pool);
 
 /* The bytes of Utf8 entry 'index' (false when it is not one). */
-bool cf_pool_utf8(const cf_pool *pool, uint32_t index, const uint8_t **bytes, uint16_t *len);
+bool classfile_pool_utf8(const classfile_pool *pool, uint32_t index, const uint8_t **bytes, uint16_t *len);
 /* Whether entry 'index' is a Utf8 equal to the NUL-terminated 'text'. */
-bool cf_pool_utf8_is(const cf_pool *pool, uint32_t index, const char *text);
+bool classfile_pool_utf8_is(const classfile_pool *pool, uint32_t index, const char *text);
 /* The name (Utf8 index) of Class entry 'index', 0 when it is not a Class. */
-uint16_t cf_pool_class_name(const cf_pool *pool, uint32_t index);
+uint16_t classfile_pool_class_name(const classfile_pool *pool, uint32_t index);
 
 /* The index of a Methodref to class_name.method_name:descriptor, reusing equal existing entries and
  * appending the missing ones; 0 with a reason when the pool would exceed 65535 slots or memory fails. */
-uint16_t cf_pool_methodref(cf_pool *pool, const char *class_name, const char *method_name,
-                           const char *descriptor, cf_err *err);
+uint16_t classfile_pool_methodref(classfile_pool *pool, const char *class_name, const char *method_name,
+                           const char *descriptor, classfile_err *err);
 
 /* Checks a method's bytecode: every opcode known, every instruction complete, every branch and switch
  * target the start of an instruction. False with a reason (naming the offset) otherwise. */
-bool cf_code_check(const uint8_t *code, uint32_t len, cf_err *err);
+bool classfile_code_check(const uint8_t *code, uint32_t len, classfile_err *err);
 
 /* Writes the rewritten Code attribute (name index, length, contents) to 'out': the prologue
  * invokestatic #helper_ref; nop at offset 0, every code offset in the attribute moved accordingly.
  * 'body' is the attribute's contents (after its length). Every version has the same Code layout as far
  * as HotSpot is concerned (it reads 45.0-45.2 classes with u2 max_stack/max_locals and a u4 length, not the
  * JDK 1.0 u1/u1/u2 layout), and so does this rewriter. */
-bool cf_code_rewrite(const cf_pool *pool, uint16_t name_index, const uint8_t *body, uint32_t body_len,
-                     uint16_t helper_ref, cf_buf *out, cf_err *err);
+bool classfile_code_rewrite(const classfile_pool *pool, uint16_t name_index, const uint8_t *body, uint32_t body_len,
+                     uint16_t helper_ref, classfile_buf *out, classfile_err *err);
 
 /* Rewrites a Code-level Runtime(In)VisibleTypeAnnotations attribute body in place (it has already been
  * copied) by moving every code offset by 'shift'; false when the structure is not understood. */
-bool cf_type_annotations_shift(uint8_t *body, uint32_t len, uint32_t code_len, uint32_t shift);
+bool classfile_type_annotations_shift(uint8_t *body, uint32_t len, uint32_t code_len, uint32_t shift);
 
 #endif

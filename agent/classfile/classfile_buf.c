@@ -9,7 +9,7 @@
 
 #include "classfile_parts.h"
 
-bool cf_fail(cf_err *err, const char *fmt, ...) {
+bool classfile_fail(classfile_err *err, const char *fmt, ...) {
     if (err && err->why && err->len > 0) {
         va_list ap;
         va_start(ap, fmt);
@@ -19,37 +19,37 @@ bool cf_fail(cf_err *err, const char *fmt, ...) {
     return false;
 }
 
-bool cf_read2(cf_cursor *c, uint16_t *v) {
-    if (!cf_has(c, 2)) return false;
-    *v = cf_u2(c->data + c->pos);
+bool classfile_read2(classfile_cursor *c, uint16_t *v) {
+    if (!classfile_has(c, 2)) return false;
+    *v = classfile_u2(c->data + c->pos);
     c->pos += 2;
     return true;
 }
 
-bool cf_read4(cf_cursor *c, uint32_t *v) {
-    if (!cf_has(c, 4)) return false;
-    *v = cf_u4(c->data + c->pos);
+bool classfile_read4(classfile_cursor *c, uint32_t *v) {
+    if (!classfile_has(c, 4)) return false;
+    *v = classfile_u4(c->data + c->pos);
     c->pos += 4;
     return true;
 }
 
-bool cf_skip(cf_cursor *c, size_t n) {
-    if (!cf_has(c, n)) return false;
+bool classfile_skip(classfile_cursor *c, size_t n) {
+    if (!classfile_has(c, n)) return false;
     c->pos += n;
     return true;
 }
 
-bool cf_skip_attributes(cf_cursor *c) {
+bool classfile_skip_attributes(classfile_cursor *c) {
     uint16_t count;
-    if (!cf_read2(c, &count)) return false;
+    if (!classfile_read2(c, &count)) return false;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t len;
-        if (!cf_skip(c, 2) || !cf_read4(c, &len) || !cf_skip(c, len)) return false;
+        if (!classfile_skip(c, 2) || !classfile_read4(c, &len) || !classfile_skip(c, len)) return false;
     }
     return true;
 }
 
-void cf_buf_put(cf_buf *b, const void *bytes, size_t n) {
+void classfile_buf_put(classfile_buf *b, const void *bytes, size_t n) {
     if (b->failed || n == 0) return;
     if (b->cap - b->len < n) {
         size_t cap = b->cap ? b->cap : 1024;
@@ -72,22 +72,22 @@ void cf_buf_put(cf_buf *b, const void *bytes, size_t n) {
     b->len += n;
 }
 
-void cf_buf_put1(cf_buf *b, uint32_t v) {
+void classfile_buf_put1(classfile_buf *b, uint32_t v) {
     uint8_t x = (uint8_t)v;
-    cf_buf_put(b, &x, 1);
+    classfile_buf_put(b, &x, 1);
 }
 
-void cf_buf_put2(cf_buf *b, uint32_t v) {
+void classfile_buf_put2(classfile_buf *b, uint32_t v) {
     uint8_t x[2] = {(uint8_t)(v >> 8), (uint8_t)v};
-    cf_buf_put(b, x, 2);
+    classfile_buf_put(b, x, 2);
 }
 
-void cf_buf_put4(cf_buf *b, uint32_t v) {
+void classfile_buf_put4(classfile_buf *b, uint32_t v) {
     uint8_t x[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-    cf_buf_put(b, x, 4);
+    classfile_buf_put(b, x, 4);
 }
 
-void cf_buf_free(cf_buf *b) {
+void classfile_buf_free(classfile_buf *b) {
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;

@@ -1,12 +1,12 @@
 /*
- * jfr_read_meta: the types a JFR chunk declares in its metadata event (type id 0): classes with their fields
+ * jfr_meta: the types a JFR chunk declares in its metadata event (type id 0): classes with their fields
  * in order, which is all a reader needs to decode any event or constant pool generically. Annotations and
- * settings are read past, not kept. Called by jfr_read_chunk when it opens a chunk; read by jfr_read_value.
+ * settings are read past, not kept. Called by jfr_rchunk when it opens a chunk; read by jfr_value.
  */
-#ifndef LIBPROF_JFR_READ_META_H
-#define LIBPROF_JFR_READ_META_H
+#ifndef LIBPROF_JFR_META_H
+#define LIBPROF_JFR_META_H
 
-#include "jfr_read_cursor.h"
+#include "jfr_cursor.h"
 #include "u64map.h"
 
 #include <stdbool.h>
@@ -38,7 +38,7 @@ typedef struct {
     uint8_t bits;         /* JFR_KIND_VARINT: the declared width (16 char/short, 32 int, 64 long) */
     jfr_field *fields;
     uint32_t field_count, field_capacity;
-    u64map pool;          /* constant pool: key + 1 -> file offset of the value + 1 (filled by jfr_read_chunk) */
+    u64map pool;          /* constant pool: key + 1 -> file offset of the value + 1 (filled by jfr_rchunk) */
 } jfr_type;
 
 typedef struct {

@@ -1,14 +1,14 @@
 /*
- * jfr_read_value: generic decoding of values by their declared types: skipping a value of any type, finding
+ * jfr_value: generic decoding of values by their declared types: skipping a value of any type, finding
  * the fields of a struct, following constant-pool references, reading numbers and text. This is what
  * lets the reader handle any recording (the JDK's hundreds of event types, whose layouts change between
  * releases) while looking only at the fields it needs. Every step spends the chunk's budget, so corrupt
- * nesting or counts end in an error, not a hang. Used by jfr_read_chunk (pools) and jfr_read_sample.
+ * nesting or counts end in an error, not a hang. Used by jfr_rchunk (pools) and jfr_sample.
  */
-#ifndef LIBPROF_JFR_READ_VALUE_H
-#define LIBPROF_JFR_READ_VALUE_H
+#ifndef LIBPROF_JFR_VALUE_H
+#define LIBPROF_JFR_VALUE_H
 
-#include "jfr_read_chunk.h"
+#include "jfr_rchunk.h"
 
 #include <stddef.h>
 #include <stdint.h>

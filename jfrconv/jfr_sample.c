@@ -1,10 +1,10 @@
 /*
- * jfr_read_sample: see jfr_read_sample.h. Structs are read by field name through 'pick', which walks the
+ * jfr_sample: see jfr_sample.h. Structs are read by field name through 'pick', which walks the
  * struct's fields once up to the last one asked for.
  */
-#include "jfr_read_sample.h"
+#include "jfr_sample.h"
 
-#include "jfr_read_value.h"
+#include "jfr_value.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@ static int pick(jfr_sample_reader *r, size_t at, uint32_t t, const char *const *
         size_t *grown = realloc(r->scratch, ((size_t)last + 1) * sizeof(size_t));
         if (!grown) {
             jfr_cursor c = jfr_rchunk_cursor(r->ch, at);
-            return jfr_fail(&c, at, "out of memory");
+            return jfr_cursor_fail(&c, at, "out of memory");
         }
         r->scratch = grown;
         r->scratch_capacity = (uint32_t)last + 1;
@@ -92,7 +92,7 @@ int jfr_sample_read(jfr_sample_reader *r, const jfr_revent *ev, jfr_sample *s) {
         size_t *grown = realloc(r->scratch, n * sizeof(size_t));
         if (!grown) {
             jfr_cursor c = jfr_rchunk_cursor(r->ch, ev->start);
-            return jfr_fail(&c, ev->start, "out of memory");
+            return jfr_cursor_fail(&c, ev->start, "out of memory");
         }
         r->scratch = grown;
         r->scratch_capacity = n;
@@ -132,22 +132,22 @@ int jfr_sample_stack(jfr_sample_reader *r, const jfr_sample *s, bool *truncated,
     const jfr_field *f = p.field[1];
     if (!f || !f->array || !p.at[1]) return 0;
     jfr_cursor c = jfr_rchunk_cursor(r->ch, p.at[1]);
-    uint64_t count = jfr_count(&c, "stack frame count");
+    uint64_t count = jfr_cursor_count(&c, "stack frame count");
     if (count > r->frame_capacity) {
         size_t *grown = realloc(r->frames, (size_t)count * sizeof(size_t));
-        if (!grown) return jfr_fail(&c, p.at[1], "out of memory for %llu frames", (unsigned long long)count);
+        if (!grown) return jfr_cursor_fail(&c, p.at[1], "out of memory for %llu frames", (unsigned long long)count);
         r->frames = grown;
         r->frame_capacity = (uint32_t)count;
     }
     *frames = r->frames;
     jfr_field element = *f;
     element.array = false;
-    for (uint64_t i = 0; i < count && jfr_ok(&c); i++) {
+    for (uint64_t i = 0; i < count && jfr_cursor_ok(&c); i++) {
         r->frames[i] = jfr_value_deref(r->ch, c.pos, f);
         jfr_value_skip_field(r->ch, &c, &element);
         *n = (uint32_t)(i + 1);
     }
-    return jfr_ok(&c) ? 0 : -1;
+    return jfr_cursor_ok(&c) ? 0 : -1;
 }
 
 int jfr_sample_frame(jfr_sample_reader *r, const jfr_sample *s, size_t frame, jfr_frame_info *out, size_t *method) {

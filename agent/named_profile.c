@@ -1,8 +1,7 @@
 #define _GNU_SOURCE
-#include "dump.h"
+#include "named_profile.h"
 
-#include "frame_symbols.h"
-#include "jvm.h"
+#include "frame_names.h"
 #include "jvm_threads.h"
 #include "native_map.h"
 #include "names.h"
@@ -21,47 +20,22 @@ typedef struct {
     uint32_t *scratch;  /* root-first name ids of the stack being converted */
     uint32_t scratch_capacity;
     int failed;
-} dump_state;
+} named_state;
 
-static uint32_t java_frame_name(dump_state *d, const trace_frame *f) {
+/* Named once per distinct Java method or native pc (the map 'cache' holds name id + 1); kernel frames and
+ * markers are cheap to name again. */
+static uint32_t frame_name(named_state *d, const trace_frame *f) {
+    u64map *cache = f->kind == FRAME_JAVA && f->id ? &d->methods : f->kind == FRAME_NATIVE ? &d->natives : NULL;
     uint64_t cached;
-    if (u64map_get(&d->methods, f->id, &cached)) return (uint32_t)(cached - 1);
+    if (cache && u64map_get(cache, f->id, &cached)) return (uint32_t)(cached - 1);
     char name[2048];
-    if (jvm_method_name((jmethodID)(uintptr_t)f->id, d->style, name, sizeof(name)) != 0)
-        snprintf(name, sizeof(name), "[unknown_method]");
-    uint32_t id = profile_intern(d->profile, name, FTYPE_JAVA);
-    if (id != UINT32_MAX && u64map_put(&d->methods, f->id, (uint64_t)id + 1)) return UINT32_MAX;
+    frame_type type = frame_names_get(f, d->style, d->options->lib, name, sizeof(name), NULL);
+    uint32_t id = profile_intern(d->profile, name, type);
+    if (cache && id != UINT32_MAX && u64map_put(cache, f->id, (uint64_t)id + 1)) return UINT32_MAX;
     return id;
 }
 
-/* Native frames by the object's symbol tables (native_map), else the dynamic linker's view (dladdr). */
-static uint32_t native_frame_name(dump_state *d, const trace_frame *f) {
-    uint64_t cached;
-    if (u64map_get(&d->natives, f->id, &cached)) return (uint32_t)(cached - 1);
-    char name[1024];
-    frame_symbols_native((uintptr_t)f->id, d->options->lib, name, sizeof(name), NULL);
-    uint32_t id = profile_intern(d->profile, name, FTYPE_NATIVE);
-    if (id != UINT32_MAX && u64map_put(&d->natives, f->id, (uint64_t)id + 1)) return UINT32_MAX;
-    return id;
-}
-
-/* Kernel frames by /proc/kallsyms, else the address when kernel pointers are hidden (kptr_restrict). */
-static uint32_t kernel_frame_name(dump_state *d, const trace_frame *f) {
-    char name[300];
-    frame_symbols_kernel(f->id, name, sizeof(name) - 8);
-    if (d->style.ann) strcat(name, "_[k]");
-    return profile_intern(d->profile, name, FTYPE_KERNEL);
-}
-
-static uint32_t frame_name(dump_state *d, const trace_frame *f) {
-    if (f->kind == FRAME_JAVA && f->id) return java_frame_name(d, f);
-    if (f->kind == FRAME_NATIVE) return native_frame_name(d, f);
-    if (f->kind == FRAME_KERNEL) return kernel_frame_name(d, f);
-    const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
-    return profile_intern(d->profile, marker ? marker : "[unknown]", FTYPE_MARKER);
-}
-
-static uint32_t thread_frame_name(dump_state *d, uint32_t tid) {
+static uint32_t thread_frame_name(named_state *d, uint32_t tid) {
     char thread[256], frame[300];
     threads_get_name((int)tid, thread, sizeof(thread));
     names_thread(frame, sizeof(frame), thread, (int)tid);
@@ -80,7 +54,7 @@ static bool any_frame_matches(const profile *p, const uint32_t *ids, uint32_t n,
 
 static void visit(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t samples, uint64_t weight,
                   void *arg) {
-    dump_state *d = arg;
+    named_state *d = arg;
     if (d->failed) return;
     uint32_t need = depth + 1;
     if (need > d->scratch_capacity) {
@@ -107,10 +81,10 @@ static void visit(const trace_frame *frames, uint32_t depth, uint32_t tid, uint6
     if (profile_add(d->profile, d->scratch, n, samples, weight)) d->failed = 1;
 }
 
-int dump_build_profile(trace_table *table, const prof_options *o, profile *p) {
+int named_profile_build(trace_table *table, const prof_options *o, profile *p) {
     native_map_refresh();  /* libraries loaded since the last refresh get their names too */
     jvm_threads_refresh_names();  /* threads renamed since they started are shown as they are called now */
-    dump_state d = {.options = o, .profile = p, .style = {o->simple, o->dot, o->sig, o->ann}};
+    named_state d = {.options = o, .profile = p, .style = {o->simple, o->dot, o->sig, o->ann}};
     u64map_init(&d.methods);
     u64map_init(&d.natives);
     traces_for_each(table, visit, &d);

@@ -21,22 +21,22 @@
 #define OP_NOP 0x00
 
 /* Copies one verification_type_info, moving Uninitialized(offset). */
-static bool copy_vtype(cf_cursor *c, uint32_t code_len, cf_buf *out) {
-    if (!cf_has(c, 1)) return false;
+static bool copy_vtype(classfile_cursor *c, uint32_t code_len, classfile_buf *out) {
+    if (!classfile_has(c, 1)) return false;
     uint8_t tag = c->data[c->pos++];
-    cf_buf_put1(out, tag);
+    classfile_buf_put1(out, tag);
     if (tag <= 6) return true;  /* Top Integer Float Double Long Null UninitializedThis */
     uint16_t v;
-    if (tag > 8 || !cf_read2(c, &v)) return false;
+    if (tag > 8 || !classfile_read2(c, &v)) return false;
     if (tag == 8) {  /* Uninitialized: the offset of the `new` that created the object */
         if (v >= code_len) return false;
         v += SHIFT;
     }
-    cf_buf_put2(out, v);
+    classfile_buf_put2(out, v);
     return true;
 }
 
-static bool copy_vtypes(cf_cursor *c, uint32_t n, uint32_t code_len, cf_buf *out) {
+static bool copy_vtypes(classfile_cursor *c, uint32_t n, uint32_t code_len, classfile_buf *out) {
     for (uint32_t i = 0; i < n; i++)
         if (!copy_vtype(c, code_len, out)) return false;
     return true;
@@ -44,26 +44,26 @@ static bool copy_vtypes(cf_cursor *c, uint32_t n, uint32_t code_len, cf_buf *out
 
 /* Writes a frame header with offset delta 'delta', in the compact form when it still fits. 'compact' is
  * the compact form's base (0 for same_frame, 64 for same_locals_1_stack_item), 'extended' the long one. */
-static void put_delta_frame(cf_buf *out, uint32_t delta, uint8_t compact_base, uint8_t extended) {
+static void put_delta_frame(classfile_buf *out, uint32_t delta, uint8_t compact_base, uint8_t extended) {
     if (delta <= 63) {
-        cf_buf_put1(out, compact_base + delta);
+        classfile_buf_put1(out, compact_base + delta);
     } else {
-        cf_buf_put1(out, extended);
-        cf_buf_put2(out, delta);
+        classfile_buf_put1(out, extended);
+        classfile_buf_put2(out, delta);
     }
 }
 
 /* The StackMapTable (JVMS 4.7.4): frame offsets are deltas from the previous frame, so only the first
  * frame's delta grows; a compact first frame whose delta no longer fits in its type byte becomes its
  * extended form. */
-static bool rewrite_stack_map(const uint8_t *body, uint32_t len, uint32_t code_len, cf_buf *out) {
-    cf_cursor c = {body, len, 0};
+static bool rewrite_stack_map(const uint8_t *body, uint32_t len, uint32_t code_len, classfile_buf *out) {
+    classfile_cursor c = {body, len, 0};
     uint16_t frames;
-    if (!cf_read2(&c, &frames)) return false;
-    cf_buf_put2(out, frames);
+    if (!classfile_read2(&c, &frames)) return false;
+    classfile_buf_put2(out, frames);
     int64_t offset = -1;
     for (uint32_t i = 0; i < frames; i++) {
-        if (!cf_has(&c, 1)) return false;
+        if (!classfile_has(&c, 1)) return false;
         uint8_t type = body[c.pos++];
         uint32_t add = i == 0 ? SHIFT : 0;
         uint16_t delta;
@@ -75,18 +75,18 @@ static bool rewrite_stack_map(const uint8_t *body, uint32_t len, uint32_t code_l
         } else if (type < 247) {
             return false;  /* reserved frame types */
         } else {
-            if (!cf_read2(&c, &delta)) return false;
-            cf_buf_put1(out, type);
-            cf_buf_put2(out, delta + add);
+            if (!classfile_read2(&c, &delta)) return false;
+            classfile_buf_put1(out, type);
+            classfile_buf_put2(out, delta + add);
             if (type == 247 && !copy_vtype(&c, code_len, out)) return false;
             if (type >= 252 && type <= 254 && !copy_vtypes(&c, type - 251u, code_len, out)) return false;
             if (type == 255) {
                 uint16_t n;
-                if (!cf_read2(&c, &n)) return false;
-                cf_buf_put2(out, n);
+                if (!classfile_read2(&c, &n)) return false;
+                classfile_buf_put2(out, n);
                 if (!copy_vtypes(&c, n, code_len, out)) return false;
-                if (!cf_read2(&c, &n)) return false;
-                cf_buf_put2(out, n);
+                if (!classfile_read2(&c, &n)) return false;
+                classfile_buf_put2(out, n);
                 if (!copy_vtypes(&c, n, code_len, out)) return false;
             }
         }
@@ -98,11 +98,11 @@ static bool rewrite_stack_map(const uint8_t *body, uint32_t len, uint32_t code_l
 
 /* LineNumberTable: {start_pc, line_number}[]; an entry at 0 stays there. */
 static bool shift_line_numbers(uint8_t *body, uint32_t len, uint32_t code_len) {
-    if (len < 2 || len != 2 + 4u * cf_u2(body)) return false;
+    if (len < 2 || len != 2 + 4u * classfile_u2(body)) return false;
     for (uint32_t pos = 2; pos < len; pos += 4) {
-        uint32_t pc = cf_u2(body + pos);
+        uint32_t pc = classfile_u2(body + pos);
         if (pc >= code_len) return false;
-        if (pc != 0) cf_put2(body + pos, pc + SHIFT);
+        if (pc != 0) classfile_put2(body + pos, pc + SHIFT);
     }
     return true;
 }
@@ -110,125 +110,126 @@ static bool shift_line_numbers(uint8_t *body, uint32_t len, uint32_t code_len) {
 /* Local(Type)VariableTable: {start_pc, length, name, descriptor/signature, index}[]; a variable live from
  * 0 stays live from 0 and its range grows. */
 static bool shift_local_variables(uint8_t *body, uint32_t len, uint32_t code_len) {
-    if (len < 2 || len != 2 + 10u * cf_u2(body)) return false;
+    if (len < 2 || len != 2 + 10u * classfile_u2(body)) return false;
     for (uint32_t pos = 2; pos < len; pos += 10) {
-        uint32_t start = cf_u2(body + pos), length = cf_u2(body + pos + 2);
+        uint32_t start = classfile_u2(body + pos), length = classfile_u2(body + pos + 2);
         if (start + length > code_len) return false;
-        if (start == 0) cf_put2(body + pos + 2, length + SHIFT);
-        else cf_put2(body + pos, start + SHIFT);
+        if (start == 0) classfile_put2(body + pos + 2, length + SHIFT);
+        else classfile_put2(body + pos, start + SHIFT);
     }
     return true;
 }
 
 enum attr_kind { ATTR_OTHER, ATTR_LINES, ATTR_LOCALS, ATTR_STACK_MAP, ATTR_TYPE_ANNOTATIONS };
 
-static enum attr_kind attr_kind_of(const cf_pool *pool, uint16_t name) {
-    if (cf_pool_utf8_is(pool, name, "LineNumberTable")) return ATTR_LINES;
-    if (cf_pool_utf8_is(pool, name, "LocalVariableTable")) return ATTR_LOCALS;
-    if (cf_pool_utf8_is(pool, name, "LocalVariableTypeTable")) return ATTR_LOCALS;
-    if (cf_pool_utf8_is(pool, name, "StackMapTable")) return ATTR_STACK_MAP;
-    if (cf_pool_utf8_is(pool, name, "RuntimeVisibleTypeAnnotations")) return ATTR_TYPE_ANNOTATIONS;
-    if (cf_pool_utf8_is(pool, name, "RuntimeInvisibleTypeAnnotations")) return ATTR_TYPE_ANNOTATIONS;
+static enum attr_kind attr_kind_of(const classfile_pool *pool, uint16_t name) {
+    if (classfile_pool_utf8_is(pool, name, "LineNumberTable")) return ATTR_LINES;
+    if (classfile_pool_utf8_is(pool, name, "LocalVariableTable")) return ATTR_LOCALS;
+    if (classfile_pool_utf8_is(pool, name, "LocalVariableTypeTable")) return ATTR_LOCALS;
+    if (classfile_pool_utf8_is(pool, name, "StackMapTable")) return ATTR_STACK_MAP;
+    if (classfile_pool_utf8_is(pool, name, "RuntimeVisibleTypeAnnotations")) return ATTR_TYPE_ANNOTATIONS;
+    if (classfile_pool_utf8_is(pool, name, "RuntimeInvisibleTypeAnnotations")) return ATTR_TYPE_ANNOTATIONS;
     return ATTR_OTHER;
 }
 
 /* Writes one sub-attribute of Code, moved; returns false for a malformed one the class must be refused
  * for, and sets *dropped when it was left out instead. */
-static bool rewrite_sub_attribute(const cf_pool *pool, uint16_t name, const uint8_t *body, uint32_t len,
-                                  uint32_t code_len, cf_buf *out, bool *dropped, cf_err *err) {
+static bool rewrite_sub_attribute(const classfile_pool *pool, uint16_t name, const uint8_t *body, uint32_t len,
+                                  uint32_t code_len, classfile_buf *out, bool *dropped, classfile_err *err) {
     enum attr_kind kind = attr_kind_of(pool, name);
     *dropped = kind == ATTR_OTHER;
     if (kind == ATTR_OTHER) return true;
     size_t start = out->len;
-    cf_buf_put2(out, name);
+    classfile_buf_put2(out, name);
     size_t len_at = out->len;
-    cf_buf_put4(out, 0);
+    classfile_buf_put4(out, 0);
     size_t body_at = out->len;
     if (kind == ATTR_STACK_MAP) {
         if (!rewrite_stack_map(body, len, code_len, out))
-            return cf_fail(err, "malformed StackMapTable (%u bytes, code length %u)", len, code_len);
+            return classfile_fail(err, "malformed StackMapTable (%u bytes, code length %u)", len, code_len);
     } else {
-        cf_buf_put(out, body, len);
-        if (out->failed) return cf_fail(err, "out of memory");
+        classfile_buf_put(out, body, len);
+        if (out->failed) return classfile_fail(err, "out of memory");
         uint8_t *copy = out->data + body_at;
         if (kind == ATTR_LINES && !shift_line_numbers(copy, len, code_len))
-            return cf_fail(err, "malformed LineNumberTable (an entry outside the code, or a bad length)");
+            return classfile_fail(err, "malformed LineNumberTable (an entry outside the code, or a bad length)");
         if (kind == ATTR_LOCALS && !shift_local_variables(copy, len, code_len))
-            return cf_fail(err, "malformed LocalVariable(Type)Table (a range outside the code, or a bad length)");
-        if (kind == ATTR_TYPE_ANNOTATIONS && !cf_type_annotations_shift(copy, len, code_len, SHIFT)) {
+            return classfile_fail(err,
+                "malformed LocalVariable(Type)Table (a range outside the code, or a bad length)");
+        if (kind == ATTR_TYPE_ANNOTATIONS && !classfile_type_annotations_shift(copy, len, code_len, SHIFT)) {
             out->len = start;  /* ignored by the JVM at this level: not understood, so left out */
             *dropped = true;
             return true;
         }
     }
-    if (out->failed) return cf_fail(err, "out of memory");
-    cf_put4(out->data + len_at, (uint32_t)(out->len - body_at));
+    if (out->failed) return classfile_fail(err, "out of memory");
+    classfile_put4(out->data + len_at, (uint32_t)(out->len - body_at));
     return true;
 }
 
-bool cf_code_rewrite(const cf_pool *pool, uint16_t name_index, const uint8_t *body, uint32_t body_len,
-                     uint16_t helper_ref, cf_buf *out, cf_err *err) {
-    cf_cursor c = {body, body_len, 0};
+bool classfile_code_rewrite(const classfile_pool *pool, uint16_t name_index, const uint8_t *body, uint32_t body_len,
+                     uint16_t helper_ref, classfile_buf *out, classfile_err *err) {
+    classfile_cursor c = {body, body_len, 0};
     uint16_t max_stack, max_locals;
     uint32_t code_len;
-    if (!cf_read2(&c, &max_stack) || !cf_read2(&c, &max_locals) || !cf_read4(&c, &code_len))
-        return cf_fail(err, "truncated Code attribute");
-    if (code_len == 0) return cf_fail(err, "empty code (code_length 0)");
+    if (!classfile_read2(&c, &max_stack) || !classfile_read2(&c, &max_locals) || !classfile_read4(&c, &code_len))
+        return classfile_fail(err, "truncated Code attribute");
+    if (code_len == 0) return classfile_fail(err, "empty code (code_length 0)");
     if (code_len > 65535 - SHIFT)
-        return cf_fail(err, "code too long: %u bytes + %u for the helper call > 65535", code_len, SHIFT);
+        return classfile_fail(err, "code too long: %u bytes + %u for the helper call > 65535", code_len, SHIFT);
     const uint8_t *code = body + c.pos;
     uint16_t handlers;
-    if (!cf_skip(&c, code_len) || !cf_read2(&c, &handlers) || !cf_has(&c, (size_t)handlers * 8))
-        return cf_fail(err, "truncated Code attribute (code or exception table)");
-    if (!cf_code_check(code, code_len, err)) return false;
+    if (!classfile_skip(&c, code_len) || !classfile_read2(&c, &handlers) || !classfile_has(&c, (size_t)handlers * 8))
+        return classfile_fail(err, "truncated Code attribute (code or exception table)");
+    if (!classfile_code_check(code, code_len, err)) return false;
     const uint8_t *table = body + c.pos;
     c.pos += (size_t)handlers * 8;
 
     size_t start = out->len;
-    cf_buf_put2(out, name_index);
-    cf_buf_put4(out, 0);  /* length, known at the end */
+    classfile_buf_put2(out, name_index);
+    classfile_buf_put4(out, 0);  /* length, known at the end */
     /* A ()V static call pushes nothing and needs no local: max_stack and max_locals stay. */
-    cf_buf_put2(out, max_stack);
-    cf_buf_put2(out, max_locals);
-    cf_buf_put4(out, code_len + SHIFT);
-    cf_buf_put1(out, OP_INVOKESTATIC);
-    cf_buf_put2(out, helper_ref);
-    cf_buf_put1(out, OP_NOP);
-    cf_buf_put(out, code, code_len);
-    cf_buf_put2(out, handlers);
+    classfile_buf_put2(out, max_stack);
+    classfile_buf_put2(out, max_locals);
+    classfile_buf_put4(out, code_len + SHIFT);
+    classfile_buf_put1(out, OP_INVOKESTATIC);
+    classfile_buf_put2(out, helper_ref);
+    classfile_buf_put1(out, OP_NOP);
+    classfile_buf_put(out, code, code_len);
+    classfile_buf_put2(out, handlers);
     for (uint32_t i = 0; i < handlers; i++) {
         const uint8_t *h = table + i * 8;
-        uint32_t from = cf_u2(h), to = cf_u2(h + 2), handler = cf_u2(h + 4);
+        uint32_t from = classfile_u2(h), to = classfile_u2(h + 2), handler = classfile_u2(h + 4);
         if (from >= to || to > code_len || handler >= code_len)
-            return cf_fail(err, "exception table entry %u [%u, %u) -> %u outside the code (%u bytes)", i, from,
+            return classfile_fail(err, "exception table entry %u [%u, %u) -> %u outside the code (%u bytes)", i, from,
                            to, handler, code_len);
-        cf_buf_put2(out, from + SHIFT);
-        cf_buf_put2(out, to + SHIFT);
-        cf_buf_put2(out, handler + SHIFT);
-        cf_buf_put(out, h + 6, 2);  /* catch_type */
+        classfile_buf_put2(out, from + SHIFT);
+        classfile_buf_put2(out, to + SHIFT);
+        classfile_buf_put2(out, handler + SHIFT);
+        classfile_buf_put(out, h + 6, 2);  /* catch_type */
     }
 
     uint16_t attrs;
-    if (!cf_read2(&c, &attrs)) return cf_fail(err, "truncated Code attribute (attributes count)");
+    if (!classfile_read2(&c, &attrs)) return classfile_fail(err, "truncated Code attribute (attributes count)");
     size_t count_at = out->len;
-    cf_buf_put2(out, 0);
+    classfile_buf_put2(out, 0);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < attrs; i++) {
         uint16_t name;
         uint32_t len;
-        if (!cf_read2(&c, &name) || !cf_read4(&c, &len) || !cf_has(&c, len))
-            return cf_fail(err, "truncated Code attribute (attribute %u of %u)", i, attrs);
+        if (!classfile_read2(&c, &name) || !classfile_read4(&c, &len) || !classfile_has(&c, len))
+            return classfile_fail(err, "truncated Code attribute (attribute %u of %u)", i, attrs);
         bool dropped;
         if (!rewrite_sub_attribute(pool, name, body + c.pos, len, code_len, out, &dropped, err)) return false;
         c.pos += len;
         if (!dropped) kept++;
     }
     if (c.pos != body_len)
-        return cf_fail(err, "Code attribute has %zu bytes after its last sub-attribute", body_len - c.pos);
-    if (out->failed) return cf_fail(err, "out of memory");
-    cf_put2(out->data + count_at, kept);
+        return classfile_fail(err, "Code attribute has %zu bytes after its last sub-attribute", body_len - c.pos);
+    if (out->failed) return classfile_fail(err, "out of memory");
+    classfile_put2(out->data + count_at, kept);
     uint64_t n = out->len - start - 6;
-    if (n > UINT32_MAX) return cf_fail(err, "Code attribute too long");
-    cf_put4(out->data + start + 2, (uint32_t)n);
+    if (n > UINT32_MAX) return classfile_fail(err, "Code attribute too long");
+    classfile_put4(out->data + start + 2, (uint32_t)n);
     return true;
 }

@@ -1,0 +1,16 @@
+/*
+ * named_profile: turns the live trace table into the named profile the text, collapsed and HTML writers
+ * read: every frame named by frame_names, a thread frame per thread with 'threads', include/exclude
+ * applied, identical named stacks merged. Called by the profiler on a thread attached to the JVM.
+ */
+#ifndef LIBPROF_NAMED_PROFILE_H
+#define LIBPROF_NAMED_PROFILE_H
+
+#include "options.h"
+#include "profile.h"
+#include "traces.h"
+
+/* Fills 'p' (initialised by the caller); the caller sets p->meta. Returns -1 when out of memory. */
+int named_profile_build(trace_table *table, const prof_options *o, profile *p);
+
+#endif

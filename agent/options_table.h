@@ -1,0 +1,55 @@
+/*
+ * options_table: the one table of options. Every option the agent's grammar knows (its name and value
+ * kind, in async-profiler's spelling), the flags jprof and jfrconv spell it with, and jprof's and
+ * jfrconv's help lines for it; the tools' own flags (-d, --state, ...) are rows without an agent name.
+ * The agent's "accepted:" list, its no-value checks and flags, jprof's flag translation and help, and
+ * jfrconv's flags and help all read it, so a new option is one row. Pure data; used by options.c, jprof
+ * and jfrconv.
+ */
+#ifndef LIBPROF_OPTIONS_TABLE_H
+#define LIBPROF_OPTIONS_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    OPTION_ACTION,   /* start, stop, ...: no value; one per request */
+    OPTION_FLAG,     /* no value */
+    OPTION_VALUE,    /* name=value */
+    OPTION_COUNT,    /* name or name=N */
+} options_kind;
+
+typedef struct {
+    const char *name;        /* the agent's spelling; NULL for a flag only a tool has */
+    options_kind kind;       /* of the agent option; of the tool's flag when there is none */
+    size_t flag;             /* OPTION_FLAG: offsetof the bool in prof_options it sets, 0 when none */
+    int format;              /* a format option: the prof_format it selects, else 0 */
+    const char *jprof;       /* jprof's flag (asprof's spelling), NULL when jprof does not offer it */
+    const char *jprof_arg;   /* the value's placeholder in jprof's help ("PCT") */
+    const char *jprof_help;  /* jprof's help text (continuation lines indented to the text column) */
+    const char *probe;       /* the value jprof's help tries on the linked grammar to mark what is pending */
+    const char *jfrconv;     /* jfrconv's short flag ("-t"), NULL when none */
+    const char *jfrconv_long;/* jfrconv's long flag ("--threads"), NULL when jfrconv does not offer it */
+    const char *jfrconv_arg; /* the value's placeholder in jfrconv's help */
+    const char *jfrconv_help;/* jfrconv's help text */
+} options_spec;
+
+extern const options_spec options_table[];
+extern const size_t options_table_count;
+
+/* The row of an agent option by its name, or NULL. */
+const options_spec *options_table_find(const char *name);
+
+/* The row of a jprof flag ("-t", "--minwidth"), or NULL. */
+const options_spec *options_table_jprof(const char *flag);
+
+/* The row of a jfrconv flag (short or long spelling), or NULL. */
+const options_spec *options_table_jfrconv(const char *flag);
+
+/* Whether a row's flag takes a value (from its kind). */
+bool options_table_takes_value(const options_spec *s);
+
+/* The agent's options as an unknown option's message lists them: "start ... traces[=N] ... minwidth=". */
+void options_table_accepted(char *buf, size_t len);
+
+#endif
