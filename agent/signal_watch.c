@@ -15,6 +15,7 @@
 #include "signal_watch.h"
 
 #include "log.h"
+#include "periodic.h"
 #include "safe_read_mode.h"
 #include "sample.h"
 
@@ -35,8 +36,7 @@
 #define RATE_MIN_EXPECTED 40
 #define RATE_REPORT_BELOW 0.05
 
-static pthread_t thread;
-static _Atomic bool running, stop_requested;
+static periodic thread;
 static const engine *watched;
 static uint64_t interval, started_ns;
 static bool gave_up;   /* the signal was taken and could not be moved: later findings are its consequence */
@@ -134,21 +134,15 @@ static void check_rate(rate_window *w) {
     *w = (rate_window){now, cpu, c.signals, w->warned};
 }
 
-static void *watch_loop(void *arg) {
-    (void)arg;
-    sample_counters c;
-    sample_get_counters(&c);
-    rate_window rate = {clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_PROCESS_CPUTIME_ID), c.signals, false};
-    bool timer_warned = false;
-    while (!atomic_load(&stop_requested)) {
-        struct timespec period = {0, CHECK_PERIOD_NS};
-        nanosleep(&period, NULL);
-        safe_read_mode_check();
-        check_disposition();
-        check_timer(&timer_warned);
-        check_rate(&rate);
-    }
-    return NULL;
+/* The rate check's window and whether the timer's loss was warned: the watch thread's own, set at start. */
+static rate_window rate;
+static bool timer_warned;
+
+static void watch(void) {
+    safe_read_mode_check();
+    check_disposition();
+    check_timer(&timer_warned);
+    check_rate(&rate);
 }
 
 int signal_watch_start(const engine *e, uint64_t interval_ns, bool resume) {
@@ -160,17 +154,15 @@ int signal_watch_start(const engine *e, uint64_t interval_ns, bool resume) {
     interval = interval_ns;
     started_ns = clock_ns(CLOCK_MONOTONIC);
     gave_up = false;
-    atomic_store(&stop_requested, false);
-    if (pthread_create(&thread, NULL, watch_loop, NULL) != 0) return -1;
-    atomic_store(&running, true);
-    return 0;
+    sample_counters c;
+    sample_get_counters(&c);
+    rate = (rate_window){clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_PROCESS_CPUTIME_ID), c.signals, false};
+    timer_warned = false;
+    return periodic_start(&thread, CHECK_PERIOD_NS, watch);
 }
 
 void signal_watch_stop(void) {
-    if (!atomic_load(&running)) return;
-    atomic_store(&stop_requested, true);
-    pthread_join(thread, NULL);
-    atomic_store(&running, false);
+    periodic_stop(&thread);
 }
 
 void signal_watch_note(char *out, size_t len) {
