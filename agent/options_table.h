@@ -20,6 +20,16 @@ typedef enum {
     OPTION_CHOICE,   /* name=one of the row's choices */
 } options_kind;
 
+/* What jprof does itself with a row's flag rather than passing it to the agent as name=value. */
+typedef enum {
+    OPTION_OWN_NONE = 0,        /* passed on */
+    OPTION_OWN_DURATION,        /* -d: how long jprof waits between start and stop */
+    OPTION_OWN_ATTACH_TIMEOUT,  /* --attach-timeout */
+    OPTION_OWN_FILE,            /* -f: made absolute before it becomes file= */
+    OPTION_OWN_FORMAT,          /* -o: the format token, added to the actions that write */
+    OPTION_OWN_LIBPATH,         /* --libpath: the agent to load; not an option, so it may contain ',' */
+} options_own;
+
 /* One accepted value of an OPTION_CHOICE option, the int it stores, and another spelling of it. */
 typedef struct {
     const char *name;
@@ -42,6 +52,7 @@ typedef struct {
     const char *jfrconv_arg; /* the value's placeholder in jfrconv's help */
     const char *jfrconv_help;/* jfrconv's help text */
     const options_choice *choices; /* OPTION_CHOICE: its values, ended by a NULL name; the error lists them */
+    options_own own;         /* what jprof does itself with the row's flag */
 } options_spec;
 
 extern const options_spec options_table[];
