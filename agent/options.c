@@ -1,7 +1,7 @@
 /*
- * options: a token-by-token parser over the option table (options_table.c: names, value kinds, flags and
- * formats). Each token is "name" or "name=value"; every error names the token, the value and what would
- * have been accepted, because the user sees nothing else.
+ * options: a token-by-token parser over the option table (options_table.c: names, value kinds, flags,
+ * formats and the values of choice options). Each token is "name" or "name=value"; every error names the
+ * token, the value and what would have been accepted, because the user sees nothing else.
  */
 #include "options.h"
 
@@ -144,6 +144,19 @@ static int set_event(prof_options *o, const char *value, char *err, size_t errle
     return errmsg_fail(err, errlen, "option 'event=%s': unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, value, value);
 }
 
+/* A choice option (cstack, loglevel): one of the row's values; the message lists the table's. */
+static int set_choice(prof_options *o, const options_spec *spec, const char *value, char *err, size_t errlen) {
+    for (const options_choice *c = spec->choices; value && c->name; c++) {
+        if (strcmp(value, c->name) == 0 || (c->alias && strcmp(value, c->alias) == 0)) {
+            *(int *)((char *)o + spec->field) = c->value;
+            return 0;
+        }
+    }
+    char accepted[256];
+    options_table_choices(spec, accepted, sizeof(accepted));
+    return errmsg_fail(err, errlen, "option '%s=%s': accepted: %s", spec->name, value ? value : "", accepted);
+}
+
 static int parse_action(const char *name, prof_action *out) {
     static const char *const names[] = {"", "start", "resume", "stop", "dump", "status", "version"};
     for (int a = ACTION_START; a <= ACTION_VERSION; a++) {
@@ -205,10 +218,11 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         o->action = action;
         return 0;
     }
-    if (spec->flag) {
-        *(bool *)((char *)o + spec->flag) = true;
+    if (spec->kind == OPTION_FLAG && spec->field) {
+        *(bool *)((char *)o + spec->field) = true;
         return 0;
     }
+    if (spec->kind == OPTION_CHOICE) return set_choice(o, spec, value, err, errlen);
     if (spec->kind == OPTION_FLAG && spec->format) {
         o->format = (prof_format)spec->format;
         return 0;
@@ -268,29 +282,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         o->timeout_s = (int)(ns / 1000000000ULL);
         return 0;
     }
-    if (strcmp(name, "cstack") == 0) {
-        for (int c = CSTACK_NO; c <= CSTACK_VM; c++) {
-            if (value && strcmp(value, options_cstack_name((prof_cstack)c)) == 0) {
-                o->cstack = (prof_cstack)c;
-                return 0;
-            }
-        }
-        /* async-profiler's vmx adds the native frames between Java frames, which our vm always shows */
-        if (value && strcmp(value, "vmx") == 0) {
-            o->cstack = CSTACK_VM;
-            return 0;
-        }
-        return errmsg_fail(err, errlen, "option 'cstack=%s': accepted: vm (or vmx), dwarf, fp, no", value ? value : "");
-    }
     if (strcmp(name, "log") == 0) return copy_value(o->log_file, sizeof(o->log_file), name, value, err, errlen);
-    if (strcmp(name, "loglevel") == 0) {
-        int level = value ? log_level_from_name(value) : -1;
-        if (level < 0)
-            return errmsg_fail(err, errlen, "option 'loglevel=%s': accepted: debug, info, warn, error, none",
-                        value ? value : "");
-        o->log_level = level;
-        return 0;
-    }
     return errmsg_fail(err, errlen, "option '%s': no parser for this table row", name);   /* cannot happen */
 }
 

@@ -5,115 +5,133 @@
  */
 #include "options_table.h"
 
+#include "log.h"
 #include "options.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define FLAG(field) offsetof(prof_options, field)
+#define FIELD(field) offsetof(prof_options, field)
 #define MORE "\n                     "   /* a jprof help text's next line, under the first */
 #define JMORE "\n                       "   /* the same in jfrconv's help */
+
+/* The parser stores a choice through an int, so an enum field must be one. */
+_Static_assert(sizeof(prof_cstack) == sizeof(int), "cstack is set as an int");
+
+/* Listed in the order the error message gives them; vm first, as the mode to reach for. */
+static const options_choice cstack_choices[] = {
+    {"vm", CSTACK_VM, "vmx"},   /* async-profiler's vmx adds the native frames between Java frames: vm always does */
+    {"dwarf", CSTACK_DWARF, NULL},
+    {"fp", CSTACK_FP, NULL},
+    {"no", CSTACK_NO, NULL},
+    {NULL, 0, NULL},
+};
+
+static const options_choice loglevel_choices[] = {
+    {"debug", LOG_DEBUG, NULL}, {"info", LOG_INFO, NULL},   {"warn", LOG_WARN, NULL},
+    {"error", LOG_ERROR, NULL}, {"none", LOG_NONE, NULL},   {NULL, 0, NULL},
+};
 
 const options_spec options_table[] = {
     {NULL, OPTION_VALUE, 0, 0, "-d", "N",
      "profile for N seconds (start, wait, stop); the default action, for 60 s when -d is" MORE
      "not given; a countdown on stderr when it is a terminal; Ctrl-C," MORE
      "SIGTERM or SIGHUP stop early and still write the profile; the agent" MORE
-     "stops by itself N+5 s after the start should jprof be killed", NULL, NULL, NULL, NULL, NULL},
-    {"start", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"resume", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"stop", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"dump", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"status", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+     "stops by itself N+5 s after the start should jprof be killed", NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_DURATION},
+    {"start", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"resume", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"stop", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"dump", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"status", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"event", OPTION_VALUE, 0, 0, "-e", "EVENT",
      "sampling event: cpu (default), ctimer, itimer (see 'jprof list'), or Java" MORE
-     "methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL},
+     "methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"interval", OPTION_VALUE, 0, 0, "-i", "INTERVAL",
      "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;" MORE
-     "with -e pkg.Class.method: record every Nth call", "10ms", NULL, NULL, NULL, NULL},
+     "with -e pkg.Class.method: record every Nth call", "10ms", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"file", OPTION_VALUE, 0, 0, "-f", "FILE",
      "write the profile to FILE (in the JVM's file system, written by the JVM's" MORE
-     "user; %p = pid, %t = timestamp); without -f it goes to stdout", "x", NULL, NULL, NULL, NULL},
+     "user; %p = pid, %t = timestamp); without -f it goes to stdout", "x", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_FILE},
     {NULL, OPTION_VALUE, 0, 0, "-o", "FORMAT",
      "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE
      "traces[=N], flat[=N]; default: from the -f extension, else text", NULL, "-o", "--output", "FORMAT",
-     "collapsed, flamegraph (or html), tree, text"},
-    {"collapsed", OPTION_FLAG, 0, FORMAT_COLLAPSED, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"text", OPTION_FLAG, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"traces", OPTION_COUNT, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"flat", OPTION_COUNT, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"threads", OPTION_FLAG, FLAG(threads), 0, "-t", NULL, "profile threads separately", "", "-t", "--threads", NULL,
-     "a root frame per thread: [name tid=N]"},
+     "collapsed, flamegraph (or html), tree, text", NULL, OPTION_OWN_FORMAT},
+    {"collapsed", OPTION_FLAG, 0, FORMAT_COLLAPSED, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"text", OPTION_FLAG, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"traces", OPTION_COUNT, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"flat", OPTION_COUNT, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"threads", OPTION_FLAG, FIELD(threads), 0, "-t", NULL, "profile threads separately", "", "-t", "--threads", NULL,
+     "a root frame per thread: [name tid=N]", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, "-s", "--state", "LIST",
      "only samples in these thread states, e.g. RUNNABLE,SLEEPING (any case," JMORE
-     "STATE_ optional, a prefix is enough: -s r)"},
+     "STATE_ optional, a prefix is enough: -s r)", NULL, OPTION_OWN_NONE},
     {"jstackdepth", OPTION_VALUE, 0, 0, "-j", "N", "maximum stack depth, all frames (default 2048)", "64", NULL,
-     NULL, NULL, NULL},
+     NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"include", OPTION_VALUE, 0, 0, "-I", "PATTERN",
      "keep only stacks with a frame matching PATTERN (repeatable; * at ends)", "a", "-I", "--include", "PAT",
-     "only stacks with a frame matching PAT (repeatable)"},
+     "only stacks with a frame matching PAT (repeatable)", NULL, OPTION_OWN_NONE},
     {"exclude", OPTION_VALUE, 0, 0, "-X", "PATTERN", "drop stacks with a frame matching PATTERN (repeatable)", "a",
      "-X", "--exclude", "PAT",
      "drop stacks with a frame matching PAT (repeatable)" JMORE
      "PAT: the agent's pattern ('*' at either end: '*HashMap*') or a regular" JMORE
-     "expression matching a whole frame name ('java/util/.*\\.get')"},
+     "expression matching a whole frame name ('java/util/.*\\.get')", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, "--from", "TIME",
-     "only samples at or after TIME"},
+     "only samples at or after TIME", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, "--to", "TIME",
      "only samples at or before TIME" JMORE
      "TIME: from the recording's start: 10s, 500ms, 2m, 1500 (ms); from its end:" JMORE
      "-10s; absolute: epoch milliseconds (1700000000000), 2026-11-22T10:15:00[Z]," JMORE
-     "10:15:00 (local time of day)"},
+     "10:15:00 (local time of day)", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--cpu", NULL,
-     "jdk.ExecutionSample only (not jdk.NativeMethodSample)"},
-    {"simple", OPTION_FLAG, FLAG(simple), 0, "-s", NULL, "simple class names instead of fully qualified ones", "",
+     "jdk.ExecutionSample only (not jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE},
+    {"simple", OPTION_FLAG, FIELD(simple), 0, "-s", NULL, "simple class names instead of fully qualified ones", "",
      NULL, "--simple", NULL,
-     "class names without their package"},
-    {"dot", OPTION_FLAG, FLAG(dot), 0, NULL, NULL, NULL, NULL, NULL, "--dot", NULL,
-     "java.util.HashMap.get instead of java/util/HashMap.get"},
-    {"sig", OPTION_FLAG, FLAG(sig), 0, "-g", NULL, "print method signatures", "", NULL, "--sig", NULL,
-     "append method descriptors"},
-    {"ann", OPTION_FLAG, FLAG(ann), 0, "-a", NULL, "annotate Java frames (_[j] _[i] ...)", "", NULL, "--ann", NULL,
-     "annotate frames: _[j] JIT compiled, _[i] inlined, _[0] interpreted, _[k] kernel"},
-    {"lib", OPTION_FLAG, FLAG(lib), 0, "-l", NULL, "prepend the library name to native frames", "", NULL,
-     NULL, NULL, NULL},
+     "class names without their package", NULL, OPTION_OWN_NONE},
+    {"dot", OPTION_FLAG, FIELD(dot), 0, NULL, NULL, NULL, NULL, NULL, "--dot", NULL,
+     "java.util.HashMap.get instead of java/util/HashMap.get", NULL, OPTION_OWN_NONE},
+    {"sig", OPTION_FLAG, FIELD(sig), 0, "-g", NULL, "print method signatures", "", NULL, "--sig", NULL,
+     "append method descriptors", NULL, OPTION_OWN_NONE},
+    {"ann", OPTION_FLAG, FIELD(ann), 0, "-a", NULL, "annotate Java frames (_[j] _[i] ...)", "", NULL, "--ann", NULL,
+     "annotate frames: _[j] JIT compiled, _[i] inlined, _[0] interpreted, _[k] kernel", NULL, OPTION_OWN_NONE},
+    {"lib", OPTION_FLAG, FIELD(lib), 0, "-l", NULL, "prepend the library name to native frames", "", NULL,
+     NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"title", OPTION_VALUE, 0, 0, "--title", "TEXT", "title of the flame graph / report", "x", NULL, "--title", "TITLE",
-     "title of the flame graph or report"},
-    {"samples", OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"flamegraph", OPTION_FLAG, 0, FORMAT_FLAMEGRAPH, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"html", OPTION_FLAG, 0, FORMAT_FLAMEGRAPH, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"tree", OPTION_FLAG, 0, FORMAT_TREE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+     "title of the flame graph or report", NULL, OPTION_OWN_NONE},
+    {"samples", OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"flamegraph", OPTION_FLAG, 0, FORMAT_FLAMEGRAPH, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"html", OPTION_FLAG, 0, FORMAT_FLAMEGRAPH, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"tree", OPTION_FLAG, 0, FORMAT_TREE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"minwidth", OPTION_VALUE, 0, 0, "--minwidth", "PCT", "skip flame graph frames narrower than PCT percent", "1",
      NULL, "--minwidth", "P",
-     "flame graph: leave out frames narrower than P percent"},
-    {"reverse", OPTION_FLAG, FLAG(reverse), 0, "--reverse", NULL, "reverse stacks (flame graph of callers)", "", "-r",
+     "flame graph: leave out frames narrower than P percent", NULL, OPTION_OWN_NONE},
+    {"reverse", OPTION_FLAG, FIELD(reverse), 0, "--reverse", NULL, "reverse stacks (flame graph of callers)", "", "-r",
      "--reverse", NULL,
      "flame graph: open with stacks merged from the leaf; other formats: stacks" JMORE
-     "written leaf first"},
-    {"inverted", OPTION_FLAG, FLAG(inverted), 0, "--inverted", NULL, "icicle graph: stacks grow downwards", "", NULL,
+     "written leaf first", NULL, OPTION_OWN_NONE},
+    {"inverted", OPTION_FLAG, FIELD(inverted), 0, "--inverted", NULL, "icicle graph: stacks grow downwards", "", NULL,
      "--inverted", NULL,
-     "flame graph: open as an icicle"},
-    {"total", OPTION_FLAG, FLAG(total), 0, "--total", NULL, "count total time instead of samples", "", NULL,
+     "flame graph: open as an icicle", NULL, OPTION_OWN_NONE},
+    {"total", OPTION_FLAG, FIELD(total), 0, "--total", NULL, "count total time instead of samples", "", NULL,
      "--total", NULL,
-     "count the events' weight (where they have one) instead of samples"},
-    {"alluser", OPTION_FLAG, FLAG(alluser), 0, "--all-user", NULL, "only user-mode events", "", NULL, NULL, NULL, NULL},
-    {"cstack", OPTION_VALUE, 0, 0, "--cstack", "MODE", "how to walk stacks: vm (default), dwarf, fp, no", "dwarf",
-     NULL, NULL, NULL, NULL},
+     "count the events' weight (where they have one) instead of samples", NULL, OPTION_OWN_NONE},
+    {"alluser", OPTION_FLAG, FIELD(alluser), 0, "--all-user", NULL, "only user-mode events", "", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"cstack", OPTION_CHOICE, FIELD(cstack), 0, "--cstack", "MODE", "how to walk stacks: vm (default), dwarf, fp, no",
+     "dwarf", NULL, NULL, NULL, NULL, cstack_choices, OPTION_OWN_NONE},
     {"timeout", OPTION_VALUE, 0, 0, "--timeout", "DURATION", "stop the profiler by itself after DURATION (start)",
-     "10", NULL, NULL, NULL, NULL},
-    {"log", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"loglevel", OPTION_VALUE, 0, 0, "-L", "LEVEL", "agent log level: debug, info, warn, error, none", "info", NULL,
-     NULL, NULL, NULL},
-    {"quiet", OPTION_FLAG, FLAG(quiet), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"jfr", OPTION_FLAG, 0, FORMAT_JFR, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"chunksize", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    {"chunktime", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+     "10", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"log", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"loglevel", OPTION_CHOICE, FIELD(log_level), 0, "-L", "LEVEL", "agent log level: debug, info, warn, error, none",
+     "info", NULL, NULL, NULL, NULL, loglevel_choices, OPTION_OWN_NONE},
+    {"quiet", OPTION_FLAG, FIELD(quiet), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"jfr", OPTION_FLAG, 0, FORMAT_JFR, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"chunksize", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"chunktime", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {NULL, OPTION_VALUE, 0, 0, "--libpath", "PATH",
      "the agent library to load (default: ../lib/libprof.so next to jprof);" MORE
-     "must be visible at the same path inside the JVM", NULL, NULL, NULL, NULL, NULL},
+     "must be visible at the same path inside the JVM", NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_LIBPATH},
     {NULL, OPTION_VALUE, 0, 0, "--attach-timeout", "S", "seconds to wait for the JVM's attach listener (default 10)",
-     NULL, NULL, NULL, NULL, NULL},
+     NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_ATTACH_TIMEOUT},
 };
 const size_t options_table_count = sizeof(options_table) / sizeof(options_table[0]);
 
@@ -144,7 +162,16 @@ const options_spec *options_table_jfrconv(const char *flag) {
 }
 
 bool options_table_takes_value(const options_spec *s) {
-    return s->kind == OPTION_VALUE;
+    return s->kind == OPTION_VALUE || s->kind == OPTION_CHOICE;
+}
+
+void options_table_choices(const options_spec *s, char *buf, size_t len) {
+    size_t used = 0;
+    buf[0] = 0;
+    for (const options_choice *c = s->choices; c && c->name && used < len; c++) {
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", c->name);
+        if (c->alias && used < len) used += (size_t)snprintf(buf + used, len - used, " (or %s)", c->alias);
+    }
 }
 
 void options_table_accepted(char *buf, size_t len) {
@@ -153,7 +180,7 @@ void options_table_accepted(char *buf, size_t len) {
     for (size_t i = 0; i < options_table_count && used < len; i++) {
         const options_spec *s = &options_table[i];
         if (!s->name) continue;
-        const char *suffix = s->kind == OPTION_VALUE ? "=" : s->kind == OPTION_COUNT ? "[=N]" : "";
+        const char *suffix = options_table_takes_value(s) ? "=" : s->kind == OPTION_COUNT ? "[=N]" : "";
         used += (size_t)snprintf(buf + used, len - used, "%s%s%s", used ? " " : "", s->name, suffix);
     }
 }

@@ -63,29 +63,27 @@ static int copy(char *dst, size_t cap, const char *value, const char *flag, char
     return 0;
 }
 
-/* Flags with a value that jprof uses itself rather than passing on: its own rows of the option table, and
- * -f, whose path jprof makes absolute before it becomes file=. */
-static bool is_own_option(const options_spec *s) {
-    return !s->name || strcmp(s->name, "file") == 0;
-}
-
-static int parse_own_option(const char *arg, const char *value, jprof_args *a, char *err, size_t errlen) {
-    if (strcmp(arg, "-d") == 0) {
+/* A flag with a value that jprof uses itself rather than passing on (the row's 'own' says which). */
+static int parse_own_option(const options_spec *s, const char *arg, const char *value, jprof_args *a, char *err,
+                            size_t errlen) {
+    int seconds;
+    switch (s->own) {
+    case OPTION_OWN_DURATION:
         if (parse_seconds(value, 1, &a->duration_s))
             return fail(err, errlen, "-d %s: expected a duration in seconds (>= 1)", value);
         a->duration_given = true;
         return 0;
-    }
-    if (strcmp(arg, "--attach-timeout") == 0) {
-        int s;
-        if (parse_seconds(value, 1, &s))
+    case OPTION_OWN_ATTACH_TIMEOUT:
+        if (parse_seconds(value, 1, &seconds))
             return fail(err, errlen, "--attach-timeout %s: expected seconds (>= 1)", value);
-        a->attach_timeout_ms = s * 1000;
+        a->attach_timeout_ms = seconds * 1000;
         return 0;
+    case OPTION_OWN_FILE: return copy(a->file, sizeof(a->file), value, arg, err, errlen);
+    case OPTION_OWN_FORMAT: return copy(a->format, sizeof(a->format), value, arg, err, errlen);
+    case OPTION_OWN_LIBPATH: return copy(a->libpath, sizeof(a->libpath), value, arg, err, errlen);
+    case OPTION_OWN_NONE: break;
     }
-    if (strcmp(arg, "-f") == 0) return copy(a->file, sizeof(a->file), value, arg, err, errlen);
-    if (strcmp(arg, "-o") == 0) return copy(a->format, sizeof(a->format), value, arg, err, errlen);
-    return copy(a->libpath, sizeof(a->libpath), value, arg, err, errlen);
+    return fail(err, errlen, "%s: not one of jprof's own flags", arg);   /* cannot happen: the caller checks */
 }
 
 /* A word that is not an option: the action (first, optional) or the target. */
@@ -115,10 +113,10 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
             const char *value = argv[++i];
             if (!value) return fail(err, errlen, "%s needs a value", arg);
             /* The library path is not an agent option; everything else ends up in the comma-separated string. */
-            if (strchr(value, ',') && strcmp(arg, "--libpath") != 0)
+            if (strchr(value, ',') && spec->own != OPTION_OWN_LIBPATH)
                 return fail(err, errlen, "%s: the value may not contain ',' (agent options are comma-separated)", arg);
-            if (is_own_option(spec)) {
-                if (parse_own_option(arg, value, a, err, errlen)) return -1;
+            if (spec->own != OPTION_OWN_NONE) {
+                if (parse_own_option(spec, arg, value, a, err, errlen)) return -1;
             } else if (!*value) {
                 return fail(err, errlen, "%s needs a non-empty value", arg);
             } else if (append(a->profiling, sizeof(a->profiling), spec->name, value)) {
