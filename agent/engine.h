@@ -6,6 +6,7 @@
 #define LIBPROF_ENGINE_H
 
 #include "options.h"
+#include "traces.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -49,6 +50,11 @@ typedef struct engine {
     int own_si_codes[2];
     int (*move_signal)(int signo);
     int (*check_owned)(char *why, size_t errlen);
+
+    /* Outside handlers, under the session lock, just before the profile is read from 'table' (may be
+     * NULL): an engine that decides what counts only at dump time (alloc,live: the sampled objects still
+     * reachable) stores its stacks now. */
+    void (*before_dump)(trace_table *table);
 } engine;
 
 /* True when the signal described by info was raised by engine e itself. Async-signal-safe. */
@@ -61,6 +67,8 @@ extern const engine engine_itimer;
 extern const engine engine_perf;         /* time events (cpu-clock, task-clock): weights in ns */
 extern const engine engine_perf_count;   /* counted events (page-faults...): weights in events */
 extern const engine engine_instrument;   /* Java methods by bytecode instrumentation: no signals, units calls */
+extern const engine engine_alloc;        /* JVMTI allocation sampling: no signals, weights in bytes */
+extern const engine engine_lock;         /* JVMTI contended monitor events: no signals, weights in ns waited */
 
 /* True when the engine's weights are time (ns) rather than a count of events or calls. */
 static inline bool engine_weighs_time(const engine *e) {

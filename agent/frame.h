@@ -13,11 +13,22 @@ typedef enum {
     FRAME_MARKER,        /* id is a marker_id */
     FRAME_NATIVE,        /* id is a pc in native code (a call site for callers) */
     FRAME_KERNEL,        /* id is a kernel address, from the perf engine's call chain */
+    FRAME_CLASS,         /* id is a class_names id: the allocated object's or the awaited lock's class, the
+                          * leaf of an allocation or lock sample; bci is its class_frame_kind */
 } frame_kind;
 
+/* What a FRAME_CLASS leaf stands for (its bci). */
+typedef enum {
+    CLASS_FRAME_ALLOC = 0,            /* an allocated object ("_[i]" with ann, as async-profiler) */
+    CLASS_FRAME_ALLOC_OUTSIDE_TLAB,   /* allocated outside a TLAB ("_[k]"): from the JDK's own recordings */
+    CLASS_FRAME_MONITOR,              /* a contended synchronized monitor's class ("_[i]") */
+    CLASS_FRAME_PARK,                 /* the blocker a thread parked on ("_[i]") */
+} class_frame_kind;
+
 typedef struct {
-    uint64_t id;         /* jmethodID, marker_id, native pc or kernel address, by kind */
-    int32_t bci;         /* bytecode index for Java frames (-3: native method), else 0 */
+    uint64_t id;         /* jmethodID, marker_id, native pc, kernel address or class_names id, by kind */
+    int32_t bci;         /* bytecode index for Java frames (-3: native method), a class_frame_kind for
+                          * FRAME_CLASS, else 0 */
     int32_t kind;        /* frame_kind */
 } trace_frame;
 

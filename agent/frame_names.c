@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "frame_names.h"
 
+#include "class_names.h"
 #include "demangle.h"
 #include "jvm.h"
 #include "kallsyms.h"
@@ -74,6 +75,17 @@ frame_type frame_names_get(const trace_frame *f, names_style style, bool lib, ch
         frame_names_kernel(f->id, name, len > sizeof(annotation) ? len - sizeof(annotation) + 1 : len);
         if (style.ann && len > sizeof(annotation)) strcat(name, annotation);
         return FTYPE_KERNEL;
+    }
+    if (f->kind == FRAME_CLASS) {
+        /* Spelled as async-profiler spells them: the Java name, dotted whatever the style ("int[]",
+         * "java.lang.String"), "_[k]" for allocations outside a TLAB and "_[i]" for the others with ann. */
+        static const char annotation[] = "_[i]";
+        const char *signature = class_names_signature((uint32_t)f->id);
+        size_t room = len > sizeof(annotation) ? len - sizeof(annotation) + 1 : len;
+        class_names_java_name(signature ? signature : "[unknown_class]", name, room);
+        if (style.ann && len > sizeof(annotation))
+            strcat(name, f->bci == CLASS_FRAME_ALLOC_OUTSIDE_TLAB ? "_[k]" : annotation);
+        return FTYPE_CLASS;
     }
     const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
     snprintf(name, len, "%s", marker ? marker : "[unknown]");

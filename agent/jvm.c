@@ -7,6 +7,7 @@
 #include "jvm.h"
 
 #include "engine_instrument.h"
+#include "jvmti_events.h"
 #include "java_tids.h"
 #include "jvm_threads.h"
 #include "log.h"
@@ -122,6 +123,9 @@ static int enable_events(char *err, size_t errlen) {
     cb.VMInit = on_vm_init;
     cb.VMDeath = on_vm_death;
     cb.ClassFileLoadHook = engine_instrument_class_file_load_hook;   /* enabled while instrumenting */
+    cb.SampledObjectAlloc = engine_alloc_on_sample;                  /* enabled while profiling alloc */
+    cb.MonitorContendedEnter = engine_lock_on_contended_enter;       /* enabled while profiling lock */
+    cb.MonitorContendedEntered = engine_lock_on_contended_entered;
     if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof(cb)) != JVMTI_ERROR_NONE) {
         snprintf(err, errlen, "JVMTI SetEventCallbacks failed");
         return -1;

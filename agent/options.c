@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const known_events[] = {"cpu", "ctimer", "itimer"};
+static const char *const known_events[] = {"cpu", "ctimer", "itimer", "alloc", "lock"};
 #define KNOWN_EVENTS_TEXT \
-    "cpu, ctimer, itimer, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
+    "cpu, ctimer, itimer, alloc, lock, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
 
 void options_init(prof_options *o) {
     memset(o, 0, sizeof(*o));
@@ -28,6 +28,8 @@ void options_init(prof_options *o) {
     o->log_level = LOG_LEVEL_UNSET;   /* warn on stderr, info into a log= file */
     o->chunk_size = OPTIONS_DEFAULT_CHUNK_SIZE;
     o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
+    o->alloc_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
+    o->lock_ns = OPTIONS_DEFAULT_LOCK_NS;
 }
 
 
@@ -123,6 +125,8 @@ static int set_event(prof_options *o, const char *value, char *err, size_t errle
     for (size_t i = 0; i < sizeof(known_events) / sizeof(known_events[0]); i++) {
         if (strcmp(value, known_events[i]) == 0) {
             strcpy(o->event, value);
+            if (strcmp(value, "alloc") == 0) o->alloc = true;
+            if (strcmp(value, "lock") == 0) o->lock = true;
             return 0;
         }
     }
@@ -142,6 +146,27 @@ static int set_event(prof_options *o, const char *value, char *err, size_t errle
         return 0;
     }
     return errmsg_fail(err, errlen, "option 'event=%s': unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, value, value);
+}
+
+/* alloc[=BYTES]: allocation sampling, one sample every BYTES allocated on average. Until sessions hold
+ * several events, it is the session's event. */
+static int set_alloc(prof_options *o, const char *value, char *err, size_t errlen) {
+    if (value && (options_parse_size(value, &o->alloc_bytes) || o->alloc_bytes == 0 || o->alloc_bytes > 0x7fffffffULL))
+        return errmsg_fail(err, errlen, "option 'alloc=%s': expected a size in bytes from 1 to 2g, with an optional "
+                           "k, m or g suffix, such as 512k", value);
+    o->alloc = true;
+    strcpy(o->event, "alloc");
+    return 0;
+}
+
+/* lock[=DURATION]: contended locks waited on for at least DURATION (a bare number is nanoseconds). */
+static int set_lock(prof_options *o, const char *value, char *err, size_t errlen) {
+    if (value && options_parse_duration(value, 1, &o->lock_ns))
+        return errmsg_fail(err, errlen, "option 'lock=%s': expected a duration such as 10us, 1ms, 0 (every wait) "
+                           "or a bare number of nanoseconds", value);
+    o->lock = true;
+    strcpy(o->event, "lock");
+    return 0;
 }
 
 /* A choice option (cstack, loglevel): one of the row's values; the message lists the table's. */
@@ -232,6 +257,8 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         return 0;
     }
     if (strcmp(name, "event") == 0) return set_event(o, value, err, errlen);
+    if (strcmp(name, "alloc") == 0) return set_alloc(o, value, err, errlen);
+    if (strcmp(name, "lock") == 0) return set_lock(o, value, err, errlen);
     if (strcmp(name, "interval") == 0) {
         o->interval_has_unit = value && value[strspn(value, "0123456789")] != 0;
         if (!value || options_parse_duration(value, 1, &o->interval_ns) || o->interval_ns == 0)

@@ -72,10 +72,17 @@ typedef struct {
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
+    bool alloc;                 /* alloc[=BYTES] (or event=alloc): allocation sampling */
+    uint64_t alloc_bytes;       /* its mean sampling interval in bytes */
+    bool live;                  /* alloc: only objects still reachable when the profile is written */
+    bool lock;                  /* lock[=DURATION] (or event=lock): contended monitors and parking */
+    uint64_t lock_ns;           /* waits shorter than this are not recorded (0: every wait) */
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
 #define OPTIONS_DEFAULT_JSTACKDEPTH 2048
+#define OPTIONS_DEFAULT_ALLOC_BYTES 524287ULL   /* async-profiler's default: 512 KiB */
+#define OPTIONS_DEFAULT_LOCK_NS 10000ULL        /* async-profiler's default: 10 us */
 #define OPTIONS_DEFAULT_TOP 200   /* traces / flat without a count */
 #define OPTIONS_MAX_JSTACKDEPTH 65536
 #define OPTIONS_DEFAULT_CHUNK_SIZE (100ULL << 20)               /* async-profiler's default: 100m */

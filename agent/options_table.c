@@ -45,8 +45,19 @@ const options_spec options_table[] = {
     {"status", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"event", OPTION_VALUE, 0, 0, "-e", "EVENT",
-     "sampling event: cpu (default), ctimer, itimer (see 'jprof list'), or Java" MORE
-     "methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+     "sampling event: cpu (default), ctimer, itimer, alloc, lock (see 'jprof list')," MORE
+     "or Java methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"alloc", OPTION_VALUE, 0, 0, "--alloc", "BYTES",
+     "allocation profiling: a sample every BYTES allocated on average (default" MORE
+     "512k), through the JVM's own sampling (JDK 11+)", "512k", NULL, "--alloc", NULL,
+     "allocation samples (jdk.ObjectAllocationSample, ...InNewTLAB, ...OutsideTLAB)", NULL, OPTION_OWN_NONE},
+    {"live", OPTION_FLAG, FIELD(live), 0, "--live", NULL,
+     "alloc: only objects still reachable when the profile is written", "", NULL, "--live", NULL,
+     "allocation samples of objects still alive at the recording's end (libprof's)", NULL, OPTION_OWN_NONE},
+    {"lock", OPTION_VALUE, 0, 0, "--lock", "DURATION",
+     "lock profiling: contended synchronized monitors waited on for at least" MORE
+     "DURATION (default 10us)", "10us", NULL, "--lock", NULL,
+     "lock samples (jdk.JavaMonitorEnter, jdk.ThreadPark), weighted by ns waited", NULL, OPTION_OWN_NONE},
     {"interval", OPTION_VALUE, 0, 0, "-i", "INTERVAL",
      "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;" MORE
      "with -e pkg.Class.method: record every Nth call", "10ms", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},

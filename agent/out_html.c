@@ -45,10 +45,11 @@ static const char *type_key(frame_type t) {
     case FTYPE_KERNEL: return "kernel";
     case FTYPE_MARKER: return "marker";
     case FTYPE_THREAD: return "thread";
+    case FTYPE_CLASS: return "class";
     }
     return "other";
 }
-#define TYPE_KEY_COUNT (FTYPE_THREAD + 1)
+#define TYPE_KEY_COUNT (FTYPE_CLASS + 1)
 
 typedef struct {
     const calltree *tree;

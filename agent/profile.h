@@ -21,6 +21,7 @@ typedef enum {
     FTYPE_KERNEL,
     FTYPE_MARKER,
     FTYPE_THREAD,
+    FTYPE_CLASS,       /* an allocation or lock sample's class (the leaf) */
 } frame_type;
 
 typedef struct {

@@ -152,6 +152,8 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
         snprintf(err, errlen, "a JFR recording is written only by a session started with the jfr format");
         return -1;
     }
+    const engine *e = atomic_load(&current_engine);
+    if (e && e->before_dump) e->before_dump(live_table());
     profile p;
     profile_init(&p);
     int rc = named_profile_build(live_table(), &view, &p);
@@ -251,6 +253,15 @@ static int start_timeout(char *err, size_t errlen) {
     return rc ? -1 : 0;
 }
 
+/* The engine's interval in its units: alloc=BYTES and lock=DURATION are theirs (interval= also sets the
+ * allocation interval, as async-profiler's -e alloc -i N does). */
+static uint64_t session_interval(const prof_options *o, const engine *e) {
+    if (e == &engine_alloc) return o->interval_ns && o->alloc_bytes == OPTIONS_DEFAULT_ALLOC_BYTES ? o->interval_ns
+                                                                                                  : o->alloc_bytes;
+    if (e == &engine_lock) return o->lock_ns;
+    return o->interval_ns ? o->interval_ns : e->default_interval_ns;
+}
+
 static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen) {
     if (running) {
         snprintf(err, errlen, "profiler already running (engine %s); stop it first",
@@ -264,7 +275,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         snprintf(err, errlen, "cannot reserve memory for call-trace storage");
         return -1;
     }
-    uint64_t interval = o->interval_ns ? o->interval_ns : e->default_interval_ns;
+    uint64_t interval = session_interval(o, e);
     /* Resuming keeps the stored stacks, so it must keep the way they were keyed. */
     bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
                 session.jstackdepth == o->jstackdepth;
