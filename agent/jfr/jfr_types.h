@@ -27,6 +27,11 @@
  *   (javaThreadId > 0 for threads the JVM reported, 0 for others).
  * - include= / exclude= do not filter what is recorded (a reader has its own filters).
  * Each jdk.ExecutionSample stands for one sample (state STATE_RUNNABLE for CPU samples).
+ * - Allocation and lock samples end in their class (FRAME_CLASS in the agent, "int[]_[i]" in collapsed
+ *   stacks): in JFR the class is not a frame but the event's class field, as the JDK records them:
+ *   jdk.ObjectAllocationSample (objectClass, weight = estimated bytes), jdk.JavaMonitorEnter (monitorClass,
+ *   duration = time waited), jdk.ThreadPark (parkedClass, duration). Classes named in the JDK's form
+ *   ("java/lang/String", "[B"); a reader spells them as the agent does ("java.lang.String", "byte[]").
  */
 #ifndef LIBPROF_JFR_TYPES_H
 #define LIBPROF_JFR_TYPES_H
@@ -42,7 +47,7 @@ enum jfr_type_id {
     JFR_SYMBOL, JFR_STACK_TRACE, JFR_STACK_FRAME, JFR_FRAME_TYPE, JFR_THREAD_STATE,
     /* events */
     JFR_EXECUTION_SAMPLE = 101, JFR_ACTIVE_RECORDING, JFR_ACTIVE_SETTING, JFR_CPU_LOAD, JFR_OS_INFORMATION,
-    JFR_JVM_INFORMATION,
+    JFR_JVM_INFORMATION, JFR_OBJECT_ALLOCATION_SAMPLE, JFR_JAVA_MONITOR_ENTER, JFR_THREAD_PARK,
     /* annotations (display only) */
     JFR_ANN_LABEL = 200, JFR_ANN_CONTENT_TYPE, JFR_ANN_TIMESTAMP, JFR_ANN_TIMESPAN, JFR_ANN_DATA_AMOUNT,
     JFR_ANN_PERCENTAGE,

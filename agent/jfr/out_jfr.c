@@ -257,6 +257,28 @@ static void chunk_end(uint64_t ticks) {
     else if (append_chunk() == 0) rec.chunks++;
 }
 
+/* The event of one sample: an allocation or lock sample's stack ends in its class (jfr_types.h), any other
+ * is an execution sample. */
+static void write_sample_event(const sample_record *s) {
+    uint64_t thread = jfr_pools_thread_key(&rec.pools, s->tid), trace = jfr_pools_trace_key(&rec.pools, s->trace_id);
+    const trace_frame *frames;
+    uint32_t depth;
+    trace_table *table = rec.tables[s->trace_id >> 31];
+    const trace_frame *leaf = table && traces_get(table, s->trace_id & 0x7fffffffu, &frames, &depth) && depth > 1
+                                  ? &frames[0] : NULL;
+    if (!leaf || leaf->kind != FRAME_CLASS) {
+        jfr_event_execution_sample(&rec.buf, s->ticks, thread, trace);
+        return;
+    }
+    uint64_t class_key = jfr_pools_event_class_key(&rec.pools, (uint32_t)leaf->id);
+    if (leaf->bci == CLASS_FRAME_MONITOR)
+        jfr_event_monitor_enter(&rec.buf, s->ticks, s->weight, thread, trace, class_key);
+    else if (leaf->bci == CLASS_FRAME_PARK)
+        jfr_event_thread_park(&rec.buf, s->ticks, s->weight, thread, trace, class_key);
+    else
+        jfr_event_allocation_sample(&rec.buf, s->ticks, thread, trace, class_key, s->weight);
+}
+
 /* Turns every queued sample into an event. Caller holds rec.mutex. */
 static void drain(void) {
     sample_record batch[512];
@@ -267,8 +289,7 @@ static void drain(void) {
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            jfr_event_execution_sample(&rec.buf, batch[i].ticks, jfr_pools_thread_key(&rec.pools, batch[i].tid),
-                                       jfr_pools_trace_key(&rec.pools, batch[i].trace_id));
+            write_sample_event(&batch[i]);
             jfr_pools_note(&rec.pools, batch[i].trace_id, batch[i].tid);
         }
         rec.samples += n;

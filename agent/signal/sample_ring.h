@@ -19,6 +19,7 @@ typedef struct {
     uint64_t ticks;       /* CLOCK_MONOTONIC ns when the sample was taken */
     uint32_t tid;         /* OS thread id */
     uint32_t trace_id;    /* traces_put's id of the stored stack */
+    uint64_t weight;      /* what the sample stands for: bytes (alloc), ns waited (lock), else its weight */
 } sample_record;
 
 typedef struct sample_ring sample_ring;

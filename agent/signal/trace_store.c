@@ -20,10 +20,10 @@ static uint32_t enter_table(void) {
 }
 
 /* The sample's record for the JFR writer: when (the event clock is CLOCK_MONOTONIC), who, which stack. */
-static bool queue_record(uint32_t tid, uint32_t trace_id) {
+static bool queue_record(uint32_t tid, uint32_t trace_id, uint64_t weight) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    sample_record rec = {(uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, tid, trace_id};
+    sample_record rec = {(uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, tid, trace_id, weight};
     return sample_ring_push(trace_store.config.ring, &rec);
 }
 
@@ -32,7 +32,7 @@ trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, ui
     traces_result r = traces_put_id(trace_store.tables[t], frames, depth, trace_store.config.per_thread ? tid : 0,
                                     weight, &trace_id);
     bool queued = r != TRACES_STORED || !trace_store.config.ring ||
-                  queue_record(tid, trace_id | (t ? TRACE_STORE_TABLE_BIT : 0));
+                  queue_record(tid, trace_id | (t ? TRACE_STORE_TABLE_BIT : 0), weight);
     atomic_fetch_sub(&trace_store.users[t], 1);
     if (!queued) return TRACE_STORE_RING_FULL;
     return r == TRACES_STORED ? TRACE_STORE_STORED : r == TRACES_TABLE_FULL ? TRACE_STORE_TABLE_FULL
