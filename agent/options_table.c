@@ -49,14 +49,17 @@ const options_spec options_table[] = {
      "or Java methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"alloc", OPTION_VALUE, 0, 0, "--alloc", "BYTES",
      "allocation profiling: a sample every BYTES allocated on average (default" MORE
-     "512k), through the JVM's own sampling (JDK 11+)", "512k", NULL, "--alloc", NULL,
-     "allocation samples (jdk.ObjectAllocationSample, ...InNewTLAB, ...OutsideTLAB)", NULL, OPTION_OWN_NONE},
+     "512k), through the JVM's own sampling (JDK 11+)", "512k", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--alloc", NULL,
+     "allocation samples (jdk.ObjectAllocationSample; the TLAB events where a" JMORE
+     "chunk has none), weighted by bytes", NULL, OPTION_OWN_NONE},
     {"live", OPTION_FLAG, FIELD(live), 0, "--live", NULL,
      "alloc: only objects still reachable when the profile is written", "", NULL, "--live", NULL,
-     "allocation samples of objects still alive at the recording's end (libprof's)", NULL, OPTION_OWN_NONE},
+     "objects still alive at the recording's end (jdk.OldObjectSample), by size", NULL, OPTION_OWN_NONE},
     {"lock", OPTION_VALUE, 0, 0, "--lock", "DURATION",
      "lock profiling: contended synchronized monitors waited on for at least" MORE
-     "DURATION (default 10us)", "10us", NULL, "--lock", NULL,
+     "DURATION (default 10us)", "10us", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--lock", NULL,
      "lock samples (jdk.JavaMonitorEnter, jdk.ThreadPark), weighted by ns waited", NULL, OPTION_OWN_NONE},
     {"interval", OPTION_VALUE, 0, 0, "-i", "INTERVAL",
      "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;" MORE

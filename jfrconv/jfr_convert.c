@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "jfr_convert.h"
 
+#include "class_names.h"
+#include "frame.h"
 #include "jfr_rchunk.h"
 #include "jfr_sample.h"
 
@@ -19,6 +21,24 @@
 void jfr_convert_options_init(jfr_convert_options *o) {
     memset(o, 0, sizeof(*o));
     o->to_ns = UINT64_MAX;
+}
+
+int jfr_convert_event_kind(const jfr_convert_options *o) {
+    return o->lock ? JFR_EVENTS_LOCK : o->live ? JFR_EVENTS_LIVE : o->alloc ? JFR_EVENTS_ALLOC : JFR_EVENTS_CPU;
+}
+
+const char *jfr_convert_event_names(const jfr_convert_options *o) {
+    switch (jfr_convert_event_kind(o)) {
+    case JFR_EVENTS_LOCK: return "jdk.JavaMonitorEnter, jdk.ThreadPark";
+    case JFR_EVENTS_LIVE: return "jdk.OldObjectSample";
+    case JFR_EVENTS_ALLOC: return "jdk.ObjectAllocationSample (else jdk.ObjectAllocationInNewTLAB, ...OutsideTLAB)";
+    }
+    return o->cpu_only ? "jdk.ExecutionSample" : "jdk.ExecutionSample, jdk.NativeMethodSample";
+}
+
+const char *jfr_convert_units(const jfr_convert_options *o) {
+    int kind = jfr_convert_event_kind(o);
+    return kind == JFR_EVENTS_LOCK ? "ns" : kind == JFR_EVENTS_CPU ? "samples" : "bytes";
 }
 
 void jfr_convert_options_free(jfr_convert_options *o) {
@@ -242,6 +262,22 @@ static uint32_t thread_id(converter *cv, const jfr_sample *s) {
     return id;
 }
 
+/* The class leaf of an allocation or lock sample, spelled as the agent spells it (frame_names.c): the Java
+ * name, "_[i]" or "_[k]" with ann. UINT32_MAX on error. */
+static uint32_t class_frame_id(converter *cv, const jfr_sample *s) {
+    char name[512], sig[600], java[640];
+    if (jfr_sample_class(&cv->r, s, name, sizeof(name))) return UINT32_MAX;
+    if (!name[0]) snprintf(name, sizeof(name), "[unknown_class]");
+    /* The JDK writes "java/lang/String" (some readers' files "java.lang.String") and "[B" for arrays. */
+    if (name[0] == '[' && name[1] != 'u') snprintf(sig, sizeof(sig), "%s", name);
+    else snprintf(sig, sizeof(sig), "L%s;", name);
+    class_names_java_name(sig, java, sizeof(java) - 8);
+    if (cv->o->style.ann) strcat(java, s->layout->class_kind == CLASS_FRAME_ALLOC_OUTSIDE_TLAB ? "_[k]" : "_[i]");
+    uint32_t id = profile_intern(cv->p, java, FTYPE_CLASS);
+    if (id == UINT32_MAX) out_of_memory(cv);
+    return id;
+}
+
 static bool state_wanted(const jfr_convert_options *o, const char *state) {
     if (strncmp(state, "STATE_", 6) == 0) state += 6;
     for (int i = 0; i < o->state_count; i++) {
@@ -279,7 +315,7 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         }
     }
     const named_stack *stack = stack_names(cv, s);
-    if (!stack || reserve_ids(cv, stack->n + 1)) return -1;
+    if (!stack || reserve_ids(cv, stack->n + 2)) return -1;
     uint32_t n = 0;
     if (o->threads) {
         uint32_t id = thread_id(cv, s);
@@ -288,6 +324,11 @@ static int add_sample(converter *cv, const jfr_sample *s) {
     }
     memcpy(cv->ids + n, stack->ids, stack->n * sizeof(uint32_t));
     n += stack->n;
+    if (s->layout->class_kind >= 0) {
+        uint32_t id = class_frame_id(cv, s);
+        if (id == UINT32_MAX) return -1;
+        cv->ids[n++] = id;
+    }
     if ((o->include_count && !any_match(o->include, o->include_count, cv->p, cv->ids, n)) ||
         (o->exclude_count && any_match(o->exclude, o->exclude_count, cv->p, cv->ids, n))) {
         cv->st->filtered++;
@@ -316,13 +357,29 @@ static void converter_free(converter *cv) {
     jfr_sample_reader_free(&cv->r);
 }
 
+static bool chunk_has_event(jfr_rchunk *ch, const char *event) {
+    uint32_t t = jfr_meta_find_name(&ch->meta, event);
+    if (t == JFR_NO_TYPE) return false;
+    size_t pos = 0;
+    jfr_revent ev;
+    while (jfr_rchunk_next(ch, &pos, &ev) == 1) {
+        if (ev.type == t) return true;
+    }
+    return false;
+}
+
 static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *p, jfr_convert_stats *st) {
     converter cv = {.o = o, .p = p, .st = st, .ch = ch};
     u64map_init(&cv.stacks);
     u64map_init(&cv.methods);
     u64map_init(&cv.threads);
     int rc = 0;
-    if (jfr_sample_reader_init(&cv.r, ch, o->cpu_only) > 0) {
+    int kind = jfr_convert_event_kind(o);
+    if (jfr_sample_reader_init(&cv.r, ch, (jfr_event_kind)kind, o->cpu_only) > 0) {
+        /* The JDK's TLAB events and its allocation samples describe the same allocations: a chunk with
+         * allocation samples is read through them alone. */
+        if (kind == JFR_EVENTS_ALLOC && chunk_has_event(ch, "jdk.ObjectAllocationSample"))
+            jfr_sample_reader_only(&cv.r, "jdk.ObjectAllocationSample");
         size_t pos = 0;
         jfr_revent ev;
         jfr_sample s;

@@ -31,6 +31,7 @@ typedef struct {
     bool threads;        /* a [name tid=N] root frame per thread */
     bool reverse_stacks; /* leaf first */
     bool cpu_only;       /* jdk.ExecutionSample only, not jdk.NativeMethodSample */
+    bool alloc, live, lock;   /* --alloc, --live, --lock: which events instead of execution samples */
     uint64_t from_ns, to_ns;  /* wall-clock range of the samples kept (inclusive) */
     int include_count, exclude_count, state_count;
     jfr_filter include[JFR_CONVERT_MAX_FILTERS], exclude[JFR_CONVERT_MAX_FILTERS];
@@ -47,6 +48,13 @@ typedef struct {
 } jfr_convert_stats;
 
 void jfr_convert_options_init(jfr_convert_options *o);
+
+/* The events the options select (jfr_sample.h): lock, else live, else alloc, else CPU samples. */
+int jfr_convert_event_kind(const jfr_convert_options *o);
+
+/* What the selected events are and what their weight counts ("bytes", "ns", "samples"). */
+const char *jfr_convert_event_names(const jfr_convert_options *o);
+const char *jfr_convert_units(const jfr_convert_options *o);
 void jfr_convert_options_free(jfr_convert_options *o);
 
 /* A pattern as the agent's include=/exclude= take it ('*' at either end) or a regular expression (POSIX

@@ -4,7 +4,10 @@
  */
 #include "jfr_sample.h"
 
+#include "frame.h"
 #include "jfr_value.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +48,9 @@ static int pick(jfr_sample_reader *r, size_t at, uint32_t t, const char *const *
     return 0;
 }
 
-static void add_layout(jfr_sample_reader *r, const char *event) {
+/* weight: the field holding the sample's weight ("duration": its duration); cls: its class field
+ * ("object.type": the field 'type' of the struct in 'object'); class_kind: the class leaf's kind, or -1. */
+static void add_layout(jfr_sample_reader *r, const char *event, const char *weight, const char *cls, int class_kind) {
     const jfr_meta *m = &r->ch->meta;
     uint32_t t = jfr_meta_find_name(m, event);
     int stack = jfr_meta_field(m, t, "stackTrace");
@@ -57,15 +62,53 @@ static void add_layout(jfr_sample_reader *r, const char *event) {
     l->thread = jfr_meta_field(m, t, "sampledThread");
     if (l->thread < 0) l->thread = jfr_meta_field(m, t, "eventThread");
     l->state = jfr_meta_field(m, t, "state");
-    l->weight = jfr_meta_field(m, t, "weight");
+    l->weight = jfr_meta_field(m, t, weight);
+    l->weight_is_duration = strcmp(weight, "duration") == 0;
+    l->cls = l->cls_inner = -1;
+    l->class_kind = class_kind;
+    if (cls) {
+        const char *dot = strchr(cls, '.');
+        char outer[64];
+        snprintf(outer, sizeof(outer), "%.*s", dot ? (int)(dot - cls) : (int)strlen(cls), cls);
+        l->cls = jfr_meta_field(m, t, outer);
+        if (dot && l->cls >= 0) l->cls_inner = jfr_meta_field(m, m->types[t].fields[l->cls].type, dot + 1);
+        if (dot && l->cls_inner < 0) l->cls = -1;
+    }
 }
 
-int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, bool cpu_only) {
+int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_kind kind, bool cpu_only) {
     memset(r, 0, sizeof(*r));
     r->ch = ch;
-    add_layout(r, "jdk.ExecutionSample");
-    if (!cpu_only) add_layout(r, "jdk.NativeMethodSample");
+    switch (kind) {
+    case JFR_EVENTS_CPU:
+        add_layout(r, "jdk.ExecutionSample", "weight", NULL, -1);
+        if (!cpu_only) add_layout(r, "jdk.NativeMethodSample", "weight", NULL, -1);
+        break;
+    case JFR_EVENTS_ALLOC:
+        add_layout(r, "jdk.ObjectAllocationSample", "weight", "objectClass", CLASS_FRAME_ALLOC);
+        add_layout(r, "jdk.ObjectAllocationInNewTLAB", "tlabSize", "objectClass", CLASS_FRAME_ALLOC);
+        add_layout(r, "jdk.ObjectAllocationOutsideTLAB", "allocationSize", "objectClass", CLASS_FRAME_ALLOC_OUTSIDE_TLAB);
+        break;
+    case JFR_EVENTS_LIVE:
+        add_layout(r, "jdk.OldObjectSample", "objectSize", "object.type", CLASS_FRAME_ALLOC);
+        break;
+    case JFR_EVENTS_LOCK:
+        add_layout(r, "jdk.JavaMonitorEnter", "duration", "monitorClass", CLASS_FRAME_MONITOR);
+        add_layout(r, "jdk.ThreadPark", "duration", "parkedClass", CLASS_FRAME_PARK);
+        break;
+    }
     return r->layout_count;
+}
+
+bool jfr_sample_reader_only(jfr_sample_reader *r, const char *event) {
+    for (int i = 0; i < r->layout_count; i++) {
+        if (strcmp(r->ch->meta.types[r->layouts[i].type].name, event) == 0) {
+            r->layouts[0] = r->layouts[i];
+            r->layout_count = 1;
+            return true;
+        }
+    }
+    return false;
 }
 
 void jfr_sample_reader_free(jfr_sample_reader *r) {
@@ -111,6 +154,14 @@ int jfr_sample_read(jfr_sample_reader *r, const jfr_revent *ev, jfr_sample *s) {
     s->time_ns = jfr_rchunk_ticks_to_ns(r->ch, f ? jfr_value_number(r->ch, at, f) : r->ch->header.start_ticks);
     at = event_field(r, l, l->weight, &f);
     s->weight = f && !f->pooled ? jfr_value_number(r->ch, at, f) : 1;
+    if (f && l->weight_is_duration && !f->pooled) {
+        /* ticks to ns: a duration, not a point in time */
+        const jfr_rheader *h = &r->ch->header;
+        s->weight = (uint64_t)((unsigned __int128)s->weight * 1000000000U / h->ticks_per_second);
+    }
+    s->layout = l;
+    at = event_field(r, l, l->cls, &s->cls_field);
+    s->cls = s->cls_field ? jfr_value_deref(r->ch, at, s->cls_field) : 0;
     at = event_field(r, l, l->thread, &s->thread_field);
     s->thread = s->thread_field ? jfr_value_deref(r->ch, at, s->thread_field) : 0;
     at = event_field(r, l, l->stack, &s->stack_field);
@@ -184,6 +235,27 @@ int jfr_sample_thread(jfr_sample_reader *r, const jfr_sample *s, char *name, siz
     if (!name[0] && p.field[1] && jfr_value_text(r->ch, p.at[1], p.field[1], name, len)) return -1;
     if (p.field[2]) *tid = jfr_value_number(r->ch, p.at[2], p.field[2]);
     return r->ch->error->failed ? -1 : 0;
+}
+
+int jfr_sample_class(jfr_sample_reader *r, const jfr_sample *s, char *out, size_t len) {
+    static const char *const names[] = {"name"};
+    out[0] = 0;
+    if (!s->cls || !s->cls_field) return 0;
+    size_t cls = s->cls;
+    uint32_t type = s->cls_field->type;
+    if (s->layout->cls_inner >= 0) {
+        /* OldObject.type: the class is a field of the struct the event names */
+        const jfr_field *inner = &r->ch->meta.types[type].fields[s->layout->cls_inner];
+        const char *inner_name[] = {inner->name};
+        picked o;
+        if (pick(r, cls, type, inner_name, 1, &o) || !o.field[0]) return r->ch->error->failed ? -1 : 0;
+        cls = jfr_value_deref(r->ch, o.at[0], o.field[0]);
+        type = o.field[0]->type;
+    }
+    picked k;
+    if (pick(r, cls, type, names, 1, &k)) return -1;
+    if (k.field[0] && jfr_value_text(r->ch, k.at[0], k.field[0], out, len)) return -1;
+    return 0;
 }
 
 int jfr_sample_state(jfr_sample_reader *r, const jfr_sample *s, char *out, size_t len) {

@@ -14,14 +14,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Which events a conversion reads (one kind at a time, as async-profiler's jfrconv). */
+typedef enum {
+    JFR_EVENTS_CPU = 0,   /* jdk.ExecutionSample (and jdk.NativeMethodSample unless cpu_only) */
+    JFR_EVENTS_ALLOC,     /* jdk.ObjectAllocationSample; ...InNewTLAB / ...OutsideTLAB where a chunk has none */
+    JFR_EVENTS_LIVE,      /* jdk.OldObjectSample: objects still alive when the recording ended */
+    JFR_EVENTS_LOCK,      /* jdk.JavaMonitorEnter, jdk.ThreadPark */
+} jfr_event_kind;
+
 typedef struct {
     uint32_t type;                       /* event type index */
     int time, thread, stack, state, weight;  /* field indexes, -1 when the type has no such field */
+    int cls, cls_inner;                  /* the class field (and the field of it that is the class: OldObject.type) */
+    bool weight_is_duration;             /* the weight is the event's duration in ticks */
+    int class_kind;                      /* class_frame_kind of the class leaf (frame.h), -1 without */
 } jfr_sample_layout;
 
 typedef struct {
     jfr_rchunk *ch;
-    jfr_sample_layout layouts[2];
+    jfr_sample_layout layouts[4];
     int layout_count;
     size_t *scratch;                     /* field offsets */
     uint32_t scratch_capacity;
@@ -35,6 +46,9 @@ typedef struct {
     size_t thread, stack, state;         /* value offsets (0: null) */
     const jfr_field *thread_field, *stack_field, *state_field;
     bool native_event;                   /* jdk.NativeMethodSample */
+    const jfr_sample_layout *layout;
+    size_t cls;                          /* the class struct's value offset (0: none) */
+    const jfr_field *cls_field;
 } jfr_sample;
 
 typedef struct {
@@ -42,9 +56,16 @@ typedef struct {
     bool hidden;
 } jfr_frame_info;
 
-/* Finds the sampling event types of the chunk (NativeMethodSample too unless cpu_only). Returns how many
+/* Finds the event types of 'kind' in the chunk (NativeMethodSample too unless cpu_only). Returns how many
  * the chunk declares (0: nothing to read in it). */
-int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, bool cpu_only);
+int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_kind kind, bool cpu_only);
+
+/* Reads only the layout of 'event' (drops the others); false when the chunk has no such type. */
+bool jfr_sample_reader_only(jfr_sample_reader *r, const char *event);
+
+/* The name of the sample's class (objectClass, monitorClass...) as the JDK writes it ("java/lang/String",
+ * "[B"); "" when the event has none. */
+int jfr_sample_class(jfr_sample_reader *r, const jfr_sample *s, char *out, size_t len);
 void jfr_sample_reader_free(jfr_sample_reader *r);
 
 /* 1 with *s filled when 'ev' is a sampling event, 0 when it is another event, -1 on error. */

@@ -92,12 +92,14 @@ static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *s
 
 static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats *st, uint64_t start, uint64_t end) {
     snprintf(p->meta.engine, sizeof(p->meta.engine), "jfr");
-    snprintf(p->meta.event, sizeof(p->meta.event), "%s",
-             a->convert.cpu_only ? "jdk.ExecutionSample" : "jdk.ExecutionSample, jdk.NativeMethodSample");
+    snprintf(p->meta.event, sizeof(p->meta.event), "%s", jfr_convert_event_names(&a->convert));
     snprintf(p->meta.title, sizeof(p->meta.title), "%s", a->output.title);
     snprintf(p->meta.cstack, sizeof(p->meta.cstack), "jfr");
     p->meta.total = a->output.total;
-    if (!st->weighted) snprintf(p->meta.units, sizeof(p->meta.units), "samples");
+    /* What the weights count: bytes (allocations), ns waited (locks), or samples for unweighted events. */
+    if (strcmp(jfr_convert_units(&a->convert), "samples") != 0)
+        snprintf(p->meta.units, sizeof(p->meta.units), "%s", jfr_convert_units(&a->convert));
+    else if (!st->weighted) snprintf(p->meta.units, sizeof(p->meta.units), "samples");
     p->meta.duration_ns = end > start ? end - start : 0;
 }
 
@@ -147,8 +149,7 @@ int main(int argc, char **argv) {
         if (st.filtered) fprintf(stderr, ", %llu filtered out", (unsigned long long)st.filtered);
         fputc('\n', stderr);
         if (st.samples == 0)
-            fprintf(stderr, "jfrconv: warning: no jdk.ExecutionSample%s events in the input\n",
-                    a.convert.cpu_only ? "" : " or jdk.NativeMethodSample");
+            fprintf(stderr, "jfrconv: warning: no %s events in the input\n", jfr_convert_event_names(&a.convert));
         describe(&p, &a, &st, a.convert.from_ns > start ? a.convert.from_ns : start,
                  a.convert.to_ns < end ? a.convert.to_ns : end);
         if (output_write_profile(&a.output, &p, err, sizeof(err))) {

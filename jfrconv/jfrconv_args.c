@@ -143,6 +143,7 @@ static bool *flag_for(jfrconv_args *a, const options_spec *s) {
         {"threads", &a->convert.threads}, {"total", &a->output.total}, {"reverse", &a->reverse},
         {"inverted", &a->output.inverted}, {"simple", &a->convert.style.simple}, {"dot", &a->convert.style.dot},
         {"sig", &a->convert.style.sig}, {"ann", &a->convert.style.ann}, {"--cpu", &a->convert.cpu_only},
+        {"--alloc", &a->convert.alloc}, {"live", &a->convert.live}, {"--lock", &a->convert.lock},
     };
     const char *option = s->name ? s->name : s->jfrconv_long;
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
