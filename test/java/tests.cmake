@@ -56,3 +56,9 @@ libprof_java_tests(thread_naming ThreadNamingTest CASES thread_rename thread_nam
 libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctimer foreign_kill_itimer
     late_handler_cpu late_handler_ctimer late_handler_itimer late_setitimer_cpu late_setitimer_itimer late_block_cpu
     seccomp_vm seccomp_dwarf seccomp_fp seccomp_no seccomp_ctimer seccomp_itimer seccomp_bounded)
+
+# Allocation and lock profiling (AllocLockTest.java, issue 20): 3:1 allocation shares, live objects, a lock
+# held for a known time, our JFR events read by the JDK's jfr, the JDK's own recordings converted.
+libprof_java_tests(alloclock AllocLockTest CASES alloc_shares alloc_live lock_time jfr_events jdk_recording
+    ARGS ${PROF_JFRCONV_ARGS})
+libprof_java_tests(alloclock AllocLockTest ONCE CASES bad_options ARGS ${PROF_JFRCONV_ARGS})
