@@ -17,6 +17,7 @@
 typedef struct engine {
     const char *name;
     const char *units;                  /* of the sample weight: "ns" for time, else what is counted */
+    const char *counts;                 /* what a sample and its weight stand for, said in the outputs; may be NULL */
     uint64_t default_interval_ns;
     /* Samples are recorded in Java code on the calling thread (instrumentation): no signals, no native
      * frames to walk. */
@@ -69,6 +70,11 @@ extern const engine engine_perf_count;   /* counted events (page-faults...): wei
 extern const engine engine_instrument;   /* Java methods by bytecode instrumentation: no signals, units calls */
 extern const engine engine_alloc;        /* JVMTI allocation sampling: no signals, weights in bytes */
 extern const engine engine_lock;         /* JVMTI contended monitor events: no signals, weights in ns waited */
+
+/* What allocation and lock samples count: also said by jfrconv for the same events. */
+#define ENGINE_ALLOC_COUNTS "allocation samples; weight: bytes allocated (estimated from the sampled objects)"
+#define ENGINE_LIVE_COUNTS "live object samples; weight: bytes allocated by objects still reachable"
+#define ENGINE_LOCK_COUNTS "contended lock waits; weight: ns waited"
 
 /* True when the engine's weights are time (ns) rather than a count of events or calls. */
 static inline bool engine_weighs_time(const engine *e) {

@@ -111,6 +111,7 @@ static void alloc_before_dump(trace_table *table) {
 const engine engine_alloc = {
     .name = "alloc",
     .units = "bytes",
+    .counts = ENGINE_ALLOC_COUNTS,
     .default_interval_ns = OPTIONS_DEFAULT_ALLOC_BYTES,
     .java_only = true,
     .check = alloc_check,

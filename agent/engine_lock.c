@@ -83,6 +83,7 @@ static void lock_stop(void) {
 const engine engine_lock = {
     .name = "lock",
     .units = "ns",
+    .counts = ENGINE_LOCK_COUNTS,
     .default_interval_ns = OPTIONS_DEFAULT_LOCK_NS,
     .java_only = true,
     .check = lock_check,

@@ -122,6 +122,8 @@ static void write_meta(const profile *p, const out_html_options *opt, uint64_t t
     write_json_string(out, p->meta.event);
     fputs(",\"units\":", out);
     write_json_string(out, profile_value_unit(p));
+    fputs(",\"counts\":", out);
+    write_json_string(out, p->meta.counts);
     fputs(",\"warning\":", out);
     write_json_string(out, p->meta.warning);
     fprintf(out, ",\"total\":%llu,\"samples\":%llu,\"durationNs\":%llu,\"minwidth\":%g", (unsigned long long)total,

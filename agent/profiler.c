@@ -84,6 +84,8 @@ static void fill_meta(profile *p) {
     snprintf(m->event, sizeof(m->event), "%s", session.event);
     snprintf(m->title, sizeof(m->title), "%s", session.title);
     snprintf(m->units, sizeof(m->units), "%s", e ? e->units : "ns");
+    snprintf(m->counts, sizeof(m->counts), "%s",
+             !e || !e->counts ? "" : e == &engine_alloc && session.live ? ENGINE_LIVE_COUNTS : e->counts);
     m->interval_ns = session.interval_ns;
     m->duration_ns = elapsed_ns();
     m->total = session.total;

@@ -6,6 +6,7 @@
 #include "jfr_convert.h"
 
 #include "class_names.h"
+#include "engine.h"
 #include "frame.h"
 #include "jfr_rchunk.h"
 #include "jfr_sample.h"
@@ -39,6 +40,15 @@ const char *jfr_convert_event_names(const jfr_convert_options *o) {
 const char *jfr_convert_units(const jfr_convert_options *o) {
     int kind = jfr_convert_event_kind(o);
     return kind == JFR_EVENTS_LOCK ? "ns" : kind == JFR_EVENTS_CPU ? "samples" : "bytes";
+}
+
+const char *jfr_convert_counts(const jfr_convert_options *o) {
+    switch (jfr_convert_event_kind(o)) {
+    case JFR_EVENTS_LOCK: return ENGINE_LOCK_COUNTS;
+    case JFR_EVENTS_LIVE: return "old object samples (alive at the recording's end); weight: their size in bytes";
+    case JFR_EVENTS_ALLOC: return "allocation samples; weight: the events' weight in bytes";
+    }
+    return "";
 }
 
 void jfr_convert_options_free(jfr_convert_options *o) {

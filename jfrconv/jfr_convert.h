@@ -55,6 +55,7 @@ int jfr_convert_event_kind(const jfr_convert_options *o);
 /* What the selected events are and what their weight counts ("bytes", "ns", "samples"). */
 const char *jfr_convert_event_names(const jfr_convert_options *o);
 const char *jfr_convert_units(const jfr_convert_options *o);
+const char *jfr_convert_counts(const jfr_convert_options *o);
 void jfr_convert_options_free(jfr_convert_options *o);
 
 /* A pattern as the agent's include=/exclude= take it ('*' at either end) or a regular expression (POSIX

@@ -93,6 +93,7 @@ static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *s
 static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats *st, uint64_t start, uint64_t end) {
     snprintf(p->meta.engine, sizeof(p->meta.engine), "jfr");
     snprintf(p->meta.event, sizeof(p->meta.event), "%s", jfr_convert_event_names(&a->convert));
+    snprintf(p->meta.counts, sizeof(p->meta.counts), "%s", jfr_convert_counts(&a->convert));
     snprintf(p->meta.title, sizeof(p->meta.title), "%s", a->output.title);
     snprintf(p->meta.cstack, sizeof(p->meta.cstack), "jfr");
     p->meta.total = a->output.total;

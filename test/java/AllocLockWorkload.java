@@ -10,7 +10,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *   lock N MS      a holder keeps a monitor for MS ms, N times, while a waiter blocks on it; prints the wait
  *                  the waiter measured itself ("TRUTH waited_ns=...")
  *   park N MS      the same with a ReentrantLock (threads park)
- *   bench SECONDS  allocation-heavy and contended work for the benchmark; prints "OPS n"
+ *   bench SECONDS alloc|lock  four threads allocating, or contending for one monitor (the benchmark);
+ *                  prints "OPS n"
  */
 public class AllocLockWorkload {
     static volatile Object sink;
@@ -131,8 +132,9 @@ public class AllocLockWorkload {
 
     static long counter;
 
-    /** Four threads: allocating, and taking one monitor in turns. */
-    static void bench(double seconds) throws Exception {
+    /** Four threads allocating (kind "alloc") or taking one monitor in turns ("lock"). */
+    static void bench(double seconds, String kind) throws Exception {
+        boolean allocating = kind.equals("alloc");
         long end = System.nanoTime() + (long) (seconds * 1e9);
         long[] ops = new long[4];
         Thread[] threads = new Thread[4];
@@ -142,7 +144,7 @@ public class AllocLockWorkload {
                 long n = 0;
                 while (System.nanoTime() < end) {
                     for (int i = 0; i < 100; i++) {
-                        if (me % 2 == 0) sink = new Object[8 + (i & 7)];
+                        if (allocating) sink = new Object[8 + (i & 7)];
                         else synchronized (monitor) {
                             counter++;
                             if ((i & 15) == 0) sink = new StringBuilder().append(counter).toString();
@@ -168,7 +170,7 @@ public class AllocLockWorkload {
             case "live" -> live();
             case "lock" -> lock(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
             case "park" -> park(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
-            case "bench" -> bench(Double.parseDouble(args[1]));
+            case "bench" -> bench(Double.parseDouble(args[1]), args[2]);
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
