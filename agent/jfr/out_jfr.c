@@ -17,6 +17,7 @@
 #include "filepath.h"
 #include "jfr_chunk.h"
 #include "jfr_events.h"
+#include "jfr_sample_event.h"
 #include "jfr_pools.h"
 #include "jfr_types.h"
 #include "jvm.h"
@@ -65,6 +66,7 @@ typedef struct {
     int error;                 /* errno of the failed write that stopped the recording, 0 if none */
     uint64_t stopped_ms;       /* when it stopped (wall clock) */
     uint64_t dropped;          /* samples queued after it stopped */
+    uint64_t unwritable;       /* samples of an event kind with no JFR event (jfr_sample_event.h) */
     bool out_of_memory;
     cpu_load_reading cpu;
     uint64_t cpu_ticks;
@@ -267,11 +269,14 @@ static void drain(void) {
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            jfr_event_execution_sample(&rec.buf, batch[i].ticks, jfr_pools_thread_key(&rec.pools, batch[i].tid),
-                                       jfr_pools_trace_key(&rec.pools, batch[i].trace_id));
+            if (!jfr_sample_event_write(&rec.buf, &batch[i], jfr_pools_thread_key(&rec.pools, batch[i].tid),
+                                        jfr_pools_trace_key(&rec.pools, batch[i].trace_id))) {
+                rec.unwritable++;
+                continue;
+            }
             jfr_pools_note(&rec.pools, batch[i].trace_id, batch[i].tid);
+            rec.samples++;
         }
-        rec.samples += n;
         if (rec.buf.len >= FLUSH_BYTES) flush_buf();
     }
     flush_buf();
@@ -470,6 +475,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     rec.chunks = 0;
     rec.error = 0;
     rec.dropped = 0;
+    rec.unwritable = 0;
     rec.out_of_memory = false;
     rec.stop_requested = false;
     describe_system();
@@ -624,6 +630,9 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
         log_info("JFR recording written to %s (%llu samples, %d chunks)", path[0] ? path : "stdout",
                  (unsigned long long)rec.samples, rec.chunks);
     }
+    if (rec.unwritable)
+        log_warn("JFR: %llu samples of an event with no JFR event type were not written",
+                 (unsigned long long)rec.unwritable);
     close_recording(false);
     return rc;
 }
