@@ -1,5 +1,7 @@
 #include "alloc_live.h"
 
+#include "event_kind.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,13 +60,24 @@ bool alloc_live_add(JNIEnv *jni, jobject object, const trace_frame *frames, uint
     return ok;
 }
 
-void alloc_live_store(JNIEnv *jni, trace_table *table) {
+/* As many distinct stacks as the objects tracked at most, and room for their frames. */
+#define LIVE_TABLE_SLOTS (ALLOC_LIVE_MAX * 2)
+#define LIVE_TABLE_FRAMES (8 * 1024 * 1024)
+
+trace_table *alloc_live_store(JNIEnv *jni) {
+    static trace_table *table;
     pthread_mutex_lock(&lock);
-    purge(jni);
-    traces_reset(table);
-    for (uint32_t i = 0; i < count; i++)
-        traces_put(table, entries[i].frames, entries[i].depth, entries[i].tid, entries[i].weight);
+    if (!table) table = traces_create(LIVE_TABLE_SLOTS, LIVE_TABLE_FRAMES);
+    if (table) {
+        purge(jni);
+        traces_reset(table);
+        for (uint32_t i = 0; i < count; i++) {
+            trace_key key = {entries[i].tid, EVENT_ALLOC, 0};
+            traces_put_id(table, entries[i].frames, entries[i].depth, &key, entries[i].weight, NULL);
+        }
+    }
     pthread_mutex_unlock(&lock);
+    return table;
 }
 
 void alloc_live_clear(JNIEnv *jni) {

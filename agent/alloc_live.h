@@ -21,8 +21,10 @@
 bool alloc_live_add(JNIEnv *jni, jobject object, const trace_frame *frames, uint32_t depth, uint32_t tid,
                     uint64_t weight);
 
-/* Forgets the freed objects and stores the others into 'table' (emptied first: it holds only this). */
-void alloc_live_store(JNIEnv *jni, trace_table *table);
+/* Forgets the freed objects and stores the others (as EVENT_ALLOC samples) into a table of its own,
+ * emptied first; returns it (NULL when it cannot be reserved). The table is the profile's source until the
+ * next call. */
+trace_table *alloc_live_store(JNIEnv *jni);
 
 /* Forgets everything (a new session). */
 void alloc_live_clear(JNIEnv *jni);

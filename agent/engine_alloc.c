@@ -51,7 +51,7 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
         if (n) {
             frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), CLASS_FRAME_ALLOC, FRAME_CLASS};
             uint64_t weight = engine_alloc_weight(size > 0 ? (uint64_t)size : 0, interval_bytes);
-            if (!live) sample_store(frames, n + 1, weight, started);
+            if (!live) sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
             else if (!alloc_live_add(jni, object, frames, n + 1, sample_thread_id(), weight))
                 sample_count_drop(DROP_LIVE_FULL);
         }
@@ -101,15 +101,17 @@ static void alloc_stop(void) {
     if (jvmti_events_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, false, "alloc", err, sizeof(err))) log_warn("%s", err);
 }
 
-static void alloc_before_dump(trace_table *table) {
-    if (!live) return;
+static trace_table *alloc_dump_table(void) {
+    if (!live) return NULL;
     JNIEnv *jni = current_jni();
-    if (jni) alloc_live_store(jni, table);
-    else log_warn("alloc,live: the dump runs on a thread the JVM does not know: live objects cannot be told apart");
+    trace_table *t = jni ? alloc_live_store(jni) : NULL;
+    if (!jni) log_warn("alloc,live: the dump runs on a thread the JVM does not know: live objects cannot be told apart");
+    return t;
 }
 
 const engine engine_alloc = {
     .name = "alloc",
+    .event = EVENT_ALLOC,
     .units = "bytes",
     .counts = ENGINE_ALLOC_COUNTS,
     .default_interval_ns = OPTIONS_DEFAULT_ALLOC_BYTES,
@@ -117,5 +119,5 @@ const engine engine_alloc = {
     .check = alloc_check,
     .start = alloc_start,
     .stop = alloc_stop,
-    .before_dump = alloc_before_dump,
+    .dump_table = alloc_dump_table,
 };

@@ -50,7 +50,7 @@ void JNICALL engine_lock_on_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthr
             jclass klass = (*jni)->GetObjectClass(jni, object);
             frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), CLASS_FRAME_MONITOR, FRAME_CLASS};
             if (klass) (*jni)->DeleteLocalRef(jni, klass);
-            sample_store(frames, n + 1, waited ? waited : 1, started);
+            sample_store_event(EVENT_LOCK, 0, frames, n + 1, waited ? waited : 1, started);
         }
     }
     sample_leave();
@@ -82,6 +82,7 @@ static void lock_stop(void) {
 
 const engine engine_lock = {
     .name = "lock",
+    .event = EVENT_LOCK,
     .units = "ns",
     .counts = ENGINE_LOCK_COUNTS,
     .default_interval_ns = OPTIONS_DEFAULT_LOCK_NS,

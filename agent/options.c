@@ -11,15 +11,16 @@
 #include "method_target.h"
 #include "options_table.h"
 #include "perf_events.h"
+#include "thread_state.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const known_events[] = {"cpu", "ctimer", "itimer", "alloc", "lock"};
+static const char *const known_events[] = {"cpu", "ctimer", "itimer", "wall", "alloc", "lock"};
 #define KNOWN_EVENTS_TEXT \
-    "cpu, ctimer, itimer, alloc, lock, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
+    "cpu, ctimer, itimer, wall, alloc, lock, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
 
 void options_init(prof_options *o) {
     memset(o, 0, sizeof(*o));
@@ -120,13 +121,76 @@ static int add_filter(char list[][256], int *count, const char *name, const char
     return 0;
 }
 
+/* An event kind's own option beside event= (wall, wall=20ms): turns the kind on, with its interval when
+ * given. Each kind parses its value here, as its unit is its own (a duration for wall). */
+static int set_extra_event(prof_options *o, event_kind kind, const char *value, char *err, size_t errlen) {
+    uint64_t interval = 0;
+    switch (kind) {
+    case EVENT_WALL:
+        if (value && (options_parse_duration(value, 1, &interval) || interval == 0))
+            return errmsg_fail(err, errlen, "option 'wall=%s': expected a positive duration such as 50ms, 200us, "
+                               "1s (or no value: the default 50ms)", value);
+        break;
+    case EVENT_ALLOC:   /* a sample every BYTES allocated on average */
+        if (value && (options_parse_size(value, &o->alloc_bytes) || o->alloc_bytes == 0 ||
+                      o->alloc_bytes > 0x7fffffffULL))
+            return errmsg_fail(err, errlen, "option 'alloc=%s': expected a size in bytes from 1 to 2g, with an "
+                               "optional k, m or g suffix, such as 512k (or no value: the default 512k)", value);
+        interval = o->alloc_bytes;
+        break;
+    case EVENT_LOCK:    /* waits shorter than DURATION are not recorded */
+        if (value && options_parse_duration(value, 1, &o->lock_ns))
+            return errmsg_fail(err, errlen, "option 'lock=%s': expected a duration such as 10us, 1ms, 0 (every "
+                               "wait) or a bare number of nanoseconds (or no value: the default 10us)", value);
+        interval = o->lock_ns;
+        break;
+    default:
+        return errmsg_fail(err, errlen, "option '%s': not available in this build", event_kind_name(kind));
+    }
+    o->extra_events[kind] = true;
+    o->extra_intervals[kind] = interval;
+    return 0;
+}
+
+/* filter=120-127;132 (async-profiler's ids and ranges; ';' between them, as ',' separates options). */
+static int parse_tid_filter(prof_options *o, const char *value, char *err, size_t errlen) {
+    const char *p = value ? value : "";
+    o->tid_range_count = 0;
+    while (*p) {
+        char *end;
+        errno = 0;
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        bool ok = end != p && *p >= '0' && *p <= '9' && errno == 0 && lo <= UINT32_MAX;
+        if (ok && *end == '-') {
+            const char *q = end + 1;
+            hi = strtoul(q, &end, 10);
+            ok = end != q && *q >= '0' && *q <= '9' && errno == 0 && hi <= UINT32_MAX && hi >= lo;
+        }
+        ok = ok && (*end == 0 || *end == ';') && o->tid_range_count < OPTIONS_MAX_TID_RANGES;
+        if (!ok)
+            return errmsg_fail(err, errlen, "option 'filter=%s': expected thread ids and ranges separated by ';' "
+                               "(at most %d), such as filter=120-127;132", value ? value : "", OPTIONS_MAX_TID_RANGES);
+        o->tid_ranges[o->tid_range_count][0] = (uint32_t)lo;
+        o->tid_ranges[o->tid_range_count][1] = (uint32_t)hi;
+        o->tid_range_count++;
+        p = *end ? end + 1 : end;
+    }
+    if (!o->tid_range_count)
+        return errmsg_fail(err, errlen, "option 'filter' needs thread ids, such as filter=120-127;132");
+    return 0;
+}
+
+event_kind options_event_kind(const char *event) {
+    int kind = event_kind_find(event);
+    return kind == EVENT_WALL || kind == EVENT_ALLOC || kind == EVENT_LOCK ? (event_kind)kind : EVENT_CPU;
+}
+
 static int set_event(prof_options *o, const char *value, char *err, size_t errlen) {
     if (!value || !*value) return errmsg_fail(err, errlen, "option 'event' needs a value; accepted: " KNOWN_EVENTS_TEXT);
+    o->event_given = true;
     for (size_t i = 0; i < sizeof(known_events) / sizeof(known_events[0]); i++) {
         if (strcmp(value, known_events[i]) == 0) {
             strcpy(o->event, value);
-            if (strcmp(value, "alloc") == 0) o->alloc = true;
-            if (strcmp(value, "lock") == 0) o->lock = true;
             return 0;
         }
     }
@@ -146,27 +210,6 @@ static int set_event(prof_options *o, const char *value, char *err, size_t errle
         return 0;
     }
     return errmsg_fail(err, errlen, "option 'event=%s': unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, value, value);
-}
-
-/* alloc[=BYTES]: allocation sampling, one sample every BYTES allocated on average. Until sessions hold
- * several events, it is the session's event. */
-static int set_alloc(prof_options *o, const char *value, char *err, size_t errlen) {
-    if (value && (options_parse_size(value, &o->alloc_bytes) || o->alloc_bytes == 0 || o->alloc_bytes > 0x7fffffffULL))
-        return errmsg_fail(err, errlen, "option 'alloc=%s': expected a size in bytes from 1 to 2g, with an optional "
-                           "k, m or g suffix, such as 512k", value);
-    o->alloc = true;
-    strcpy(o->event, "alloc");
-    return 0;
-}
-
-/* lock[=DURATION]: contended locks waited on for at least DURATION (a bare number is nanoseconds). */
-static int set_lock(prof_options *o, const char *value, char *err, size_t errlen) {
-    if (value && options_parse_duration(value, 1, &o->lock_ns))
-        return errmsg_fail(err, errlen, "option 'lock=%s': expected a duration such as 10us, 1ms, 0 (every wait) "
-                           "or a bare number of nanoseconds", value);
-    o->lock = true;
-    strcpy(o->event, "lock");
-    return 0;
 }
 
 /* A choice option (cstack, loglevel): one of the row's values; the message lists the table's. */
@@ -257,8 +300,16 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         return 0;
     }
     if (strcmp(name, "event") == 0) return set_event(o, value, err, errlen);
-    if (strcmp(name, "alloc") == 0) return set_alloc(o, value, err, errlen);
-    if (strcmp(name, "lock") == 0) return set_lock(o, value, err, errlen);
+    if (strcmp(name, "filter") == 0) return parse_tid_filter(o, value, err, errlen);
+    if (strcmp(name, "state") == 0) {
+        if (!(o->state_mask = thread_state_parse_list(value)))
+            return errmsg_fail(err, errlen, "option 'state=%s': expected thread states separated by ';' (any case, "
+                               "STATE_ optional, a prefix enough): runnable, sleeping, in_object_wait, parked, "
+                               "blocked_on_monitor_enter, in_native, syscall, default", value ? value : "");
+        return 0;
+    }
+    int kind = event_kind_find(name);
+    if (kind > EVENT_CPU) return set_extra_event(o, (event_kind)kind, value, err, errlen);
     if (strcmp(name, "interval") == 0) {
         o->interval_has_unit = value && value[strspn(value, "0123456789")] != 0;
         if (!value || options_parse_duration(value, 1, &o->interval_ns) || o->interval_ns == 0)
@@ -324,6 +375,15 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
     }
     free(copy);
+    /* async-profiler's rule: without event=, the first other event given is the session's event
+     * (start,alloc profiles allocations only; event=cpu,alloc both). */
+    for (int k = EVENT_CPU + 1; rc == 0 && !o->event_given && k < EVENT_KIND_COUNT; k++) {
+        if (!o->extra_events[k]) continue;
+        snprintf(o->event, sizeof(o->event), "%s", event_kind_name((event_kind)k));
+        o->extra_events[k] = false;
+        if (k != EVENT_ALLOC && k != EVENT_LOCK) o->interval_ns = o->extra_intervals[k] ? o->extra_intervals[k] : o->interval_ns;
+        break;
+    }
     /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
     if (rc == 0 && o->interval_has_unit && method_target_is_target(o->event))
         rc = errmsg_fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "

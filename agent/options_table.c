@@ -45,8 +45,14 @@ const options_spec options_table[] = {
     {"status", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"event", OPTION_VALUE, 0, 0, "-e", "EVENT",
-     "sampling event: cpu (default), ctimer, itimer, alloc, lock (see 'jprof list')," MORE
-     "or Java methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+     "sampling event: cpu (default), ctimer, itimer, wall, alloc, lock (see 'jprof" MORE
+     "list'), or Java methods to instrument: pkg.Class.method, pkg.Class.*;" MORE
+     "-e cpu,wall records both (a .jfr holds every event, other formats the first)", "cpu", NULL, NULL, NULL, NULL,
+     NULL, OPTION_OWN_NONE},
+    /* wall, alone (event=cpu,wall) or with its interval (wall=20ms); jprof's --wall always with one. */
+    {"wall", OPTION_VALUE, 0, 0, "--wall", "INTERVAL",
+     "wall-clock profiling beside -e (e.g. -e cpu --wall 50ms -f both.jfr)", "50ms", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE},
     {"alloc", OPTION_VALUE, 0, 0, "--alloc", "BYTES",
      "allocation profiling: a sample every BYTES allocated on average (default" MORE
      "512k), through the JVM's own sampling (JDK 11+)", "512k", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
@@ -77,9 +83,14 @@ const options_spec options_table[] = {
     {"flat", OPTION_COUNT, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"threads", OPTION_FLAG, FIELD(threads), 0, "-t", NULL, "profile threads separately", "", "-t", "--threads", NULL,
      "a root frame per thread: [name tid=N]", NULL, OPTION_OWN_NONE},
-    {NULL, OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, "-s", "--state", "LIST",
+    {"state", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, "-s", "--state", "LIST",
      "only samples in these thread states, e.g. RUNNABLE,SLEEPING (any case," JMORE
      "STATE_ optional, a prefix is enough: -s r)", NULL, OPTION_OWN_NONE},
+    {"filter", OPTION_VALUE, 0, 0, "--filter", "TIDS",
+     "wall: sample only these thread ids, e.g. 120-127;132 (';' between)", "1", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE},
+    {"states", OPTION_FLAG, FIELD(states), 0, NULL, NULL, NULL, NULL, NULL, "--states", NULL,
+     "a frame per thread state under the thread: [STATE_SLEEPING]", NULL, OPTION_OWN_NONE},
     {"jstackdepth", OPTION_VALUE, 0, 0, "-j", "N", "maximum stack depth, all frames (default 2048)", "64", NULL,
      NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"include", OPTION_VALUE, 0, 0, "-I", "PATTERN",
@@ -98,7 +109,11 @@ const options_spec options_table[] = {
      "-10s; absolute: epoch milliseconds (1700000000000), 2026-11-22T10:15:00[Z]," JMORE
      "10:15:00 (local time of day)", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--cpu", NULL,
-     "jdk.ExecutionSample only (not jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE},
+     "CPU samples only: jdk.ExecutionSample in STATE_DEFAULT where the recording" JMORE
+     "has wall samples too, every jdk.ExecutionSample otherwise (not" JMORE
+     "jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--wall", NULL,
+     "wall-clock samples only: jdk.ExecutionSample in any state but STATE_DEFAULT", NULL, OPTION_OWN_NONE},
     {"simple", OPTION_FLAG, FIELD(simple), 0, "-s", NULL, "simple class names instead of fully qualified ones", "",
      NULL, "--simple", NULL,
      "class names without their package", NULL, OPTION_OWN_NONE},

@@ -34,7 +34,9 @@ const char *jfr_convert_event_names(const jfr_convert_options *o) {
     case JFR_EVENTS_LIVE: return "jdk.OldObjectSample";
     case JFR_EVENTS_ALLOC: return "jdk.ObjectAllocationSample (else jdk.ObjectAllocationInNewTLAB, ...OutsideTLAB)";
     }
-    return o->cpu_only ? "jdk.ExecutionSample" : "jdk.ExecutionSample, jdk.NativeMethodSample";
+    return o->cpu_only    ? "cpu (jdk.ExecutionSample)"
+           : o->wall_only ? "wall (jdk.ExecutionSample, jdk.NativeMethodSample)"
+                          : "jdk.ExecutionSample, jdk.NativeMethodSample";
 }
 
 const char *jfr_convert_units(const jfr_convert_options *o) {
@@ -139,6 +141,7 @@ typedef struct {
     u64map threads;          /* thread value offset -> name id + 1 */
     uint32_t *ids;           /* the sample being composed */
     uint32_t ids_capacity;
+    bool has_default_state;  /* the chunk's thread states include STATE_DEFAULT: cpu and wall tell apart */
 } converter;
 
 static int out_of_memory(converter *cv) {
@@ -309,6 +312,16 @@ static bool any_match(const jfr_filter *list, int count, const profile *p, const
     return false;
 }
 
+/* --cpu / --wall: whether the sample belongs to the chosen event (jfr_convert.h). */
+static bool event_wanted(converter *cv, const jfr_sample *s, const char *state) {
+    if (s->layout->class_kind >= 0) return true;   /* allocation and lock events: chosen by their type */
+    bool is_cpu = cv->has_default_state ? strcmp(state, "STATE_DEFAULT") == 0 : true;
+    if (cv->has_default_state) *(is_cpu ? &cv->st->cpu_seen : &cv->st->wall_seen) += 1;
+    if (cv->o->cpu_only) return is_cpu;
+    if (cv->o->wall_only) return strcmp(state, "STATE_DEFAULT") != 0;
+    return true;
+}
+
 static int add_sample(converter *cv, const jfr_sample *s) {
     const jfr_convert_options *o = cv->o;
     cv->st->samples++;
@@ -316,13 +329,15 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         cv->st->out_of_range++;
         return 0;
     }
-    if (o->state_count) {
-        char state[128];
-        if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
-        if (!state_wanted(o, state)) {
-            cv->st->other_state++;
-            return 0;
-        }
+    char state[128];
+    if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
+    if (!event_wanted(cv, s, state)) {
+        cv->st->other_event++;
+        return 0;
+    }
+    if (o->state_count && !state_wanted(o, state)) {
+        cv->st->other_state++;
+        return 0;
     }
     const named_stack *stack = stack_names(cv, s);
     if (!stack || reserve_ids(cv, stack->n + 2)) return -1;
@@ -330,6 +345,13 @@ static int add_sample(converter *cv, const jfr_sample *s) {
     if (o->threads) {
         uint32_t id = thread_id(cv, s);
         if (id == UINT32_MAX) return -1;
+        cv->ids[n++] = id;
+    }
+    if (o->state_frames) {
+        char frame[sizeof(state) + 2];
+        snprintf(frame, sizeof(frame), "[%s]", state[0] ? state : "STATE_DEFAULT");
+        uint32_t id = profile_intern(cv->p, frame, FTYPE_THREAD);
+        if (id == UINT32_MAX) return out_of_memory(cv);
         cv->ids[n++] = id;
     }
     memcpy(cv->ids + n, stack->ids, stack->n * sizeof(uint32_t));
@@ -390,6 +412,7 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
          * allocation samples is read through them alone. */
         if (kind == JFR_EVENTS_ALLOC && chunk_has_event(ch, "jdk.ObjectAllocationSample"))
             jfr_sample_reader_only(&cv.r, "jdk.ObjectAllocationSample");
+        cv.has_default_state = jfr_sample_chunk_has_state(&cv.r, "STATE_DEFAULT");
         size_t pos = 0;
         jfr_revent ev;
         jfr_sample s;

@@ -14,9 +14,11 @@
 #include "out_jfr.h"
 
 #include "cpu_load.h"
+#include "event_kind.h"
 #include "filepath.h"
 #include "jfr_chunk.h"
 #include "jfr_events.h"
+#include "jfr_sample_event.h"
 #include "jfr_pools.h"
 #include "jfr_types.h"
 #include "jvm.h"
@@ -65,6 +67,7 @@ typedef struct {
     int error;                 /* errno of the failed write that stopped the recording, 0 if none */
     uint64_t stopped_ms;       /* when it stopped (wall clock) */
     uint64_t dropped;          /* samples queued after it stopped */
+    uint64_t unwritable;       /* samples of an event kind with no JFR event (jfr_sample_event.h) */
     bool out_of_memory;
     cpu_load_reading cpu;
     uint64_t cpu_ticks;
@@ -257,19 +260,18 @@ static void chunk_end(uint64_t ticks) {
     else if (append_chunk() == 0) rec.chunks++;
 }
 
-/* The event of one sample: an allocation or lock sample's stack ends in its class (jfr_types.h), any other
- * is an execution sample. */
-static void write_sample_event(const sample_record *s) {
+/* The event of one sample: allocation and lock samples end in their class (jfr_types.h), which becomes the
+ * event's class field; the others are written by jfr_sample_event. False when the sample's event has no
+ * JFR event. */
+static bool write_sample_event(const sample_record *s) {
     uint64_t thread = jfr_pools_thread_key(&rec.pools, s->tid), trace = jfr_pools_trace_key(&rec.pools, s->trace_id);
+    if (s->event != EVENT_ALLOC && s->event != EVENT_LOCK) return jfr_sample_event_write(&rec.buf, s, thread, trace);
     const trace_frame *frames;
     uint32_t depth;
     trace_table *table = rec.tables[s->trace_id >> 31];
     const trace_frame *leaf = table && traces_get(table, s->trace_id & 0x7fffffffu, &frames, &depth) && depth > 1
                                   ? &frames[0] : NULL;
-    if (!leaf || leaf->kind != FRAME_CLASS) {
-        jfr_event_execution_sample(&rec.buf, s->ticks, thread, trace);
-        return;
-    }
+    if (!leaf || leaf->kind != FRAME_CLASS) return false;
     uint64_t class_key = jfr_pools_event_class_key(&rec.pools, (uint32_t)leaf->id);
     if (leaf->bci == CLASS_FRAME_MONITOR)
         jfr_event_monitor_enter(&rec.buf, s->ticks, s->weight, thread, trace, class_key);
@@ -277,6 +279,7 @@ static void write_sample_event(const sample_record *s) {
         jfr_event_thread_park(&rec.buf, s->ticks, s->weight, thread, trace, class_key);
     else
         jfr_event_allocation_sample(&rec.buf, s->ticks, thread, trace, class_key, s->weight);
+    return true;
 }
 
 /* Turns every queued sample into an event. Caller holds rec.mutex. */
@@ -289,10 +292,13 @@ static void drain(void) {
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            write_sample_event(&batch[i]);
+            if (!write_sample_event(&batch[i])) {
+                rec.unwritable++;
+                continue;
+            }
             jfr_pools_note(&rec.pools, batch[i].trace_id, batch[i].tid);
+            rec.samples++;
         }
-        rec.samples += n;
         if (rec.buf.len >= FLUSH_BYTES) flush_buf();
     }
     flush_buf();
@@ -491,6 +497,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     rec.chunks = 0;
     rec.error = 0;
     rec.dropped = 0;
+    rec.unwritable = 0;
     rec.out_of_memory = false;
     rec.stop_requested = false;
     describe_system();
@@ -645,6 +652,9 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
         log_info("JFR recording written to %s (%llu samples, %d chunks)", path[0] ? path : "stdout",
                  (unsigned long long)rec.samples, rec.chunks);
     }
+    if (rec.unwritable)
+        log_warn("JFR: %llu samples of an event with no JFR event type were not written",
+                 (unsigned long long)rec.unwritable);
     close_recording(false);
     return rc;
 }
