@@ -94,11 +94,6 @@ extern const engine engine_wall;         /* every thread at a wall-clock interva
 extern const engine engine_alloc;        /* JVMTI allocation sampling: no signals, weights in bytes */
 extern const engine engine_lock;         /* JVMTI contended monitor events: no signals, weights in ns waited */
 
-/* What allocation and lock samples count: also said by jfrconv for the same events. */
-#define ENGINE_ALLOC_COUNTS "allocation samples; weight: bytes allocated (estimated from the sampled objects)"
-#define ENGINE_LIVE_COUNTS "live object samples; weight: bytes allocated by objects still reachable"
-#define ENGINE_LOCK_COUNTS "contended lock waits; weight: ns waited"
-
 /* True when the engine's weights are time (ns) rather than a count of events or calls. */
 static inline bool engine_weighs_time(const engine *e) {
     return strcmp(e->units, "ns") == 0;

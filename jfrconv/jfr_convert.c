@@ -6,7 +6,7 @@
 #include "jfr_convert.h"
 
 #include "class_names.h"
-#include "engine.h"
+#include "event_kind.h"
 #include "frame.h"
 #include "jfr_rchunk.h"
 #include "jfr_sample.h"

@@ -25,6 +25,7 @@ public class AllocLockTest {
                 case "lock_time" -> lockTime();
                 case "jfr_events" -> jfrEvents();
                 case "jdk_recording" -> jdkRecording();
+                case "combined" -> combined();
                 case "bad_options" -> badOptions();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
@@ -194,6 +195,33 @@ public class AllocLockTest {
         check(sumPath(stacks, "AllocLockWorkload.site3;byte[]") > 0
                 && sumPath(stacks, "AllocLockWorkload.site1;byte[]") > 0,
                 "JDK allocation samples: no byte[] under site1 and site3: " + stacks);
+    }
+
+    /** alloc and lock beside cpu in one session (the multi-event sessions of issue 19): a JFR recording holds
+     * every event, each converts alone with the same truths; a text output holds the first event, or the one
+     * the options name first. */
+    static void combined() throws Exception {
+        Path allocRec = work("cpu_alloc_lock.jfr"), lockRec = work("cpu_lock.jfr");
+        workload("start,event=cpu,alloc=64k,lock,file=" + allocRec, "alloc", "2");
+        String summary = jfrTool("summary", allocRec.toString());
+        check(eventCount(summary, "jdk.ExecutionSample") > 20 && eventCount(summary, "jdk.ObjectAllocationSample") > 500,
+                "event=cpu,alloc,lock: the recording lacks CPU or allocation samples: " + summary);
+        checkThreeToOne(IntegrationTest.readCollapsed(jfrconv("combined_alloc", "--alloc", "--total", allocRec.toString())),
+                "jfrconv --alloc of event=cpu,alloc=64k,lock");
+        Map<String, Long> cpu = IntegrationTest.readCollapsed(jfrconv("combined_cpu", "--cpu", allocRec.toString()));
+        check(cpu.keySet().stream().noneMatch(k -> k.endsWith("byte[]")), "--cpu holds allocation samples: " + cpu);
+        check(sumPath(cpu, "AllocLockWorkload.alloc") > 0, "--cpu: no CPU samples in the workload: " + cpu);
+
+        IntegrationTest.Run run = workload("start,event=cpu,lock,file=" + lockRec, "lock", "3", "200");
+        Map<String, Long> locks = IntegrationTest.readCollapsed(jfrconv("combined_lock", "--lock", "--total", lockRec.toString()));
+        long seen = sumPath(locks, "AllocLockWorkload.waiterEnters;AllocLockWorkload$Monitor");
+        double waited = truth(run, "waited_ns");
+        check(Math.abs(seen - waited) <= 0.10 * waited, "event=cpu,lock: " + seen + " ns recorded, the waiter measured " + waited);
+
+        /* text formats: the first event named (alloc before lock here; 'alloc' alone is the session's event) */
+        Path first = work("alloc_first.collapsed");
+        workload("start,alloc=32k,lock,total,file=" + first, "alloc", "1");
+        checkThreeToOne(IntegrationTest.readCollapsed(first), "collapsed of alloc=32k,lock");
     }
 
     static void badOptions() throws Exception {

@@ -59,6 +59,6 @@ libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctime
 
 # Allocation and lock profiling (AllocLockTest.java, issue 20): 3:1 allocation shares, live objects, a lock
 # held for a known time, our JFR events read by the JDK's jfr, the JDK's own recordings converted.
-libprof_java_tests(alloclock AllocLockTest CASES alloc_shares alloc_live lock_time jfr_events jdk_recording
+libprof_java_tests(alloclock AllocLockTest CASES alloc_shares alloc_live lock_time jfr_events jdk_recording combined
     ARGS ${PROF_JFRCONV_ARGS})
 libprof_java_tests(alloclock AllocLockTest ONCE CASES bad_options ARGS ${PROF_JFRCONV_ARGS})
