@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "instrument_helper.h"
 #include "java_stack.h"
+#include "lock_park.h"
 #include "jvm.h"
 #include "log.h"
 #include "method_target.h"
@@ -71,6 +72,8 @@ void JNICALL engine_instrument_class_file_load_hook(jvmtiEnv *jvmti, JNIEnv *jni
                                                     jint class_data_len, const unsigned char *class_data,
                                                     jint *new_class_data_len, unsigned char **new_class_data) {
     (void)jni, (void)class_being_redefined, (void)loader, (void)protection_domain;
+    if (lock_park_class_file_load_hook(jvmti, name, class_data_len, class_data, new_class_data_len, new_class_data))
+        return;
     const method_target *t = atomic_load(&hook_target);
     if (!t || class_data_len <= 0) return;
     /* Classes defined without a name (some Lookup.defineClass paths) are named by the parser. */
@@ -171,12 +174,19 @@ static JNIEnv *current_jni(char *err, size_t errlen) {
     return jni;
 }
 
-/* The target parses, and this JVM lets us rewrite classes now (capabilities added here when missing:
- * at start-up everything is possible, in a live JVM what HotSpot offers in the live phase). */
+/* The target parses, and this JVM lets us rewrite classes now. */
 static int instrument_check(const prof_options *o, char *err, size_t errlen) {
     snprintf(configured, sizeof(configured), "%s", o->event);
     method_target t;
     if (method_target_parse(configured, &t, err, errlen)) return -1;
+    char what[600];
+    snprintf(what, sizeof(what), "event=%s", configured);
+    return engine_instrument_capabilities(what, err, errlen);
+}
+
+/* Capabilities added here when missing: at start-up everything is possible, in a live JVM what HotSpot
+ * offers in the live phase. */
+int engine_instrument_capabilities(const char *what, char *err, size_t errlen) {
     jvmtiEnv *jvmti = jvm_jvmti();
     if (!jvmti) {
         snprintf(err, errlen, "no JVMTI environment");
@@ -190,7 +200,7 @@ static int instrument_check(const prof_options *o, char *err, size_t errlen) {
     memset(&want, 0, sizeof(want));
     (*jvmti)->GetPotentialCapabilities(jvmti, &potential);
     if (!potential.can_retransform_classes || !potential.can_generate_all_class_hook_events) {
-        snprintf(err, errlen, "event=%s: this JVM does not let agents %s now", configured,
+        snprintf(err, errlen, "%s: this JVM does not let agents %s now", what,
                  potential.can_retransform_classes ? "see every class load" : "retransform classes");
         return -1;
     }
@@ -199,8 +209,7 @@ static int instrument_check(const prof_options *o, char *err, size_t errlen) {
     want.can_retransform_any_class = potential.can_retransform_any_class;
     jvmtiError e = (*jvmti)->AddCapabilities(jvmti, &want);
     if (e != JVMTI_ERROR_NONE) {
-        snprintf(err, errlen, "event=%s: JVMTI refused the class retransformation capabilities (error %d)", configured,
-                 (int)e);
+        snprintf(err, errlen, "%s: JVMTI refused the class retransformation capabilities (error %d)", what, (int)e);
         return -1;
     }
     return 0;

@@ -5,12 +5,14 @@
  * lock=DURATION are not recorded. The sample is the waiting thread's Java stack (java_stack.h) with the
  * monitor object's class as its leaf (FRAME_CLASS, CLASS_FRAME_MONITOR).
  *
- * Parking (java.util.concurrent locks, LockSupport.park) has no JVMTI event; it is not recorded yet.
+ * Parking (java.util.concurrent locks, LockSupport.park) has no JVMTI event: lock_park.h times it through
+ * a rewritten LockSupport.setBlocker, with the blocker's class as the leaf (CLASS_FRAME_PARK).
  */
 #include "engine.h"
 #include "java_stack.h"
 #include "jvm.h"
 #include "jvmti_events.h"
+#include "lock_park.h"
 #include "log.h"
 #include "sample.h"
 #include "sample_cost.h"
@@ -69,12 +71,15 @@ static int lock_start(uint64_t interval, char *err, size_t errlen) {
         atomic_store(&recording, false);
         return -1;
     }
+    char why[512];
+    if (lock_park_start(interval, why, sizeof(why))) log_warn("%s", why);
     return 0;
 }
 
 static void lock_stop(void) {
     char err[256];
     atomic_store(&recording, false);
+    lock_park_stop();
     if (jvmti_events_enable(JVMTI_EVENT_MONITOR_CONTENDED_ENTER, false, "lock", err, sizeof(err)) ||
         jvmti_events_enable(JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, false, "lock", err, sizeof(err)))
         log_warn("%s", err);

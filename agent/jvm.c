@@ -8,6 +8,7 @@
 
 #include "engine_instrument.h"
 #include "jvmti_events.h"
+#include "lock_park.h"
 #include "java_tids.h"
 #include "jvm_threads.h"
 #include "log.h"
@@ -85,6 +86,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni) {
     (void)env, (void)jni;
     engine_instrument_vm_death();
+    lock_park_vm_death();
     profiler_on_vm_death();
 }
 

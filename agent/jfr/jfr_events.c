@@ -45,8 +45,9 @@ void jfr_event_monitor_enter(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64
 void jfr_event_thread_park(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t thread_key, uint64_t trace_key,
                            uint64_t class_key) {
     size_t at = begin_wait(b, JFR_THREAD_PARK, ticks, waited, thread_key, trace_key, class_key);
-    jfr_put_varint(b, (uint64_t)-1);   /* timeout: not known */
-    jfr_put_varint(b, (uint64_t)-1);   /* until: not known */
+    /* timeout and until not known: Long.MIN_VALUE, which the JDK's tools show as N/A */
+    jfr_put_varint(b, 0x8000000000000000ULL);
+    jfr_put_varint(b, 0x8000000000000000ULL);
     jfr_put_varint(b, 0);              /* address */
     jfr_event_end(b, at);
 }

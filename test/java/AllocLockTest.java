@@ -111,11 +111,25 @@ public class AllocLockTest {
         long seen = sumPath(stacks, "AllocLockWorkload.waiterEnters;AllocLockWorkload$Monitor");
         System.out.printf("lock: %d ns in the profile, %.0f ns measured by the waiter%n", seen, waited);
         check(Math.abs(seen - waited) <= 0.10 * waited, "lock: " + seen + " ns recorded, the waiter measured " + waited);
+        /* java.util.concurrent: a ReentrantLock held 5 x 200 ms, the waiter parked on its sync */
+        Path parked = work("park.collapsed");
+        run = workload("start,event=lock,total,file=" + parked, "park", "5", "200");
+        waited = truth(run, "waited_ns");
+        stacks = IntegrationTest.readCollapsed(parked);
+        long park = IntegrationTest.sumWithSuffix(stacks, "java.util.concurrent.locks.ReentrantLock$NonfairSync");
+        long underWaiter = sumPath(stacks, "AllocLockWorkload.waiterParks");
+        System.out.printf("park: %d ns in the profile (%d under waiterParks), %.0f ns measured by the waiter%n", park,
+                underWaiter, waited);
+        check(park == underWaiter && Math.abs(park - waited) <= 0.10 * waited,
+                "park: " + park + " ns recorded (" + underWaiter + " under waiterParks), the waiter measured " + waited);
         /* the threshold: waits shorter than lock=DURATION are not recorded */
         Path none = work("lock_threshold.collapsed");
         workload("start,lock=1s,total,file=" + none, "lock", "2", "100");
         String recorded = Files.readString(none);
         check(!recorded.contains("AllocLockWorkload$Monitor"), "lock=1s recorded 100 ms waits: " + recorded);
+        workload("start,lock=1s,total,file=" + none, "park", "2", "100");
+        recorded = Files.readString(none);
+        check(!recorded.contains("NonfairSync"), "lock=1s recorded 100 ms parks: " + recorded);
     }
 
     static String jfrTool(String... args) throws Exception {
@@ -158,6 +172,16 @@ public class AllocLockTest {
         long seen = sumPath(converted, "AllocLockWorkload.waiterEnters;AllocLockWorkload$Monitor");
         double waited = truth(run, "waited_ns");
         check(Math.abs(seen - waited) <= 0.10 * waited, "jfrconv --lock: " + seen + " ns, the waiter measured " + waited);
+
+        Path park = work("park.jfr");
+        run = workload("start,event=lock,file=" + park, "park", "3", "200");
+        String parks = jfrTool("print", "--stack-depth", "64", "--events", "jdk.ThreadPark", park.toString());
+        check(parks.contains("parkedClass = java.util.concurrent.locks.ReentrantLock$NonfairSync")
+                && parks.contains("AllocLockWorkload.waiterParks"), "jfr print: park events incomplete: " + parks);
+        converted = IntegrationTest.readCollapsed(jfrconv("park_from_jfr", "--lock", "--total", park.toString()));
+        seen = IntegrationTest.sumWithSuffix(converted, "java.util.concurrent.locks.ReentrantLock$NonfairSync");
+        waited = truth(run, "waited_ns");
+        check(Math.abs(seen - waited) <= 0.10 * waited, "jfrconv --lock (park): " + seen + " ns, the waiter measured " + waited);
     }
 
     /** Runs the workload under the JDK's own recorder (settings=profile: allocation samples, monitor enter and
@@ -213,6 +237,8 @@ public class AllocLockTest {
         check(sumPath(cpu, "AllocLockWorkload.alloc") > 0, "--cpu: no CPU samples in the workload: " + cpu);
 
         IntegrationTest.Run run = workload("start,event=cpu,lock,file=" + lockRec, "lock", "3", "200");
+        check(jfrTool("print", "--events", "jdk.JavaMonitorEnter", lockRec.toString()).contains("monitorClass"),
+                "event=cpu,lock: no jdk.JavaMonitorEnter");
         Map<String, Long> locks = IntegrationTest.readCollapsed(jfrconv("combined_lock", "--lock", "--total", lockRec.toString()));
         long seen = sumPath(locks, "AllocLockWorkload.waiterEnters;AllocLockWorkload$Monitor");
         double waited = truth(run, "waited_ns");
