@@ -323,6 +323,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
+    for (int i = 1; i < engine_count; i++) session.extra_intervals[engines[i]->event] = intervals[i];
     prof_cstack cstack = e->java_only ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
     char why[256];
     if (cstack != CSTACK_NO) {
