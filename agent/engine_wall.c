@@ -169,7 +169,8 @@ static void sample_thread(uint32_t tid) {
         /* A thread sampled while running that used any CPU since may have gone to wait right after: only a
          * thread sampled waiting is allowed what our signal's delivery costs it. */
         uint64_t allowed = state == THREAD_STATE_RUNNABLE || state == THREAD_STATE_NATIVE ? 0 : IDLE_CPU_NS;
-        if (cpu && after && cpu <= after + allowed) {
+        /* cpu < after: not the thread sampled (its id was reused by a new thread since). */
+        if (cpu && after && cpu >= after && cpu <= after + allowed) {
             trace_key key = {tid, EVENT_WALL, (uint8_t)state};
             trace_store_result r = trace_store_repeat(ref, &key, wall.interval_ns);
             if (r != TRACE_STORE_STALE) {
