@@ -45,8 +45,11 @@
 /* CPU time a sleeping thread spends receiving our signal and going back to sleep, outside its handler:
  * a thread that used no more than this since its last sample did not run. */
 #define IDLE_CPU_NS 50000ULL
+/* Rounds a signal may stay pending before the thread is signalled again. */
+#define PENDING_ROUNDS_MAX 100
 
 static pthread_t timer;
+static bool signal_all;         /* LIBPROF_TEST_WALL_SIGNAL_ALL (benchmark only): no repeats, every thread signalled */
 static _Atomic bool stopping;
 static bool started;
 static int tid_ranges;
@@ -57,7 +60,8 @@ static uint32_t free_count;
 static uint32_t round_no;
 
 typedef struct {
-    uint64_t rounds, late_rounds, signalled, repeated, send_failed, no_slot;
+    uint64_t rounds, late_rounds, signalled, repeated, send_failed, no_slot, pending, given_up;
+    uint64_t timer_cpu_ns;   /* the timer thread's own CPU time: what the rounds cost */
 } wall_stats;
 static wall_stats stats;
 
@@ -98,6 +102,8 @@ static uint32_t slot_for(uint32_t tid) {
     uint32_t i = free_slots[--free_count];
     wall_slot *s = &wall.slots[i];
     atomic_store(&s->ref, TRACE_STORE_NO_REF);
+    s->sent = atomic_load(&s->answered);
+    s->missed = 0;
     s->tid = tid;
     if (u64map_put(&slot_by_tid, tid, (uint64_t)i + 1)) {
         free_slots[free_count++] = i;
@@ -106,7 +112,7 @@ static uint32_t slot_for(uint32_t tid) {
     return i;
 }
 
-static void send_signal(uint32_t tid, uint32_t slot) {
+static bool send_signal(uint32_t tid, uint32_t slot) {
     siginfo_t si;
     memset(&si, 0, sizeof(si));
     int signo = engine_profiling_signal();
@@ -115,8 +121,24 @@ static void send_signal(uint32_t tid, uint32_t slot) {
     si.si_pid = wall.pid;
     si.si_uid = getuid();
     si.si_value.sival_ptr = (void *)(uintptr_t)(((uint64_t)atomic_load(&wall.cookie) << 32) | slot);
-    if (syscall(SYS_rt_tgsigqueueinfo, wall.pid, (pid_t)tid, signo, &si) == 0) stats.signalled++;
-    else if (errno != ESRCH) stats.send_failed++;   /* ESRCH: it ended since the listing */
+    if (syscall(SYS_rt_tgsigqueueinfo, wall.pid, (pid_t)tid, signo, &si) == 0) {
+        stats.signalled++;
+        return true;
+    }
+    if (errno != ESRCH) stats.send_failed++;   /* ESRCH: it ended since the listing */
+    return false;
+}
+
+/* Counts the last sample once more for each round that passed while its signal was pending. */
+static void repeat_missed(wall_slot *s, uint32_t tid, uint64_t ref) {
+    trace_key key = {tid, EVENT_WALL, (uint8_t)atomic_load(&s->state)};
+    for (; s->missed; s->missed--) {
+        trace_store_result r = trace_store_repeat(ref, &key, wall.interval_ns);
+        if (r == TRACE_STORE_STALE) break;
+        sample_count_repeat(r);
+        stats.repeated++;
+    }
+    s->missed = 0;
 }
 
 /* Samples one thread: repeats its last sample when it has not run since, else signals it. */
@@ -129,11 +151,27 @@ static void sample_thread(uint32_t tid) {
     }
     wall_slot *s = &wall.slots[i];
     s->seen = round_no;
-    uint64_t ref = atomic_load_explicit(&s->ref, memory_order_acquire);
-    if (ref != TRACE_STORE_NO_REF) {
+    if (atomic_load_explicit(&s->answered, memory_order_acquire) != s->sent) {
+        /* The last signal has not been taken yet (a waiting thread may take long to be scheduled under
+         * load): a second one would merge with it and its round be lost. This round is counted with that
+         * sample when it comes; a thread that never takes it (blocking the signal) is signalled again. */
+        stats.pending++;
+        if (++s->missed < PENDING_ROUNDS_MAX) return;
+        stats.given_up++;
+        s->missed = 0;
+        s->sent = atomic_load(&s->answered);
+    }
+    uint64_t ref = atomic_load_explicit(&s->ref, memory_order_relaxed);
+    if (s->missed) repeat_missed(s, tid, ref);
+    if (ref != TRACE_STORE_NO_REF && !signal_all) {
         uint64_t cpu = thread_cpu_ns(tid), after = atomic_load_explicit(&s->cpu_after_ns, memory_order_relaxed);
-        if (cpu && after && cpu <= after + IDLE_CPU_NS) {
-            trace_key key = {tid, EVENT_WALL, (uint8_t)atomic_load(&s->state)};
+        int state = (int)atomic_load(&s->state);
+        /* A thread sampled while running that used any CPU since may have gone to wait right after: only a
+         * thread sampled waiting is allowed what our signal's delivery costs it. */
+        uint64_t allowed = state == THREAD_STATE_RUNNABLE || state == THREAD_STATE_NATIVE ? 0 : IDLE_CPU_NS;
+        /* cpu < after: not the thread sampled (its id was reused by a new thread since). */
+        if (cpu && after && cpu >= after && cpu <= after + allowed) {
+            trace_key key = {tid, EVENT_WALL, (uint8_t)state};
             trace_store_result r = trace_store_repeat(ref, &key, wall.interval_ns);
             if (r != TRACE_STORE_STALE) {
                 sample_count_repeat(r);
@@ -142,8 +180,7 @@ static void sample_thread(uint32_t tid) {
             }
         }
     }
-    atomic_store(&s->ref, TRACE_STORE_NO_REF);   /* until its handler stores a new one */
-    send_signal(tid, i);
+    if (send_signal(tid, i)) s->sent++;
 }
 
 /* Frees the slots of threads that were not listed this round: they have ended. */
@@ -192,6 +229,7 @@ static void *timer_main(void *arg) {
         struct timespec at = {(time_t)(next / 1000000000ULL), (long)(next % 1000000000ULL)};
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR && !atomic_load(&stopping)) {}
     }
+    stats.timer_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     return NULL;
 }
 
@@ -227,6 +265,8 @@ static int wall_start(uint64_t interval_ns, char *err, size_t errlen) {
         return -1;
     }
     if (prepare_slots(err, errlen)) return -1;
+    const char *all = getenv("LIBPROF_TEST_WALL_SIGNAL_ALL");
+    signal_all = all && strcmp(all, "1") == 0;
     uint32_t cookie = 0;
     while (!cookie && getrandom(&cookie, sizeof(cookie), 0) != sizeof(cookie)) cookie = (uint32_t)clock_ns(CLOCK_MONOTONIC);
     wall.pid = getpid();
@@ -251,11 +291,15 @@ static void wall_stop(void) {
     started = false;
     /* Signals still queued are not ours any more once the cookie is gone: the handler ignores them. */
     atomic_store(&wall.cookie, 0);
+    uint64_t visits = stats.signalled + stats.repeated + stats.pending;
     log_info("wall: %llu rounds (%llu late), %llu threads signalled, %llu idle samples repeated without a signal, "
-             "%llu signals not sent, %llu threads beyond %d not repeatable",
+             "%llu signals not sent, %llu threads beyond %d not repeatable, %llu rounds waited for a pending "
+             "signal (%llu given up); the timer thread used %.1f ms of CPU, %.2f us per thread and round",
              (unsigned long long)stats.rounds, (unsigned long long)stats.late_rounds,
              (unsigned long long)stats.signalled, (unsigned long long)stats.repeated,
-             (unsigned long long)stats.send_failed, (unsigned long long)stats.no_slot, WALL_MAX_THREADS);
+             (unsigned long long)stats.send_failed, (unsigned long long)stats.no_slot, WALL_MAX_THREADS, (unsigned long long)stats.pending,
+             (unsigned long long)stats.given_up, stats.timer_cpu_ns / 1e6,
+             visits ? stats.timer_cpu_ns / 1e3 / (double)visits : 0.0);
 }
 
 /* The handler follows the profiling signal wherever it moves: each round sends the current one. */

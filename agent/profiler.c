@@ -339,6 +339,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
+    for (int i = 1; i < engine_count; i++) session.extra_intervals[engines[i]->event] = intervals[i];
     /* Stacks are walked from signals only when some engine sends them (alloc and lock take Java stacks). */
     bool signals = false;
     for (int i = 0; i < engine_count; i++) signals = signals || !engines[i]->java_only;
@@ -454,6 +455,11 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
              elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped, (unsigned long long)c.foreign,
              table ? traces_distinct(live_table()) : 0);
     size_t n = strlen(text);
+    for (int i = 1; i < atomic_load(&session_engine_count) && n < sizeof(text); i++) {
+        const engine *extra = atomic_load(&session_engines[i]);
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "also: %s (engine %s, interval_ns %llu)\n",
+                              event_kind_name(extra->event), extra->name, (unsigned long long)session_intervals[i]);
+    }
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
     sample_cost_summarize(cost);
     n += (size_t)snprintf(text + n, sizeof(text) - n, "cstack: %s\n", options_cstack_name(effective_cstack));

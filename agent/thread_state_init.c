@@ -39,19 +39,19 @@ static bool env_offset_of_current(uint64_t *offset) {
     return true;
 }
 
-/* Thread.sleep's native method in this JDK: sleep(J)V (17), sleep0(J)V (21 and later). */
-static void find_sleep_methods(uint64_t out[2]) {
+/* Thread.sleep's native method in this JDK: sleep(J)V (17), sleep0(J)V (21), sleepNanos0(J)V (25). */
+static void find_sleep_methods(uint64_t out[3]) {
     JavaVM *vm = jvm_vm();
     JNIEnv *jni = NULL;
-    out[0] = out[1] = 0;
+    out[0] = out[1] = out[2] = 0;
     if (!vm || (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK) return;
     jclass thread_class = (*jni)->FindClass(jni, "java/lang/Thread");
     if (!thread_class) {
         (*jni)->ExceptionClear(jni);
         return;
     }
-    const char *names[2] = {"sleep", "sleep0"};
-    for (int i = 0; i < 2; i++) {
+    const char *names[3] = {"sleep", "sleep0", "sleepNanos0"};
+    for (int i = 0; i < 3; i++) {
         jmethodID m = (*jni)->GetStaticMethodID(jni, thread_class, names[i], "(J)V");
         if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
         out[i] = (uint64_t)(uintptr_t)m;

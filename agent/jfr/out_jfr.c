@@ -219,6 +219,13 @@ static void write_chunk_start_events(uint64_t ticks) {
         if (!value) value = number;
         jfr_event_active_setting(&rec.buf, ticks, JFR_EXECUTION_SAMPLE, settings[i].name, value);
     }
+    /* The wall-clock interval in ns, under the name async-profiler's converters read it by ("wall"). */
+    bool wall_first = options_event_kind(o->event) == EVENT_WALL;
+    if (wall_first || o->extra_events[EVENT_WALL]) {
+        snprintf(number, sizeof(number), "%llu",
+                 (unsigned long long)(wall_first ? o->interval_ns : o->extra_intervals[EVENT_WALL]));
+        jfr_event_active_setting(&rec.buf, ticks, JFR_EXECUTION_SAMPLE, "wall", number);
+    }
     jfr_event_os_information(&rec.buf, ticks, rec.os_version);
     jfr_jvm_info jvm = {rec.jvm_name, rec.jvm_version, NULL, rec.java_command[0] ? rec.java_command : NULL,
                         rec.process_start_ms, (uint64_t)getpid()};

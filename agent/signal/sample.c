@@ -184,6 +184,8 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     int b = claim_buffer(tid);
     if (b < 0) {
         count(&sampling.dropped[DROP_BUFFER_BUSY]);
+        trace_key dropped = {tid, (uint8_t)e->event, 0};
+        if (e->stored) e->stored(info, &dropped, TRACE_STORE_NO_REF);   /* taken, though not stored */
         goto out;
     }
     JNIEnv *env = thread_env(tid);

@@ -52,7 +52,9 @@ static int read_int(uintptr_t base, uint64_t offset) {
 static bool in_sleep(const trace_frame *frames, uint32_t depth) {
     for (uint32_t i = 0; i < depth; i++) {
         if (frames[i].kind != FRAME_JAVA) continue;
-        return frames[i].id && (frames[i].id == layout.sleep_methods[0] || frames[i].id == layout.sleep_methods[1]);
+        for (int m = 0; m < 3; m++)
+            if (frames[i].id && frames[i].id == layout.sleep_methods[m]) return true;
+        return false;
     }
     return false;
 }

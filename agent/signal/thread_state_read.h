@@ -26,9 +26,10 @@ typedef struct {
     uint64_t os_state_offset;     /* OSThread::_state (an int) */
     int in_native, in_native_trans, blocked, blocked_trans;   /* JavaThreadState values */
     int os_monitor_wait, os_condvar_wait, os_object_wait, os_sleeping;   /* OSThread ThreadState values */
-    /* Thread.sleep's native method (JDK 17: sleep(J)V; 21 and later: sleep0(J)V), or 0: HotSpot's sleep
-     * waits as LockSupport.park does (CONDVAR_WAIT), so the leaf Java frame tells sleeping from parked. */
-    uint64_t sleep_methods[2];
+    /* Thread.sleep's native method (JDK 17: sleep(J)V; 21: sleep0(J)V; 25: sleepNanos0(J)V), 0 when absent:
+     * HotSpot's sleep waits as LockSupport.park does (CONDVAR_WAIT), so the leaf Java frame tells sleeping
+     * from parked. */
+    uint64_t sleep_methods[3];
 } thread_state_layout;
 
 /* Outside handlers, before profiling starts: Java threads are read with this layout from now on. */

@@ -40,5 +40,6 @@ void wall_signal_stored(const siginfo_t *info, const trace_key *key, uint64_t re
                        ? (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec : 0;
     atomic_store_explicit(&s->state, key->state, memory_order_relaxed);
     atomic_store_explicit(&s->cpu_after_ns, cpu, memory_order_relaxed);
-    atomic_store_explicit(&s->ref, ref, memory_order_release);
+    atomic_store_explicit(&s->ref, ref, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->answered, 1, memory_order_release);
 }

@@ -25,9 +25,12 @@
 typedef struct {
     _Atomic uint64_t ref;            /* the last sample (trace_store_put); TRACE_STORE_NO_REF: none */
     _Atomic uint32_t state;          /* its thread_state */
+    _Atomic uint32_t answered;       /* signals the handler has taken (sent == answered: none pending) */
     _Atomic uint64_t cpu_after_ns;   /* the thread's CPU clock when its handler finished */
     uint32_t tid;                    /* timer thread only: 0 = free */
     uint32_t seen;                   /* timer thread only: the last round the thread was listed in */
+    uint32_t sent;                   /* timer thread only: signals sent */
+    uint32_t missed;                 /* timer thread only: rounds that passed while a signal was pending */
 } wall_slot;
 
 typedef struct {

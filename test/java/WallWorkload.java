@@ -23,11 +23,18 @@ public class WallWorkload {
         Thread.sleep(40);
     }
 
+    static volatile long sleptNs, spunNs;
+
+    /* Measures its own truth: the time it really spent in each half (sleep overshoots its 40 ms). */
     static void halfSleeper() {
         try {
             while (!done) {
+                long t0 = System.nanoTime();
                 sleepHalf();
+                long t1 = System.nanoTime();
                 spin(40_000_000L);
+                sleptNs += t1 - t0;
+                spunNs += System.nanoTime() - t1;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -75,6 +82,7 @@ public class WallWorkload {
         }
         LockSupport.unpark(parker);
         half.join();
+        System.out.printf("sleeping_share=%.4f%n", (double) sleptNs / (sleptNs + spunNs));
         blocked.join();
         waiter.join();
         parker.join();
