@@ -158,8 +158,8 @@ static int set_choice(prof_options *o, const options_spec *spec, const char *val
 }
 
 static int parse_action(const char *name, prof_action *out) {
-    static const char *const names[] = {"", "start", "resume", "stop", "dump", "status", "version"};
-    for (int a = ACTION_START; a <= ACTION_VERSION; a++) {
+    static const char *const names[] = {"", "start", "resume", "stop", "dump", "status", "version", "metrics"};
+    for (int a = ACTION_START; a <= ACTION_METRICS; a++) {
         if (strcmp(name, names[a]) == 0) {
             *out = (prof_action)a;
             return 0;
@@ -316,8 +316,8 @@ prof_format options_effective_format(const prof_options *o) {
 }
 
 const char *options_action_name(prof_action a) {
-    static const char *const names[] = {"none", "start", "resume", "stop", "dump", "status", "version"};
-    return (unsigned)a <= ACTION_VERSION ? names[a] : "?";
+    static const char *const names[] = {"none", "start", "resume", "stop", "dump", "status", "version", "metrics"};
+    return (unsigned)a <= ACTION_METRICS ? names[a] : "?";
 }
 
 const char *options_format_name(prof_format f) {

@@ -44,6 +44,11 @@ const options_spec options_table[] = {
     {"dump", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"status", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    /* --- issue 22 (embedding): metrics, filter --- */
+    {"metrics", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"filter", OPTION_FLAG, FIELD(thread_filter), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE},
+    /* --- end issue 22 --- */
     {"event", OPTION_VALUE, 0, 0, "-e", "EVENT",
      "sampling event: cpu (default), ctimer, itimer (see 'jprof list'), or Java" MORE
      "methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},

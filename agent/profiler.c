@@ -13,6 +13,7 @@
 #include "log.h"
 #include "native_map.h"
 #include "out_jfr.h"
+#include "out_metrics.h"
 #include "output.h"
 #include "refresher.h"
 #include "profile.h"
@@ -21,6 +22,7 @@
 #include "sample_cost.h"
 #include "trace_store.h"
 #include "signal_watch.h"
+#include "thread_filter.h"
 #include "threads.h"
 #include "traces.h"
 
@@ -322,6 +324,12 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         sample_reset_counters();
         active_ns = 0;
     }
+    if (o->thread_filter && thread_filter_init()) {
+        snprintf(err, errlen, "filter: cannot reserve the thread filter's bitmap");
+        out_jfr_abort();
+        return -1;
+    }
+    thread_filter_enable(o->thread_filter);
     atomic_store(&current_engine, e);
     sample_set_active(true);
     if (e->start(interval, err, errlen)) {
@@ -384,6 +392,27 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
     return output_write_text(o, text, err, errlen);
 }
 
+/* The `metrics` action: the counters of the running (or last) session in Prometheus' text format. */
+static int metrics_locked(const prof_options *o, char *err, size_t errlen) {
+    profile meta;
+    profile_init(&meta);
+    fill_meta(&meta);
+    sample_counters c;
+    sample_get_counters(&c);
+    out_metrics_extra x = {running, c.stored, c.foreign, table ? traces_distinct(live_table()) : 0, 0, 0};
+    if (table) traces_memory(live_table(), &x.storage_reserved_bytes, &x.storage_used_bytes);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int rc = mem ? out_metrics_write(&meta.meta, &x, mem) : -1;
+    if (mem && fclose(mem)) rc = -1;
+    profile_free(&meta);
+    if (rc) snprintf(err, errlen, "out of memory while writing the metrics");
+    else rc = output_write_text(o, text, err, errlen);
+    free(text);
+    return rc;
+}
+
 int profiler_execute(const prof_options *o, char *err, size_t errlen) {
     pthread_once(&timeout_cond_once, init_timeout_cond);
     pthread_mutex_lock(&lock);
@@ -411,6 +440,9 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
             break;
         case ACTION_VERSION:
             rc = output_write_text(o, "libprof " LIBPROF_VERSION "\n", err, errlen);
+            break;
+        case ACTION_METRICS:
+            rc = metrics_locked(o, err, errlen);
             break;
         case ACTION_NONE:
             break;
