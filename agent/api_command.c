@@ -30,6 +30,12 @@ static int run_locked(JavaVM *vm, const prof_options *o, api_result *result, cha
         result->bad_command = true;
         return -1;
     }
+    /* An API's stop answers as async-profiler's does: an error when nothing runs (jprof's stop then writes
+     * the last session's profile again; here dump does that). */
+    if (o->action == ACTION_STOP && !profiler_running()) {
+        snprintf(err, errlen, "profiler is not running: nothing to stop");
+        return -1;
+    }
     FILE *capture = open_memstream(&result->output, &result->length);
     if (!capture) {
         snprintf(err, errlen, "out of memory for the command's output");

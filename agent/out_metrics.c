@@ -10,11 +10,13 @@ static void single(FILE *out, const char *name, const char *help, const char *ty
     fprintf(out, "libprof_%s %llu\n", name, (unsigned long long)value);
 }
 
-/* A counter with one sample per reason; reasons are our own identifiers ([a-z0-9_]), safe as label values. */
-static void by_reason(FILE *out, const char *name, const char *help, const profile_count *counts, int n) {
+/* A counter with one sample per reason or marker: our own identifiers, with no quote, backslash or newline
+ * to escape in a label value. */
+static void by_label(FILE *out, const char *name, const char *help, const char *label, const profile_count *counts,
+                     int n) {
     header(out, name, help, "counter");
     for (int i = 0; i < n; i++)
-        fprintf(out, "libprof_%s{reason=\"%s\"} %llu\n", name, counts[i].name, (unsigned long long)counts[i].count);
+        fprintf(out, "libprof_%s{%s=\"%s\"} %llu\n", name, label, counts[i].name, (unsigned long long)counts[i].count);
 }
 
 int out_metrics_write(const profile_meta *m, const out_metrics_extra *x, FILE *out) {
@@ -27,11 +29,11 @@ int out_metrics_write(const profile_meta *m, const out_metrics_extra *x, FILE *o
     single(out, "samples_total", "Samples stored", "counter", x->samples);
     single(out, "foreign_signals_total", "Profiling signals not sent by the engine, ignored", "counter",
            x->foreign_signals);
-    by_reason(out, "dropped_samples_total", "Samples not stored, by reason", m->drops, m->drop_count);
-    by_reason(out, "walk_failures_total", "Samples stored as a failure marker frame, by marker", m->failures,
-              m->failure_count);
-    by_reason(out, "stitched_walks_total", "cstack=vm: samples stitched instead of walked in one pass, by reason",
-              m->stitched, m->stitched_count);
+    by_label(out, "dropped_samples_total", "Samples not stored, by reason", "reason", m->drops, m->drop_count);
+    by_label(out, "walk_failures_total", "Samples stored as a failure marker frame, by marker", "marker", m->failures,
+             m->failure_count);
+    by_label(out, "stitched_walks_total", "cstack=vm: samples stitched instead of walked in one pass, by reason",
+             "reason", m->stitched, m->stitched_count);
     single(out, "distinct_stacks", "Distinct call stacks stored", "gauge", x->distinct_stacks);
     single(out, "storage_reserved_bytes", "Address space reserved for call-trace storage (mapped on use)", "gauge",
            x->storage_reserved_bytes);

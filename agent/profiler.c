@@ -399,6 +399,17 @@ static int metrics_locked(const prof_options *o, char *err, size_t errlen) {
     fill_meta(&meta);
     sample_counters c;
     sample_get_counters(&c);
+    /* Every reason, zeros too: a monitoring system rates a counter only once it has seen it. */
+    profile_meta *m = &meta.meta;
+    m->drop_count = m->failure_count = m->stitched_count = 0;
+    for (int r = 0; r < DROP_REASON_COUNT && m->drop_count < PROFILE_MAX_COUNTS; r++)
+        m->drops[m->drop_count++] = (profile_count){sample_drop_reason_name((drop_reason)r), c.dropped[r]};
+    if (table && m->drop_count < PROFILE_MAX_COUNTS)
+        m->drops[m->drop_count++] = (profile_count){"frames_lost", traces_orphaned_samples(live_table())};
+    for (int k = 0; k < MARKER_COUNT && m->failure_count < PROFILE_MAX_COUNTS; k++)
+        if (frame_marker_is_failure(k)) m->failures[m->failure_count++] = (profile_count){frame_marker_name(k), c.markers[k]};
+    for (int r = 1; r < VMWALK_REASON_COUNT && m->stitched_count < PROFILE_MAX_COUNTS; r++)
+        m->stitched[m->stitched_count++] = (profile_count){walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]};
     out_metrics_extra x = {running, c.stored, c.foreign, table ? traces_distinct(live_table()) : 0, 0, 0};
     if (table) traces_memory(live_table(), &x.storage_reserved_bytes, &x.storage_used_bytes);
     char *text = NULL;
@@ -450,6 +461,13 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
     }
     pthread_mutex_unlock(&lock);
     return rc;
+}
+
+bool profiler_running(void) {
+    pthread_mutex_lock(&lock);
+    bool r = running;
+    pthread_mutex_unlock(&lock);
+    return r;
 }
 
 void profiler_defer_until_vm_init(const prof_options *o) {
