@@ -1,0 +1,119 @@
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ways in for a program that drives the profiler itself (issue 22): the Java API (libprof.jar), async-
+ * profiler's native interface, -javaagent and JMX, the C API from a native JVM host, LD_PRELOAD, and the
+ * metrics read by Prometheus' own promtool. The programs under test (test/java/api, test/native/api_host.c)
+ * assert on their own frames and print OK; this driver runs them and checks what they leave behind.
+ * Usage: ApiTest <case> <jdk> <libprof.so> <test classes> <work> <libprof.jar> <api test classes> <api_host>
+ */
+public class ApiTest {
+    static String jar, apiClasses, host;
+
+    public static void main(String[] args) throws Exception {
+        jar = args[5];
+        apiClasses = args[6];
+        host = args[7];
+        IntegrationTest.runMain(args, test -> {
+            switch (test) {
+                case "java_api" -> javaApi();
+                case "thread_filter" -> expectOk(java(List.of(), Map.of(), jar + ":" + apiClasses, "ApiSelf", "filter"));
+                case "async_profiler" -> expectOk(java(List.of(), Map.of(), apiClasses, "AsyncSelf", IntegrationTest.agent));
+                case "javaagent_jmx" -> javaagentJmx();
+                case "c_host" -> cHost();
+                case "ld_preload" -> ldPreload();
+                default -> throw new IllegalArgumentException("unknown test " + test);
+            }
+        });
+    }
+
+    static void check(boolean ok, String what) {
+        IntegrationTest.check(ok, what);
+    }
+
+    static void expectOk(IntegrationTest.Run run) {
+        check(run.exit() == 0 && run.out().contains("OK"), "exit " + run.exit() + "\n" + run.out() + run.err());
+        check(!run.err().contains("[libprof]"), "no libprof message on stderr:\n" + run.err());
+    }
+
+    static IntegrationTest.Run run(List<String> cmd, Map<String, String> env) throws Exception {
+        Path out = Files.createTempFile(IntegrationTest.work, "stdout", ".txt");
+        Path err = Files.createTempFile(IntegrationTest.work, "stderr", ".txt");
+        ProcessBuilder b = new ProcessBuilder(cmd).directory(IntegrationTest.work.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        b.environment().putAll(env);
+        Process p = b.start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("did not finish in 120 s: " + cmd);
+        }
+        IntegrationTest.Run r = new IntegrationTest.Run(p.exitValue(), Files.readString(out), Files.readString(err));
+        System.out.println("$ " + env + " " + String.join(" ", cmd) + "\n  exit " + r.exit() + "\n  stdout: "
+                + r.out().strip() + "\n  stderr: " + r.err().strip().replace("\n", "\n          "));
+        IntegrationTest.noCrashReports();
+        return r;
+    }
+
+    static IntegrationTest.Run java(List<String> jvmOptions, Map<String, String> env, String classpath, String... main)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(IntegrationTest.javaHome + "/bin/java"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", classpath));
+        cmd.addAll(List.of(main));
+        return run(cmd, env);
+    }
+
+    /** The Java API end to end (ApiSelf self); then its files: a JFR recording jfr reads, metrics promtool reads. */
+    static void javaApi() throws Exception {
+        expectOk(java(List.of(), Map.of(), jar + ":" + apiClasses, "ApiSelf", "self", IntegrationTest.work.toString()));
+        IntegrationTest.Run jfr = run(List.of(IntegrationTest.javaHome + "/bin/jfr", "print", "--events",
+                "jdk.ExecutionSample", IntegrationTest.work.resolve("api.jfr").toString()), Map.of());
+        check(jfr.exit() == 0 && jfr.out().contains("ApiSelf.burnSelf"), "jfr reads the API's recording");
+        IntegrationTest.Run prom = run(List.of("sh", "-c", "promtool check metrics < metrics.txt"), Map.of());
+        check(prom.exit() == 0, "promtool check metrics: exit " + prom.exit() + "\n" + prom.out() + prom.err());
+        check(Files.readString(IntegrationTest.work.resolve("metrics.txt")).contains("libprof_dropped_samples_total{reason="),
+                "drops by reason in the metrics");
+    }
+
+    /** -javaagent:libprof.jar=start,...: the session runs from premain, the MBean answers, the exit writes the file. */
+    static void javaagentJmx() throws Exception {
+        Path out = IntegrationTest.work.resolve("agent.collapsed");
+        Files.deleteIfExists(out);
+        expectOk(java(List.of("-javaagent:" + jar + "=start,event=ctimer,interval=1ms,file=" + out), Map.of(),
+                apiClasses, "ApiSelf", "jmx", IntegrationTest.work.toString()));
+        var stacks = IntegrationTest.readCollapsed(out);
+        long burn = IntegrationTest.sumContaining(stacks, "ApiSelf.burnSelf"), all = IntegrationTest.sum(stacks);
+        check(burn * 100 >= all * 70, "burnSelf in >= 70% of the agent's profile: " + burn + " of " + all);
+        // A bad command refuses the start of the JVM, naming the option.
+        IntegrationTest.Run bad = java(List.of("-javaagent:" + jar + "=start,interval=fast"), Map.of(), apiClasses,
+                "ApiBurn", "10");
+        check(bad.exit() != 0 && bad.err().contains("interval=fast"), "a bad -javaagent command stops the JVM");
+    }
+
+    /** A native program creates the JVM and profiles it through libprof.h (test/native/api_host.c). */
+    static void cHost() throws Exception {
+        expectOk(run(List.of(host, IntegrationTest.classes), Map.of()));
+    }
+
+    /** LD_PRELOAD=libprof.so LIBPROF_COMMAND=...: the launcher's JVM runs the command as -agentpath would. */
+    static void ldPreload() throws Exception {
+        Path out = IntegrationTest.work.resolve("preload.collapsed");
+        Files.deleteIfExists(out);
+        IntegrationTest.Run r = java(List.of(), Map.of("LD_PRELOAD", IntegrationTest.agent, "LIBPROF_COMMAND",
+                "start,event=ctimer,interval=1ms,file=" + out), IntegrationTest.classes, "ApiBurn", "1500");
+        check(r.exit() == 0, "exit " + r.exit());
+        var stacks = IntegrationTest.readCollapsed(out);
+        long burn = IntegrationTest.sumContaining(stacks, "ApiBurn.burn"), all = IntegrationTest.sum(stacks);
+        check(burn * 100 >= all * 70, "ApiBurn.burn in >= 70% of the preloaded profile: " + burn + " of " + all);
+        // async-profiler's variable name works the same.
+        Files.deleteIfExists(out);
+        r = java(List.of(), Map.of("LD_PRELOAD", IntegrationTest.agent, "ASPROF_COMMAND",
+                "start,event=ctimer,interval=1ms,file=" + out), IntegrationTest.classes, "ApiBurn", "500");
+        check(r.exit() == 0 && Files.exists(out), "ASPROF_COMMAND: a profile at " + out);
+    }
+}
