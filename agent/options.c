@@ -67,7 +67,7 @@ int options_parse_size(const char *s, uint64_t *out) {
     return 0;
 }
 
-/* chunktime: like interval's durations, plus m and h; a bare number is seconds. */
+/* chunktime, loop: like interval's durations, plus m and h; a bare number is seconds. */
 static int parse_chunk_time(const char *s, uint64_t *out_ns) {
     if (!s) return -1;
     size_t n = strlen(s);
@@ -282,6 +282,12 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         o->timeout_s = (int)(ns / 1000000000ULL);
         return 0;
     }
+    if (strcmp(name, "loop") == 0) {
+        if (parse_chunk_time(value, &o->loop_ns) || o->loop_ns < 1000000000ULL)
+            return errmsg_fail(err, errlen, "option 'loop=%s': expected a period of at least 1s, such as 30s, 10m, 1h "
+                        "(a bare number is seconds)", value ? value : "");
+        return 0;
+    }
     if (strcmp(name, "log") == 0) return copy_value(o->log_file, sizeof(o->log_file), name, value, err, errlen);
     return errmsg_fail(err, errlen, "option '%s': no parser for this table row", name);   /* cannot happen */
 }
@@ -297,6 +303,8 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
     }
     free(copy);
+    if (rc == 0 && o->loop_ns && o->timeout_s)
+        rc = errmsg_fail(err, errlen, "options 'loop' and 'timeout' conflict: a loop runs until stopped; give one");
     /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
     if (rc == 0 && o->interval_has_unit && method_target_is_target(o->event))
         rc = errmsg_fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "

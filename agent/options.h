@@ -73,6 +73,7 @@ typedef struct {
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
+    uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */
     bool thread_filter;         /* filter: sample only the threads added through the API (thread_filter.h) */
 } prof_options;
 

@@ -48,6 +48,10 @@ const options_spec options_table[] = {
     {"metrics", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"filter", OPTION_FLAG, FIELD(thread_filter), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
      OPTION_OWN_NONE},
+    {"loop", OPTION_VALUE, 0, 0, "--loop", "TIME",
+     "continuous profiling: a new profile file every TIME until stopped (30s, 1h);" MORE
+     "name them apart with %t, %n (sequence) or %n{MAX} (rolling)", "10", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE},
     /* --- end issue 22 --- */
     {"event", OPTION_VALUE, 0, 0, "-e", "EVENT",
      "sampling event: cpu (default), ctimer, itimer (see 'jprof list'), or Java" MORE

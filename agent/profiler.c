@@ -9,6 +9,7 @@
 #include "walk_vm.h"
 #include "named_profile.h"
 #include "engine.h"
+#include "filepath.h"
 #include "jvm.h"
 #include "log.h"
 #include "native_map.h"
@@ -253,6 +254,62 @@ static int start_timeout(char *err, size_t errlen) {
     return rc ? -1 : 0;
 }
 
+/* loop=: the period thread of a session. At each period's end, on the schedule of the session's start, it
+ * ends the period's profile as a stop would (its file complete: a JFR recording finished, a text format
+ * written) and starts the next one under the next %n, until the session is stopped or the VM dies. */
+static unsigned long loop_sequence;
+static bool loop_restarting;
+static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);   /* start_locked called by the loop itself: no second loop thread */
+
+static void *loop_thread(void *arg) {
+    uint64_t my_session = (uint64_t)(uintptr_t)arg;
+    if (!jvm_attach_current_thread_named("libprof loop")) {
+        log_error("loop: cannot attach to the JVM to write the profiles");
+        return NULL;
+    }
+    pthread_mutex_lock(&lock);
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    for (;;) {
+        uint64_t ns = (uint64_t)deadline.tv_nsec + session.loop_ns % 1000000000ULL;
+        deadline.tv_sec += (time_t)(session.loop_ns / 1000000000ULL + ns / 1000000000ULL);
+        deadline.tv_nsec = (long)(ns % 1000000000ULL);
+        while (running && session_id == my_session && !vm_dead) {
+            if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
+        }
+        if (!running || session_id != my_session || vm_dead) break;
+        prof_options next = session;
+        char err[512];
+        stop_locked();
+        if (dump_locked(&session, err, sizeof(err))) log_error("loop: %s", err);
+        filepath_set_sequence(++loop_sequence);
+        loop_restarting = true;
+        int rc = start_locked(&next, false, err, sizeof(err));
+        loop_restarting = false;
+        if (rc) {
+            log_error("loop: cannot start period %lu: %s", loop_sequence, err);
+            break;
+        }
+        my_session = session_id;
+    }
+    pthread_mutex_unlock(&lock);
+    jvm_detach_current_thread();
+    return NULL;
+}
+
+static int start_loop(char *err, size_t errlen) {
+    loop_sequence = 0;
+    filepath_set_sequence(0);
+    pthread_t t;
+    pthread_attr_t ta;
+    pthread_attr_init(&ta);
+    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &ta, loop_thread, (void *)(uintptr_t)session_id);
+    pthread_attr_destroy(&ta);
+    if (rc) snprintf(err, errlen, "loop: cannot start the loop thread: %s", strerror(rc));
+    return rc ? -1 : 0;
+}
+
 static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen) {
     if (running) {
         snprintf(err, errlen, "profiler already running (engine %s); stop it first",
@@ -345,7 +402,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     started_ns = now_ns();
     running = true;
     session_id++;
-    if (session.timeout_s && start_timeout(err, errlen)) {
+    if ((session.timeout_s && start_timeout(err, errlen)) ||
+        (session.loop_ns && !loop_restarting && start_loop(err, errlen))) {
         stop_locked();
         out_jfr_abort();
         return -1;

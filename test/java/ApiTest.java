@@ -27,6 +27,8 @@ public class ApiTest {
                 case "javaagent_jmx" -> javaagentJmx();
                 case "c_host" -> cHost();
                 case "ld_preload" -> ldPreload();
+                case "loop_collapsed" -> loopCollapsed();
+                case "loop_jfr_rolling" -> loopJfrRolling();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -53,8 +55,9 @@ public class ApiTest {
             throw new AssertionError("did not finish in 120 s: " + cmd);
         }
         IntegrationTest.Run r = new IntegrationTest.Run(p.exitValue(), Files.readString(out), Files.readString(err));
+        String shown = r.out().strip();
         System.out.println("$ " + env + " " + String.join(" ", cmd) + "\n  exit " + r.exit() + "\n  stdout: "
-                + r.out().strip() + "\n  stderr: " + r.err().strip().replace("\n", "\n          "));
+                + (shown.length() > 2000 ? shown.substring(0, 2000) + " ..." : shown) + "\n  stderr: " + r.err().strip().replace("\n", "\n          "));
         IntegrationTest.noCrashReports();
         return r;
     }
@@ -115,5 +118,48 @@ public class ApiTest {
         r = java(List.of(), Map.of("LD_PRELOAD", IntegrationTest.agent, "ASPROF_COMMAND",
                 "start,event=ctimer,interval=1ms,file=" + out), IntegrationTest.classes, "ApiBurn", "500");
         check(r.exit() == 0 && Files.exists(out), "ASPROF_COMMAND: a profile at " + out);
+    }
+
+    /** loop=2s for 7 s: a complete profile for each of the 3 periods (and the exit's partial one), named by
+     *  %n and an environment variable. */
+    static void loopCollapsed() throws Exception {
+        Path dir = Files.createDirectories(IntegrationTest.work.resolve("loop"));
+        try (var old = Files.list(dir)) {
+            for (Path f : old.toList()) Files.delete(f);
+        }
+        List<String> agentOptions = List.of("-agentpath:" + IntegrationTest.agent
+                + "=start,event=ctimer,interval=1ms,loop=2s,file=" + dir + "/p-%{LOOP_TAG}-%n.collapsed");
+        IntegrationTest.Run r = java(agentOptions, Map.of("LOOP_TAG", "tag7"), IntegrationTest.classes, "ApiBurn", "7000");
+        check(r.exit() == 0, "exit " + r.exit());
+        for (int n = 0; n < 3; n++) {
+            var stacks = IntegrationTest.readCollapsed(dir.resolve("p-tag7-" + n + ".collapsed"));
+            long burn = IntegrationTest.sumContaining(stacks, "ApiBurn.burn"), all = IntegrationTest.sum(stacks);
+            check(burn * 100 >= all * 70, "period " + n + ": ApiBurn.burn in >= 70%: " + burn + " of " + all);
+        }
+        try (var files = Files.list(dir)) {
+            long count = files.count();
+            check(count >= 3 && count <= 4, "3 periods and at most the exit's partial one: " + count + " files");
+        }
+    }
+
+    /** loop=2s with %n{2}: JFR recordings rotate over two names, each a complete recording jfr reads. */
+    static void loopJfrRolling() throws Exception {
+        Path dir = Files.createDirectories(IntegrationTest.work.resolve("loop"));
+        try (var old = Files.list(dir)) {
+            for (Path f : old.toList()) Files.delete(f);
+        }
+        List<String> agentOptions = List.of("-agentpath:" + IntegrationTest.agent
+                + "=start,event=ctimer,interval=1ms,loop=2s,file=" + dir + "/p-%n{2}.jfr");
+        IntegrationTest.Run r = java(agentOptions, Map.of(), IntegrationTest.classes, "ApiBurn", "7000");
+        check(r.exit() == 0, "exit " + r.exit());
+        try (var files = Files.list(dir)) {
+            List<String> names = files.map(f -> f.getFileName().toString()).sorted().toList();
+            check(names.equals(List.of("p-0.jfr", "p-1.jfr")), "two rolling names: " + names);
+        }
+        for (String name : List.of("p-0.jfr", "p-1.jfr")) {
+            IntegrationTest.Run jfr = run(List.of(IntegrationTest.javaHome + "/bin/jfr", "print", "--events",
+                    "jdk.ExecutionSample", dir.resolve(name).toString()), Map.of());
+            check(jfr.exit() == 0 && jfr.out().contains("ApiBurn.burn"), name + ": jfr reads samples of ApiBurn.burn");
+        }
     }
 }
