@@ -19,7 +19,7 @@ static bool agent_accepts(const char *probe) {
 }
 
 void jprof_help_print(FILE *out) {
-    fputs("Usage: jprof [action] [options] <pid | main class name>\n"
+    fputs("Usage: jprof [action] [options] <pid | main class name | jps>\n"
           "Profile a running JVM: jprof loads libprof.so into it through the HotSpot attach mechanism.\n"
           "\n"
           "Actions:\n"
@@ -31,6 +31,12 @@ void jprof_help_print(FILE *out) {
           "  status             state, engine, elapsed time, samples and drops\n"
           "  version            the version of the agent loaded in the JVM\n"
           "  list               the events that can be sampled\n"
+          "  collect            the same as no action\n"
+          "  metrics            the agent's counters in Prometheus' text format\n"
+          "  load               load the agent only (for the Java API, its MBean, later requests)\n"
+          "\n"
+          "Target: a pid, a main class or jar name, or jps: the one JVM running here.\n"
+          "-v, --version: jprof's version.\n"
           "\n"
           "Options:\n",
           out);

@@ -120,17 +120,23 @@ public class ApiTest {
         check(r.exit() == 0 && Files.exists(out), "ASPROF_COMMAND: a profile at " + out);
     }
 
-    /** loop=2s for 7 s: a complete profile for each of the 3 periods (and the exit's partial one), named by
-     *  %n and an environment variable. */
-    static void loopCollapsed() throws Exception {
+    /** ApiBurn for 7 s under loop=2s, writing the files named 'pattern' into an empty directory, returned. */
+    static Path runLoop(String pattern, Map<String, String> env) throws Exception {
         Path dir = Files.createDirectories(IntegrationTest.work.resolve("loop"));
         try (var old = Files.list(dir)) {
             for (Path f : old.toList()) Files.delete(f);
         }
         List<String> agentOptions = List.of("-agentpath:" + IntegrationTest.agent
-                + "=start,event=ctimer,interval=1ms,loop=2s,file=" + dir + "/p-%{LOOP_TAG}-%n.collapsed");
-        IntegrationTest.Run r = java(agentOptions, Map.of("LOOP_TAG", "tag7"), IntegrationTest.classes, "ApiBurn", "7000");
+                + "=start,event=ctimer,interval=1ms,loop=2s,file=" + dir + "/" + pattern);
+        IntegrationTest.Run r = java(agentOptions, env, IntegrationTest.classes, "ApiBurn", "7000");
         check(r.exit() == 0, "exit " + r.exit());
+        return dir;
+    }
+
+    /** loop=2s for 7 s: a complete profile for each of the 3 periods (and the exit's partial one), named by
+     *  %n and an environment variable. */
+    static void loopCollapsed() throws Exception {
+        Path dir = runLoop("p-%{LOOP_TAG}-%n.collapsed", Map.of("LOOP_TAG", "tag7"));
         for (int n = 0; n < 3; n++) {
             var stacks = IntegrationTest.readCollapsed(dir.resolve("p-tag7-" + n + ".collapsed"));
             long burn = IntegrationTest.sumContaining(stacks, "ApiBurn.burn"), all = IntegrationTest.sum(stacks);
@@ -144,14 +150,7 @@ public class ApiTest {
 
     /** loop=2s with %n{2}: JFR recordings rotate over two names, each a complete recording jfr reads. */
     static void loopJfrRolling() throws Exception {
-        Path dir = Files.createDirectories(IntegrationTest.work.resolve("loop"));
-        try (var old = Files.list(dir)) {
-            for (Path f : old.toList()) Files.delete(f);
-        }
-        List<String> agentOptions = List.of("-agentpath:" + IntegrationTest.agent
-                + "=start,event=ctimer,interval=1ms,loop=2s,file=" + dir + "/p-%n{2}.jfr");
-        IntegrationTest.Run r = java(agentOptions, Map.of(), IntegrationTest.classes, "ApiBurn", "7000");
-        check(r.exit() == 0, "exit " + r.exit());
+        Path dir = runLoop("p-%n{2}.jfr", Map.of());
         try (var files = Files.list(dir)) {
             List<String> names = files.map(f -> f.getFileName().toString()).sorted().toList();
             check(names.equals(List.of("p-0.jfr", "p-1.jfr")), "two rolling names: " + names);
