@@ -305,6 +305,24 @@ static void test_jfr(void **state) {
     refused("chunktime=99999999999999h", "99999999999999h");
 }
 
+/* Issue 22: loop=, filter, the metrics action. */
+static void test_embedding_options(void **state) {
+    (void)state;
+    assert_int_equal(options_parse("start,loop=2s,filter", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.loop_ns, 2000000000ULL);
+    assert_true(o.thread_filter);
+    assert_int_equal(options_parse("start,loop=10m", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.loop_ns, 600000000000ULL);
+    assert_int_equal(options_parse("start,loop=500ms", &o, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "loop=500ms"));
+    assert_int_equal(options_parse("start,loop=1m,timeout=30", &o, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "'loop' and 'timeout' conflict"));
+    assert_int_equal(options_parse("metrics,file=/tmp/m.prom", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.action, ACTION_METRICS);
+    assert_string_equal(options_action_name(o.action), "metrics");
+    assert_int_equal(options_parse("start,file=p-%n{3}-%n.collapsed", &o, err, sizeof(err)), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),   cmocka_unit_test(test_actions),
@@ -312,7 +330,7 @@ int main(void) {
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
         cmocka_unit_test(test_durations),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
-        cmocka_unit_test(test_cstack),
+        cmocka_unit_test(test_cstack), cmocka_unit_test(test_embedding_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
