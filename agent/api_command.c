@@ -24,8 +24,8 @@ static bool is_dump_request(const prof_options *o) {
 
 static int run_locked(JavaVM *vm, const prof_options *o, api_result *result, char *err, size_t errlen) {
     if (jvm_init(vm, true, err, errlen)) return -1;
-    if (!o->file[0] && options_effective_format(o) == FORMAT_JFR &&
-        (o->action == ACTION_START || o->action == ACTION_RESUME)) {
+    /* The JFR writer writes to the process's standard output itself, where the caller would never see it. */
+    if (!o->file[0] && o->format == FORMAT_JFR) {
         snprintf(err, errlen, "a JFR recording needs a file here: add file=PATH.jfr to the command");
         result->bad_command = true;
         return -1;

@@ -14,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static FILE *capture;
+/* Per thread: only the API caller's own output is captured, never a timeout's or a loop's dump that runs
+ * meanwhile on its own thread. */
+static __thread FILE *capture;
 
 void output_capture(FILE *f) {
     capture = f;

@@ -19,8 +19,8 @@ int output_write_profile(const prof_options *o, const profile *p, char *err, siz
 /* Writes plain text (status, version) to file= or standard output. */
 int output_write_text(const prof_options *o, const char *text, char *err, size_t errlen);
 
-/* While 'f' is set (not NULL), output without file= goes into 'f' instead of standard output: the Java and C
- * APIs return a command's output to their caller (api_command.c). Set and cleared under the API's lock. */
+/* While 'f' is set (not NULL), output without file= written by the calling thread goes into 'f' instead of
+ * standard output: the Java and C APIs return a command's output to their caller (api_command.c). */
 void output_capture(FILE *f);
 
 #endif
