@@ -26,6 +26,7 @@ public class ApiTest {
                 case "async_profiler" -> expectOk(java(List.of(), Map.of(), apiClasses, "AsyncSelf", IntegrationTest.agent));
                 case "javaagent_jmx" -> javaagentJmx();
                 case "c_host" -> cHost();
+                case "agent_attach" -> agentAttach();
                 case "ld_preload" -> ldPreload();
                 case "loop_collapsed" -> loopCollapsed();
                 case "loop_jfr_rolling" -> loopJfrRolling();
@@ -96,6 +97,28 @@ public class ApiTest {
         IntegrationTest.Run bad = java(List.of("-javaagent:" + jar + "=start,interval=fast"), Map.of(), apiClasses,
                 "ApiBurn", "10");
         check(bad.exit() != 0 && bad.err().contains("interval=fast"), "a bad -javaagent command stops the JVM");
+    }
+
+    /** libprof.jar loaded into a running JVM as a Java agent (Agent-Class): its argument starts a session. */
+    static void agentAttach() throws Exception {
+        Path out = IntegrationTest.work.resolve("attached.collapsed");
+        Files.deleteIfExists(out);
+        Path log = IntegrationTest.work.resolve("target.out");
+        Process target = new ProcessBuilder(IntegrationTest.javaHome + "/bin/java", "-cp", IntegrationTest.classes,
+                "ApiBurn", "4000").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Thread.sleep(800);   // past the JVM's start-up: the attach listener answers from then on
+        var vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(target.pid()));
+        try {
+            vm.loadAgent(jar, "start,event=ctimer,interval=1ms,file=" + out);
+        } finally {
+            vm.detach();
+        }
+        check(target.waitFor(60, TimeUnit.SECONDS), "the target did not finish");
+        System.out.println("target output: " + Files.readString(log));
+        check(target.exitValue() == 0, "target exit " + target.exitValue());
+        var stacks = IntegrationTest.readCollapsed(out);
+        long burn = IntegrationTest.sumContaining(stacks, "ApiBurn.burn"), all = IntegrationTest.sum(stacks);
+        check(burn * 100 >= all * 70, "ApiBurn.burn in >= 70% of the attached agent's profile: " + burn + " of " + all);
     }
 
     /** A native program creates the JVM and profiles it through libprof.h (test/native/api_host.c). */
