@@ -15,6 +15,7 @@ public class ApiBurn {
     }
 
     public static void main(String[] args) {
+        System.out.println("ready");   // the JVM is up: an attach (SIGQUIT) no longer kills it
         burn(Integer.parseInt(args[0]));
     }
 }

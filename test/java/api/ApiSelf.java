@@ -87,7 +87,10 @@ public class ApiSelf {
         String collapsed = p.dumpCollapsed();
         long[] share = samplesWith(collapsed, "ApiSelf.main;ApiSelf.self;ApiSelf.burnSelf;ApiSelf.spin");
         check(share[1] >= samples, "collapsed holds the samples counted: " + share[1] + " < " + samples);
-        check(share[0] * 100 >= share[1] * 80, "burnSelf's stack in >= 80% of the samples: " + share[0] + " of " + share[1]);
+        // Of the main thread's samples outside the profiler's own calls (the dump and status while running are
+        // sampled too), as JIT compiler threads take a share that grows with the machine's load.
+        long main = samplesWith(collapsed, "ApiSelf.main")[0] - samplesWith(collapsed, "dev/libprof/Profiler.")[0];
+        check(share[0] * 100 >= main * 80, "burnSelf's stack in >= 80% of main's samples: " + share[0] + " of " + main);
         String traces = p.dumpTraces(3);
         check(traces.contains("ApiSelf.burnSelf"), "text report names burnSelf:\n" + traces);
         String flat = p.dumpFlat(3);
@@ -175,8 +178,8 @@ public class ApiSelf {
         String status = (String) server.invoke(name, "execute", new Object[] {"status"}, new String[] {"java.lang.String"});
         check(status.contains("state: running"), "the -javaagent session runs:\n" + status);
         String collapsed = (String) server.invoke(name, "dumpCollapsed", new Object[0], new String[0]);
-        long[] share = samplesWith(collapsed, "ApiSelf.burnSelf");
-        check(share[0] * 100 >= share[1] * 80, "burnSelf through JMX: " + share[0] + " of " + share[1]);
+        long burn = samplesWith(collapsed, "ApiSelf.burnSelf")[0], main = samplesWith(collapsed, "ApiSelf.main")[0];
+        check(burn * 100 >= main * 80, "burnSelf through JMX, of main's samples: " + burn + " of " + main);
         String version = (String) server.getAttribute(name, "Version");
         check(version.startsWith("libprof "), "Version through JMX: " + version);
         // The JVM's exit ends the session and writes its file= (ApiTest reads it).

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import javax.management.JMException;
 import javax.management.MBeanServer;
@@ -37,7 +38,7 @@ public final class Profiler implements ProfilerMBean {
 
     /**
      * The profiler, loading libprof.so when this JVM has none yet: from the system property libprof.path,
-     * else the copy packed in this jar (extracted to a private temporary file), else libprof.so on
+     * else the copy packed in this jar (extracted to a private temporary file, deleted once loaded), else libprof.so on
      * java.library.path. A JVM started with -agentpath:libprof.so already has it: that one is used.
      */
     public static synchronized Profiler getInstance() {
@@ -72,19 +73,28 @@ public final class Profiler implements ProfilerMBean {
     private static boolean loadPacked() {
         InputStream in = Profiler.class.getResourceAsStream(LIBRARY_RESOURCE);
         if (in == null) return false;
+        Path file = null;
         try {
-            // createTempFile makes the file readable by its owner only: no one else may swap the library.
-            File file = File.createTempFile("libprof-", ".so");
-            file.deleteOnExit();
+            // Files.createTempFile makes the file readable by its owner only: no one else may swap the library.
+            file = Files.createTempFile("libprof-", ".so");
             try {
-                Files.copy(in, file.toPath(), StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
             } finally {
                 in.close();
             }
-            System.load(file.getAbsolutePath());
+            System.load(file.toAbsolutePath().toString());
             return true;
         } catch (IOException e) {
             throw new IllegalStateException("libprof: cannot extract the library from the jar: " + e, e);
+        } finally {
+            // Loaded, the library stays mapped: its file can go now, so no JVM exit (even a crash) leaves it behind.
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException ignored) {
+                    file.toFile().deleteOnExit();
+                }
+            }
         }
     }
 
