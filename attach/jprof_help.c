@@ -37,11 +37,12 @@ void jprof_help_print(FILE *out) {
     for (size_t i = 0; i < options_table_count; i++) {
         const options_spec *s = &options_table[i];
         if (!s->jprof) continue;
-        char flags[64], probe[128];
+        char flags[64], probe[128], help[512];
         snprintf(flags, sizeof(flags), "%s%s%s", s->jprof, s->jprof_arg ? " " : "", s->jprof_arg ? s->jprof_arg : "");
+        options_table_help(s, s->jprof_help, help, sizeof(help));
         snprintf(probe, sizeof(probe), "%s%s%s", s->name ? s->name : "", s->probe && *s->probe ? "=" : "",
                  s->probe ? s->probe : "");
-        fprintf(out, "  %-18s %s%s\n", flags, s->jprof_help,
+        fprintf(out, "  %-18s %s%s\n", flags, help,
                 s->name && s->probe && !agent_accepts(probe)
                     ? "\n                     [not supported by this agent build yet: refused as 'unknown option']"
                     : "");
