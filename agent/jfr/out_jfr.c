@@ -11,6 +11,7 @@
  * chunks are kept and moved to the target as usual.
  */
 #define _GNU_SOURCE
+#include "sample_ring_create.h"
 #include "out_jfr.h"
 
 #include "cpu_load.h"
@@ -25,6 +26,7 @@
 #include "safe_file.h"
 #include "signal_watch.h"
 #include "trace_store.h"
+#include "trace_store_swap.h"
 
 #include <errno.h>
 #include <fcntl.h>
