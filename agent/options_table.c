@@ -186,10 +186,29 @@ bool options_table_takes_value(const options_spec *s) {
     return s->kind == OPTION_COUNT ? !s->dflt : s->kind != OPTION_ACTION && s->kind != OPTION_FLAG;
 }
 
-void options_table_help(const options_spec *s, const char *text, char *buf, size_t len) {
+/* A row's help for a tool: its text, and for a choice its values from the table. */
+static void help_text(const options_spec *s, const char *text, char *buf, size_t len) {
     char choices[256] = "";
     if (s->choices) options_table_choices(s, choices, sizeof(choices));
     snprintf(buf, len, "%s%s%s", text ? text : "", s->choices ? ": " : "", choices);
+}
+
+void options_table_print_help(FILE *out, options_tool tool, const char *(*note)(const options_spec *s)) {
+    for (size_t i = 0; i < options_table_count; i++) {
+        const options_spec *s = &options_table[i];
+        bool jprof = tool == OPTIONS_JPROF;
+        const char *flag = jprof ? s->jprof : s->jfrconv_long;
+        if (!flag) continue;
+        const char *arg = jprof ? s->jprof_arg : s->jfrconv_arg;
+        char flags[64], help[512];
+        /* jfrconv's lines give the short spelling first, long ones aligned after it: "-t, --threads". */
+        const char *first = jprof ? "" : s->jfrconv ? s->jfrconv : "  ";
+        const char *then = jprof ? "" : s->jfrconv ? ", " : "  ";
+        snprintf(flags, sizeof(flags), "%s%s%s%s%s", first, then, flag, arg ? " " : "", arg ? arg : "");
+        help_text(s, jprof ? s->jprof_help : s->jfrconv_help, help, sizeof(help));
+        /* The width: each tool's help texts continue their lines under this column (MORE, JMORE). */
+        fprintf(out, "  %-*s %s%s\n", jprof ? 18 : 20, flags, help, note ? note(s) : "");
+    }
 }
 
 void options_table_choices(const options_spec *s, char *buf, size_t len) {

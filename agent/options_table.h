@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* A row's value kind: how its value is spelled, parsed and checked, and the one message that names what
  * is accepted. Each kind has one parser (options_table_apply); a new option of an existing kind is a row. */
@@ -111,11 +112,16 @@ bool options_table_takes_value(const options_spec *s);
 /* An OPTION_CHOICE row's values as its error message lists them: "vm (or vmx), dwarf, fp, no". */
 void options_table_choices(const options_spec *s, char *buf, size_t len);
 
+/* The tools whose help the table writes. */
+typedef enum { OPTIONS_JPROF, OPTIONS_JFRCONV } options_tool;
+
+/* The tool's option lines, one per row it offers, in table order: its flag spelling, the value's
+ * placeholder and the help (a choice's values from the table). 'note' (NULL: none) may add text after a
+ * row's help, such as jprof's "not supported by this agent build yet". */
+void options_table_print_help(FILE *out, options_tool tool, const char *(*note)(const options_spec *s));
+
 /* A kind's name as the tests and messages call it ("duration"). */
 const char *options_table_kind_name(options_kind kind);
-
-/* The help text of a row for jprof or jfrconv: the row's text, and for a choice its values from the table. */
-void options_table_help(const options_spec *s, const char *text, char *buf, size_t len);
 
 /* Parses 'value' (NULL when the option was given bare) by the row's kind into its field of 'o'. 'spelled'
  * is the option as the user wrote it: a name ("interval") gives messages "option 'interval=VALUE': ...",

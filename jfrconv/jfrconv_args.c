@@ -26,15 +26,7 @@ void jfrconv_usage(FILE *out) {
           "\n"
           "Options:\n",
           out);
-    for (size_t i = 0; i < options_table_count; i++) {
-        const options_spec *o = &options_table[i];
-        if (!o->jfrconv_long) continue;
-        char flags[64], help[512];
-        options_table_help(o, o->jfrconv_help, help, sizeof(help));
-        snprintf(flags, sizeof(flags), "%s%s%s%s%s", o->jfrconv ? o->jfrconv : "  ", o->jfrconv ? ", " : "  ",
-                 o->jfrconv_long, o->jfrconv_arg ? " " : "", o->jfrconv_arg ? o->jfrconv_arg : "");
-        fprintf(out, "  %-20s %s\n", flags, help);
-    }
+    options_table_print_help(out, OPTIONS_JFRCONV, NULL);
     fputs("  -h, --help           this help\n", out);
 }
 
