@@ -1,10 +1,11 @@
 /*
- * options_table: the one table of options. Every option the agent's grammar knows (its name and value
- * kind in async-profiler's spelling, and for a choice its accepted values), the flags jprof and jfrconv
- * spell it with, and jprof's and jfrconv's help lines for it; the tools' own flags (-d, --state, ...) are
- * rows without an agent name. The agent's "accepted:" lists, its no-value checks, flags and choices,
- * jprof's flag translation and help, and jfrconv's flags and help all read it, so a new option is one
- * row. Pure data; used by options.c, jprof and jfrconv.
+ * options_table: the one table of options. Every option the agent's grammar knows (its name in
+ * async-profiler's spelling, its value kind with the kind's limits, the field it sets, for a choice its
+ * accepted values), the flags jprof and jfrconv spell it with, their help lines for it, and where jfrconv
+ * puts it; the tools' own flags (-d, --state, ...) are rows without an agent name. The agent's values and
+ * "accepted:" lists, jprof's flag translation and help, and jfrconv's flags, values and help all read it,
+ * so an option of an existing kind is one row. The rows are data (options_table.c); each kind's parser
+ * and message is in options_kinds.c. Used by options.c, jprof and jfrconv.
  */
 #ifndef LIBPROF_OPTIONS_TABLE_H
 #define LIBPROF_OPTIONS_TABLE_H
