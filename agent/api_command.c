@@ -6,8 +6,8 @@
 #include "options.h"
 #include "output.h"
 #include "profiler.h"
-#include "sample.h"
-#include "thread_filter.h"
+#include "sample_setup.h"
+#include "thread_filter_init.h"
 
 #include <pthread.h>
 #include <stdio.h>

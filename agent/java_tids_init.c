@@ -3,6 +3,7 @@
  * Outside signal handlers; called by jvm.c.
  */
 #include "java_tids.h"
+#include "java_tids_init.h"
 #include "tid_bitmap.h"
 
 #include <stdbool.h>

@@ -3,6 +3,7 @@
  * mapped once, by the first API call that adds or removes a thread or the first session with `filter`.
  */
 #include "thread_filter.h"
+#include "thread_filter_init.h"
 #include "tid_bitmap.h"
 
 #include <pthread.h>

@@ -12,8 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sizes the bitmap from pid_max (thread_filter_init.c). Outside handlers; -1 when it cannot be mapped. */
-int thread_filter_init(void);
 /* Its signal-safe half: the bits to use, one per thread id below count. */
 void thread_filter_use(_Atomic uint64_t *bits, size_t count);
 void thread_filter_set(int tid, bool sampled);
