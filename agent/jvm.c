@@ -161,16 +161,34 @@ static int os_tid_of(JNIEnv *jni, jobject thread, jfieldID eetop, uint64_t osthr
     return (int)(uint32_t)(word >> (((osthread + tid_at) & 7) * 8));
 }
 
+/* Where a JavaThread keeps its OSThread, and an OSThread its thread id, from the VM's structure tables. */
+static int thread_tid_offsets(uint64_t *osthread_at, uint64_t *tid_at) {
+    char why[256];
+    if (vmstructs_init(why, sizeof(why)) ||
+        !(vmstructs_field_offset("JavaThread", "_osthread", osthread_at) ||
+          vmstructs_field_offset("Thread", "_osthread", osthread_at)) ||
+        !vmstructs_field_offset("OSThread", "_thread_id", tid_at))
+        return -1;
+    return 0;
+}
+
+int jvm_thread_os_tid(JNIEnv *jni, jobject thread) {
+    uint64_t osthread_at, tid_at;
+    if (!thread || thread_tid_offsets(&osthread_at, &tid_at)) return 0;
+    jclass thread_class = (*jni)->FindClass(jni, "java/lang/Thread");
+    jfieldID eetop = thread_class ? (*jni)->GetFieldID(jni, thread_class, "eetop", "J") : NULL;
+    if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    int tid = eetop ? os_tid_of(jni, thread, eetop, osthread_at, tid_at) : 0;
+    if (thread_class) (*jni)->DeleteLocalRef(jni, thread_class);
+    return tid;
+}
+
 /* On attach, Java threads that already exist never pass through ThreadStart: find their OS thread ids so
  * the signal handler knows it may ask the JVM for their JNIEnv. */
 static void register_existing_java_threads(void) {
-    char why[256];
     safe_read_mode_choose();   /* the reads below are the first of this JVM's life */
     uint64_t osthread_at, tid_at;
-    if (vmstructs_init(why, sizeof(why)) ||
-        !(vmstructs_field_offset("JavaThread", "_osthread", &osthread_at) ||
-          vmstructs_field_offset("Thread", "_osthread", &osthread_at)) ||
-        !vmstructs_field_offset("OSThread", "_thread_id", &tid_at)) {
+    if (thread_tid_offsets(&osthread_at, &tid_at)) {
         log_warn("cannot map existing Java threads to OS threads: only threads started from now on will show "
                  "Java frames");
         return;

@@ -28,8 +28,8 @@ void options_init(prof_options *o) {
 
 
 static int parse_action(const char *name, prof_action *out) {
-    static const char *const names[] = {"", "start", "resume", "stop", "dump", "status", "version"};
-    for (int a = ACTION_START; a <= ACTION_VERSION; a++) {
+    static const char *const names[] = {"", "start", "resume", "stop", "dump", "status", "version", "metrics"};
+    for (int a = ACTION_START; a <= ACTION_METRICS; a++) {
         if (strcmp(name, names[a]) == 0) {
             *out = (prof_action)a;
             return 0;
@@ -70,6 +70,8 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
     }
     free(copy);
+    if (rc == 0 && o->loop_ns && o->timeout_s)
+        rc = errmsg_fail(err, errlen, "options 'loop' and 'timeout' conflict: a loop runs until stopped; give one");
     /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
     if (rc == 0 && o->interval_has_unit && method_target_is_target(o->event))
         rc = errmsg_fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "
@@ -89,8 +91,8 @@ prof_format options_effective_format(const prof_options *o) {
 }
 
 const char *options_action_name(prof_action a) {
-    static const char *const names[] = {"none", "start", "resume", "stop", "dump", "status", "version"};
-    return (unsigned)a <= ACTION_VERSION ? names[a] : "?";
+    static const char *const names[] = {"none", "start", "resume", "stop", "dump", "status", "version", "metrics"};
+    return (unsigned)a <= ACTION_METRICS ? names[a] : "?";
 }
 
 const char *options_format_name(prof_format f) {

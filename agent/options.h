@@ -22,6 +22,7 @@ typedef enum {
     ACTION_DUMP,
     ACTION_STATUS,
     ACTION_VERSION,
+    ACTION_METRICS,     /* the counters in Prometheus' text format (metrics.c) */
 } prof_action;
 
 typedef enum {
@@ -72,6 +73,8 @@ typedef struct prof_options {
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
+    uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */
+    bool thread_filter;         /* filter: sample only the threads added through the API (thread_filter.h) */
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL

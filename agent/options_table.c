@@ -50,6 +50,15 @@ const options_spec options_table[] = {
     {"dump", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"status", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    /* --- issue 22 (embedding): metrics, filter, loop --- */
+    {"metrics", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"filter", OPTION_FLAG, FIELD(thread_filter), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE},
+    {"loop", OPTION_DURATION, FIELD(loop_ns), 0, "--loop", "TIME",
+     "continuous profiling: a new profile file every TIME until stopped (30s, 1h);" MORE
+     "name them apart with %t, %n (sequence) or %n{MAX} (rolling)", "10", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE, .min = SECOND, .unit = SECOND},
+    /* --- end issue 22 --- */
     {"event", OPTION_EVENT, FIELD(event), 0, "-e", "EVENT",
      "sampling event: cpu (default), ctimer, itimer (see 'jprof list'), or Java" MORE
      "methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE, .cap = TEXT_CAP(event)},
@@ -59,7 +68,8 @@ const options_spec options_table[] = {
      .min = 1, .unit = 1, .unit_field = FIELD(interval_has_unit)},
     {"file", OPTION_FILE, FIELD(file), 0, "-f", "FILE",
      "write the profile to FILE (in the JVM's file system, written by the JVM's" MORE
-     "user; %p = pid, %t = timestamp); without -f it goes to stdout", "x", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_FILE,
+     "user; %p = pid, %t = timestamp, %n = loop period, %n{MAX} = period modulo" MORE
+     "MAX, %{NAME} = environment variable); without -f it goes to stdout", "x", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_FILE,
      .cap = TEXT_CAP(file)},
     {NULL, OPTION_TEXT, 0, 0, "-o", "FORMAT",
      "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE

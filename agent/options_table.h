@@ -30,7 +30,7 @@ typedef enum {
     OPTION_EVENT,      /* cpu, ctimer, itimer, a perf event (perf_events.h) or methods to instrument */
     OPTION_TEXT,       /* any non-empty text that fits the row's char array */
     OPTION_PATTERN,    /* a frame pattern, '*' only at its ends; repeatable: appended to the row's list */
-    OPTION_FILE,       /* an output file name pattern (%p = pid, %t = timestamp), checked now */
+    OPTION_FILE,       /* an output file name pattern (%p, %t, %n, %n{MAX}, %{NAME}: filepath.h), checked now */
     OPTION_TIME,       /* jfrconv: a point in a recording (10s, -5s, epoch ms, 2026-11-22T10:15:00, 10:15:00) */
     OPTION_STATES,     /* jfrconv: a comma list of thread states */
     OPTION_KIND_COUNT, /* not a kind: how many there are */

@@ -29,7 +29,7 @@ static const char *pending(const options_spec *s) {
 }
 
 void jprof_help_print(FILE *out) {
-    fputs("Usage: jprof [action] [options] <pid | main class name>\n"
+    fputs("Usage: jprof [action] [options] <pid | main class name | jps>\n"
           "Profile a running JVM: jprof loads libprof.so into it through the HotSpot attach mechanism.\n"
           "\n"
           "Actions:\n"
@@ -41,10 +41,17 @@ void jprof_help_print(FILE *out) {
           "  status             state, engine, elapsed time, samples and drops\n"
           "  version            the version of the agent loaded in the JVM\n"
           "  list               the events that can be sampled\n"
+          "  collect            the same as no action\n"
+          "  metrics            the agent's counters in Prometheus' text format\n"
+          "  load               load the agent only (for the Java API, its MBean, later requests)\n"
+          "\n"
+          "Target: a pid, a main class or jar name, or jps: the one JVM running here.\n"
           "\n"
           "Options:\n",
           out);
     options_table_print_help(out, OPTIONS_JPROF, pending);
+    /* jprof's own switches, not options: they stop before any target is needed. */
+    fprintf(out, "  %-18s %s\n", "-v, --version", "jprof's version");
     fprintf(out, "  %-18s %s\n", "-h, --help", "this text");
     fputs("\nFormats this agent writes now:", out);
     static const char *const formats[] = {"collapsed", "flamegraph", "tree", "text", "jfr", "traces", "flat"};

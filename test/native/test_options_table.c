@@ -115,7 +115,7 @@ static int help_flags(const char *text, char flags[][64], int max) {
             sscanf(p, " %63s", flags[n]);
             size_t len = strlen(flags[n]);
             if (len && flags[n][len - 1] == ',') flags[n][len - 1] = 0;   /* "-t, --threads" */
-            if (strcmp(flags[n], "-h") != 0) n++;
+            if (strcmp(flags[n], "-h") != 0 && strcmp(flags[n], "-v") != 0) n++;   /* jprof's own switches */
         }
         if (!strchr(p, '\n')) break;
     }
