@@ -97,6 +97,21 @@ static int parse_int(const char *s, long min, long max, int *out) {
     return 0;
 }
 
+/* features=a+b (async-profiler's separator: ',' separates options). Only the features we have. */
+static int parse_features(prof_options *o, const char *value, char *err, size_t errlen) {
+    const char *p = value ? value : "";
+    o->agct = false;
+    do {
+        size_t n = strcspn(p, "+");
+        if (n == 4 && strncmp(p, "agct", 4) == 0) o->agct = true;
+        else
+            return errmsg_fail(err, errlen, "option 'features=%s': unknown feature '%.*s' (accepted: agct, several "
+                               "joined by '+')", value ? value : "", (int)n, p);
+        p += n;
+    } while (*p++ == '+');
+    return 0;
+}
+
 static int copy_value(char *dst, size_t cap, const char *name, const char *value, char *err, size_t errlen) {
     if (!value || !*value) return errmsg_fail(err, errlen, "option '%s' needs a value: %s=...", name, name);
     if (strlen(value) >= cap)
@@ -283,6 +298,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         return 0;
     }
     if (strcmp(name, "log") == 0) return copy_value(o->log_file, sizeof(o->log_file), name, value, err, errlen);
+    if (strcmp(name, "features") == 0) return parse_features(o, value, err, errlen);
     return errmsg_fail(err, errlen, "option '%s': no parser for this table row", name);   /* cannot happen */
 }
 

@@ -66,6 +66,7 @@ typedef struct {
     int log_level;              /* log_level enum from log.h */
     bool quiet;
     prof_cstack cstack;
+    bool agct;                  /* features=agct: cstack=vm takes Java frames from AsyncGetCallTrace */
     double minwidth;            /* html: frames narrower than this percent of the total are not written */
     bool reverse;               /* html: start with stacks merged from the leaf (backtraces) */
     bool inverted;              /* flame graph: start as an icicle (root at the top) */

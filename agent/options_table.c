@@ -118,6 +118,10 @@ const options_spec options_table[] = {
     {"alluser", OPTION_FLAG, FIELD(alluser), 0, "--all-user", NULL, "only user-mode events", "", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"cstack", OPTION_CHOICE, FIELD(cstack), 0, "--cstack", "MODE", "how to walk stacks: vm (default), dwarf, fp, no",
      "dwarf", NULL, NULL, NULL, NULL, cstack_choices, OPTION_OWN_NONE},
+    {"features", OPTION_VALUE, 0, 0, "--features", "LIST",
+     "stack walking features, joined by '+': agct (cstack=vm takes Java" MORE
+     "frames from AsyncGetCallTrace instead of naming them itself)", "agct", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE},
     {"timeout", OPTION_VALUE, 0, 0, "--timeout", "DURATION", "stop the profiler by itself after DURATION (start)",
      "10", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"log", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},

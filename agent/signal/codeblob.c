@@ -155,6 +155,7 @@ bool codeblob_find(uintptr_t pc, codeblob *out) {
     if (!block || !codeblob_read_field(block + codeblob_vm.used_at, codeblob_vm.used_width, &used) || !used)
         return false;
     uintptr_t blob = block + codeblob_vm.heap_block_size;
+    out->blob = blob;
     if (!read_at(blob, codeblob_vm.blob_size, &size) || size <= 0 || pc >= blob + (uintptr_t)size ||
         !code_range(blob, &out->code_begin, &out->code_end) || pc < out->code_begin || pc >= out->code_end ||
         out->code_begin < blob || out->code_end > blob + (uintptr_t)size)

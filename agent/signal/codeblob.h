@@ -22,6 +22,7 @@ typedef enum {
 
 typedef struct {
     blob_kind kind;
+    uintptr_t blob;            /* the CodeBlob's own address */
     uintptr_t code_begin, code_end;
     uintptr_t frame_bytes;     /* the frame's size including the return address; 0 for frameless stubs */
     uintptr_t frame_complete;  /* the first pc at which the frame is fully built; 0 when never */

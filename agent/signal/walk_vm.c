@@ -35,6 +35,7 @@
 #include "codeblob.h"
 #include "codeheap.h"
 #include "native_map.h"
+#include "nmethod_scopes.h"
 #include "safe_read.h"
 
 #include <stdatomic.h>
@@ -79,6 +80,10 @@ static uintptr_t named_code[METHOD_CACHE], named_code_size[METHOD_CACHE];
 void walk_vm_set_layout(const walk_vm_layout *l) {
     layout = *l;
     atomic_store(&layout_set, true);
+}
+
+bool walk_vm_names_frames(void) {
+    return atomic_load(&layout_set) && nmethod_scopes_ready();
 }
 
 static bool read_u(uintptr_t addr, unsigned width, uintptr_t *out) {
@@ -133,7 +138,7 @@ static bool name_method(uintptr_t method, named_method *out) {
 const char *walk_vm_failure_name(vmwalk_failure f) {
     static const char *const names[VMWALK_REASON_COUNT] = {"ok",           "no_code_blob", "bad_frame",
                                                            "unmatched_method", "frames_left", "deopt",
-                                                           "no_java_trace"};
+                                                           "no_java_trace", "unnamed_method", "no_scopes"};
     return (unsigned)f < VMWALK_REASON_COUNT ? names[f] : "?";
 }
 
@@ -162,19 +167,58 @@ static bool emit(walk_state *w, trace_frame f) {
     return true;
 }
 
-/* A physical Java frame named by the walker; bcp is the interpreter's bytecode pointer, 0 if compiled. */
-static bool emit_own(walk_state *w, uintptr_t method, uintptr_t bcp) {
+/* The walker's own name for one Java frame: its jmethodID and the bci, checked against the method's code
+ * size. A method without a jmethodID (none was preallocated, or its class is being unloaded) becomes an
+ * [unknown_Java] frame in its place, counted, and the walk goes on: the frames around it are still right. */
+static bool emit_named(walk_state *w, uintptr_t method, int32_t bci, frame_kind kind) {
     named_method m;
-    if (!name_method(method, &m)) return fail(w, VMWALK_NO_TRACE);
-    int32_t bci = bcp >= m.code && bcp < m.code + m.code_size ? (int32_t)(bcp - m.code) : 0;
-    w->r->self_named++;
-    return emit(w, (trace_frame){m.id, bci, FRAME_JAVA});
+    if (!name_method(method, &m)) {
+        w->r->unnamed++;
+        return emit(w, (trace_frame){MARKER_UNKNOWN_JAVA, 0, FRAME_MARKER});
+    }
+    if (bci < 0 || (uintptr_t)bci >= m.code_size) bci = 0;
+    return emit(w, (trace_frame){m.id, bci, kind});
 }
 
-/* Places AsyncGetCallTrace's frames up to the one whose Method* is the physical frame's. */
-static bool emit_java(walk_state *w, uintptr_t method, uintptr_t bcp) {
-    if (w->java_count == 0 && w->name_frames && atomic_load_explicit(&layout_set, memory_order_acquire))
-        return emit_own(w, method, bcp);
+static bool self_naming(const walk_state *w) {
+    return w->java_count == 0 && w->name_frames && atomic_load_explicit(&layout_set, memory_order_acquire);
+}
+
+/* An interpreted frame named by the walker: bcp is the interpreter's bytecode pointer. */
+static bool emit_interpreted(walk_state *w, uintptr_t method, uintptr_t bcp) {
+    named_method m;
+    int32_t bci = 0;
+    if (name_method(method, &m) && bcp >= m.code && bcp < m.code + m.code_size) bci = (int32_t)(bcp - m.code);
+    w->r->self_named++;
+    return emit_named(w, method, bci, FRAME_JAVA_INTERPRETED);
+}
+
+static frame_kind compiled_kind(nmethod_tier tier) {
+    return tier == NMETHOD_TIER_C1 ? FRAME_JAVA_C1 : FRAME_JAVA_JIT;
+}
+
+/* A compiled frame named by the walker: every scope at its pc, the inlined ones first. Without readable
+ * debug information (native method wrappers have none), the nmethod's own method. */
+static bool emit_compiled(walk_state *w, const codeblob *b) {
+    nmethod_scope scopes[NMETHOD_SCOPES_MAX];
+    nmethod_tier tier = NMETHOD_TIER_UNKNOWN;
+    int n = nmethod_scopes_at(b->blob, b->code_begin, w->pc, b->method, scopes, &tier);
+    if (n == 0) {
+        w->r->no_scopes++;
+        scopes[0] = (nmethod_scope){b->method, 0};
+        n = 1;
+    }
+    w->r->self_named++;
+    for (int i = 0; i < n; i++) {
+        if (!emit_named(w, scopes[i].method, scopes[i].bci, i + 1 < n ? FRAME_JAVA_INLINED : compiled_kind(tier)))
+            return false;
+    }
+    return true;
+}
+
+/* Places AsyncGetCallTrace's frames up to the one whose Method* is the physical frame's, which gets the
+ * frame's own kind; the frames before it were inlined into it. */
+static bool emit_java(walk_state *w, uintptr_t method, frame_kind kind) {
     int k = w->next_java;
     while (k < w->java_count && method_of(w->java[k].method_id) != method) k++;
     /* A leaf frame being entered (nmethod prologue, interpreter method entry) is not yet a frame for
@@ -186,7 +230,8 @@ static bool emit_java(walk_state *w, uintptr_t method, uintptr_t bcp) {
     }
     for (; w->next_java <= k; w->next_java++) {
         const asgct_frame *f = &w->java[w->next_java];
-        if (!emit(w, (trace_frame){(uint64_t)(uintptr_t)f->method_id, f->lineno, FRAME_JAVA})) return false;
+        frame_kind own = w->next_java == k ? kind : FRAME_JAVA_INLINED;
+        if (!emit(w, (trace_frame){(uint64_t)(uintptr_t)f->method_id, f->lineno, own})) return false;
     }
     return true;
 }
@@ -263,11 +308,14 @@ static bool step_code_frame(walk_state *w) {
             w->fp < w->sp)
             return fail(w, VMWALK_BAD_FRAME);
         if (layout.interp_bcp_slot) safe_read_word(w->fp + (uintptr_t)(intptr_t)layout.interp_bcp_slot * WORD, &bcp);
-        if (!emit_java(w, method, bcp)) return false;
+        if (!(self_naming(w) ? emit_interpreted(w, method, bcp) : emit_java(w, method, FRAME_JAVA_INTERPRETED)))
+            return false;
         return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
     }
     if (b.deopt) return fail(w, VMWALK_DEOPT);
-    if (b.kind == BLOB_NMETHOD && !emit_java(w, b.method, 0)) return false;
+    if (b.kind == BLOB_NMETHOD &&
+        !(self_naming(w) ? emit_compiled(w, &b) : emit_java(w, b.method, compiled_kind(nmethod_scopes_tier(b.blob)))))
+        return false;
     bool built = b.frame_bytes >= 2 * WORD && b.frame_complete && w->pc >= b.frame_complete;
     if (w->leaf && !built) return step_unbuilt_leaf(w, b.frame_bytes) || fail(w, VMWALK_BAD_FRAME);
     /* A caller in a stub the blob gives no frame size for (StubRoutines' stubs, such as the nmethod entry
@@ -283,7 +331,7 @@ int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_f
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
                     0, out, max, 0, r};
-    *r = (vmwalk_result){VMWALK_OK, -1, false, 0};
+    *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
             if (r->native_prefix < 0) r->native_prefix = w.n;
