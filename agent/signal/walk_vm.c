@@ -254,15 +254,43 @@ static bool step_to(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     return true;
 }
 
+/* True when the instruction before 'ret' in the code cache is a call, as before every return address
+ * there: HotSpot's x86_64 calls are `call rel32`, `call reg` (with or without REX.B) and `call [reg+d8]`
+ * (the interpreter's). A stale word on the stack that merely points into code usually fails this. */
+static bool after_call(uintptr_t ret) {
+    uint8_t c[6];
+    for (unsigned i = 0; i < sizeof(c); i++) {
+        int64_t b;
+        if (!codeblob_read_field(ret - sizeof(c) + i, 1, &b)) return false;
+        c[i] = (uint8_t)b;
+    }
+    return c[1] == 0xE8 || (c[4] == 0xFF && (c[5] & 0xF8) == 0xD0) ||
+           (c[3] == 0xFF && (c[4] & 0xF8) == 0x50) || (c[0] == 0xFF && (c[1] & 0xF8) == 0x90);
+}
+
+/* step_to for a guessed return address: one in the code cache must follow a call. */
+static bool step_to_guessed(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
+    uintptr_t ret;
+    if (!safe_read_word(ret_at, &ret) || (codeheap_contains(ret) && !after_call(ret))) return false;
+    return step_to(w, ret_at, fp);
+}
+
 /* A leaf frame that is not (or no longer) built: the return address at sp, or above a pushed rbp, or, for
  * a prologue that has allocated the frame but not reached its frame-complete point, where the whole frame
  * puts it; for a stub that built an rbp frame, above rbp. */
 static bool step_unbuilt_leaf(walk_state *w, uintptr_t frame_bytes) {
     uintptr_t saved_fp, fp = w->fp;
-    if (step_to(w, w->sp, fp)) return true;
-    if (safe_read_word(w->sp, &saved_fp) && step_to(w, w->sp + WORD, saved_fp)) return true;
+    /* Until the frame is complete, rbp still holds the caller's value: where the prologue has saved it
+     * (at the top of an allocated frame, or pushed at sp), the return address is right above. This comes
+     * first, as the stack below a frame being built holds stale return addresses of earlier calls. */
+    if (frame_bytes >= 2 * WORD && safe_read_word(w->sp + frame_bytes - 2 * WORD, &saved_fp) && saved_fp == fp &&
+        step_to_guessed(w, w->sp + frame_bytes - WORD, fp))
+        return true;
+    if (safe_read_word(w->sp, &saved_fp) && saved_fp == fp && step_to_guessed(w, w->sp + WORD, fp)) return true;
+    if (step_to_guessed(w, w->sp, fp)) return true;
+    if (safe_read_word(w->sp, &saved_fp) && step_to_guessed(w, w->sp + WORD, saved_fp)) return true;
     if (frame_bytes >= 2 * WORD && safe_read_word(w->sp + frame_bytes - 2 * WORD, &saved_fp) &&
-        step_to(w, w->sp + frame_bytes - WORD, saved_fp))
+        step_to_guessed(w, w->sp + frame_bytes - WORD, saved_fp))
         return true;
     return !frame_bytes && fp > w->sp && fp - w->sp < 4096 && step_fp_frame(w, false);
 }
@@ -294,6 +322,26 @@ static bool step_stub_frame(walk_state *w) {
     return step_to(w, fp + 2 * WORD, saved_fp);
 }
 
+/* Where a leaf compiled frame past its frame-complete point stands in its epilogue, from the code at pc.
+ * HotSpot's x86_64 epilogue of a compiled method is `add rsp, N; pop rbp; [cmp rsp, [r15 + d8]; ja
+ * poll_stub;] ret` (the return poll since JDK 16): at `pop rbp` the caller's rbp is at sp and the return
+ * address above it; past it, the return address is at sp. */
+typedef enum { EPILOGUE_NONE, EPILOGUE_AT_POP, EPILOGUE_POPPED } epilogue_state;
+
+static epilogue_state epilogue_at(uintptr_t pc) {
+    uint8_t code[7];
+    for (unsigned i = 0; i < sizeof(code); i++) {
+        int64_t b;
+        if (!codeblob_read_field(pc + i, 1, &b)) return EPILOGUE_NONE;
+        code[i] = (uint8_t)b;
+    }
+    if (code[0] == 0x5D) return EPILOGUE_AT_POP;                                          /* pop rbp */
+    if (code[0] == 0xC3) return EPILOGUE_POPPED;                                          /* ret */
+    if (code[0] == 0x49 && code[1] == 0x3B && code[2] == 0x67) return EPILOGUE_POPPED;    /* cmp rsp, [r15+d8] */
+    if (code[0] == 0x0F && code[1] == 0x87 && code[6] == 0xC3) return EPILOGUE_POPPED;    /* ja poll_stub; ret */
+    return EPILOGUE_NONE;
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -318,6 +366,13 @@ static bool step_code_frame(walk_state *w) {
         return false;
     bool built = b.frame_bytes >= 2 * WORD && b.frame_complete && w->pc >= b.frame_complete;
     if (w->leaf && !built) return step_unbuilt_leaf(w, b.frame_bytes) || fail(w, VMWALK_BAD_FRAME);
+    if (w->leaf && b.kind == BLOB_NMETHOD) {
+        epilogue_state e = epilogue_at(w->pc);
+        uintptr_t saved;
+        if (e == EPILOGUE_AT_POP)
+            return (safe_read_word(w->sp, &saved) && step_to(w, w->sp + WORD, saved)) || fail(w, VMWALK_BAD_FRAME);
+        if (e == EPILOGUE_POPPED) return step_to(w, w->sp, w->fp) || fail(w, VMWALK_BAD_FRAME);
+    }
     /* A caller in a stub the blob gives no frame size for (StubRoutines' stubs, such as the nmethod entry
      * barrier's): those that call out build an rbp frame first. */
     if (b.frame_bytes < 2 * WORD) return step_fp_frame(w, false) || step_stub_frame(w) || fail(w, VMWALK_BAD_FRAME);
