@@ -70,6 +70,7 @@ static void set_layout(void) {
     /* Not exported: x86_64's interpreter frame keeps the bytecode pointer five words below the Method*
      * (frame_x86.hpp: mirror, mdp, cache, locals, then bcp); a bcp outside the method's code gives bci 0. */
     l.interp_bcp_slot = codeblob_interp_method_slot() - 5;
+    if (!vmstructs_field("Method", "_access_flags", &l.access_flags, &l.access_flags_width)) l.access_flags_width = 0;
     walk_vm_set_layout(&l);
 }
 

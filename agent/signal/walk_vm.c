@@ -44,6 +44,7 @@
 #define MAX_FRAME_BYTES ((uintptr_t)1 << 20)
 #define METHOD_CACHE 8192
 #define METHOD_PROBES 16
+#define JVM_ACC_NATIVE 0x0100   /* the class file's ACC_NATIVE, kept as is in Method::_access_flags */
 
 /* jmethodID -> Method*: the word a jmethodID points to changes only when its class is redefined or
  * unloaded; a stale entry costs one mismatch (a counted fallback), never a wrong name. */
@@ -204,7 +205,11 @@ static bool emit_compiled(walk_state *w, const codeblob *b) {
     nmethod_tier tier = NMETHOD_TIER_UNKNOWN;
     int n = nmethod_scopes_at(b->blob, b->code_begin, w->pc, b->method, scopes, &tier);
     if (n == 0) {
-        w->r->no_scopes++;
+        /* A native method's wrapper has no debug information to read: not a loss. */
+        uintptr_t flags;
+        if (!layout.access_flags_width || !read_u(b->method + layout.access_flags, layout.access_flags_width, &flags) ||
+            !(flags & JVM_ACC_NATIVE))
+            w->r->no_scopes++;
         scopes[0] = (nmethod_scope){b->method, 0};
         n = 1;
     }

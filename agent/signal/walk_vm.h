@@ -44,6 +44,8 @@ typedef struct {
     uint64_t const_method, constants, idnum, pool_holder, jmethod_ids, code_size, const_method_size;
     unsigned idnum_width, code_size_width;
     int interp_bcp_slot;  /* word offset of the bytecode pointer from an interpreted frame's rbp */
+    uint64_t access_flags;  /* Method::_access_flags, 0 when not described */
+    unsigned access_flags_width;
 } walk_vm_layout;
 
 /* Installs the layout walk_vm_check found; walks name Java frames themselves only once it is set. */
