@@ -10,7 +10,8 @@
  * inconsistent fields: every field is checked against the pc (inside the blob's code, sane frame size).
  *
  * What a blob is: JDK 25 says it in CodeBlob::_kind; JDK 17 has no kind field, but every nmethod is
- * created with the name "nmethod" (a single string in libjvm), so the name pointer tells, once its text
+ * created with the name "nmethod" or, a native method's wrapper, "native nmethod" (single strings in
+ * libjvm), so the name pointer tells, once its text
  * has been read; the few name pointers seen are cached.
  */
 #include "codeblob.h"
@@ -65,7 +66,9 @@ static int read_name_kind(uintptr_t text) {
         buf[b] = (char)c;
         if (!c) break;
     }
-    return strcmp(buf, "nmethod") == 0 ? NAME_NMETHOD : strcmp(buf, "DeoptimizationBlob") == 0 ? NAME_DEOPT : NAME_OTHER;
+    /* A native method's wrapper is an nmethod too, named "native nmethod". */
+    if (strcmp(buf, "nmethod") == 0 || strcmp(buf, "native nmethod") == 0) return NAME_NMETHOD;
+    return strcmp(buf, "DeoptimizationBlob") == 0 ? NAME_DEOPT : NAME_OTHER;
 }
 
 /* JDK 17: what a blob's name pointer names. Reads the text once per distinct pointer while the cache has
