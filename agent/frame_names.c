@@ -1,7 +1,10 @@
 #define _GNU_SOURCE
 #include "frame_names.h"
 
+#include "codeblob.h"
+#include "codeheap.h"
 #include "demangle.h"
+#include "jit_stubs.h"
 #include "jvm.h"
 #include "kallsyms.h"
 #include "native_map.h"
@@ -30,6 +33,8 @@ void frame_names_native(uintptr_t pc, bool lib, char *name, size_t len, bool *cp
             size_t used = (size_t)snprintf(name, len, "%s`", library);
             if (used < len) snprintf(name + used, len - used, "%.*s", (int)(len - used - 1), symbol);
         }
+    } else if (codeheap_contains(pc) && (jit_stubs_name(pc, name, len) || codeblob_name_at(pc, name, len))) {
+        /* a JIT stub the sample landed in (cstack=vm): its name from JVMTI, else its code blob's */
     } else if ((found = dladdr((void *)pc, &info)) && info.dli_sname) {
         snprintf(name, len, "%s", info.dli_sname);
         demangle_strip_clones(name);

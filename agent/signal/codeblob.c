@@ -177,3 +177,20 @@ bool codeblob_find(uintptr_t pc, codeblob *out) {
     }
     return out->kind != BLOB_NONE;
 }
+
+bool codeblob_name_at(uintptr_t pc, char *name, size_t len) {
+    codeblob b;
+    int64_t text;
+    if (!codeblob_vm.has_name || len == 0 || !codeblob_find(pc, &b) ||
+        !codeblob_read_field(b.blob + codeblob_vm.name.offset, sizeof(void *), &text) || !text)
+        return false;
+    /* The names are string literals of libjvm; read through safe_read all the same, bounded. */
+    size_t n = 0;
+    for (; n + 1 < len; n++) {
+        int64_t c;
+        if (!codeblob_read_field((uintptr_t)text + n, 1, &c)) return false;
+        if (!(name[n] = (char)c)) return n > 0;
+    }
+    name[n] = 0;
+    return n > 0;
+}

@@ -366,6 +366,9 @@ static bool step_code_frame(walk_state *w) {
         return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
     }
     if (b.deopt) return fail(w, VMWALK_DEOPT);
+    /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
+     * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
+    if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
     if (b.kind == BLOB_NMETHOD &&
         !(self_naming(w) ? emit_compiled(w, &b) : emit_java(w, b.method, compiled_kind(nmethod_scopes_tier(b.blob)))))
         return false;

@@ -1,3 +1,5 @@
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -9,7 +11,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *   warm S         one method (JavaFrames.warming) run for S seconds: interpreted, C1 or C2 by the JVM's flags
  *   arraycopy S    StringBuilder.deleteCharAt(0) on a long builder: almost all time in the arraycopy stub
  *   megamorphic S  an interface call site with five receiver classes: itable stubs
- * Each runs its loop on the main thread for S seconds and prints "JAVAFRAMES <mode> done <checksum>".
+ * Each runs its loop on the main thread for S seconds of the thread's CPU time (so that a loaded machine
+ * gives as many samples, only later; at most 60 s of wall time) and prints "JAVAFRAMES <mode> done <sum>".
  */
 public class JavaFrames {
     static volatile long sink;
@@ -19,14 +22,15 @@ public class JavaFrames {
     public static void main(String[] args) {
         int mode = MODES.indexOf(args[0]);
         if (mode < 0) throw new IllegalArgumentException("unknown mode " + args[0]);
-        long sum = loop(mode, System.nanoTime() + (long) (Double.parseDouble(args[1]) * 1e9));
+        long sum = loop(mode, (long) (Double.parseDouble(args[1]) * 1e9), System.nanoTime() + 60_000_000_000L);
         System.out.println("JAVAFRAMES " + args[0] + " done " + sum);
     }
 
     /** The workload's loop, apart from main's start-up (parsing, class loading): a plain int switch. */
-    static long loop(int mode, long until) {
-        long sum = 0;
-        while (System.nanoTime() < until) {
+    static long loop(int mode, long cpuNanos, long deadline) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long until = threads.getCurrentThreadCpuTime() + cpuNanos, sum = 0;
+        while (threads.getCurrentThreadCpuTime() < until && System.nanoTime() < deadline) {
             switch (mode) {
                 case 0: sum += hotCaller(100_000); break;
                 case 1: sum += warming(20_000); break;
