@@ -14,21 +14,22 @@
  *  - a leaf frame not yet built (prologue) or already torn down (epilogue), or a frameless stub: the return
  *    address is at sp, or one word above it once rbp was pushed; the first candidate that is code wins.
  *
- * Which Java methods those frames run, with inlining and bci, is AsyncGetCallTrace's answer, taken just
- * before the walk: its frames are consumed leaf to root, and each physical Java frame takes every frame up
- * to and including the first one whose Method* is the frame's own (the frames before it were inlined into
- * it). jmethodID -> Method* is one word read through the jmethodID (checked at start-up), cached.
- * Matching AsyncGetCallTrace rather than decoding the nmethod's debug information ourselves keeps the Java
- * frames exactly as exact as in the stitching modes, and makes every physical Java frame a check of the
- * walk: a frame whose method is not where AsyncGetCallTrace says ends the walk as a counted failure, and
- * the sample falls back to stitching. Any frame that does not look right ends the walk the same way.
+ * Which Java methods those frames run the walker reads itself (the default): an interpreted frame's
+ * Method* and bytecode pointer sit at fixed slots below its rbp; a compiled frame's methods, inlined ones
+ * first, and their bcis come from the nmethod's PcDesc for the pc and its scopes (nmethod_scopes). A
+ * Method* becomes a jmethodID through ConstMethod -> ConstantPool -> InstanceKlass -> the class's
+ * jmethodID cache at the method's idnum, checked by reading the Method* back through the jmethodID found,
+ * and cached; only the jmethodIDs the agent preallocated at class preparation can be found this way, a
+ * method without one is an [unknown_Java] frame in its place. Nothing checks the physical walk against
+ * another source then, so frames that are not certain are recognised from the code: a leaf in its
+ * prologue by where rbp was saved, a leaf in its epilogue by its instructions, a guessed return address in
+ * the code cache by the call before it. A sample inside a stub gets the stub as its leaf frame.
  *
- * When AsyncGetCallTrace gives nothing (a thread inside the VM it cannot walk, some stubs, GC), the walker
- * names the physical Java frames itself: Method* -> ConstMethod -> ConstantPool -> InstanceKlass -> the
- * class's jmethodID cache at the method's idnum, checked by reading the Method* back through the jmethodID
- * found, and cached. Interpreted frames get their bci from the frame's bytecode pointer (checked against
- * the method's code size); compiled frames get bci 0 and no inlined frames (decoding the nmethod's scopes is
- * not done here). Only the jmethodIDs the agent preallocated at class preparation can be found this way.
+ * With features=agct the Java frames are AsyncGetCallTrace's, taken just before the walk: consumed leaf
+ * to root, each physical Java frame takes every frame up to and including the first one whose Method* is
+ * the frame's own (the frames before it were inlined into it). A frame whose method is not where
+ * AsyncGetCallTrace says ends the walk as a counted failure, and the sample falls back to stitching; when
+ * AsyncGetCallTrace gives nothing, the walker names the frames itself as above.
  */
 #include "walk_vm.h"
 
