@@ -8,7 +8,7 @@
  * A JVM matching neither shape is refused with the first entry missing, and the walker leaves compiled
  * frames to AsyncGetCallTrace.
  */
-#include "nmethod_scopes.h"
+#include "nmethod_scopes_init.h"
 
 #include "vmstructs.h"
 

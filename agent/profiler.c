@@ -6,7 +6,9 @@
 #include "profiler.h"
 
 #include "codeheap.h"
+#include "codeheap_init.h"
 #include "walk_vm.h"
+#include "walk_vm_check.h"
 #include "named_profile.h"
 #include "engine.h"
 #include "jvm.h"
@@ -17,9 +19,11 @@
 #include "refresher.h"
 #include "profile.h"
 #include "sample.h"
+#include "sample_setup.h"
 #include "safe_read_mode.h"
 #include "sample_cost.h"
 #include "trace_store.h"
+#include "trace_store_swap.h"
 #include "signal_watch.h"
 #include "threads.h"
 #include "traces.h"
@@ -294,7 +298,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         else log_info("cstack=vm unavailable (%s): using cstack=dwarf", why);
         cstack = CSTACK_DWARF;
     }
-    bool agct = o->agct;
+    bool agct = (o->features & PROF_FEATURE_AGCT) != 0;
     if (cstack == CSTACK_VM && !agct && !walk_vm_names_frames()) {
         log_warn("cstack=vm: the walker cannot name Java frames on this JVM (see the log at info level): "
                  "taking them from AsyncGetCallTrace");

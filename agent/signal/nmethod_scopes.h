@@ -5,7 +5,8 @@
  * scopes data; each scope there is (sender scope offset, metadata index of its Method*, bci), the innermost
  * (the inlined callee) first. Every address comes from the VM's structure tables (nmethod_scopes_init.c,
  * outside handlers), so JDK 17's layout (pcs in the nmethod, scopes data pointer in CompiledMethod) and
- * JDK 25's (pcs and scopes in the immutable data, metadata in the mutable data) are read by the same code.
+ * JDK 25's (pcs and scopes in the immutable data, metadata in the mutable data) are read by the same code
+ * (the set-up half: nmethod_scopes_init.h).
  * Every read goes through safe_read: a blob freed while we look gives a counted failure, never a fault.
  * Called by walk_vm.
  */
@@ -43,11 +44,7 @@ nmethod_tier nmethod_scopes_tier(uintptr_t blob);
 /* True once nmethod_scopes_init found every entry it needs. */
 bool nmethod_scopes_ready(void);
 
-/* Outside handlers (nmethod_scopes_init.c): reads the layout from the VM's structure tables. Returns -1
- * with the first entry missing; the walker then cannot name compiled frames itself. */
-int nmethod_scopes_init(char *err, size_t errlen);
-
-/* What nmethod_scopes_init fills in before setting 'ready', never changed after. */
+/* What nmethod_scopes_init (nmethod_scopes_init.h) fills in before setting 'ready', never changed after. */
 typedef struct {
     uint64_t offset;
     unsigned width;
