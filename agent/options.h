@@ -42,6 +42,11 @@ typedef enum {
     CSTACK_VM,           /* one walk through native and Java frames: every segment in order, to the root */
 } prof_cstack;
 
+/* features=: walker features, bits of prof_options.features (the table's OPTION_CHOICE_SET row). */
+typedef enum {
+    PROF_FEATURE_AGCT = 1,   /* cstack=vm takes its Java frames from AsyncGetCallTrace instead of naming them */
+} prof_feature;
+
 typedef struct prof_options {
     prof_action action;
     char event[512];            /* "cpu", "ctimer", "itimer", a perf event name (perf_events.h), or a
@@ -67,6 +72,7 @@ typedef struct prof_options {
     int log_level;              /* log_level enum from log.h */
     bool quiet;
     prof_cstack cstack;
+    int features;               /* features=: prof_feature bits */
     double minwidth;            /* html: frames narrower than this percent of the total are not written */
     bool reverse;               /* html: start with stacks merged from the leaf (backtraces) */
     bool inverted;              /* flame graph: start as an icicle (root at the top) */

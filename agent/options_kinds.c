@@ -22,7 +22,7 @@ static const char *const kind_names[OPTION_KIND_COUNT] = {
     [OPTION_DURATION] = "duration", [OPTION_SIZE] = "size",       [OPTION_PERCENT] = "percent",
     [OPTION_CHOICE] = "choice",     [OPTION_EVENT] = "event",     [OPTION_TEXT] = "text",
     [OPTION_PATTERN] = "pattern",   [OPTION_FILE] = "file",       [OPTION_TIME] = "time",
-    [OPTION_STATES] = "states",
+    [OPTION_STATES] = "states",     [OPTION_CHOICE_SET] = "choice set",
 };
 
 const char *options_table_kind_name(options_kind kind) {
@@ -175,17 +175,48 @@ static int apply_percent(const options_spec *s, const char *spelled, const char 
     return 0;
 }
 
+/* The choice spelled by the 'len' characters at 'value' (its name or its alias), or NULL. */
+static const options_choice *find_choice(const options_spec *s, const char *value, size_t len) {
+    for (const options_choice *c = s->choices; value && c->name; c++) {
+        if ((strlen(c->name) == len && strncmp(value, c->name, len) == 0) ||
+            (c->alias && strlen(c->alias) == len && strncmp(value, c->alias, len) == 0))
+            return c;
+    }
+    return NULL;
+}
+
 static int apply_choice(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
                         size_t errlen) {
-    for (const options_choice *c = s->choices; value && c->name; c++) {
-        if (strcmp(value, c->name) == 0 || (c->alias && strcmp(value, c->alias) == 0)) {
-            *(int *)field_of(o, s->field) = c->value;
-            return 0;
-        }
+    const options_choice *c = find_choice(s, value, value ? strlen(value) : 0);
+    if (c) {
+        *(int *)field_of(o, s->field) = c->value;
+        return 0;
     }
     char what[600], accepted[256];
     options_table_choices(s, accepted, sizeof(accepted));
     return errmsg_fail(err, errlen, "%s: accepted: %s", subject(spelled, value, what, sizeof(what)), accepted);
+}
+
+/* Several choices joined by '+' (async-profiler's separator: ',' separates options); their bits OR-ed. The
+ * value replaces the field's set, so the last 'features=' given wins, as for every other option. */
+static int apply_choice_set(const options_spec *s, const char *spelled, const char *value, prof_options *o,
+                            char *err, size_t errlen) {
+    int set = 0;
+    const char *p = value ? value : "";
+    do {
+        size_t n = strcspn(p, "+");
+        const options_choice *c = find_choice(s, p, n);
+        if (!c) {
+            char what[600], accepted[256];
+            options_table_choices(s, accepted, sizeof(accepted));
+            return errmsg_fail(err, errlen, "%s: unknown value '%.*s'; accepted: %s, several joined by '+'",
+                               subject(spelled, value, what, sizeof(what)), (int)n, p, accepted);
+        }
+        set |= c->value;
+        p += n;
+    } while (*p++ == '+');
+    *(int *)field_of(o, s->field) = set;
+    return 0;
 }
 
 static int apply_text(const options_spec *s, const char *spelled, const char *value, char *dst, char *err,
@@ -272,6 +303,7 @@ int options_table_apply(const options_spec *s, const char *spelled, const char *
     case OPTION_SIZE: return apply_size(s, spelled, value, o, err, errlen);
     case OPTION_PERCENT: return apply_percent(s, spelled, value, o, err, errlen);
     case OPTION_CHOICE: return apply_choice(s, spelled, value, o, err, errlen);
+    case OPTION_CHOICE_SET: return apply_choice_set(s, spelled, value, o, err, errlen);
     case OPTION_EVENT: return apply_event(s, spelled, value, o, err, errlen);
     case OPTION_TEXT: return apply_text(s, spelled, value, field_of(o, s->field), err, errlen);
     case OPTION_PATTERN: return apply_pattern(s, spelled, value, o, err, errlen);

@@ -35,6 +35,12 @@ static const options_choice loglevel_choices[] = {
     {"error", LOG_ERROR, NULL}, {"none", LOG_NONE, NULL},   {NULL, 0, NULL},
 };
 
+/* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */
+static const options_choice feature_choices[] = {
+    {"agct", PROF_FEATURE_AGCT, NULL},
+    {NULL, 0, NULL},
+};
+
 /* A row gives the columns up to 'own' in order, then by name only the limits its kind uses; the rest are 0. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -143,6 +149,10 @@ const options_spec options_table[] = {
     {"alluser", OPTION_FLAG, FIELD(alluser), 0, "--all-user", NULL, "only user-mode events", "", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"cstack", OPTION_CHOICE, FIELD(cstack), 0, "--cstack", "MODE", "how to walk stacks (default: the best the JVM allows)",
      "dwarf", NULL, NULL, NULL, NULL, cstack_choices, OPTION_OWN_NONE},
+    {"features", OPTION_CHOICE_SET, FIELD(features), 0, "--features", "LIST",
+     "stack walker features, several joined by '+' (agct: cstack=vm takes Java" MORE
+     "frames from AsyncGetCallTrace instead of naming them itself)", "agct", NULL, NULL, NULL, NULL,
+     feature_choices, OPTION_OWN_NONE},
     {"timeout", OPTION_DURATION, FIELD(timeout_s), 0, "--timeout", "DURATION", "stop the profiler by itself after DURATION (start)",
      "10", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE, .min = SECOND, .max = INT_MAX * SECOND, .unit = SECOND,
      .seconds = true},

@@ -27,6 +27,7 @@ typedef enum {
     OPTION_SIZE,       /* bytes with an optional k, m or g (binary multiples, either case); min..max */
     OPTION_PERCENT,    /* a decimal number from 0 to 100 (a double field) */
     OPTION_CHOICE,     /* one of the row's choices (an int field) */
+    OPTION_CHOICE_SET, /* one or more of the row's choices joined by '+'; their values (bits) OR-ed into an int */
     OPTION_EVENT,      /* cpu, ctimer, itimer, a perf event (perf_events.h) or methods to instrument */
     OPTION_TEXT,       /* any non-empty text that fits the row's char array */
     OPTION_PATTERN,    /* a frame pattern, '*' only at its ends; repeatable: appended to the row's list */
@@ -80,7 +81,8 @@ typedef struct {
     const char *jfrconv_long;/* jfrconv's long flag ("--threads"), NULL when jfrconv does not offer it */
     const char *jfrconv_arg; /* the value's placeholder in jfrconv's help */
     const char *jfrconv_help;/* jfrconv's help text */
-    const options_choice *choices; /* OPTION_CHOICE: its values, ended by a NULL name; the error lists them */
+    const options_choice *choices; /* OPTION_CHOICE(_SET): its values, ended by a NULL name; the error lists
+                                      them */
     options_own own;         /* what jprof does itself with the row's flag */
     /* The value's limits and storage, by kind (see options_kind); 0 when the kind has none. */
     uint64_t min, max;       /* OPTION_COUNT, OPTION_DURATION (ns), OPTION_SIZE (bytes) */
@@ -110,7 +112,7 @@ const options_spec *options_table_jfrconv(const char *flag);
 /* Whether a row's flag takes a value (from its kind). */
 bool options_table_takes_value(const options_spec *s);
 
-/* An OPTION_CHOICE row's values as its error message lists them: "vm (or vmx), dwarf, fp, no". */
+/* An OPTION_CHOICE(_SET) row's values as its error message lists them: "vm (or vmx), dwarf, fp, no". */
 void options_table_choices(const options_spec *s, char *buf, size_t len);
 
 /* The tools whose help the table writes. */

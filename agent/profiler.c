@@ -357,8 +357,15 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         else log_info("cstack=vm unavailable (%s): using cstack=dwarf", why);
         cstack = CSTACK_DWARF;
     }
+    bool agct = (o->features & PROF_FEATURE_AGCT) != 0;
+    if (cstack == CSTACK_VM && !agct && !walk_vm_names_frames()) {
+        log_warn("cstack=vm: the walker cannot name Java frames on this JVM (see the log at info level): "
+                 "taking them from AsyncGetCallTrace");
+        agct = true;
+    }
     effective_cstack = cstack;
-    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, interval, jvm_tracks_all_java_threads(), cstack, e};
+    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, interval, jvm_tracks_all_java_threads(), cstack, agct,
+                         e};
     trace_store_config store = {table, NULL, NULL, o->threads};
     if (options_effective_format(o) == FORMAT_JFR) {
         /* The recording streams from the first sample: it needs the table cleared below, so a JFR

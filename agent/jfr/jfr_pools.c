@@ -226,7 +226,7 @@ static frame_out named_frame(resolver *r, const trace_frame *f) {
 
 static frame_out resolve_frame(resolver *r, const trace_frame *f) {
     uint64_t key;
-    if (f->kind != FRAME_JAVA || !f->id) return named_frame(r, f);
+    if (!frame_kind_is_java(f->kind) || !f->id) return named_frame(r, f);
     if (!u64map_get(&r->java_methods, f->id, &key)) {
         jvm_method_info *info = malloc(sizeof(*info));
         if (!info || jvm_method_describe((jmethodID)(uintptr_t)f->id, info) != 0) {
@@ -242,7 +242,11 @@ static frame_out resolve_frame(resolver *r, const trace_frame *f) {
     }
     const method_rec *m = key ? &r->methods[key - 1] : NULL;
     int line = m && m->java ? jvm_lines_at(m->java, f->bci) : -1;
-    return (frame_out){(uint32_t)key, line, f->bci >= 0 ? f->bci : -1, JFR_FRAME_JIT};
+    int type = f->kind == FRAME_JAVA_INTERPRETED ? JFR_FRAME_INTERPRETED
+               : f->kind == FRAME_JAVA_INLINED   ? JFR_FRAME_INLINED
+               : f->kind == FRAME_JAVA_C1        ? JFR_FRAME_C1
+                                                 : JFR_FRAME_JIT;
+    return (frame_out){(uint32_t)key, line, f->bci >= 0 ? f->bci : -1, type};
 }
 
 static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {

@@ -46,6 +46,7 @@ typedef struct {
     uint64_t interval_ns;    /* the engine weight hook's interval; the weight of a thread's first sample */
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
     prof_cstack cstack;      /* how native frames are walked */
+    bool agct;               /* features=agct: cstack=vm takes its Java frames from AsyncGetCallTrace */
     const engine *engine;    /* its signal-path hooks (weight, kernel frames, re-arming); may be NULL */
 } sample_config;
 

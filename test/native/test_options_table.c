@@ -29,7 +29,7 @@ static void every_row_has_a_kind_and_help(void **state) {
         if (s->jprof && (!s->jprof_help || !*s->jprof_help)) fail_msg("%s: offered by jprof without help", label);
         if (s->jfrconv_long && (!s->jfrconv_help || !*s->jfrconv_help))
             fail_msg("%s: offered by jfrconv without help", label);
-        if (s->kind == OPTION_CHOICE && (!s->choices || !s->choices[0].name)) fail_msg("%s: a choice without values", label);
+        if ((s->kind == OPTION_CHOICE || s->kind == OPTION_CHOICE_SET) && (!s->choices || !s->choices[0].name)) fail_msg("%s: a choice without values", label);
         bool stores = s->kind != OPTION_ACTION && s->kind != OPTION_TIME && s->kind != OPTION_STATES;
         if (s->name && stores && !s->field && !s->format) fail_msg("%s: an agent option that sets nothing", label);
         if ((s->kind == OPTION_TEXT || s->kind == OPTION_PATTERN || s->kind == OPTION_FILE ||
@@ -52,6 +52,7 @@ static const struct {
     {OPTION_SIZE, "10kb", "100m"},
     {OPTION_PERCENT, "1e1", "0 to 100"},
     {OPTION_CHOICE, "bogus", ", "},
+    {OPTION_CHOICE_SET, "agct+bogus", "unknown value 'bogus'"},
     {OPTION_EVENT, "bogus", "cpu, ctimer, itimer"},
     {OPTION_TEXT, "", "needs a value"},
     {OPTION_PATTERN, "a*b", "'*' is accepted only"},
@@ -192,12 +193,32 @@ static void choice_lists_come_from_the_table(void **state) {
     free(text);
 }
 
+/* features=: the set's values joined by '+' OR their bits; a later features= replaces the set; an empty
+ * member is refused like an unknown one. */
+static void choice_set_joins_the_tables_values(void **state) {
+    (void)state;
+    prof_options o;
+    char err[OPTIONS_ERROR_MAX];
+    assert_int_equal(options_parse("features=agct", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.features, PROF_FEATURE_AGCT);
+    assert_int_equal(options_parse("features=agct+agct", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.features, PROF_FEATURE_AGCT);
+    assert_int_equal(options_parse("start", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.features, 0);
+    assert_int_equal(options_parse("features=agct+", &o, err, sizeof(err)), -1);
+    if (!strstr(err, "option 'features=agct+'") || !strstr(err, "accepted: agct, several joined by '+'"))
+        fail_msg("features=agct+: %s", err);
+    assert_int_equal(options_parse("features=", &o, err, sizeof(err)), -1);
+    assert_int_equal(options_parse("features", &o, err, sizeof(err)), -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_row_has_a_kind_and_help),
         cmocka_unit_test(each_kind_refuses_a_bad_value_naming_it),
         cmocka_unit_test(helps_list_exactly_the_tables_rows),
         cmocka_unit_test(choice_lists_come_from_the_table),
+        cmocka_unit_test(choice_set_joins_the_tables_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

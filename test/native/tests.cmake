@@ -24,7 +24,7 @@ foreach(t test_elf test_symtab test_demangle test_kallsyms)
   libprof_unit_test(${t} LIBS dl)
 endforeach()
 libprof_unit_test(test_native_map LIBS dl)
-target_sources(test_native_map PRIVATE agent/frame_names.c)
+target_sources(test_native_map PRIVATE agent/frame_names.c agent/jit_stubs.c)
 target_include_directories(test_native_map PRIVATE ${JNI_INCLUDES})
 # dwarf_chain.c is built without frame pointers on purpose: the DWARF tests must unwind through it, and
 # libunwind walks the same chains as an independent oracle (docs/architecture.md says why only there).
