@@ -4,6 +4,7 @@
  * or attach), and registers the code heaps with safe_read. Outside signal handlers; called by jvm.c.
  */
 #include "codeblob.h"
+#include "codeblob_init.h"
 
 #include "safe_read.h"
 #include "vmstructs.h"

@@ -3,6 +3,7 @@
  * sized by /proc/sys/kernel/pid_max, mapped once. Outside signal handlers; called by jvm.c.
  */
 #include "java_tids.h"
+#include "java_tids_init.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -8,10 +8,12 @@
 
 #include "engine_instrument.h"
 #include "java_tids.h"
+#include "java_tids_init.h"
 #include "jvm_threads.h"
 #include "log.h"
 #include "profiler.h"
 #include "safe_read.h"
+#include "safe_read_stack.h"
 #include "safe_read_mode.h"
 #include "sample.h"
 #include "threads.h"

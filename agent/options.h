@@ -44,7 +44,7 @@ typedef enum {
     CSTACK_VM,           /* one walk through native and Java frames: every segment in order, to the root */
 } prof_cstack;
 
-typedef struct {
+typedef struct prof_options {
     prof_action action;
     char event[512];            /* "cpu", "ctimer", "itimer", "wall", a perf event name (perf_events.h), or
                                  * a method target to instrument (method_target.h) */
@@ -75,7 +75,7 @@ typedef struct {
     bool lib;                   /* prefix native symbols with their library: libz.so.1`deflate */
     char title[256];
     bool total;                 /* counter: total weight instead of sample count */
-    int timeout_s;              /* 0 = none */
+    int timeout_s;              /* seconds; 0 = none */
     char log_file[1024];
     int log_level;              /* log_level enum from log.h */
     bool quiet;

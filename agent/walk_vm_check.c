@@ -6,8 +6,10 @@
  * its jmethodID cache at the method's idnum) to the same jmethodID.
  */
 #include "walk_vm.h"
+#include "walk_vm_check.h"
 
 #include "codeblob.h"
+#include "codeblob_init.h"
 #include "jvm.h"
 #include "log.h"
 #include "safe_read.h"

@@ -18,6 +18,16 @@ static bool agent_accepts(const char *probe) {
     return options_parse(text, &o, err, sizeof(err)) == 0;
 }
 
+/* A row whose agent option this agent build refuses yet is marked so. */
+static const char *pending(const options_spec *s) {
+    char probe[128];
+    snprintf(probe, sizeof(probe), "%s%s%s", s->name ? s->name : "", s->probe && *s->probe ? "=" : "",
+             s->probe ? s->probe : "");
+    return s->name && s->probe && !agent_accepts(probe)
+               ? "\n                     [not supported by this agent build yet: refused as 'unknown option']"
+               : "";
+}
+
 void jprof_help_print(FILE *out) {
     fputs("Usage: jprof [action] [options] <pid | main class name>\n"
           "Profile a running JVM: jprof loads libprof.so into it through the HotSpot attach mechanism.\n"
@@ -34,18 +44,7 @@ void jprof_help_print(FILE *out) {
           "\n"
           "Options:\n",
           out);
-    for (size_t i = 0; i < options_table_count; i++) {
-        const options_spec *s = &options_table[i];
-        if (!s->jprof) continue;
-        char flags[64], probe[128];
-        snprintf(flags, sizeof(flags), "%s%s%s", s->jprof, s->jprof_arg ? " " : "", s->jprof_arg ? s->jprof_arg : "");
-        snprintf(probe, sizeof(probe), "%s%s%s", s->name ? s->name : "", s->probe && *s->probe ? "=" : "",
-                 s->probe ? s->probe : "");
-        fprintf(out, "  %-18s %s%s\n", flags, s->jprof_help,
-                s->name && s->probe && !agent_accepts(probe)
-                    ? "\n                     [not supported by this agent build yet: refused as 'unknown option']"
-                    : "");
-    }
+    options_table_print_help(out, OPTIONS_JPROF, pending);
     fprintf(out, "  %-18s %s\n", "-h, --help", "this text");
     fputs("\nFormats this agent writes now:", out);
     static const char *const formats[] = {"collapsed", "flamegraph", "tree", "text", "jfr", "traces", "flat"};

@@ -29,9 +29,6 @@ typedef struct {
     bool deopt;                /* the deoptimisation blob: its caller's pc was patched by the VM */
 } codeblob;
 
-/* Reads and checks every structure entry the walker needs; on failure names the first one missing.
- * Registers the code heaps with safe_read. Call after the VM initialised its code cache. */
-int codeblob_init(char *err, size_t errlen);   /* codeblob_init.c */
 bool codeblob_ready(void);
 
 /* The blob containing pc. Async-signal-safe; false when pc is in no live blob. */

@@ -53,9 +53,4 @@ int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_f
 
 const char *walk_vm_failure_name(vmwalk_failure f);
 
-/* Checks at start-up, outside signal handlers, that this JVM describes everything walk_vm reads
- * (codeblob_init) and that a jmethodID leads to its Method* as walk_vm assumes, on a known method. Returns
- * -1 with the first thing missing or wrong. (walk_vm_check.c) */
-int walk_vm_check(char *err, size_t errlen);
-
 #endif

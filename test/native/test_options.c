@@ -103,7 +103,7 @@ static void test_wall_and_several_events(void **state) {
     assert_true(o.extra_events[EVENT_WALL]);
     assert_int_equal(o.extra_intervals[EVENT_WALL], 20000000);
     refused("wall=fast", "wall=fast");
-    refused("wall=0", "positive duration");
+    refused("wall=0", "at least 1ns");
     parses("filter=120-127;132");
     assert_int_equal(o.tid_range_count, 2);
     assert_int_equal(o.tid_ranges[0][0], 120);

@@ -67,3 +67,6 @@ target_include_directories(callback PRIVATE ${JNI_INCLUDES})
 target_compile_options(callback PRIVATE -fno-optimize-sibling-calls -fno-inline -fomit-frame-pointer)
 # Starts a program under a seccomp filter that kills on process_vm_readv (SignalsTest's seccomp_* cases).
 add_executable(seccomp_launch test/native/seccomp_launch.c)
+# The option table against the three tools that read it: kinds, help, messages (issue 17).
+libprof_unit_test(test_options_table SOURCES jfrconv/jfrconv_args.c attach/jprof_help.c attach/jprof_args.c
+  INCLUDES jfrconv attach LIBS jfrconv_lib)
