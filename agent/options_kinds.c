@@ -333,8 +333,8 @@ static int apply_kind(const options_spec *s, const char *spelled, const char *va
 int options_table_apply(const options_spec *s, const char *spelled, const char *value, prof_options *o,
                         char *err, size_t errlen) {
     if (!s->extra_event) return apply_kind(s, spelled, value, o, err, errlen);
-    /* An event kind beside event=: bare, the engine's default (0); else the value by the row's kind. */
-    *(uint64_t *)field_of(o, s->field) = 0;
+    /* An event kind beside event=: bare, its field keeps what options_init put there (0 in extra_intervals[]:
+     * the engine's default); a value is parsed by the row's kind. */
     if (value && apply_kind(s, spelled, value, o, err, errlen)) return -1;
     o->extra_events[s->extra_event] = true;
     return 0;

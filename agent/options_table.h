@@ -97,9 +97,10 @@ typedef struct {
     size_t count_field;      /* OPTION_PATTERN: offsetof the int counting the list's entries */
     size_t unit_field;       /* OPTION_DURATION: offsetof a bool set when the value carried a unit, or 0 */
     options_jfrconv_sets jfrconv_sets;  /* where jfrconv puts the row's value */
-    /* An event kind recorded beside event= (wall): its name alone turns it on with the engine's default
-     * (extra_events[kind], interval 0); a value is parsed by the row's kind (duration, size) into the row's
-     * field, extra_intervals[kind]. EVENT_CPU (0): not such a row. */
+    /* An event kind recorded beside event= (wall): the row's name is the kind's name; given, bare or with a
+     * value, it sets extra_events[kind]. A value is parsed by the row's kind (duration, size) into the row's
+     * field (wall: extra_intervals[EVENT_WALL]); bare, the field keeps its options_init value (0 in
+     * extra_intervals[]: the engine's default). EVENT_CPU (0): not such a row. */
     event_kind extra_event;
 } options_spec;
 

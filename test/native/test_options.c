@@ -104,6 +104,10 @@ static void test_wall_and_several_events(void **state) {
     assert_int_equal(o.extra_intervals[EVENT_WALL], 20000000);
     refused("wall=fast", "wall=fast");
     refused("wall=0", "at least 1ns");
+    refused("wall=", "option 'wall='");
+    refused("walls", "wall[=INTERVAL]");   /* the accepted list shows its value is optional */
+    parses("start,wall=1s,event=cpu");
+    assert_int_equal(o.extra_intervals[EVENT_WALL], 1000000000);
     parses("filter=120-127;132");
     assert_int_equal(o.tid_range_count, 2);
     assert_int_equal(o.tid_ranges[0][0], 120);
