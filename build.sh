@@ -142,7 +142,9 @@ case "${1:-build}" in
     # Method instrumentation: a hot method at interval=1 and interval=100 against no agent.
     java -cp "$BUILD/bench-classes" BenchInstrument /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/bench"
-    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md" ;;
+    java -cp "$BUILD/bench-classes" BenchWall /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
+         "$BUILD/bench-classes" "$BUILD/bench"
+    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md $BUILD/bench/wall.md" ;;
   clean)
     rm -rf "$BUILD" "$BUILD-asan" ;;
   *)

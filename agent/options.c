@@ -104,3 +104,7 @@ const char *options_cstack_name(prof_cstack c) {
     static const char *const names[] = {"default", "no", "fp", "dwarf", "vm"};
     return (unsigned)c <= CSTACK_VM ? names[c] : "?";
 }
+
+event_kind options_event_kind(const char *event) {
+    return strcmp(event, "wall") == 0 ? EVENT_WALL : EVENT_CPU;
+}

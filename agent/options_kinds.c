@@ -10,6 +10,7 @@
 #include "filepath.h"
 #include "method_target.h"
 #include "perf_events.h"
+#include "thread_state.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -22,7 +23,7 @@ static const char *const kind_names[OPTION_KIND_COUNT] = {
     [OPTION_DURATION] = "duration", [OPTION_SIZE] = "size",       [OPTION_PERCENT] = "percent",
     [OPTION_CHOICE] = "choice",     [OPTION_EVENT] = "event",     [OPTION_TEXT] = "text",
     [OPTION_PATTERN] = "pattern",   [OPTION_FILE] = "file",       [OPTION_TIME] = "time",
-    [OPTION_STATES] = "states",     [OPTION_CHOICE_SET] = "choice set",
+    [OPTION_STATES] = "states",     [OPTION_CHOICE_SET] = "choice set", [OPTION_TIDS] = "thread ids",
 };
 
 const char *options_table_kind_name(options_kind kind) {
@@ -262,13 +263,14 @@ static int apply_file(const options_spec *s, const char *spelled, const char *va
 }
 
 #define KNOWN_EVENTS_TEXT \
-    "cpu, ctimer, itimer, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
+    "cpu, ctimer, itimer, wall, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
 
 static int apply_event(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
                        size_t errlen) {
-    static const char *const engines[] = {"cpu", "ctimer", "itimer"};
+    static const char *const engines[] = {"cpu", "ctimer", "itimer", "wall"};
     char *event = field_of(o, s->field);
     char what[600];
+    o->event_given = true;   /* on dump/stop it chooses which of the session's events an output holds */
     subject(spelled, value, what, sizeof(what));
     if (!value || !*value) return errmsg_fail(err, errlen, "%s: needs a value; accepted: " KNOWN_EVENTS_TEXT, what);
     for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
@@ -286,8 +288,56 @@ static int apply_event(const options_spec *s, const char *spelled, const char *v
     return errmsg_fail(err, errlen, "%s: unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, what, value);
 }
 
-int options_table_apply(const options_spec *s, const char *spelled, const char *value, prof_options *o,
-                        char *err, size_t errlen) {
+/* The agent's state=: thread states (thread_state.h names, any case, STATE_ optional, a prefix is enough),
+ * ';' between them as ',' separates options. */
+static int apply_states(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
+                        size_t errlen) {
+    unsigned mask = thread_state_parse_list(value);
+    if (!mask) {
+        char what[600];
+        return errmsg_fail(err, errlen, "%s: expected thread states separated by ';' (any case, STATE_ optional, a "
+                           "prefix is enough): runnable, sleeping, in_object_wait, parked, blocked_on_monitor_enter, "
+                           "in_native, syscall, default", subject(spelled, value, what, sizeof(what)));
+    }
+    *(unsigned *)field_of(o, s->field) = mask;
+    return 0;
+}
+
+/* filter=120-127;132: async-profiler's thread ids and ranges; ';' between them, as ',' separates options. */
+static int apply_tids(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
+                      size_t errlen) {
+    uint32_t(*ranges)[2] = field_of(o, s->field);
+    int *count = field_of(o, s->count_field);
+    /* The one row of this kind is 'filter': bare, the session samples the threads the API adds
+     * (thread_filter.h); with ids, those threads (which the session adds to the same filter at start). */
+    o->thread_filter = true;
+    *count = 0;
+    if (!value) return 0;
+    const char *p = value;
+    bool ok = *p != 0;
+    for (*count = 0; ok && *p;) {
+        char *end;
+        unsigned long long lo = 0, hi = 0;
+        ok = parse_digits(p, &end, &lo) == 0 && lo <= UINT32_MAX;
+        hi = lo;
+        if (ok && *end == '-') ok = parse_digits(end + 1, &end, &hi) == 0 && hi <= UINT32_MAX && hi >= lo;
+        ok = ok && (*end == 0 || *end == ';') && (uint64_t)*count < s->max;
+        if (ok) {
+            ranges[*count][0] = (uint32_t)lo;
+            ranges[*count][1] = (uint32_t)hi;
+            (*count)++;
+            p = *end ? end + 1 : end;
+        }
+    }
+    if (ok) return 0;
+    char what[600];
+    return errmsg_fail(err, errlen, "%s: expected thread ids and ranges separated by ';' (at most %llu), such as "
+                       "120-127;132", subject(spelled, value, what, sizeof(what)), (unsigned long long)s->max);
+}
+
+/* A row's value by its kind. */
+static int apply_kind(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
+                      size_t errlen) {
     char what[600];
     switch (s->kind) {
     case OPTION_ACTION:
@@ -308,10 +358,21 @@ int options_table_apply(const options_spec *s, const char *spelled, const char *
     case OPTION_TEXT: return apply_text(s, spelled, value, field_of(o, s->field), err, errlen);
     case OPTION_PATTERN: return apply_pattern(s, spelled, value, o, err, errlen);
     case OPTION_FILE: return apply_file(s, spelled, value, o, err, errlen);
+    case OPTION_TIDS: return apply_tids(s, spelled, value, o, err, errlen);
+    case OPTION_STATES: return apply_states(s, spelled, value, o, err, errlen);
     case OPTION_TIME:
-    case OPTION_STATES:
     case OPTION_KIND_COUNT: break;
     }
-    /* Cannot happen: those kinds are jfrconv's own settings, which jfrconv parses itself. */
+    /* Cannot happen: that kind is jfrconv's own setting, which jfrconv parses itself. */
     return errmsg_fail(err, errlen, "%s: not an agent option", subject(spelled, value, what, sizeof(what)));
+}
+
+int options_table_apply(const options_spec *s, const char *spelled, const char *value, prof_options *o,
+                        char *err, size_t errlen) {
+    if (!s->extra_event) return apply_kind(s, spelled, value, o, err, errlen);
+    /* An event kind beside event=: bare, its field keeps what options_init put there (0 in extra_intervals[]:
+     * the engine's default); a value is parsed by the row's kind. */
+    if (value && apply_kind(s, spelled, value, o, err, errlen)) return -1;
+    o->extra_events[s->extra_event] = true;
+    return 0;
 }

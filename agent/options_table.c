@@ -58,16 +58,21 @@ const options_spec options_table[] = {
     {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     /* --- issue 22 (embedding): metrics, filter, loop --- */
     {"metrics", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"filter", OPTION_FLAG, FIELD(thread_filter), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-     OPTION_OWN_NONE},
     {"loop", OPTION_DURATION, FIELD(loop_ns), 0, "--loop", "TIME",
      "continuous profiling: a new profile file every TIME until stopped (30s, 1h);" MORE
      "name them apart with %t, %n (sequence) or %n{MAX} (rolling)", "10", NULL, NULL, NULL, NULL, NULL,
      OPTION_OWN_NONE, .min = SECOND, .unit = SECOND},
     /* --- end issue 22 --- */
     {"event", OPTION_EVENT, FIELD(event), 0, "-e", "EVENT",
-     "sampling event: cpu (default), ctimer, itimer (see 'jprof list'), or Java" MORE
-     "methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE, .cap = TEXT_CAP(event)},
+     "sampling event: cpu (default), ctimer, itimer, wall (see 'jprof list'), or" MORE
+     "Java methods to instrument: pkg.Class.method, pkg.Class.*; -e cpu,wall" MORE
+     "records both (a .jfr holds every event, other formats the first)", "cpu", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE, .cap = TEXT_CAP(event)},
+    /* An event kind beside event=: alone (event=cpu,wall) or with its interval (wall=20ms); jprof's --wall
+     * always with one. The row's kind parses the value into extra_intervals[kind]. */
+    {"wall", OPTION_DURATION, FIELD(extra_intervals[EVENT_WALL]), 0, "--wall", "INTERVAL",
+     "wall-clock profiling beside -e (e.g. -e cpu --wall 50ms -f both.jfr)", "50ms", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE, .min = 1, .unit = 1, .extra_event = EVENT_WALL},
     {"interval", OPTION_DURATION, FIELD(interval_ns), 0, "-i", "INTERVAL",
      "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;" MORE
      "with -e pkg.Class.method: record every Nth call", "10ms", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
@@ -90,9 +95,14 @@ const options_spec options_table[] = {
      .min = 1, .max = 1000000, .dflt = OPTIONS_DEFAULT_TOP},
     {"threads", OPTION_FLAG, FIELD(threads), 0, "-t", NULL, "profile threads separately", "", "-t", "--threads", NULL,
      "a root frame per thread: [name tid=N]", NULL, OPTION_OWN_NONE},
-    {NULL, OPTION_STATES, 0, 0, NULL, NULL, NULL, NULL, "-s", "--state", "LIST",
+    {"state", OPTION_STATES, FIELD(state_mask), 0, NULL, NULL, NULL, NULL, "-s", "--state", "LIST",
      "only samples in these thread states, e.g. RUNNABLE,SLEEPING (any case," JMORE
      "STATE_ optional, a prefix is enough: -s r)", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_STATES},
+    {"filter", OPTION_TIDS, FIELD(tid_ranges), 0, "--filter", "TIDS",
+     "sample only these thread ids, e.g. 120-127;132 (';' between); bare" MORE "(agent option): the threads the Java API adds", "1", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE, .max = OPTIONS_MAX_TID_RANGES, .count_field = FIELD(tid_range_count)},
+    {"states", OPTION_FLAG, FIELD(states), 0, NULL, NULL, NULL, NULL, NULL, "--states", NULL,
+     "a frame per thread state under the thread: [STATE_SLEEPING]", NULL, OPTION_OWN_NONE},
     {"jstackdepth", OPTION_COUNT, FIELD(jstackdepth), 0, "-j", "N", "maximum stack depth, all frames (default 2048)", "64", NULL,
      NULL, NULL, NULL, NULL, OPTION_OWN_NONE, .min = 1, .max = OPTIONS_MAX_JSTACKDEPTH},
     {"include", OPTION_PATTERN, FIELD(include), 0, "-I", "PATTERN",
@@ -113,8 +123,12 @@ const options_spec options_table[] = {
      "-10s; absolute: epoch milliseconds (1700000000000), 2026-11-22T10:15:00[Z]," JMORE
      "10:15:00 (local time of day)", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_TO},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--cpu", NULL,
-     "jdk.ExecutionSample only (not jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE,
-     .jfrconv_sets = JFRCONV_SETS_CPU_ONLY},
+     "CPU samples only: jdk.ExecutionSample in STATE_DEFAULT where the recording" JMORE
+     "has wall samples too, every jdk.ExecutionSample otherwise (not" JMORE
+     "jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_CPU_ONLY},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--wall", NULL,
+     "wall-clock samples only: jdk.ExecutionSample in any state but STATE_DEFAULT", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_WALL_ONLY},
     {"simple", OPTION_FLAG, FIELD(simple), 0, "-s", NULL, "simple class names instead of fully qualified ones", "",
      NULL, "--simple", NULL,
      "class names without their package", NULL, OPTION_OWN_NONE},
@@ -246,7 +260,9 @@ void options_table_accepted(char *buf, size_t len) {
     for (size_t i = 0; i < options_table_count && used < len; i++) {
         const options_spec *s = &options_table[i];
         if (!s->name) continue;
-        const char *suffix = options_table_takes_value(s) ? "=" : s->kind == OPTION_COUNT ? "[=N]" : "";
-        used += (size_t)snprintf(buf + used, len - used, "%s%s%s", used ? " " : "", s->name, suffix);
+        const char *suffix = s->extra_event ? "[=" : options_table_takes_value(s) ? "=" : s->kind == OPTION_COUNT ? "[=N]" : "";
+        /* An extra event's value is optional: "wall[=INTERVAL]". */
+        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", used ? " " : "", s->name, suffix,
+                                 s->extra_event ? (s->kind == OPTION_SIZE ? "SIZE]" : "INTERVAL]") : "");
     }
 }

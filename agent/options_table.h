@@ -32,8 +32,11 @@ typedef enum {
     OPTION_TEXT,       /* any non-empty text that fits the row's char array */
     OPTION_PATTERN,    /* a frame pattern, '*' only at its ends; repeatable: appended to the row's list */
     OPTION_FILE,       /* an output file name pattern (%p, %t, %n, %n{MAX}, %{NAME}: filepath.h), checked now */
+    OPTION_TIDS,       /* thread ids and ranges, ';' between (120-127;132): pairs into the row's uint32_t
+                          [][2] array, their number into count_field; at most max */
     OPTION_TIME,       /* jfrconv: a point in a recording (10s, -5s, epoch ms, 2026-11-22T10:15:00, 10:15:00) */
-    OPTION_STATES,     /* jfrconv: a comma list of thread states */
+    OPTION_STATES,     /* thread states: the agent's a mask of thread_state bits (an unsigned field), ';' or ','
+                          between; jfrconv's any names of the recording, ',' between (parsed by jfrconv) */
     OPTION_KIND_COUNT, /* not a kind: how many there are */
 } options_kind;
 
@@ -58,6 +61,7 @@ typedef enum {
     JFRCONV_SETS_FROM,          /* --from */
     JFRCONV_SETS_TO,            /* --to */
     JFRCONV_SETS_CPU_ONLY,      /* --cpu */
+    JFRCONV_SETS_WALL_ONLY,     /* --wall */
 } options_jfrconv_sets;
 
 /* One accepted value of an OPTION_CHOICE option, the int it stores, and another spelling of it. */
@@ -95,6 +99,11 @@ typedef struct {
     size_t count_field;      /* OPTION_PATTERN: offsetof the int counting the list's entries */
     size_t unit_field;       /* OPTION_DURATION: offsetof a bool set when the value carried a unit, or 0 */
     options_jfrconv_sets jfrconv_sets;  /* where jfrconv puts the row's value */
+    /* An event kind recorded beside event= (wall): the row's name is the kind's name; given, bare or with a
+     * value, it sets extra_events[kind]. A value is parsed by the row's kind (duration, size) into the row's
+     * field (wall: extra_intervals[EVENT_WALL]); bare, the field keeps its options_init value (0 in
+     * extra_intervals[]: the engine's default). EVENT_CPU (0): not such a row. */
+    event_kind extra_event;
 } options_spec;
 
 extern const options_spec options_table[];
@@ -109,7 +118,7 @@ const options_spec *options_table_jprof(const char *flag);
 /* The row of a jfrconv flag (short or long spelling), or NULL. */
 const options_spec *options_table_jfrconv(const char *flag);
 
-/* Whether a row's flag takes a value (from its kind). */
+/* Whether a row's flag takes a value (from its kind; jprof's and jfrconv's flags of an extra event too). */
 bool options_table_takes_value(const options_spec *s);
 
 /* An OPTION_CHOICE(_SET) row's values as its error message lists them: "vm (or vmx), dwarf, fp, no". */

@@ -6,6 +6,7 @@
  */
 #include "jprof_args.h"
 
+#include "event_kind.h"
 #include "options_table.h"
 
 #include <errno.h>
@@ -97,6 +98,24 @@ static int parse_word(const char *arg, jprof_args *a, bool *have_action, char *e
     return copy(a->target, sizeof(a->target), arg, "target", err, errlen);
 }
 
+/* -e cpu,wall (asprof's spelling of several events): after the first event, only event kinds' names,
+ * which the agent reads as the options that turn them on. */
+static bool several_events(const options_spec *spec, const char *value) {
+    if (!spec->name || strcmp(spec->name, "event") != 0) return false;
+    const char *comma = strchr(value, ',');
+    while (comma) {
+        const char *next = strchr(comma + 1, ',');
+        size_t n = next ? (size_t)(next - comma - 1) : strlen(comma + 1);
+        char name[32];
+        if (n == 0 || n >= sizeof(name)) return false;
+        memcpy(name, comma + 1, n);
+        name[n] = 0;
+        if (event_kind_find(name) <= EVENT_CPU) return false;
+        comma = next;
+    }
+    return true;
+}
+
 int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t errlen) {
     memset(a, 0, sizeof(*a));
     a->duration_s = JPROF_DEFAULT_DURATION_S;
@@ -116,7 +135,7 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
             const char *value = argv[++i];
             if (!value) return fail(err, errlen, "%s needs a value", arg);
             /* The library path is not an agent option; everything else ends up in the comma-separated string. */
-            if (strchr(value, ',') && spec->own != OPTION_OWN_LIBPATH)
+            if (strchr(value, ',') && spec->own != OPTION_OWN_LIBPATH && !several_events(spec, value))
                 return fail(err, errlen, "%s: the value may not contain ',' (agent options are comma-separated)", arg);
             if (spec->own != OPTION_OWN_NONE) {
                 if (parse_own_option(spec, arg, value, a, err, errlen)) return -1;

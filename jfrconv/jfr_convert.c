@@ -109,6 +109,7 @@ typedef struct {
     u64map threads;          /* thread value offset -> name id + 1 */
     uint32_t *ids;           /* the sample being composed */
     uint32_t ids_capacity;
+    bool has_default_state;  /* the chunk's thread states include STATE_DEFAULT: cpu and wall tell apart */
 } converter;
 
 static int out_of_memory(converter *cv) {
@@ -271,6 +272,15 @@ static bool any_match(const jfr_filter *list, int count, const profile *p, const
     return false;
 }
 
+/* --cpu / --wall: whether the sample belongs to the chosen event (jfr_convert.h). */
+static bool event_wanted(converter *cv, const char *state) {
+    bool is_cpu = cv->has_default_state ? strcmp(state, "STATE_DEFAULT") == 0 : true;
+    if (cv->has_default_state) *(is_cpu ? &cv->st->cpu_seen : &cv->st->wall_seen) += 1;
+    if (cv->o->cpu_only) return is_cpu;
+    if (cv->o->wall_only) return strcmp(state, "STATE_DEFAULT") != 0;
+    return true;
+}
+
 static int add_sample(converter *cv, const jfr_sample *s) {
     const jfr_convert_options *o = cv->o;
     cv->st->samples++;
@@ -278,20 +288,29 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         cv->st->out_of_range++;
         return 0;
     }
-    if (o->state_count) {
-        char state[128];
-        if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
-        if (!state_wanted(o, state)) {
-            cv->st->other_state++;
-            return 0;
-        }
+    char state[128];
+    if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
+    if (!event_wanted(cv, state)) {
+        cv->st->other_event++;
+        return 0;
+    }
+    if (o->state_count && !state_wanted(o, state)) {
+        cv->st->other_state++;
+        return 0;
     }
     const named_stack *stack = stack_names(cv, s);
-    if (!stack || reserve_ids(cv, stack->n + 1)) return -1;
+    if (!stack || reserve_ids(cv, stack->n + 2)) return -1;
     uint32_t n = 0;
     if (o->threads) {
         uint32_t id = thread_id(cv, s);
         if (id == UINT32_MAX) return -1;
+        cv->ids[n++] = id;
+    }
+    if (o->state_frames) {
+        char frame[sizeof(state) + 2];
+        snprintf(frame, sizeof(frame), "[%s]", state[0] ? state : "STATE_DEFAULT");
+        uint32_t id = profile_intern(cv->p, frame, FTYPE_THREAD);
+        if (id == UINT32_MAX) return out_of_memory(cv);
         cv->ids[n++] = id;
     }
     memcpy(cv->ids + n, stack->ids, stack->n * sizeof(uint32_t));
@@ -331,6 +350,7 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
     u64map_init(&cv.threads);
     int rc = 0;
     if (jfr_sample_reader_init(&cv.r, ch, o->cpu_only) > 0) {
+        cv.has_default_state = jfr_sample_chunk_has_state(&cv.r, "STATE_DEFAULT");
         size_t pos = 0;
         jfr_revent ev;
         jfr_sample s;

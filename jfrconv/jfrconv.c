@@ -93,7 +93,9 @@ static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *s
 static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats *st, uint64_t start, uint64_t end) {
     snprintf(p->meta.engine, sizeof(p->meta.engine), "jfr");
     snprintf(p->meta.event, sizeof(p->meta.event), "%s",
-             a->convert.cpu_only ? "jdk.ExecutionSample" : "jdk.ExecutionSample, jdk.NativeMethodSample");
+             a->convert.cpu_only    ? "cpu (jdk.ExecutionSample)"
+             : a->convert.wall_only ? "wall (jdk.ExecutionSample, jdk.NativeMethodSample)"
+                                    : "jdk.ExecutionSample, jdk.NativeMethodSample");
     snprintf(p->meta.title, sizeof(p->meta.title), "%s", a->output.title);
     snprintf(p->meta.cstack, sizeof(p->meta.cstack), "jfr");
     p->meta.total = a->output.total;
@@ -143,9 +145,16 @@ int main(int argc, char **argv) {
                 a.input_count == 1 ? "" : "s", (unsigned long long)st.chunks, st.chunks == 1 ? "" : "s",
                 (unsigned long long)st.samples, (unsigned long long)st.kept);
         if (st.out_of_range) fprintf(stderr, ", %llu outside --from/--to", (unsigned long long)st.out_of_range);
+        if (st.other_event)
+            fprintf(stderr, ", %llu of the other event (not %s)", (unsigned long long)st.other_event,
+                    a.convert.cpu_only ? "--cpu" : "--wall");
         if (st.other_state) fprintf(stderr, ", %llu in other states", (unsigned long long)st.other_state);
         if (st.filtered) fprintf(stderr, ", %llu filtered out", (unsigned long long)st.filtered);
         fputc('\n', stderr);
+        if (!a.convert.cpu_only && !a.convert.wall_only && st.cpu_seen && st.wall_seen)
+            fprintf(stderr, "jfrconv: warning: the input holds CPU samples (%llu) and wall-clock samples (%llu), "
+                    "converted together here; --cpu or --wall converts one of them\n",
+                    (unsigned long long)st.cpu_seen, (unsigned long long)st.wall_seen);
         if (st.samples == 0)
             fprintf(stderr, "jfrconv: warning: no jdk.ExecutionSample%s events in the input\n",
                     a.convert.cpu_only ? "" : " or jdk.NativeMethodSample");

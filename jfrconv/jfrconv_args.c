@@ -142,6 +142,7 @@ static int apply(jfrconv_args *a, const options_spec *s, const char *name, const
     case JFRCONV_SETS_EXCLUDE:
         return jfr_convert_add_filter(&a->convert, s->jfrconv_sets == JFRCONV_SETS_INCLUDE, value, err, errlen);
     case JFRCONV_SETS_CPU_ONLY: a->convert.cpu_only = true; return 0;
+    case JFRCONV_SETS_WALL_ONLY: a->convert.wall_only = true; return 0;
     case JFRCONV_SETS_FROM:
     case JFRCONV_SETS_TO:
         if (jfrconv_parse_time(value, s->jfrconv_sets == JFRCONV_SETS_FROM ? &a->from : &a->to))
@@ -155,6 +156,7 @@ static int apply(jfrconv_args *a, const options_spec *s, const char *name, const
 /* The converter reads the naming, thread and reverse settings the output options received by their rows. */
 static void settle(jfrconv_args *a) {
     a->convert.threads = a->output.threads;
+    a->convert.state_frames = a->output.states;
     a->convert.style = (names_style){a->output.simple, a->output.dot, a->output.sig, a->output.ann};
 }
 
@@ -204,6 +206,8 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
     }
     settle(a);
     if (a->help) return 0;
+    if (a->convert.cpu_only && a->convert.wall_only)
+        return errmsg_fail(err, errlen, "--cpu and --wall: give one (each selects one event of the recording)");
     if (npos == 0) return errmsg_fail(err, errlen, "no input file; usage: jfrconv [options] input.jfr [more.jfr...] output");
     if (npos == 1) {
         /* Only an input: the flame graph beside it, as async-profiler's jfrconv does. */

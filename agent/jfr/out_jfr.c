@@ -18,6 +18,7 @@
 #include "filepath.h"
 #include "jfr_chunk.h"
 #include "jfr_event.h"
+#include "jfr_sample_event.h"
 #include "jfr_pools.h"
 #include "jfr_types.h"
 #include "jvm.h"
@@ -67,6 +68,7 @@ typedef struct {
     int error;                 /* errno of the failed write that stopped the recording, 0 if none */
     uint64_t stopped_ms;       /* when it stopped (wall clock) */
     uint64_t dropped;          /* samples queued after it stopped */
+    uint64_t unwritable;       /* samples of an event kind with no JFR event (jfr_sample_event.h) */
     bool out_of_memory;
     cpu_load_reading cpu;
     uint64_t cpu_ticks;
@@ -210,6 +212,13 @@ static void write_chunk_start_events(uint64_t ticks) {
         if (!value) value = number;
         jfr_event_active_setting(&rec.buf, ticks, JFR_EXECUTION_SAMPLE, settings[i].name, value);
     }
+    /* The wall-clock interval in ns, under the name async-profiler's converters read it by ("wall"). */
+    bool wall_first = options_event_kind(o->event) == EVENT_WALL;
+    if (wall_first || o->extra_events[EVENT_WALL]) {
+        snprintf(number, sizeof(number), "%llu",
+                 (unsigned long long)(wall_first ? o->interval_ns : o->extra_intervals[EVENT_WALL]));
+        jfr_event_active_setting(&rec.buf, ticks, JFR_EXECUTION_SAMPLE, "wall", number);
+    }
     jfr_event_os_information(&rec.buf, ticks, rec.os_version);
     jfr_jvm_info jvm = {rec.jvm_name, rec.jvm_version, NULL, rec.java_command[0] ? rec.java_command : NULL,
                         rec.process_start_ms, (uint64_t)getpid()};
@@ -261,11 +270,14 @@ static void drain(void) {
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            jfr_event_execution_sample(&rec.buf, batch[i].ticks, jfr_pools_thread_key(&rec.pools, batch[i].tid),
-                                       jfr_pools_trace_key(&rec.pools, batch[i].trace_id));
+            if (!jfr_sample_event_write(&rec.buf, &batch[i], jfr_pools_thread_key(&rec.pools, batch[i].tid),
+                                        jfr_pools_trace_key(&rec.pools, batch[i].trace_id))) {
+                rec.unwritable++;
+                continue;
+            }
             jfr_pools_note(&rec.pools, batch[i].trace_id, batch[i].tid);
+            rec.samples++;
         }
-        rec.samples += n;
         if (rec.buf.len >= FLUSH_BYTES) flush_buf();
     }
     flush_buf();
@@ -464,6 +476,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     rec.chunks = 0;
     rec.error = 0;
     rec.dropped = 0;
+    rec.unwritable = 0;
     rec.out_of_memory = false;
     rec.stop_requested = false;
     describe_system();
@@ -618,6 +631,9 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
         log_info("JFR recording written to %s (%llu samples, %d chunks)", path[0] ? path : "stdout",
                  (unsigned long long)rec.samples, rec.chunks);
     }
+    if (rec.unwritable)
+        log_warn("JFR: %llu samples of an event with no JFR event type were not written",
+                 (unsigned long long)rec.unwritable);
     close_recording(false);
     return rc;
 }

@@ -65,15 +65,14 @@ static int claim_buffer(uint32_t tid) {
 
 /* What this sample stands for: the engine says (weight hook), or else it is the thread's CPU time since
  * its previous sample, which stays right when the kernel coalesces timer expiries at tick granularity. */
-static uint64_t weight_of_sample(const siginfo_t *info) {
-    const sample_config *config = &sampling.config;
-    uint64_t weight = config->engine && config->engine->weight ? config->engine->weight(info, config->interval_ns) : 0;
+static uint64_t weight_of_sample(const engine *e, uint64_t interval_ns, const siginfo_t *info) {
+    uint64_t weight = e->weight ? e->weight(info, interval_ns) : 0;
     if (weight) return weight;
     struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return config->interval_ns;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return interval_ns;
     uint64_t now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
     uint32_t gen = atomic_load_explicit(&sampling.generation, memory_order_relaxed);
-    weight = config->interval_ns;
+    weight = interval_ns;
     if (thread_clock.generation == gen && now > thread_clock.last_cpu_ns) weight = now - thread_clock.last_cpu_ns;
     thread_clock.generation = gen;
     thread_clock.last_cpu_ns = now;
@@ -90,20 +89,30 @@ static void count_marker_frames(const trace_frame *frames, uint32_t depth) {
     }
 }
 
-/* Stores one stack of thread 'tid', and counts the outcome and its cost ('started': a sample_cost_now()
- * reading). */
-static void store_stack(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight, uint64_t started) {
+static void count_result(trace_store_result r) {
     static const drop_reason drops[] = {[TRACE_STORE_TABLE_FULL] = DROP_TABLE_FULL,
                                         [TRACE_STORE_FRAMES_FULL] = DROP_FRAMES_FULL,
-                                        [TRACE_STORE_RING_FULL] = DROP_RING_FULL};
-    trace_store_result r = trace_store_put(frames, depth, tid, weight);
-    if (r == TRACE_STORE_STORED) {
-        count(&sampling.stored);
-        count_marker_frames(frames, depth);
-    } else {
-        count(&sampling.dropped[drops[r]]);
-    }
+                                        [TRACE_STORE_RING_FULL] = DROP_RING_FULL,
+                                        [TRACE_STORE_STALE] = DROP_TABLE_FULL};
+    if (r == TRACE_STORE_STORED) count(&sampling.stored);
+    else count(&sampling.dropped[drops[r]]);
+}
+
+void sample_count_repeat(int r) {
+    count(&sampling.signals);
+    count_result((trace_store_result)r);
+}
+
+/* Stores one stack of thread 'tid', and counts the outcome and its cost ('started': a sample_cost_now()
+ * reading). */
+static uint64_t store_stack(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t weight,
+                            uint64_t started) {
+    uint64_t ref = TRACE_STORE_NO_REF;
+    trace_store_result r = trace_store_put(frames, depth, key, weight, &ref);
+    count_result(r);
+    if (r == TRACE_STORE_STORED) count_marker_frames(frames, depth);
     sample_cost_record(depth, sample_cost_now() - started);
+    return ref;
 }
 
 bool sample_enter(void) {
@@ -123,19 +132,43 @@ uint32_t sample_thread_id(void) {
     return current_tid();
 }
 
-void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
+void sample_store_event(event_kind event, int state, const trace_frame *frames, uint32_t depth, uint64_t weight,
+                        uint64_t started) {
     if (!thread_filter_allows((int)current_tid())) return;
     count(&sampling.signals);
-    store_stack(frames, depth, current_tid(), weight, started);
+    trace_key key = {current_tid(), (uint8_t)event, (uint8_t)state};
+    store_stack(frames, depth, &key, weight, started);
+}
+
+void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
+    const engine *e = sampling.config.engine;
+    sample_store_event(e ? e->event : EVENT_CPU, 0, frames, depth, weight, started);
+}
+
+/* The index of the session's engine that sent this signal, or -1 when none did (kill, sigqueue...). */
+static int owning_engine(const sample_config *config, const siginfo_t *info) {
+    for (int i = 0; i < config->engine_count; i++)
+        if (engine_signal_is_own(config->engines[i], info)) return i;
+    return -1;
+}
+
+/* Taken or not, a one-shot engine must re-arm, or this thread is never sampled again: the owner's hook, or
+ * every engine's for a signal none claims. */
+static void after_sample(const sample_config *config, int owner, const siginfo_t *info) {
+    for (int i = 0; i < config->engine_count; i++) {
+        const engine *e = config->engines[i];
+        if ((owner < 0 || owner == i) && e->after_sample) e->after_sample(info);
+    }
 }
 
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     (void)signo;
     int saved_errno = errno;
     const sample_config *config = &sampling.config;
+    int owner = -1;
     atomic_fetch_add(&sampling.in_flight, 1);
     if (!atomic_load(&sampling.active)) goto out;
-    if (!engine_signal_is_own(config->engine, info)) {
+    if ((owner = owning_engine(config, info)) < 0) {
         count(&sampling.foreign);
         goto out;
     }
@@ -145,22 +178,27 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     uint64_t started = sample_cost_now();
     if (ucontext) safe_read_note_signal_mask(&((const ucontext_t *)ucontext)->uc_sigmask);
 
-    uint64_t weight = weight_of_sample(info);
+    const engine *e = config->engines[owner];
+    uint64_t weight = weight_of_sample(e, config->intervals[owner], info);
     uint32_t tid = current_tid();
     int b = claim_buffer(tid);
     if (b < 0) {
         count(&sampling.dropped[DROP_BUFFER_BUSY]);
+        trace_key dropped = {tid, (uint8_t)e->event, 0};
+        if (e->stored) e->stored(info, &dropped, TRACE_STORE_NO_REF);   /* taken, though not stored */
         goto out;
     }
     JNIEnv *env = thread_env(tid);
     asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
     trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
-    uint32_t depth = stack_collect(info, ucontext, env, tid, raw, frames);
-    store_stack(frames, depth, tid, weight, started);
+    uint32_t depth = stack_collect(e, info, ucontext, env, tid, raw, frames);
+    int state = e->thread_state ? e->thread_state(info, ucontext, env, frames, depth) : 0;
+    trace_key key = {tid, (uint8_t)e->event, (uint8_t)state};
+    uint64_t ref = store_stack(frames, depth, &key, weight, started);
     atomic_store_explicit(&sampling.buffer_busy[b], 0, memory_order_release);
+    if (e->stored) e->stored(info, &key, ref);
 out:
-    /* Taken or not, a one-shot engine must re-arm, or this thread is never sampled again. */
-    if (config->engine && config->engine->after_sample) config->engine->after_sample(info);
+    after_sample(config, owner, info);
     atomic_fetch_sub(&sampling.in_flight, 1);
     errno = saved_errno;
 }

@@ -39,15 +39,23 @@ typedef struct {
     uint64_t foreign;                    /* profiling signals ignored: not sent by the engine (kill...) */
 } sample_counters;
 
+/* Engines one session runs at once: one per event kind at most. */
+#define SAMPLE_MAX_ENGINES EVENT_KIND_COUNT
+
 typedef struct {
     JavaVM *vm;
     asgct_fn asgct;
     int max_depth;           /* jstackdepth */
-    uint64_t interval_ns;    /* the engine weight hook's interval; the weight of a thread's first sample */
+    uint64_t interval_ns;    /* the first engine's interval (engines[0]) */
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
     prof_cstack cstack;      /* how native frames are walked */
     bool agct;               /* features=agct: cstack=vm takes its Java frames from AsyncGetCallTrace */
-    const engine *engine;    /* its signal-path hooks (weight, kernel frames, re-arming); may be NULL */
+    const engine *engine;    /* the session's first engine (event=), engines[0]; may be NULL */
+    /* Every engine of the session (the first is 'engine') with its interval: the weight hook's interval,
+     * and the weight of a thread's first CPU sample. A signal belongs to the first engine that owns it. */
+    int engine_count;
+    const engine *engines[SAMPLE_MAX_ENGINES];
+    uint64_t intervals[SAMPLE_MAX_ENGINES];
 } sample_config;
 
 /* Kernel frames kept per sample, on the leaf side of the Java frames. */
@@ -57,14 +65,23 @@ typedef struct {
  * when the thread ends). Call on the thread. */
 void sample_set_thread_env(JNIEnv *env);
 
-/* Recording on the calling thread outside signal handlers (the instrumentation engine). Every
- * sample_enter is paired with sample_leave, which lets stop wait for recordings under way; sample_enter
- * returns false when profiling is off, and then nothing may be stored. Between the two, sample_store
- * stores a stack (leaf first) into the session's storage and counts it like a signal sample; 'started'
- * is a sample_cost_now() reading taken when the recording began. */
+/* Recording on the calling thread outside signal handlers (the instrumentation engine, allocation and lock
+ * hooks). Every sample_enter is paired with sample_leave, which lets stop wait for recordings under way;
+ * sample_enter returns false when profiling is off, and then nothing may be stored. Between the two,
+ * sample_store stores a stack (leaf first) into the session's storage as a sample of the first engine's
+ * event (EVENT_CPU for instrumentation) and counts it like a signal sample; sample_store_event stores it as
+ * a sample of 'event' in thread state 'state' (thread_state.h; 0 when it has none), worth 'weight' in that
+ * event's units (bytes allocated, ns waited). 'started' is a sample_cost_now() reading taken when the
+ * recording began. Async-signal-safe. */
 bool sample_enter(void);
 void sample_leave(void);
 void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started);
+void sample_store_event(event_kind event, int state, const trace_frame *frames, uint32_t depth, uint64_t weight,
+                        uint64_t started);
+/* A sample the wall engine's timer thread counted again without a signal (trace_store_repeat's result,
+ * not TRACE_STORE_STALE): counted as stored, or dropped by reason. */
+void sample_count_repeat(int trace_store_result);
+
 /* jstackdepth of the session; the calling thread's OS id (cached per thread). */
 int sample_max_depth(void);
 uint32_t sample_thread_id(void);

@@ -19,6 +19,9 @@ typedef struct {
     uint64_t ticks;       /* CLOCK_MONOTONIC ns when the sample was taken */
     uint32_t tid;         /* OS thread id */
     uint32_t trace_id;    /* traces_put's id of the stored stack */
+    uint64_t weight;      /* what this one sample stands for, in its event's units (ns, bytes...) */
+    uint8_t event;        /* event_kind: which JFR event the writer makes of it */
+    uint8_t state;        /* thread_state */
 } sample_record;
 
 typedef struct sample_ring sample_ring;

@@ -29,14 +29,28 @@ typedef enum {
     TRACE_STORE_TABLE_FULL,   /* no slot left for a new distinct stack */
     TRACE_STORE_FRAMES_FULL,  /* no room left in the frame arena */
     TRACE_STORE_RING_FULL,    /* stored, but the record queue to the JFR writer is full */
+    TRACE_STORE_STALE,        /* trace_store_repeat: the reference is no longer valid */
 } trace_store_result;
 
 /* Queued records carry the index of their table in the top bit of their trace id. */
 #define TRACE_STORE_TABLE_BIT 0x80000000u
 
-/* Stores a stack (leaf first) of thread 'tid', worth 'weight', in the table in use, and queues its record.
+/* Stores a stack (leaf first) under 'key' (its thread, event kind and state; the thread is kept in the
+ * table only with 'per_thread'), worth 'weight', in the table in use, and queues its record.
  * Async-signal-safe: never allocates, locks or waits. */
-trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight);
+trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t weight,
+                                   uint64_t *ref);
+
+/* ref (above; may be NULL): where the stack went, valid while its table is neither swapped out nor reset,
+ * for trace_store_repeat; 0 when it was not stored. */
+#define TRACE_STORE_NO_REF 0
+
+/* Counts one more sample of the stack stored at 'ref' (by trace_store_put), under 'key' (its thread for the
+ * JFR record, its event and state as stored), worth 'weight', and queues its record: a sample that is the
+ * same as an earlier one without walking the stack again (the wall engine's idle threads).
+ * TRACE_STORE_STALE when that stack's table has been swapped or reset since: take the sample anew.
+ * Async-signal-safe. */
+trace_store_result trace_store_repeat(uint64_t ref, const trace_key *key, uint64_t weight);
 
 /* Shared by the two halves, nobody else. A handler announces itself in users[i] before it uses tables[i],
  * so a swap can wait until the previous table is unused. */
@@ -44,6 +58,7 @@ typedef struct {
     trace_store_config config;
     trace_table *tables[2];
     _Atomic uint32_t index;
+    _Atomic uint32_t epoch;   /* changes with every configuration and swap: references before it are stale */
     _Atomic int users[2];
 } trace_store_state;
 extern trace_store_state trace_store;

@@ -30,13 +30,18 @@ static void every_row_has_a_kind_and_help(void **state) {
         if (s->jfrconv_long && (!s->jfrconv_help || !*s->jfrconv_help))
             fail_msg("%s: offered by jfrconv without help", label);
         if ((s->kind == OPTION_CHOICE || s->kind == OPTION_CHOICE_SET) && (!s->choices || !s->choices[0].name)) fail_msg("%s: a choice without values", label);
-        bool stores = s->kind != OPTION_ACTION && s->kind != OPTION_TIME && s->kind != OPTION_STATES;
+        bool stores = s->kind != OPTION_ACTION && s->kind != OPTION_TIME;
         if (s->name && stores && !s->field && !s->format) fail_msg("%s: an agent option that sets nothing", label);
         if ((s->kind == OPTION_TEXT || s->kind == OPTION_PATTERN || s->kind == OPTION_FILE ||
              s->kind == OPTION_EVENT) && s->name && !s->cap)
             fail_msg("%s: text without a capacity", label);
         if ((s->kind == OPTION_COUNT) && s->name && (s->min > s->max || !s->max)) fail_msg("%s: count without limits", label);
         if (s->kind == OPTION_DURATION && s->name && !s->unit) fail_msg("%s: duration without a bare unit", label);
+        if (s->kind == OPTION_TIDS && (!s->max || !s->count_field)) fail_msg("%s: thread ids without limits", label);
+        /* An event beside event= is named after its kind and stores a duration or size (a uint64_t). */
+        if (s->extra_event && (!s->name || strcmp(s->name, event_kind_name(s->extra_event)) != 0 || !s->field ||
+                               (s->kind != OPTION_DURATION && s->kind != OPTION_SIZE)))
+            fail_msg("%s: an extra event's row needs its kind's name and a duration or size field", label);
     }
 }
 
@@ -57,6 +62,8 @@ static const struct {
     {OPTION_TEXT, "", "needs a value"},
     {OPTION_PATTERN, "a*b", "'*' is accepted only"},
     {OPTION_FILE, "out-%x", "%x"},
+    {OPTION_TIDS, "12-x", "120-127;132"},
+    {OPTION_STATES, "bogus", "sleeping"},
 };
 
 static void each_kind_refuses_a_bad_value_naming_it(void **state) {
@@ -97,7 +104,6 @@ static void each_kind_refuses_a_bad_value_naming_it(void **state) {
     assert_int_equal(jfrconv_args_parse(5, states_argv, &a, err, sizeof(err)), -1);
     if (!strstr(err, "RUNNABLE,,") || !strstr(err, "SLEEPING")) fail_msg("states: %s", err);
     jfr_convert_options_free(&a.convert);
-    seen[OPTION_STATES] = true;
     seen[OPTION_ACTION] = true;   /* actions: options_parse ("start=1", test_options) */
     for (int k = 0; k < OPTION_KIND_COUNT; k++) {
         if (!seen[k]) fail_msg("kind %s: no row tested", options_table_kind_name((options_kind)k));
