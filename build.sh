@@ -17,7 +17,8 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need.
 # libunwind-dev: only test_dwarf links it, as an independent oracle for our DWARF unwinder (docs/architecture.md).
 PACKAGES=(cmake gcc make pkg-config openjdk-17-jdk-headless libunwind-dev libcmocka-dev
-          libguava-java libcommons-lang3-java libcommons-io-java libguice-java)   # jars: the rewriter tests
+          libguava-java libcommons-lang3-java libcommons-io-java libguice-java   # jars: the rewriter tests
+          prometheus)   # promtool: reads the metrics output as Prometheus does (issue 22)
 
 install_missing() {   # [package...], default: PACKAGES
   local missing=() want=("$@")

@@ -1,5 +1,5 @@
 /*
- * class_names: the classes that allocation and lock samples end in (their leaf frame, FRAME_CLASS), kept
+ * class_names: the classes that allocation and lock samples end in (their leaf frame, a FRAME_CLASS_* kind), kept
  * as JVMTI class signatures ("Ljava/lang/String;", "[I") under small stable ids, so that a stored stack
  * holds an id rather than a pointer into the JVM. Interning takes a mutex and may allocate: callers are
  * JVMTI callbacks and readers, never signal handlers. Ids live for the process (classes are few).

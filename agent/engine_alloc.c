@@ -3,7 +3,7 @@
  * The JVM picks an allocation every 'interval' bytes on average (SetHeapSamplingInterval: a random,
  * geometrically distributed distance between samples) and calls back on the allocating thread, outside
  * any signal handler, with the object, its class and its size. The sample is the thread's Java stack
- * (java_stack.h) with the class as its leaf (FRAME_CLASS).
+ * (java_stack.h) with the class as its leaf (FRAME_CLASS_ALLOC).
  *
  * Why Java frames only: the native frames below the callback are the JVM's own allocation slow path and
  * JVMTI's event posting, the same in every sample; the walker of the signal path needs a signal context.
@@ -49,7 +49,7 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
         trace_frame *frames = NULL;
         uint32_t n = java_stack_take(jni, false, 1, false, &frames);
         if (n) {
-            frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), CLASS_FRAME_ALLOC, FRAME_CLASS};
+            frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_ALLOC};
             uint64_t weight = engine_alloc_weight(size > 0 ? (uint64_t)size : 0, interval_bytes);
             if (!live) sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
             else if (!alloc_live_add(jni, object, frames, n + 1, sample_thread_id(), weight))

@@ -3,10 +3,10 @@
  * waiting for a monitor another thread owns) and MonitorContendedEntered (it got it), both on the waiting
  * thread, outside signal handlers. The time between them is the sample's weight in ns; waits shorter than
  * lock=DURATION are not recorded. The sample is the waiting thread's Java stack (java_stack.h) with the
- * monitor object's class as its leaf (FRAME_CLASS, CLASS_FRAME_MONITOR).
+ * monitor object's class as its leaf (FRAME_CLASS_MONITOR).
  *
  * Parking (java.util.concurrent locks, LockSupport.park) has no JVMTI event: lock_park.h times it through
- * a rewritten LockSupport.setBlocker, with the blocker's class as the leaf (CLASS_FRAME_PARK).
+ * a rewritten LockSupport.setBlocker, with the blocker's class as the leaf (FRAME_CLASS_PARK).
  */
 #include "engine.h"
 #include "java_stack.h"
@@ -50,7 +50,7 @@ void JNICALL engine_lock_on_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthr
         uint32_t n = java_stack_take(jni, false, 1, false, &frames);
         if (n) {
             jclass klass = (*jni)->GetObjectClass(jni, object);
-            frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), CLASS_FRAME_MONITOR, FRAME_CLASS};
+            frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_MONITOR};
             if (klass) (*jni)->DeleteLocalRef(jni, klass);
             sample_store_event(EVENT_LOCK, 0, frames, n + 1, waited ? waited : 1, started);
         }

@@ -51,7 +51,7 @@ static void record_park(JNIEnv *jni, jobject blocker, uint64_t waited) {
     }
     if (n) {
         jclass klass = (*jni)->GetObjectClass(jni, blocker);
-        frames[0] = (trace_frame){jvmti_events_class_id(jvm_jvmti(), klass), CLASS_FRAME_PARK, FRAME_CLASS};
+        frames[0] = (trace_frame){jvmti_events_class_id(jvm_jvmti(), klass), 0, FRAME_CLASS_PARK};
         if (klass) (*jni)->DeleteLocalRef(jni, klass);
         sample_store_event(EVENT_LOCK, 0, frames, n + 1, waited ? waited : 1, started);
     }

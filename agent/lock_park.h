@@ -6,7 +6,7 @@
  * rewriter (classfile.h) makes setBlocker start with a call to the helper's parkEdge(), so each park costs
  * two native calls and nothing else runs slower. At the first call the thread's parkBlocker field is still
  * null (a park begins), at the second it holds the blocker (the park ends): the time between them is the
- * wait, the blocker's class the leaf (CLASS_FRAME_PARK). Parks without a blocker (park()) are not seen.
+ * wait, the blocker's class the leaf (FRAME_CLASS_PARK). Parks without a blocker (park()) are not seen.
  * Outside signal handlers; used by engine_lock and engine_instrument's ClassFileLoadHook.
  */
 #ifndef LIBPROF_LOCK_PARK_H

@@ -45,6 +45,10 @@ static const char *type_key(frame_type t) {
     case FTYPE_KERNEL: return "kernel";
     case FTYPE_MARKER: return "marker";
     case FTYPE_THREAD: return "thread";
+    case FTYPE_INTERPRETED: return "interpreted";
+    case FTYPE_C1: return "c1";
+    case FTYPE_JIT: return "jit";
+    case FTYPE_INLINED: return "inlined";
     case FTYPE_CLASS: return "class";
     }
     return "other";

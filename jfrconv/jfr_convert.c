@@ -171,6 +171,14 @@ static const char *java_suffix(const char *t) {
     return "_[j]";
 }
 
+/* The profile's frame type of a Java JFR frame type, for the HTML page's colours. */
+static frame_type java_type(const char *t) {
+    if (strcmp(t, "Inlined") == 0) return FTYPE_INLINED;
+    if (strcmp(t, "Interpreted") == 0) return FTYPE_INTERPRETED;
+    if (strcmp(t, "C1 compiled") == 0) return FTYPE_C1;
+    return strcmp(t, "JIT compiled") == 0 ? FTYPE_JIT : FTYPE_JAVA;
+}
+
 /* The name of one frame, interned. Java-typed frames, and the JDK's "Native" frames of Java native
  * methods (which have a class), are class.method; the others (our synthetic class "") the method alone. */
 static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
@@ -190,7 +198,7 @@ static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
                           fi->method[0] ? fi->method : "[unknown_method]", fi->descriptor[0] ? fi->descriptor : NULL,
                           style);
         if (cv->o->style.ann) strcat(name, java_suffix(fi->frame_type));
-        type = FTYPE_JAVA;
+        type = java_type(fi->frame_type);
     } else {
         const char *method = fi->method[0] ? fi->method : "[unknown]";
         bool kernel = strcmp(fi->frame_type, "Kernel") == 0;
@@ -285,7 +293,7 @@ static uint32_t class_frame_id(converter *cv, const jfr_sample *s) {
     if (name[0] == '[' && name[1] != 'u') snprintf(sig, sizeof(sig), "%s", name);
     else snprintf(sig, sizeof(sig), "L%s;", name);
     class_names_java_name(sig, java, sizeof(java) - 8);
-    if (cv->o->style.ann) strcat(java, s->layout->class_kind == CLASS_FRAME_ALLOC_OUTSIDE_TLAB ? "_[k]" : "_[i]");
+    if (cv->o->style.ann) strcat(java, frame_class_suffix(s->layout->class_kind));
     uint32_t id = profile_intern(cv->p, java, FTYPE_CLASS);
     if (id == UINT32_MAX) out_of_memory(cv);
     return id;

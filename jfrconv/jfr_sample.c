@@ -85,16 +85,16 @@ int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_kind 
         if (!cpu_only) add_layout(r, "jdk.NativeMethodSample", "weight", NULL, -1);
         break;
     case JFR_EVENTS_ALLOC:
-        add_layout(r, "jdk.ObjectAllocationSample", "weight", "objectClass", CLASS_FRAME_ALLOC);
-        add_layout(r, "jdk.ObjectAllocationInNewTLAB", "tlabSize", "objectClass", CLASS_FRAME_ALLOC);
-        add_layout(r, "jdk.ObjectAllocationOutsideTLAB", "allocationSize", "objectClass", CLASS_FRAME_ALLOC_OUTSIDE_TLAB);
+        add_layout(r, "jdk.ObjectAllocationSample", "weight", "objectClass", FRAME_CLASS_ALLOC);
+        add_layout(r, "jdk.ObjectAllocationInNewTLAB", "tlabSize", "objectClass", FRAME_CLASS_ALLOC);
+        add_layout(r, "jdk.ObjectAllocationOutsideTLAB", "allocationSize", "objectClass", FRAME_CLASS_ALLOC_OUTSIDE_TLAB);
         break;
     case JFR_EVENTS_LIVE:
-        add_layout(r, "jdk.OldObjectSample", "objectSize", "object.type", CLASS_FRAME_ALLOC);
+        add_layout(r, "jdk.OldObjectSample", "objectSize", "object.type", FRAME_CLASS_ALLOC);
         break;
     case JFR_EVENTS_LOCK:
-        add_layout(r, "jdk.JavaMonitorEnter", "duration", "monitorClass", CLASS_FRAME_MONITOR);
-        add_layout(r, "jdk.ThreadPark", "duration", "parkedClass", CLASS_FRAME_PARK);
+        add_layout(r, "jdk.JavaMonitorEnter", "duration", "monitorClass", FRAME_CLASS_MONITOR);
+        add_layout(r, "jdk.ThreadPark", "duration", "parkedClass", FRAME_CLASS_PARK);
         break;
     }
     return r->layout_count;

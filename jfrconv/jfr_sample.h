@@ -27,7 +27,7 @@ typedef struct {
     int time, thread, stack, state, weight;  /* field indexes, -1 when the type has no such field */
     int cls, cls_inner;                  /* the class field (and the field of it that is the class: OldObject.type) */
     bool weight_is_duration;             /* the weight is the event's duration in ticks */
-    int class_kind;                      /* class_frame_kind of the class leaf (frame.h), -1 without */
+    int class_kind;                      /* frame_kind of the class leaf (a FRAME_CLASS_* of frame.h), -1 without */
 } jfr_sample_layout;
 
 typedef struct {

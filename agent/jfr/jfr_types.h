@@ -28,7 +28,7 @@
  * - include= / exclude= do not filter what is recorded (a reader has its own filters).
  * Each jdk.ExecutionSample stands for one sample: a CPU sample with state STATE_DEFAULT, a wall-clock sample
  * with the state its thread was in (thread_state.h says why: async-profiler's converter tells them apart by it).
- * - Allocation and lock samples end in their class (FRAME_CLASS in the agent, "int[]_[i]" in collapsed
+ * - Allocation and lock samples end in their class (FRAME_CLASS_* kinds in the agent, "int[]_[i]" in collapsed
  *   stacks): in JFR the class is not a frame but the event's class field, as the JDK records them:
  *   jdk.ObjectAllocationSample (objectClass, weight = estimated bytes), jdk.JavaMonitorEnter (monitorClass,
  *   duration = time waited), jdk.ThreadPark (parkedClass, duration). Classes named in the JDK's form
@@ -62,6 +62,7 @@ enum jfr_frame_type {
     JFR_FRAME_NATIVE = 4,
     JFR_FRAME_CPP = 5,
     JFR_FRAME_KERNEL = 6,
+    JFR_FRAME_C1 = 7,          /* async-profiler's "C1 compiled" */
     JFR_FRAME_TYPE_COUNT
 };
 
@@ -71,13 +72,14 @@ static inline const char *jfr_frame_type_name(int t) {
         [JFR_FRAME_INTERPRETED] = "Interpreted", [JFR_FRAME_JIT] = "JIT compiled",
         [JFR_FRAME_INLINED] = "Inlined",         [JFR_FRAME_NATIVE] = "Native",
         [JFR_FRAME_CPP] = "C++",                 [JFR_FRAME_KERNEL] = "Kernel",
+        [JFR_FRAME_C1] = "C1 compiled",
     };
     return t > 0 && t < JFR_FRAME_TYPE_COUNT ? names[t] : 0;
 }
 
 /* True for the types whose frames a reader names class.method. */
 static inline int jfr_frame_type_is_java(int t) {
-    return t == JFR_FRAME_INTERPRETED || t == JFR_FRAME_JIT || t == JFR_FRAME_INLINED;
+    return t == JFR_FRAME_INTERPRETED || t == JFR_FRAME_JIT || t == JFR_FRAME_INLINED || t == JFR_FRAME_C1;
 }
 
 /* The class of every non-Java frame's method: an empty name, as async-profiler writes them (jfr print
