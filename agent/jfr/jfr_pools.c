@@ -217,7 +217,11 @@ typedef struct {
 } frame_out;
 
 /* The JFR frame type of a frame frame_names named (the convention of jfr_types.h). */
-static int jfr_frame_type(frame_type type, bool cpp) {
+static int jfr_frame_type(const trace_frame *f, frame_type type, bool cpp) {
+    /* A class leaf stays out of JFR stacks (write_stack); were one written, async-profiler's types: Inlined
+     * ("_[i]"), Kernel ("_[k]") outside a TLAB, which is what the ann suffixes spell. */
+    if (frame_kind_is_class(f->kind))
+        return f->kind == FRAME_CLASS_ALLOC_OUTSIDE_TLAB ? JFR_FRAME_KERNEL : JFR_FRAME_INLINED;
     if (type == FTYPE_KERNEL) return JFR_FRAME_KERNEL;
     return cpp ? JFR_FRAME_CPP : JFR_FRAME_NATIVE;
 }
@@ -231,7 +235,7 @@ static frame_out named_frame(resolver *r, const trace_frame *f) {
     char name[1024];
     bool cpp = false;
     frame_type type = frame_names_get(f, (names_style){0}, r->pools->lib, name, sizeof(name), &cpp);
-    int jfr_type = jfr_frame_type(type, cpp);
+    int jfr_type = jfr_frame_type(f, type, cpp);
     uint32_t m = named_method(r, name, jfr_type);
     if (cache && m && u64map_put(cache, f->id, ((uint64_t)jfr_type << 32) | m)) r->failed = true;
     return (frame_out){m, -1, -1, jfr_type};
