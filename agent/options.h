@@ -31,6 +31,10 @@ typedef enum {
     FORMAT_FLAMEGRAPH, /* interactive HTML flame graph (also "html", and the .html extension) */
     FORMAT_TREE,       /* interactive HTML call tree */
     FORMAT_JFR,        /* Java Flight Recorder recording, streamed while profiling (also the .jfr extension) */
+    FORMAT_PPROF,      /* gzipped pprof profile.proto (.pb.gz, .pprof) */
+    FORMAT_SPEEDSCOPE, /* speedscope JSON (.speedscope.json) */
+    FORMAT_CPUPROFILE, /* Chrome DevTools .cpuprofile */
+    FORMAT_GECKO,      /* Firefox Profiler Gecko JSON (.gecko.json) */
 } prof_format;
 
 typedef enum {

@@ -55,8 +55,9 @@ const options_spec options_table[] = {
      "user; %p = pid, %t = timestamp); without -f it goes to stdout", "x", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_FILE},
     {NULL, OPTION_VALUE, 0, 0, "-o", "FORMAT",
      "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE
-     "traces[=N], flat[=N]; default: from the -f extension, else text", NULL, "-o", "--output", "FORMAT",
-     "collapsed, flamegraph (or html), tree, text", NULL, OPTION_OWN_FORMAT},
+     "pprof, speedscope, cpuprofile, gecko, traces[=N], flat[=N];" MORE
+     "default: from the -f extension, else text", NULL, "-o", "--output", "FORMAT",
+     "collapsed, flamegraph (or html), tree, text, pprof, speedscope, cpuprofile, gecko", NULL, OPTION_OWN_FORMAT},
     {"collapsed", OPTION_FLAG, 0, FORMAT_COLLAPSED, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"text", OPTION_FLAG, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"traces", OPTION_COUNT, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
@@ -125,6 +126,10 @@ const options_spec options_table[] = {
      "info", NULL, NULL, NULL, NULL, loglevel_choices, OPTION_OWN_NONE},
     {"quiet", OPTION_FLAG, FIELD(quiet), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"jfr", OPTION_FLAG, 0, FORMAT_JFR, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"pprof", OPTION_FLAG, 0, FORMAT_PPROF, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"speedscope", OPTION_FLAG, 0, FORMAT_SPEEDSCOPE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"cpuprofile", OPTION_FLAG, 0, FORMAT_CPUPROFILE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"gecko", OPTION_FLAG, 0, FORMAT_GECKO, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"chunksize", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"chunktime", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {NULL, OPTION_VALUE, 0, 0, "--libpath", "PATH",

@@ -126,7 +126,8 @@ uint64_t jfrconv_resolve_time(const jfrconv_time *t, uint64_t start_ns, uint64_t
 static int set_format(jfrconv_args *a, const char *value, char *err, size_t errlen) {
     static const struct { const char *name; prof_format format; } formats[] = {
         {"collapsed", FORMAT_COLLAPSED}, {"flamegraph", FORMAT_FLAMEGRAPH}, {"html", FORMAT_FLAMEGRAPH},
-        {"tree", FORMAT_TREE}, {"text", FORMAT_TEXT},
+        {"tree", FORMAT_TREE}, {"text", FORMAT_TEXT}, {"pprof", FORMAT_PPROF}, {"speedscope", FORMAT_SPEEDSCOPE},
+        {"cpuprofile", FORMAT_CPUPROFILE}, {"gecko", FORMAT_GECKO},
     };
     for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
         if (strcmp(value, formats[i].name) == 0) {
@@ -134,7 +135,8 @@ static int set_format(jfrconv_args *a, const char *value, char *err, size_t errl
             return 0;
         }
     }
-    return errmsg_fail(err, errlen, "-o '%s': unknown format; accepted: collapsed, flamegraph (or html), tree, text", value);
+    return errmsg_fail(err, errlen, "-o '%s': unknown format; accepted: collapsed, flamegraph (or html), tree, text, pprof, "
+                       "speedscope, cpuprofile, gecko", value);
 }
 
 /* The flag a row of the option table sets here: agent options by their name, jfrconv's own by its flag. */

@@ -64,6 +64,7 @@ int main(int argc, char **argv) {
     profile_init(&p);
     snprintf(p.meta.title, sizeof(p.meta.title), "%s", o.title);
     p.meta.total = o.total;   /* the count is the weight too, in the profile's default unit (ns) */
+    p.meta.interval_ns = o.interval_ns;   /* the timeline formats space their synthesised samples by it */
     strcpy(p.meta.engine, "collapsed");
     strcpy(p.meta.event, "cpu");
     char *line = NULL;
