@@ -3,8 +3,6 @@
 #include "completeness.h"
 #include "names.h"
 
-#include <string.h>
-
 int out_collapsed_write(const profile *p, FILE *out) {
     for (size_t i = 0; i < p->stack_count; i++) {
         const profile_stack *s = &p->stacks[i];
@@ -20,14 +18,14 @@ int out_collapsed_write(const profile *p, FILE *out) {
     /* Samples dropped before they had a stack: one marker stack per reason, so that the file says how
      * complete it is in the only form every collapsed-stack reader accepts (flamegraph.pl and others take
      * no comment lines). Failed walks are already marker frames in their stacks. */
-    bool ns = strcmp(p->meta.units, "ns") == 0 && p->meta.interval_ns;
+    /* With 'total' the weight of a dropped sample is unknown: the mean weight of the stored ones stands in. */
+    uint64_t mean = p->total_samples ? p->total_weight / p->total_samples : 0;
     for (int i = 0; i < p->meta.drop_count; i++) {
         uint64_t n = p->meta.drops[i].count;
         if (!n) continue;
         char frame[128];
         completeness_drop_frame(p->meta.drops[i].name, frame, sizeof(frame));
-        /* With 'total' the weight of a dropped sample is unknown: its nominal interval stands for it. */
-        fprintf(out, "%s %llu\n", frame, (unsigned long long)(p->meta.total && ns ? n * p->meta.interval_ns : n));
+        fprintf(out, "%s %llu\n", frame, (unsigned long long)(p->meta.total ? n * mean : n));
     }
     return ferror(out) ? -1 : 0;
 }

@@ -8,7 +8,9 @@ foreach(t test_options test_filepath test_traces test_profile test_writers test_
     # GCC clone suffixes in native names (issue 15.6), the log's destinations and the files log= takes (issue
     # 15.4, 16.10), output files: devices, FIFOs, links, planted temporary names, modes, failed moves
     # (safe_file, output), jstackdepth bounding the whole recorded stack, full names from the JVM's thread dump.
-    test_clone_names test_log test_stack_bound test_thread_dump)
+    test_clone_names test_log test_stack_bound test_thread_dump
+    # Every writer states how complete the profile is (issue 23.2).
+    test_completeness)
   libprof_unit_test(${t})
 endforeach()
 libprof_unit_test(test_safe_file PROPERTIES TIMEOUT 60)
