@@ -86,6 +86,10 @@ const options_spec options_table[] = {
      "10:15:00 (local time of day)", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--cpu", NULL,
      "jdk.ExecutionSample only (not jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--diff", NULL,
+     "compare two profiles: jfrconv --diff BASE NEW OUTPUT (each a .jfr or" JMORE
+     "collapsed stacks); OUTPUT .html: a flame graph coloured by change," JMORE
+     "else text; values per second of recording, or shares", NULL, OPTION_OWN_NONE},
     {"simple", OPTION_FLAG, FIELD(simple), 0, "-s", NULL, "simple class names instead of fully qualified ones", "",
      NULL, "--simple", NULL,
      "class names without their package", NULL, OPTION_OWN_NONE},

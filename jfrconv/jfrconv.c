@@ -7,9 +7,13 @@
 #define _GNU_SOURCE
 #include "jfrconv_args.h"
 
+#include "collapsed_read.h"
+#include "completeness.h"
 #include "jfr_convert.h"
+#include "out_diff.h"
 #include "output.h"
 #include "profile.h"
+#include "profile_diff.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -101,6 +105,83 @@ static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats 
     p->meta.duration_ns = end > start ? end - start : 0;
 }
 
+/* One input of --diff: a JFR recording (by its magic "FLR\0"), else collapsed stacks. */
+static int load_for_diff(const char *path, jfrconv_args *a, profile *p) {
+    mapped_file f;
+    if (map_input(path, &f)) return -1;
+    int rc = 0;
+    if (f.size >= 4 && memcmp(f.data, "FLR", 4) == 0) {
+        uint64_t start = 0, end = 0;
+        jfr_convert_stats st = {0};
+        jfr_error jerr = {0};
+        a->input_count = 1;
+        a->inputs[0] = path;
+        rc = recording_span(a, &f, &start, &end);
+        a->convert.from_ns = jfrconv_resolve_time(&a->from, start, end, 0);
+        a->convert.to_ns = jfrconv_resolve_time(&a->to, start, end, UINT64_MAX);
+        if (rc == 0 && jfr_convert(&a->convert, f.data, f.size, p, &st, &jerr)) {
+            fprintf(stderr, "jfrconv: error: %s: not a readable JFR recording: %s\n", path, jerr.message);
+            rc = -1;
+        }
+        if (rc == 0)
+            describe(p, a, &st, a->convert.from_ns > start ? a->convert.from_ns : start,
+                     a->convert.to_ns < end ? a->convert.to_ns : end);
+    } else {
+        FILE *in = f.size ? fmemopen((void *)f.data, f.size, "r") : NULL;
+        char err[512];
+        if (f.size && !in) rc = -1;
+        if (in && collapsed_read(in, path, p, err, sizeof(err))) {
+            fprintf(stderr, "jfrconv: error: %s (a --diff input is a JFR recording or collapsed stacks)\n", err);
+            rc = -1;
+        }
+        if (in) fclose(in);
+        p->meta.total = a->output.total;   /* collapsed text has no duration: compared as shares */
+    }
+    unmap_input(&f);
+    return rc;
+}
+
+static int write_diff(const jfrconv_args *a, const char *base_path, const char *next_path, profile *base,
+                      profile *next) {
+    profile_diff d;
+    if (profile_diff_build(base, next, &d)) {
+        fprintf(stderr, "jfrconv: error: out of memory comparing the profiles\n");
+        return -1;
+    }
+    char base_summary[1024], next_summary[1024];
+    completeness_summary(base, base_summary, sizeof(base_summary));
+    completeness_summary(next, next_summary, sizeof(next_summary));
+    out_diff_labels labels = {base_path, next_path, base_summary, next_summary, a->output.title};
+    bool to_stdout = strcmp(a->output_path, "-") == 0;
+    size_t n = strlen(a->output_path);
+    bool html = n > 5 && strcmp(a->output_path + n - 5, ".html") == 0;
+    FILE *out = to_stdout ? stdout : fopen(a->output_path, "w");
+    int rc = -1;
+    if (!out) {
+        fprintf(stderr, "jfrconv: error: cannot write '%s': %s\n", a->output_path, strerror(errno));
+    } else {
+        rc = html ? out_diff_write_html(&d, &labels, out) : out_diff_write_text(&d, &labels, out);
+        if ((to_stdout ? fflush(out) : fclose(out)) != 0) rc = -1;
+        if (rc) fprintf(stderr, "jfrconv: error: cannot write '%s'\n", a->output_path);
+    }
+    profile_diff_free(&d);
+    return rc;
+}
+
+static int run_diff(jfrconv_args *a) {
+    const char *base_path = a->inputs[0], *next_path = a->inputs[1];
+    profile base, next;
+    profile_init(&base);
+    profile_init(&next);
+    int rc = load_for_diff(base_path, a, &base);
+    if (rc == 0) rc = load_for_diff(next_path, a, &next);
+    if (rc == 0) rc = write_diff(a, base_path, next_path, &base, &next);
+    profile_free(&base);
+    profile_free(&next);
+    jfr_convert_options_free(&a->convert);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     jfrconv_args a;
     char err[OPTIONS_ERROR_MAX];
@@ -114,6 +195,7 @@ int main(int argc, char **argv) {
         jfr_convert_options_free(&a.convert);
         return 0;
     }
+    if (a.diff) return run_diff(&a);
     static mapped_file files[JFRCONV_MAX_INPUTS];
     int rc = 0, mapped = 0;
     for (; mapped < a.input_count && rc == 0; mapped++) rc = map_input(a.inputs[mapped], &files[mapped]);

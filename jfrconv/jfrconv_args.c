@@ -145,6 +145,7 @@ static bool *flag_for(jfrconv_args *a, const options_spec *s) {
         {"threads", &a->convert.threads}, {"total", &a->output.total}, {"reverse", &a->reverse},
         {"inverted", &a->output.inverted}, {"simple", &a->convert.style.simple}, {"dot", &a->convert.style.dot},
         {"sig", &a->convert.style.sig}, {"ann", &a->convert.style.ann}, {"--cpu", &a->convert.cpu_only},
+        {"--diff", &a->diff},
     };
     const char *option = s->name ? s->name : s->jfrconv_long;
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
@@ -226,6 +227,9 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
     }
     if (a->help) return 0;
     if (npos == 0) return errmsg_fail(err, errlen, "no input file; usage: jfrconv [options] input.jfr [more.jfr...] output");
+    if (a->diff && npos != 3)
+        return errmsg_fail(err, errlen, "--diff takes two inputs and an output (jfrconv --diff BASE NEW OUTPUT); got "
+                           "%d file name%s", npos, npos == 1 ? "" : "s");
     if (npos == 1) {
         /* Only an input: the flame graph beside it, as async-profiler's jfrconv does. */
         static char derived[4096];

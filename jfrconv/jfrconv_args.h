@@ -39,6 +39,7 @@ typedef struct {
     const char *output_path;      /* "-" = standard output */
     jfrconv_time from, to;
     bool reverse;                 /* -r: HTML opens reversed; other formats get leaf-first stacks */
+    bool diff;                    /* --diff BASE NEW OUTPUT */
     bool help;
 } jfrconv_args;
 

@@ -10,7 +10,9 @@ foreach(t test_options test_filepath test_traces test_profile test_writers test_
     # (safe_file, output), jstackdepth bounding the whole recorded stack, full names from the JVM's thread dump.
     test_clone_names test_log test_stack_bound test_thread_dump
     # Every writer states how complete the profile is (issue 23.2).
-    test_completeness)
+    test_completeness
+    # Differential profiles (issue 23.4).
+    test_profile_diff)
   libprof_unit_test(${t})
 endforeach()
 libprof_unit_test(test_safe_file PROPERTIES TIMEOUT 60)
