@@ -3,6 +3,7 @@
 #include "completeness.h"
 #include "json_out.h"
 #include "profile_timeline.h"
+#include "child_index.h"
 #include "u64map.h"
 
 #include <stdlib.h>
@@ -15,29 +16,30 @@ typedef struct {
 typedef struct {
     cp_node *nodes;
     uint32_t count, capacity;
-    u64map children;        /* (parent << 32 | name) + 1 -> node */
+    u64map children;        /* child_index: (parent, name) -> node */
     uint32_t *leaf;         /* each stack's leaf node */
 } cp_tree;
 
 #define NO_NODE UINT32_MAX
 
 static uint32_t child(cp_tree *t, uint32_t parent, uint32_t name) {
-    uint64_t key = ((uint64_t)parent << 32 | name) + 1, found;
-    if (u64map_get(&t->children, key, &found)) return (uint32_t)found;
+    bool added;
+    uint32_t id = child_index_get(&t->children, parent, name, t->count, &added);
+    if (!added) return id;
     if (t->count == t->capacity) {
         uint32_t cap = t->capacity ? t->capacity * 2 : 1024;
         cp_node *grown = realloc(t->nodes, cap * sizeof(cp_node));
-        if (!grown) return NO_NODE;
+        if (!grown) return NO_NODE;   /* the index keeps an id never used: the whole tree is abandoned */
         t->nodes = grown;
         t->capacity = cap;
     }
-    uint32_t id = t->count++;
+    t->count++;
     t->nodes[id] = (cp_node){name, NO_NODE, NO_NODE, 0};
     if (parent != NO_NODE) {
         t->nodes[id].next_sibling = t->nodes[parent].first_child;
         t->nodes[parent].first_child = id;
     }
-    return u64map_put(&t->children, key, id) ? NO_NODE : id;
+    return id;
 }
 
 static int build(cp_tree *t, const profile *p) {

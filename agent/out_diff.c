@@ -3,6 +3,7 @@
 
 #include "json_out.h"
 #include "names.h"
+#include "child_index.h"
 #include "u64map.h"
 
 #include <math.h>
@@ -61,28 +62,29 @@ typedef struct {
 typedef struct {
     diff_node *nodes;
     uint32_t count, capacity;
-    u64map children;   /* (parent << 32 | name) + 1 -> node */
+    u64map children;   /* child_index: (parent, name) -> node */
 } diff_tree;
 
 #define NO_NODE UINT32_MAX
 
 static uint32_t tree_child(diff_tree *t, uint32_t parent, uint32_t name) {
-    uint64_t key = ((uint64_t)parent << 32 | name) + 1, found;
-    if (u64map_get(&t->children, key, &found)) return (uint32_t)found;
+    bool added;
+    uint32_t id = child_index_get(&t->children, parent, name, t->count, &added);
+    if (!added) return id;
     if (t->count == t->capacity) {
         uint32_t cap = t->capacity ? t->capacity * 2 : 1024;
         diff_node *grown = realloc(t->nodes, cap * sizeof(diff_node));
-        if (!grown) return NO_NODE;
+        if (!grown) return NO_NODE;   /* the index keeps an id never used: the whole tree is abandoned */
         t->nodes = grown;
         t->capacity = cap;
     }
-    uint32_t id = t->count++;
+    t->count++;
     t->nodes[id] = (diff_node){name, NO_NODE, NO_NODE, 0, 0};
     if (parent != NO_NODE) {
         t->nodes[id].next_sibling = t->nodes[parent].first_child;
         t->nodes[parent].first_child = id;
     }
-    return u64map_put(&t->children, key, id) ? NO_NODE : id;
+    return id;
 }
 
 static int build_tree(diff_tree *t, const profile_diff *d) {

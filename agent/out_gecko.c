@@ -1,5 +1,6 @@
 #include "out_gecko.h"
 
+#include "child_index.h"
 #include "completeness.h"
 #include "json_out.h"
 #include "profile_threads.h"
@@ -38,7 +39,7 @@ static void write_location(const profile *p, uint32_t name, FILE *out) {
 
 typedef struct {
     u64map frames;     /* name id + 1 -> frame index + 1 */
-    u64map stacks;     /* (prefix + 1) << 32 | frame, + 1 -> stack index + 1 */
+    u64map stacks;     /* child_index: (prefix, frame) -> stack index */
     uint32_t *frame_names;
     uint32_t frame_count;
     uint32_t (*stack_rows)[2];   /* prefix (UINT32_MAX: none), frame */
@@ -54,8 +55,9 @@ static uint32_t frame_index(thread_tables *t, uint32_t name) {
 }
 
 static uint32_t stack_index(thread_tables *t, uint32_t prefix, uint32_t frame) {
-    uint64_t key = (((uint64_t)prefix + 1) << 32 | frame) + 1, found;
-    if (u64map_get(&t->stacks, key, &found)) return (uint32_t)(found - 1);
+    bool added;
+    uint32_t id = child_index_get(&t->stacks, prefix, frame, t->stack_count, &added);
+    if (!added) return id;
     if (t->stack_count == t->stack_capacity) {
         uint32_t cap = t->stack_capacity ? t->stack_capacity * 2 : 256;
         void *grown = realloc(t->stack_rows, cap * sizeof(*t->stack_rows));
@@ -63,9 +65,9 @@ static uint32_t stack_index(thread_tables *t, uint32_t prefix, uint32_t frame) {
         t->stack_rows = grown;
         t->stack_capacity = cap;
     }
-    t->stack_rows[t->stack_count][0] = prefix;
-    t->stack_rows[t->stack_count][1] = frame;
-    return u64map_put(&t->stacks, key, t->stack_count + 1ULL) ? UINT32_MAX : t->stack_count++;
+    t->stack_rows[id][0] = prefix;
+    t->stack_rows[id][1] = frame;
+    return t->stack_count++;
 }
 
 static int build_tables(const profile *p, const profile_threads *th, uint32_t group, thread_tables *t) {
