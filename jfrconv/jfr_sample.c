@@ -65,6 +65,8 @@ int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, bool cpu_only) 
     r->ch = ch;
     add_layout(r, "jdk.ExecutionSample");
     if (!cpu_only) add_layout(r, "jdk.NativeMethodSample");
+    /* JDK 25's CPU-time sampler (JEP 509, Linux): a sample per CPU-time period of each thread. */
+    add_layout(r, "jdk.CPUTimeSample");
     return r->layout_count;
 }
 

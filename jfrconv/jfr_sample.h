@@ -21,7 +21,7 @@ typedef struct {
 
 typedef struct {
     jfr_rchunk *ch;
-    jfr_sample_layout layouts[2];
+    jfr_sample_layout layouts[3];   /* jdk.ExecutionSample, jdk.NativeMethodSample, jdk.CPUTimeSample */
     int layout_count;
     size_t *scratch;                     /* field offsets */
     uint32_t scratch_capacity;

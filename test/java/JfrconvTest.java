@@ -35,6 +35,7 @@ public class JfrconvTest {
                 case "jdk_recording" -> jdkRecording();
                 case "bad_input" -> badInput(Path.of(args[6]));
                 case "roundtrip" -> roundTrip();
+                case "cpu_time_sample" -> cpuTimeSample();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -109,15 +110,39 @@ public class JfrconvTest {
 
     /** Leaf frame -> count of jdk.ExecutionSample events as the JDK's own jfr tool prints them. */
     static Map<String, Long> jfrToolLeaves(Path recording) throws IOException, InterruptedException {
-        Result r = run(List.of(javaHome + "/bin/jfr", "print", "--events", "jdk.ExecutionSample", "--stack-depth", "1",
+        return jfrToolLeaves(recording, "jdk.ExecutionSample");
+    }
+
+    static Map<String, Long> jfrToolLeaves(Path recording, String event) throws IOException, InterruptedException {
+        Result r = run(List.of(javaHome + "/bin/jfr", "print", "--events", event, "--stack-depth", "1",
                 recording.toString()));
         check(r.exit() == 0, "jfr print failed: " + r.err());
         Map<String, Long> m = new HashMap<>();
         Pattern frame = Pattern.compile("stackTrace = \\[\\s*\\n\\s+([^\\s(]+)\\(");
         Matcher matcher = frame.matcher(r.out());
         while (matcher.find()) m.merge(matcher.group(1), 1L, Long::sum);
-        check(!m.isEmpty(), "jfr print showed no jdk.ExecutionSample stacks");
+        check(!m.isEmpty(), "jfr print showed no " + event + " stacks");
         return m;
+    }
+
+    /** JDK 25's CPU-time sampler (jdk.CPUTimeSample, JEP 509): its samples converted one for one, each leaf as
+     *  the JDK's jfr tool prints it. A JDK without the event (17) records none: the case says so and stops. */
+    static void cpuTimeSample() throws Exception {
+        Path rec = work.resolve("cputime.jfr");
+        Files.deleteIfExists(rec);
+        Result r = run(List.of(javaHome + "/bin/java", "-XX:StartFlightRecording=filename=" + rec
+                + ",settings=none,+jdk.CPUTimeSample#enabled=true,+jdk.CPUTimeSample#throttle=2ms",
+                "-cp", classes, "Burn7525", "2"));
+        Result summary = Files.exists(rec) ? run(List.of(javaHome + "/bin/jfr", "summary", rec.toString())) : r;
+        if (!summary.out().contains("jdk.CPUTimeSample ")) {
+            System.out.println("this JDK records no jdk.CPUTimeSample events (JDK 25+ on Linux only): nothing to convert");
+            return;
+        }
+        check(r.exit() == 0, "the workload failed: " + r.err());
+        Map<String, Long> ours = dotted(leaves(collapsed("cputime", rec.toString()))), tool = jfrToolLeaves(rec, "jdk.CPUTimeSample");
+        System.out.printf("jdk.CPUTimeSample: %d converted, %d in jfr print%n", sum(ours), sum(tool));
+        check(sum(ours) == sum(tool) && sum(ours) > 20, "jdk.CPUTimeSample counts differ: ours " + sum(ours) + " jfr " + sum(tool));
+        check(hottest(ours).equals("Burn7525.spin"), "hottest CPU-time leaf is " + hottest(ours) + ", not Burn7525.spin");
     }
 
     /** Our names are internal class names (java/lang/String.length); the jfr tool prints java.lang.String.length. */
