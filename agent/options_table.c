@@ -86,6 +86,13 @@ const options_spec options_table[] = {
      "10:15:00 (local time of day)", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--cpu", NULL,
      "jdk.ExecutionSample only (not jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--lines", NULL,
+     "Java frames split by source line: class.method:LINE", NULL, OPTION_OWN_NONE},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--bci", NULL,
+     "Java frames split by bytecode index: class.method@BCI", NULL, OPTION_OWN_NONE},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--norm", NULL,
+     "lambda and hidden class names without generated numbers and" JMORE
+     "addresses (Main$$Lambda$14/0x0000000800c03000 -> Main$$Lambda)", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--diff", NULL,
      "compare two profiles: jfrconv --diff BASE NEW OUTPUT (each a .jfr or" JMORE
      "collapsed stacks); OUTPUT .html: a flame graph coloured by change," JMORE

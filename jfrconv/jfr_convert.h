@@ -31,6 +31,9 @@ typedef struct {
     bool threads;        /* a [name tid=N] root frame per thread */
     bool reverse_stacks; /* leaf first */
     bool cpu_only;       /* jdk.ExecutionSample only, not jdk.NativeMethodSample */
+    bool lines;          /* Java frames split by source line: "class.method:LINE" */
+    bool bci;            /* Java frames split by bytecode index: "class.method@BCI" */
+    bool norm;           /* lambda and hidden class names without their generated numbers and addresses */
     uint64_t from_ns, to_ns;  /* wall-clock range of the samples kept (inclusive) */
     int include_count, exclude_count, state_count;
     jfr_filter include[JFR_CONVERT_MAX_FILTERS], exclude[JFR_CONVERT_MAX_FILTERS];

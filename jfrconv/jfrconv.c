@@ -75,6 +75,32 @@ static void unmap_input(mapped_file *f) {
     f->data = NULL;
 }
 
+/* Collapsed stacks rather than a recording: not named .jfr, not starting with the chunk magic, and text
+ * (no control bytes but tab, newline, carriage return in its first 4 KiB). Anything else goes to the JFR
+ * reader, whose error says what it expected. */
+static bool is_collapsed(const mapped_file *f) {
+    size_t n = strlen(f->path);
+    if (!f->size || (n > 4 && strcmp(f->path + n - 4, ".jfr") == 0)) return false;
+    if (f->size >= 4 && memcmp(f->data, "FLR", 4) == 0) return false;
+    for (size_t i = 0; i < f->size && i < 4096; i++) {
+        if (f->data[i] < 0x20 && f->data[i] != '\t' && f->data[i] != '\n' && f->data[i] != '\r') return false;
+    }
+    return true;
+}
+
+/* Collapsed stacks into p (jfrconv's filters and time range do not apply to them). */
+static int read_collapsed_input(const mapped_file *f, profile *p) {
+    FILE *in = f->size ? fmemopen((void *)f->data, f->size, "r") : NULL;
+    char err[512];
+    int rc = f->size && !in ? -1 : 0;
+    if (in && collapsed_read(in, f->path, p, err, sizeof(err))) {
+        fprintf(stderr, "jfrconv: error: %s (an input is a JFR recording or collapsed stacks)\n", err);
+        rc = -1;
+    }
+    if (in) fclose(in);
+    return rc;
+}
+
 /* The span of all inputs, for times relative to the recording's start or end. */
 static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *start, uint64_t *end) {
     *start = UINT64_MAX;
@@ -82,7 +108,7 @@ static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *s
     for (int i = 0; i < a->input_count; i++) {
         uint64_t s, e;
         jfr_error err = {0};
-        if (files[i].size == 0) continue;  /* reported by the conversion */
+        if (files[i].size == 0 || is_collapsed(&files[i])) continue;  /* reported by the conversion; collapsed text */
         if (jfr_convert_span(files[i].data, files[i].size, &s, &e, &err)) {
             fprintf(stderr, "jfrconv: error: %s: not a readable JFR recording: %s\n", files[i].path, err.message);
             return -1;
@@ -110,7 +136,7 @@ static int load_for_diff(const char *path, jfrconv_args *a, profile *p) {
     mapped_file f;
     if (map_input(path, &f)) return -1;
     int rc = 0;
-    if (f.size >= 4 && memcmp(f.data, "FLR", 4) == 0) {
+    if (!is_collapsed(&f)) {
         uint64_t start = 0, end = 0;
         jfr_convert_stats st = {0};
         jfr_error jerr = {0};
@@ -127,14 +153,7 @@ static int load_for_diff(const char *path, jfrconv_args *a, profile *p) {
             describe(p, a, &st, a->convert.from_ns > start ? a->convert.from_ns : start,
                      a->convert.to_ns < end ? a->convert.to_ns : end);
     } else {
-        FILE *in = f.size ? fmemopen((void *)f.data, f.size, "r") : NULL;
-        char err[512];
-        if (f.size && !in) rc = -1;
-        if (in && collapsed_read(in, path, p, err, sizeof(err))) {
-            fprintf(stderr, "jfrconv: error: %s (a --diff input is a JFR recording or collapsed stacks)\n", err);
-            rc = -1;
-        }
-        if (in) fclose(in);
+        rc = read_collapsed_input(&f, p);
         p->meta.total = a->output.total;   /* collapsed text has no duration: compared as shares */
     }
     unmap_input(&f);
@@ -207,9 +226,13 @@ int main(int argc, char **argv) {
     profile p;
     profile_init(&p);
     jfr_convert_stats st = {0};
+    int collapsed_inputs = 0;
     for (int i = 0; i < a.input_count && rc == 0; i++) {
         jfr_error jerr = {0};
-        if (jfr_convert(&a.convert, files[i].data, files[i].size, &p, &st, &jerr)) {
+        if (is_collapsed(&files[i])) {
+            rc = read_collapsed_input(&files[i], &p);
+            collapsed_inputs++;
+        } else if (jfr_convert(&a.convert, files[i].data, files[i].size, &p, &st, &jerr)) {
             fprintf(stderr, "jfrconv: error: %s: not a readable JFR recording: %s\n", files[i].path, jerr.message);
             rc = -1;
         } else if (st.unfinished_bytes) {
@@ -228,11 +251,15 @@ int main(int argc, char **argv) {
         if (st.other_state) fprintf(stderr, ", %llu in other states", (unsigned long long)st.other_state);
         if (st.filtered) fprintf(stderr, ", %llu filtered out", (unsigned long long)st.filtered);
         fputc('\n', stderr);
-        if (st.samples == 0)
+        if (st.samples == 0 && collapsed_inputs < a.input_count)
             fprintf(stderr, "jfrconv: warning: no jdk.ExecutionSample%s events in the input\n",
                     a.convert.cpu_only ? "" : " or jdk.NativeMethodSample");
         describe(&p, &a, &st, a.convert.from_ns > start ? a.convert.from_ns : start,
                  a.convert.to_ns < end ? a.convert.to_ns : end);
+        if (collapsed_inputs == a.input_count) {   /* no recording: say where the stacks came from */
+            snprintf(p.meta.engine, sizeof(p.meta.engine), "collapsed");
+            snprintf(p.meta.event, sizeof(p.meta.event), "collapsed stacks");
+        }
         if (output_write_profile(&a.output, &p, err, sizeof(err))) {
             fprintf(stderr, "jfrconv: error: %s\n", err);
             rc = -1;

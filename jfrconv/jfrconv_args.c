@@ -18,10 +18,12 @@
 void jfrconv_usage(FILE *out) {
     fputs("Usage: jfrconv [options] input.jfr [more.jfr...] output\n"
           "Converts JFR recordings (libprof's, or the JDK's own from -XX:StartFlightRecording or jcmd JFR.dump)\n"
-          "into a flame graph, call tree, text report or collapsed stacks. Reads jdk.ExecutionSample and\n"
-          "jdk.NativeMethodSample events from every chunk of every input.\n"
+          "into a flame graph, call tree, text report, collapsed stacks or a viewer format. Reads\n"
+          "jdk.ExecutionSample, jdk.NativeMethodSample and jdk.CPUTimeSample events from every chunk of every\n"
+          "input; an input not named .jfr that is text is read as collapsed stacks.\n"
           "The format comes from -o, else from the output's extension: .html/.htm flame graph,\n"
-          ".collapsed/.folded/.csv collapsed stacks, anything else a text report. Output '-': standard output.\n"
+          ".collapsed/.folded/.csv collapsed stacks, .pb.gz/.pprof pprof, .speedscope.json, .cpuprofile,\n"
+          ".gecko.json, anything else a text report. Output '-': standard output.\n"
           "With only an input, writes input.html beside it.\n"
           "\n"
           "Options:\n",
@@ -145,7 +147,8 @@ static bool *flag_for(jfrconv_args *a, const options_spec *s) {
         {"threads", &a->convert.threads}, {"total", &a->output.total}, {"reverse", &a->reverse},
         {"inverted", &a->output.inverted}, {"simple", &a->convert.style.simple}, {"dot", &a->convert.style.dot},
         {"sig", &a->convert.style.sig}, {"ann", &a->convert.style.ann}, {"--cpu", &a->convert.cpu_only},
-        {"--diff", &a->diff},
+        {"--diff", &a->diff}, {"--lines", &a->convert.lines}, {"--bci", &a->convert.bci},
+        {"--norm", &a->convert.norm},
     };
     const char *option = s->name ? s->name : s->jfrconv_long;
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {

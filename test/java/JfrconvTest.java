@@ -145,6 +145,17 @@ public class JfrconvTest {
         check(hottest(ours).equals("Burn7525.spin"), "hottest CPU-time leaf is " + hottest(ours) + ", not Burn7525.spin");
     }
 
+    /** Leaf "class.method:LINE" -> count of jdk.ExecutionSample events, as the jfr tool prints them. */
+    static Map<String, Long> jfrToolLeafLines(Path recording) throws IOException, InterruptedException {
+        Result r = run(List.of(javaHome + "/bin/jfr", "print", "--events", "jdk.ExecutionSample", "--stack-depth", "1",
+                recording.toString()));
+        check(r.exit() == 0, "jfr print failed: " + r.err());
+        Map<String, Long> m = new HashMap<>();
+        Matcher matcher = Pattern.compile("stackTrace = \\[\\s*\\n\\s+([^\\s(]+)\\(.*\\)\\s+line: (\\d+)").matcher(r.out());
+        while (matcher.find()) m.merge(matcher.group(1) + ":" + matcher.group(2), 1L, Long::sum);
+        return m;
+    }
+
     /** Our names are internal class names (java/lang/String.length); the jfr tool prints java.lang.String.length. */
     static Map<String, Long> dotted(Map<String, Long> m) {
         Map<String, Long> out = new HashMap<>();
@@ -214,6 +225,26 @@ public class JfrconvTest {
             differences += Math.abs(cpu.getOrDefault(k, 0L) - tool.getOrDefault(k, 0L));
         check(sum(cpu) == sum(tool) && differences <= 2 * hidden && hidden <= sum(cpu) / 20,
                 "leaf frames differ from jfr print (" + hidden + " hidden-frame samples): ours " + cpu + " jfr " + tool);
+
+        // --lines: every ExecutionSample's leaf line as jfr print reads it (class.method:LINE); --bci splits as
+        // finely or finer; --norm keeps every sample and leaves no generated lambda number or hidden-class address.
+        Map<String, Long> lines = dotted(leaves(collapsed("lines", "--cpu", "--lines", rec.toString())));
+        Map<String, Long> toolLines = jfrToolLeafLines(rec);
+        long lineDifferences = 0;
+        java.util.Set<String> lineKeys = new java.util.HashSet<>(lines.keySet());
+        lineKeys.addAll(toolLines.keySet());
+        for (String k : lineKeys) lineDifferences += Math.abs(lines.getOrDefault(k, 0L) - toolLines.getOrDefault(k, 0L));
+        check(sum(lines) == sum(toolLines) && lineDifferences <= 2 * hidden,
+                "leaf lines differ from jfr print: ours " + lines + " jfr " + toolLines);
+        check(lines.keySet().stream().anyMatch(k -> k.matches("Burn7525\\.spin:\\d+")), "no Burn7525.spin:LINE leaf: " + lines.keySet());
+        Map<String, Long> bci = leaves(collapsed("bci", "--cpu", "--bci", rec.toString()));
+        check(sum(bci) == sum(lines) && bci.keySet().stream().anyMatch(k -> k.matches("Burn7525\\.spin@\\d+"))
+                && bci.size() >= leaves(collapsed("cpu-plain", "--cpu", rec.toString())).size(),
+                "--bci: no Burn7525.spin@BCI leaf, or fewer distinct leaves than without it: " + bci.keySet());
+        Map<String, Long> norm = collapsed("norm", "--norm", rec.toString());
+        check(sum(norm) == total && norm.keySet().stream().noneMatch(k -> k.matches(".*(\\$\\$Lambda[^.;]|[/+]0x[0-9a-f]+).*")),
+                "--norm: " + sum(norm) + " of " + total + " samples, generated names left: "
+                + norm.keySet().stream().filter(k -> k.contains("0x") || k.contains("$$Lambda")).toList());
 
         // The jcmd JFR.dump copy of the same run converts too, with the same hot method.
         Map<String, Long> dumped = collapsed("dump", work.resolve("dump.jfr").toString());
