@@ -246,6 +246,18 @@ public class JfrconvTest {
                 "--norm: " + sum(norm) + " of " + total + " samples, generated names left: "
                 + norm.keySet().stream().filter(k -> k.contains("0x") || k.contains("$$Lambda")).toList());
 
+        // Collapsed stacks as an input: the conversion's own output read back gives the same stacks, and a
+        // diff of it with itself has every stack "same"; with the --cpu-only profile, stacks change signs.
+        check(collapsed("from-collapsed", work.resolve("all.collapsed").toString()).equals(all),
+                "collapsed input: the stacks read back differ from the ones written");
+        Result self = jfrconv("--diff", work.resolve("all.collapsed").toString(), work.resolve("all.collapsed").toString(), "-");
+        check(self.exit() == 0 && self.out().lines().filter(l -> l.matches("^(added|grown|shrunk|removed) .*")).count() == 0
+                && self.out().lines().filter(l -> l.startsWith("same ")).count() == all.size(),
+                "a diff of a profile with itself is not all 'same': " + self.out() + self.err());
+        Result vsJfr = jfrconv("--diff", rec.toString(), work.resolve("cpu-plain.collapsed").toString(), "-");
+        check(vsJfr.exit() == 0 && vsJfr.out().contains("Normalised     : % of samples"),
+                "a diff of a recording with collapsed stacks is not compared as shares: " + vsJfr.out() + vsJfr.err());
+
         // The jcmd JFR.dump copy of the same run converts too, with the same hot method.
         Map<String, Long> dumped = collapsed("dump", work.resolve("dump.jfr").toString());
         check(leaves(dumped).getOrDefault("Burn7525.spin", 0L) > 0 && sum(dumped) <= total,
