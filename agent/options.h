@@ -73,6 +73,7 @@ typedef struct {
     double minwidth;            /* html: frames narrower than this percent of the total are not written */
     bool reverse;               /* html: start with stacks merged from the leaf (backtraces) */
     bool inverted;              /* flame graph: start as an icicle (root at the top) */
+    char highlight[256];        /* flame graph: a regular expression the page opens searched for (jfrconv) */
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */

@@ -93,6 +93,8 @@ const options_spec options_table[] = {
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--norm", NULL,
      "lambda and hidden class names without generated numbers and" JMORE
      "addresses (Main$$Lambda$14/0x0000000800c03000 -> Main$$Lambda)", NULL, OPTION_OWN_NONE},
+    {NULL, OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, "--highlight", "REGEX",
+     "flame graph: open with the frames matching REGEX highlighted (searched)", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--diff", NULL,
      "compare two profiles: jfrconv --diff BASE NEW OUTPUT (each a .jfr or" JMORE
      "collapsed stacks); OUTPUT .html: a flame graph coloured by change," JMORE

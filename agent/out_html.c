@@ -119,6 +119,8 @@ static void write_meta(const profile *p, const out_html_options *opt, uint64_t t
     completeness_summary(p, completeness, sizeof(completeness));
     fputs(",\"completeness\":", out);
     json_out_string(out, completeness);
+    fputs(",\"highlight\":", out);
+    json_out_string(out, opt->highlight ? opt->highlight : "");
     fprintf(out, ",\"total\":%llu,\"samples\":%llu,\"durationNs\":%llu,\"minwidth\":%g", (unsigned long long)total,
             (unsigned long long)p->total_samples, (unsigned long long)p->meta.duration_ns, opt->minwidth);
     fprintf(out, ",\"view\":\"%s\",\"reverse\":%s,\"inverted\":%s", opt->tree ? "tree" : "flame",

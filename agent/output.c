@@ -41,7 +41,8 @@ static int write_profile_body(FILE *out, const void *arg) {
         return out_gecko_write(job->profile, out);
     case FORMAT_FLAMEGRAPH:
     case FORMAT_TREE: {
-        out_html_options html = {options_effective_format(o) == FORMAT_TREE, o->minwidth, o->reverse, o->inverted};
+        out_html_options html = {options_effective_format(o) == FORMAT_TREE, o->minwidth, o->reverse, o->inverted,
+                                 o->highlight};
         return out_html_write(job->profile, out, &html);
     }
     default: {

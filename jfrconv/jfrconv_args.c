@@ -174,6 +174,15 @@ static int parse_valued(jfrconv_args *a, const options_spec *s, const char *name
                         "2026-11-22T10:15:00 or 10:15:00", name, value);
         return 0;
     }
+    if (is(s, "--highlight")) {
+        regex_t re;
+        if (strlen(value) >= sizeof(a->output.highlight) || regcomp(&re, value, REG_EXTENDED | REG_NOSUB) != 0)
+            return errmsg_fail(err, errlen, "--highlight '%s': expected a regular expression (at most %zu characters), "
+                               "such as 'Main\\.(run|work)'", value, sizeof(a->output.highlight) - 1);
+        regfree(&re);
+        strcpy(a->output.highlight, value);
+        return 0;
+    }
     if (is(s, "title")) {
         if (strlen(value) >= sizeof(a->output.title))
             return errmsg_fail(err, errlen, "--title: longer than %zu characters", sizeof(a->output.title) - 1);

@@ -153,6 +153,18 @@ async function throughSpeedscope(name, bytes) {
   return exported;
 }
 
+test('jfrconv --highlight: the flame graph of collapsed input opens with the matching frames searched', async () => {
+  const page_file = path.join(OUT, 'highlight.html');
+  await run(env('JFRCONV'), ['--highlight', 'Main\\.(hot|cold)', path.join(OUT, 'synthetic.collapsed'), page_file]);
+  const page = await context.newPage();
+  await page.goto(`file://${page_file}`);
+  await page.waitForFunction(() => window.libprof && window.libprof.firstDrawMs > 0, null, { timeout: 15000 });
+  assert.strictEqual(await page.inputValue('#search'), '/Main\\.(hot|cold)/');
+  /* Main.hot 60 + Main.cold 30 on main, Main.hot 7 on worker: 97 of the 114 samples. */
+  assert.strictEqual(await page.textContent('#matched'), 'Matched: 85.09% (97 samples)');
+  await page.close();
+});
+
 for (const name of ['synthetic', 'real']) {
   test(`${name}: speedscope reads the speedscope file, one profile per thread, with the collapsed weights`, async () => {
     const f = files[name];
