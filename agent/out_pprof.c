@@ -254,7 +254,7 @@ int out_pprof_write(const profile *p, FILE *out) {
     pprof_state s = {.p = p};
     u64map_init(&s.locs.by_hash);
     int rc = -1;
-    char completeness[1024], event[600];
+    char completeness[1024], event[sizeof(p->meta.engine) + sizeof(p->meta.event) + sizeof(p->meta.warning) + 64];
     pb_profile pb = PERFTOOLS__PROFILES__PROFILE__INIT;
     pb_value_type types[2] = {PERFTOOLS__PROFILES__VALUE_TYPE__INIT, PERFTOOLS__PROFILES__VALUE_TYPE__INIT};
     pb_value_type period = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
