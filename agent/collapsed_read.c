@@ -7,7 +7,14 @@
 frame_type collapsed_guess_type(const char *name) {
     size_t n = strlen(name);
     if (n && name[0] == '[' && name[n - 1] == ']') return strstr(name, "tid=") ? FTYPE_THREAD : FTYPE_MARKER;
-    if (n > 4 && strcmp(name + n - 4, "_[k]") == 0) return FTYPE_KERNEL;
+    /* The 'ann' suffixes (frame_type_java_suffix): kernel, and the Java execution types. */
+    static const struct { const char *suffix; frame_type type; } suffixes[] = {
+        {"_[k]", FTYPE_KERNEL}, {"_[0]", FTYPE_INTERPRETED}, {"_[1]", FTYPE_C1}, {"_[j]", FTYPE_JIT},
+        {"_[i]", FTYPE_INLINED},
+    };
+    for (size_t i = 0; n > 4 && i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+        if (strcmp(name + n - 4, suffixes[i].suffix) == 0) return suffixes[i].type;
+    }
     if (strpbrk(name, "./") && !strstr(name, "::")) return FTYPE_JAVA;
     return FTYPE_NATIVE;
 }

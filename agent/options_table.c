@@ -8,10 +8,13 @@
 #include "log.h"
 #include "options.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #define FIELD(field) offsetof(prof_options, field)
+#define TEXT_CAP(field) sizeof(((prof_options *)0)->field)
+#define SECOND 1000000000ULL
 #define MORE "\n                     "   /* a jprof help text's next line, under the first */
 #define JMORE "\n                       "   /* the same in jfrconv's help */
 
@@ -32,8 +35,25 @@ static const options_choice loglevel_choices[] = {
     {"error", LOG_ERROR, NULL}, {"none", LOG_NONE, NULL},   {NULL, 0, NULL},
 };
 
+/* jfrconv's -o: the formats it writes (not jfr), stored in prof_options.format. */
+_Static_assert(sizeof(prof_format) == sizeof(int), "format is set as an int");
+static const options_choice format_choices[] = {
+    {"collapsed", FORMAT_COLLAPSED, NULL}, {"flamegraph", FORMAT_FLAMEGRAPH, "html"}, {"tree", FORMAT_TREE, NULL},
+    {"text", FORMAT_TEXT, NULL},           {"pprof", FORMAT_PPROF, NULL},              {"speedscope", FORMAT_SPEEDSCOPE, NULL},
+    {"cpuprofile", FORMAT_CPUPROFILE, NULL}, {"gecko", FORMAT_GECKO, NULL},            {NULL, 0, NULL},
+};
+
+/* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */
+static const options_choice feature_choices[] = {
+    {"agct", PROF_FEATURE_AGCT, NULL},
+    {NULL, 0, NULL},
+};
+
+/* A row gives the columns up to 'own' in order, then by name only the limits its kind uses; the rest are 0. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const options_spec options_table[] = {
-    {NULL, OPTION_VALUE, 0, 0, "-d", "N",
+    {NULL, OPTION_DURATION, 0, 0, "-d", "N",
      "profile for N seconds (start, wait, stop); the default action, for 60 s when -d is" MORE
      "not given; a countdown on stderr when it is a terminal; Ctrl-C," MORE
      "SIGTERM or SIGHUP stop early and still write the profile; the agent" MORE
@@ -44,61 +64,87 @@ const options_spec options_table[] = {
     {"dump", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"status", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"event", OPTION_VALUE, 0, 0, "-e", "EVENT",
+    /* --- issue 22 (embedding): metrics, filter, loop --- */
+    {"metrics", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"filter", OPTION_FLAG, FIELD(thread_filter), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE},
+    {"loop", OPTION_DURATION, FIELD(loop_ns), 0, "--loop", "TIME",
+     "continuous profiling: a new profile file every TIME until stopped (30s, 1h);" MORE
+     "name them apart with %t, %n (sequence) or %n{MAX} (rolling)", "10", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE, .min = SECOND, .unit = SECOND},
+    /* --- end issue 22 --- */
+    {"event", OPTION_EVENT, FIELD(event), 0, "-e", "EVENT",
      "sampling event: cpu (default), ctimer, itimer (see 'jprof list'), or Java" MORE
-     "methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"interval", OPTION_VALUE, 0, 0, "-i", "INTERVAL",
+     "methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE, .cap = TEXT_CAP(event)},
+    {"interval", OPTION_DURATION, FIELD(interval_ns), 0, "-i", "INTERVAL",
      "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;" MORE
-     "with -e pkg.Class.method: record every Nth call", "10ms", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"file", OPTION_VALUE, 0, 0, "-f", "FILE",
+     "with -e pkg.Class.method: record every Nth call", "10ms", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
+     .min = 1, .unit = 1, .unit_field = FIELD(interval_has_unit)},
+    {"file", OPTION_FILE, FIELD(file), 0, "-f", "FILE",
      "write the profile to FILE (in the JVM's file system, written by the JVM's" MORE
-     "user; %p = pid, %t = timestamp); without -f it goes to stdout", "x", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_FILE},
-    {NULL, OPTION_VALUE, 0, 0, "-o", "FORMAT",
+     "user; %p = pid, %t = timestamp, %n = loop period, %n{MAX} = period modulo" MORE
+     "MAX, %{NAME} = environment variable); without -f it goes to stdout", "x", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_FILE,
+     .cap = TEXT_CAP(file)},
+    {NULL, OPTION_TEXT, 0, 0, "-o", "FORMAT",
      "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE
      "pprof, speedscope, cpuprofile, gecko, traces[=N], flat[=N];" MORE
-     "default: from the -f extension, else text", NULL, "-o", "--output", "FORMAT",
-     "collapsed, flamegraph (or html), tree, text, pprof, speedscope, cpuprofile, gecko", NULL, OPTION_OWN_FORMAT},
+     "default: from the -f extension, else text", NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_FORMAT},
+    /* jfrconv's formats: every one it can write, by the name -o takes (the agent's flag rows below). */
+    {NULL, OPTION_CHOICE, FIELD(format), 0, NULL, NULL, NULL, NULL, "-o", "--output", "FORMAT",
+     "output format (default: from the output's extension, else text)" JMORE "accepted", format_choices, OPTION_OWN_NONE},
     {"collapsed", OPTION_FLAG, 0, FORMAT_COLLAPSED, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"text", OPTION_FLAG, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"traces", OPTION_COUNT, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"flat", OPTION_COUNT, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"traces", OPTION_COUNT, FIELD(traces), FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
+     .min = 1, .max = 1000000, .dflt = OPTIONS_DEFAULT_TOP},
+    {"flat", OPTION_COUNT, FIELD(flat), FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
+     .min = 1, .max = 1000000, .dflt = OPTIONS_DEFAULT_TOP},
     {"threads", OPTION_FLAG, FIELD(threads), 0, "-t", NULL, "profile threads separately", "", "-t", "--threads", NULL,
      "a root frame per thread: [name tid=N]", NULL, OPTION_OWN_NONE},
-    {NULL, OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, "-s", "--state", "LIST",
+    {NULL, OPTION_STATES, 0, 0, NULL, NULL, NULL, NULL, "-s", "--state", "LIST",
      "only samples in these thread states, e.g. RUNNABLE,SLEEPING (any case," JMORE
-     "STATE_ optional, a prefix is enough: -s r)", NULL, OPTION_OWN_NONE},
-    {"jstackdepth", OPTION_VALUE, 0, 0, "-j", "N", "maximum stack depth, all frames (default 2048)", "64", NULL,
-     NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"include", OPTION_VALUE, 0, 0, "-I", "PATTERN",
+     "STATE_ optional, a prefix is enough: -s r)", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_STATES},
+    {"jstackdepth", OPTION_COUNT, FIELD(jstackdepth), 0, "-j", "N", "maximum stack depth, all frames (default 2048)", "64", NULL,
+     NULL, NULL, NULL, NULL, OPTION_OWN_NONE, .min = 1, .max = OPTIONS_MAX_JSTACKDEPTH},
+    {"include", OPTION_PATTERN, FIELD(include), 0, "-I", "PATTERN",
      "keep only stacks with a frame matching PATTERN (repeatable; * at ends)", "a", "-I", "--include", "PAT",
-     "only stacks with a frame matching PAT (repeatable)", NULL, OPTION_OWN_NONE},
-    {"exclude", OPTION_VALUE, 0, 0, "-X", "PATTERN", "drop stacks with a frame matching PATTERN (repeatable)", "a",
+     "only stacks with a frame matching PAT (repeatable)", NULL, OPTION_OWN_NONE, .cap = TEXT_CAP(include[0]),
+     .count_field = FIELD(include_count), .jfrconv_sets = JFRCONV_SETS_INCLUDE},
+    {"exclude", OPTION_PATTERN, FIELD(exclude), 0, "-X", "PATTERN", "drop stacks with a frame matching PATTERN (repeatable)", "a",
      "-X", "--exclude", "PAT",
      "drop stacks with a frame matching PAT (repeatable)" JMORE
      "PAT: the agent's pattern ('*' at either end: '*HashMap*') or a regular" JMORE
-     "expression matching a whole frame name ('java/util/.*\\.get')", NULL, OPTION_OWN_NONE},
-    {NULL, OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, "--from", "TIME",
-     "only samples at or after TIME", NULL, OPTION_OWN_NONE},
-    {NULL, OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, "--to", "TIME",
+     "expression matching a whole frame name ('java/util/.*\\.get')", NULL, OPTION_OWN_NONE,
+     .cap = TEXT_CAP(exclude[0]), .count_field = FIELD(exclude_count), .jfrconv_sets = JFRCONV_SETS_EXCLUDE},
+    {NULL, OPTION_TIME, 0, 0, NULL, NULL, NULL, NULL, NULL, "--from", "TIME",
+     "only samples at or after TIME", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_FROM},
+    {NULL, OPTION_TIME, 0, 0, NULL, NULL, NULL, NULL, NULL, "--to", "TIME",
      "only samples at or before TIME" JMORE
      "TIME: from the recording's start: 10s, 500ms, 2m, 1500 (ms); from its end:" JMORE
      "-10s; absolute: epoch milliseconds (1700000000000), 2026-11-22T10:15:00[Z]," JMORE
-     "10:15:00 (local time of day)", NULL, OPTION_OWN_NONE},
+     "10:15:00 (local time of day)", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_TO},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--cpu", NULL,
-     "jdk.ExecutionSample only (not jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE},
+     "jdk.ExecutionSample only (not jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_CPU_ONLY},
+    /* --- issue 23 (viewers): jfrconv's frame naming, highlight and diff --- */
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--lines", NULL,
-     "Java frames split by source line: class.method:LINE", NULL, OPTION_OWN_NONE},
+     "Java frames split by source line: class.method:LINE", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_LINES},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--bci", NULL,
-     "Java frames split by bytecode index: class.method@BCI", NULL, OPTION_OWN_NONE},
+     "Java frames split by bytecode index: class.method@BCI", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_BCI},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--norm", NULL,
      "lambda and hidden class names without generated numbers and" JMORE
-     "addresses (Main$$Lambda$14/0x0000000800c03000 -> Main$$Lambda)", NULL, OPTION_OWN_NONE},
-    {NULL, OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, "--highlight", "REGEX",
-     "flame graph: open with the frames matching REGEX highlighted (searched)", NULL, OPTION_OWN_NONE},
+     "addresses (Main$$Lambda$14/0x0000000800c03000 -> Main$$Lambda)", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_NORM},
+    {NULL, OPTION_REGEX, FIELD(highlight), 0, NULL, NULL, NULL, NULL, NULL, "--highlight", "REGEX",
+     "flame graph: open with the frames matching REGEX highlighted (searched)", NULL, OPTION_OWN_NONE,
+     .cap = TEXT_CAP(highlight)},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--diff", NULL,
      "compare two profiles: jfrconv --diff BASE NEW OUTPUT (each a .jfr or" JMORE
      "collapsed stacks); OUTPUT .html: a flame graph coloured by change," JMORE
-     "else text; values per second of recording, or shares", NULL, OPTION_OWN_NONE},
+     "else text; values per second of recording, or shares", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_DIFF},
+    /* --- end issue 23 --- */
     {"simple", OPTION_FLAG, FIELD(simple), 0, "-s", NULL, "simple class names instead of fully qualified ones", "",
      NULL, "--simple", NULL,
      "class names without their package", NULL, OPTION_OWN_NONE},
@@ -110,13 +156,14 @@ const options_spec options_table[] = {
      "annotate frames: _[j] JIT compiled, _[i] inlined, _[0] interpreted, _[k] kernel", NULL, OPTION_OWN_NONE},
     {"lib", OPTION_FLAG, FIELD(lib), 0, "-l", NULL, "prepend the library name to native frames", "", NULL,
      NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"title", OPTION_VALUE, 0, 0, "--title", "TEXT", "title of the flame graph / report", "x", NULL, "--title", "TITLE",
-     "title of the flame graph or report", NULL, OPTION_OWN_NONE},
-    {"samples", OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"title", OPTION_TEXT, FIELD(title), 0, "--title", "TEXT", "title of the flame graph / report", "x", NULL, "--title", "TITLE",
+     "title of the flame graph or report", NULL, OPTION_OWN_NONE, .cap = TEXT_CAP(title)},
+    {"samples", OPTION_FLAG, FIELD(total), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
+     .off = true},
     {"flamegraph", OPTION_FLAG, 0, FORMAT_FLAMEGRAPH, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"html", OPTION_FLAG, 0, FORMAT_FLAMEGRAPH, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"tree", OPTION_FLAG, 0, FORMAT_TREE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"minwidth", OPTION_VALUE, 0, 0, "--minwidth", "PCT", "skip flame graph frames narrower than PCT percent", "1",
+    {"minwidth", OPTION_PERCENT, FIELD(minwidth), 0, "--minwidth", "PCT", "skip flame graph frames narrower than PCT percent", "1",
      NULL, "--minwidth", "P",
      "flame graph: leave out frames narrower than P percent", NULL, OPTION_OWN_NONE},
     {"reverse", OPTION_FLAG, FIELD(reverse), 0, "--reverse", NULL, "reverse stacks (flame graph of callers)", "", "-r",
@@ -130,12 +177,18 @@ const options_spec options_table[] = {
      "--total", NULL,
      "count the events' weight (where they have one) instead of samples", NULL, OPTION_OWN_NONE},
     {"alluser", OPTION_FLAG, FIELD(alluser), 0, "--all-user", NULL, "only user-mode events", "", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"cstack", OPTION_CHOICE, FIELD(cstack), 0, "--cstack", "MODE", "how to walk stacks: vm (default), dwarf, fp, no",
+    {"cstack", OPTION_CHOICE, FIELD(cstack), 0, "--cstack", "MODE", "how to walk stacks (default: the best the JVM allows)",
      "dwarf", NULL, NULL, NULL, NULL, cstack_choices, OPTION_OWN_NONE},
-    {"timeout", OPTION_VALUE, 0, 0, "--timeout", "DURATION", "stop the profiler by itself after DURATION (start)",
-     "10", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"log", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"loglevel", OPTION_CHOICE, FIELD(log_level), 0, "-L", "LEVEL", "agent log level: debug, info, warn, error, none",
+    {"features", OPTION_CHOICE_SET, FIELD(features), 0, "--features", "LIST",
+     "stack walker features, several joined by '+' (agct: cstack=vm takes Java" MORE
+     "frames from AsyncGetCallTrace instead of naming them itself)", "agct", NULL, NULL, NULL, NULL,
+     feature_choices, OPTION_OWN_NONE},
+    {"timeout", OPTION_DURATION, FIELD(timeout_s), 0, "--timeout", "DURATION", "stop the profiler by itself after DURATION (start)",
+     "10", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE, .min = SECOND, .max = INT_MAX * SECOND, .unit = SECOND,
+     .seconds = true},
+    {"log", OPTION_TEXT, FIELD(log_file), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
+     .cap = TEXT_CAP(log_file)},
+    {"loglevel", OPTION_CHOICE, FIELD(log_level), 0, "-L", "LEVEL", "agent log level",
      "info", NULL, NULL, NULL, NULL, loglevel_choices, OPTION_OWN_NONE},
     {"quiet", OPTION_FLAG, FIELD(quiet), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"jfr", OPTION_FLAG, 0, FORMAT_JFR, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
@@ -143,14 +196,17 @@ const options_spec options_table[] = {
     {"speedscope", OPTION_FLAG, 0, FORMAT_SPEEDSCOPE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"cpuprofile", OPTION_FLAG, 0, FORMAT_CPUPROFILE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"gecko", OPTION_FLAG, 0, FORMAT_GECKO, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"chunksize", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"chunktime", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {NULL, OPTION_VALUE, 0, 0, "--libpath", "PATH",
+    {"chunksize", OPTION_SIZE, FIELD(chunk_size), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
+     .min = OPTIONS_MIN_CHUNK_SIZE},
+    {"chunktime", OPTION_DURATION, FIELD(chunk_time_ns), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
+     .min = OPTIONS_MIN_CHUNK_TIME_NS, .unit = SECOND},
+    {NULL, OPTION_TEXT, 0, 0, "--libpath", "PATH",
      "the agent library to load (default: ../lib/libprof.so next to jprof);" MORE
      "must be visible at the same path inside the JVM", NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_LIBPATH},
-    {NULL, OPTION_VALUE, 0, 0, "--attach-timeout", "S", "seconds to wait for the JVM's attach listener (default 10)",
+    {NULL, OPTION_DURATION, 0, 0, "--attach-timeout", "S", "seconds to wait for the JVM's attach listener (default 10)",
      NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_ATTACH_TIMEOUT},
 };
+#pragma GCC diagnostic pop
 const size_t options_table_count = sizeof(options_table) / sizeof(options_table[0]);
 
 static bool same(const char *a, const char *b) {
@@ -180,7 +236,33 @@ const options_spec *options_table_jfrconv(const char *flag) {
 }
 
 bool options_table_takes_value(const options_spec *s) {
-    return s->kind == OPTION_VALUE || s->kind == OPTION_CHOICE;
+    /* A count with a default ("traces") may come bare; the tools have no such flag. */
+    return s->kind == OPTION_COUNT ? !s->dflt : s->kind != OPTION_ACTION && s->kind != OPTION_FLAG;
+}
+
+/* A row's help for a tool: its text, and for a choice its values from the table. */
+static void help_text(const options_spec *s, const char *text, char *buf, size_t len) {
+    char choices[256] = "";
+    if (s->choices) options_table_choices(s, choices, sizeof(choices));
+    snprintf(buf, len, "%s%s%s", text ? text : "", s->choices ? ": " : "", choices);
+}
+
+void options_table_print_help(FILE *out, options_tool tool, const char *(*note)(const options_spec *s)) {
+    for (size_t i = 0; i < options_table_count; i++) {
+        const options_spec *s = &options_table[i];
+        bool jprof = tool == OPTIONS_JPROF;
+        const char *flag = jprof ? s->jprof : s->jfrconv_long;
+        if (!flag) continue;
+        const char *arg = jprof ? s->jprof_arg : s->jfrconv_arg;
+        char flags[64], help[512];
+        /* jfrconv's lines give the short spelling first, long ones aligned after it: "-t, --threads". */
+        const char *first = jprof ? "" : s->jfrconv ? s->jfrconv : "  ";
+        const char *then = jprof ? "" : s->jfrconv ? ", " : "  ";
+        snprintf(flags, sizeof(flags), "%s%s%s%s%s", first, then, flag, arg ? " " : "", arg ? arg : "");
+        help_text(s, jprof ? s->jprof_help : s->jfrconv_help, help, sizeof(help));
+        /* The width: each tool's help texts continue their lines under this column (MORE, JMORE). */
+        fprintf(out, "  %-*s %s%s\n", jprof ? 18 : 20, flags, help, note ? note(s) : "");
+    }
 }
 
 void options_table_choices(const options_spec *s, char *buf, size_t len) {

@@ -14,8 +14,8 @@
 enum { CAT_OTHER, CAT_JAVA, CAT_NATIVE, CAT_KERNEL, CAT_LIBPROF };
 
 static int category_of(frame_type t) {
+    if (frame_type_is_java(t)) return CAT_JAVA;
     switch (t) {
-    case FTYPE_JAVA: return CAT_JAVA;
     case FTYPE_NATIVE: return CAT_NATIVE;
     case FTYPE_KERNEL: return CAT_KERNEL;
     case FTYPE_MARKER: return CAT_LIBPROF;
@@ -32,7 +32,7 @@ static void write_location(const profile *p, uint32_t name, FILE *out) {
         snprintf(text, sizeof(text), "%s (%.*s)", tick + 1, (int)(tick - n), n);
     else
         snprintf(text, sizeof(text), "%s (%s)", n,
-                 p->types[name] == FTYPE_JAVA ? "java" : p->types[name] == FTYPE_NATIVE ? "native"
+                 frame_type_is_java((frame_type)p->types[name]) ? "java" : p->types[name] == FTYPE_NATIVE ? "native"
                  : p->types[name] == FTYPE_KERNEL ? "kernel" : "libprof");
     json_out_string(out, text);
 }

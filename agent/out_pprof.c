@@ -46,9 +46,12 @@ typedef struct {
     size_t *next;
 } location_table;
 
+/* By its type (cstack=vm, JFR's "Inlined"), with or without the 'ann' suffix in its name; a Java frame of
+ * unknown type named "_[i]" (collapsed input written elsewhere) is one too. */
 static bool inlined(const profile *p, uint32_t name) {
     size_t n = strlen(p->names[name]);
-    return p->types[name] == FTYPE_JAVA && n > 4 && strcmp(p->names[name] + n - 4, "_[i]") == 0;
+    return p->types[name] == FTYPE_INLINED ||
+           (frame_type_is_java((frame_type)p->types[name]) && n > 4 && strcmp(p->names[name] + n - 4, "_[i]") == 0);
 }
 
 /* Compares on the flat line block: before assembly a location's "line" is an offset into it. */

@@ -13,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const action_names[] = {"collect", "start", "resume", "stop", "dump", "status", "version", "list"};
+static const char *const action_names[] = {"collect", "start", "resume", "stop", "dump", "status", "version", "list",
+                                           "metrics", "load"};
 
 const char *jprof_action_name(jprof_action action) {
-    return (unsigned)action <= JPROF_LIST ? action_names[action] : "?";
+    return (unsigned)action <= JPROF_LOAD ? action_names[action] : "?";
 }
 
 static int fail(char *err, size_t errlen, const char *msg, const char *arg) {
@@ -39,7 +40,7 @@ static const char *find_option(const char *options, const char *prefix) {
 }
 
 static int parse_action(const char *arg, jprof_action *out) {
-    for (int i = JPROF_START; i <= JPROF_LIST; i++) {
+    for (int i = JPROF_COLLECT; i <= JPROF_LOAD; i++) {
         if (strcmp(arg, action_names[i]) == 0) {
             *out = (jprof_action)i;
             return 0;
@@ -106,6 +107,8 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
         const options_spec *spec = options_table_jprof(arg);
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             a->help = true;
+        } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--version") == 0) {
+            a->version = true;
         } else if (spec && !options_table_takes_value(spec)) {
             if (append(a->profiling, sizeof(a->profiling), spec->name, NULL))
                 return fail(err, errlen, "%s: too many options", arg);
@@ -128,7 +131,7 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
             return -1;
         }
     }
-    if (a->help) return 0;
+    if (a->help || a->version) return 0;
     if (a->duration_given && a->action != JPROF_COLLECT)
         return fail(err, errlen, "-d applies only without an action (it starts, waits, and stops); not with '%s'",
                     jprof_action_name(a->action));
@@ -142,7 +145,8 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
 int jprof_args_agent_options(const jprof_args *a, const char *action, const char *file, const char *log,
                              char *out, size_t outlen) {
     out[0] = 0;
-    if (append(out, outlen, action, NULL)) return -1;
+    /* load: the agent with no action, so it only sets itself up. */
+    if (strcmp(action, "load") != 0 && append(out, outlen, action, NULL)) return -1;
     bool writes = strcmp(action, "start") == 0 || strcmp(action, "resume") == 0 || strcmp(action, "stop") == 0 ||
                   strcmp(action, "dump") == 0;
     /* stop/dump carry the session options too: output-shaping ones (title, include, ...) apply at dump time. */

@@ -138,6 +138,14 @@ static const char *java_suffix(const char *t) {
     return "_[j]";
 }
 
+/* The profile's frame type of a Java JFR frame type, for the HTML page's colours. */
+static frame_type java_type(const char *t) {
+    if (strcmp(t, "Inlined") == 0) return FTYPE_INLINED;
+    if (strcmp(t, "Interpreted") == 0) return FTYPE_INTERPRETED;
+    if (strcmp(t, "C1 compiled") == 0) return FTYPE_C1;
+    return strcmp(t, "JIT compiled") == 0 ? FTYPE_JIT : FTYPE_JAVA;
+}
+
 /* --norm: generated class names made stable across runs. A lambda class keeps "Outer$$Lambda" and loses
  * what the JDK appends ("$14/0x0000000800c03000" on recent JDKs, "$69+0x00007f6bfc0275c8/2011791487" on
  * 17); another hidden class loses its "/0x..." or "+0x..." address suffix ("LambdaForm$MH/0x800c04000"
@@ -177,7 +185,7 @@ static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
         if (cv->o->bci && fi->bci >= 0 && used < sizeof(name) - 8)
             snprintf(name + used, sizeof(name) - 8 - used, "@%d", fi->bci);
         if (cv->o->style.ann) strcat(name, java_suffix(fi->frame_type));
-        type = FTYPE_JAVA;
+        type = java_type(fi->frame_type);
     } else {
         const char *method = fi->method[0] ? fi->method : "[unknown]";
         bool kernel = strcmp(fi->frame_type, "Kernel") == 0;

@@ -12,6 +12,7 @@
 #include "sample_cost.h"
 #include "sample_state.h"
 #include "stack.h"
+#include "thread_filter.h"
 #include "trace_store.h"
 
 #include <errno.h>
@@ -123,6 +124,7 @@ uint32_t sample_thread_id(void) {
 }
 
 void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
+    if (!thread_filter_allows((int)current_tid())) return;
     count(&sampling.signals);
     store_stack(frames, depth, current_tid(), weight, started);
 }
@@ -137,6 +139,8 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
         count(&sampling.foreign);
         goto out;
     }
+    /* A thread left out by the API's thread filter: not a sample at all, so nothing is counted. */
+    if (!thread_filter_allows((int)current_tid())) goto out;
     count(&sampling.signals);
     uint64_t started = sample_cost_now();
     if (ucontext) safe_read_note_signal_mask(&((const ucontext_t *)ucontext)->uc_sigmask);

@@ -19,6 +19,11 @@ libprof_java_tests(instrument InstrumentTest CASES counts selection jdk_classes 
 # Interleaved Java/native stacks (InterleavedTest.java, issue 4, cstack=vm) through libcallback.so.
 libprof_java_tests(interleaved InterleavedTest CASES callback_vm callback_stitching stress_vm)
 
+# The Java frames the cstack=vm walker names itself (JavaFramesTest.java, issue 18): inlined chains, frame
+# types, samples in JIT stubs, features=agct.
+libprof_java_tests(java_frames JavaFramesTest CASES inlined_chain frame_types arraycopy_stub megamorphic_stub
+    agct_feature)
+
 # JFR recordings checked with the jfr tool of the JDK that ran each workload (JfrTest.java).
 libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit attach_dump)
 

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
@@ -305,6 +306,37 @@ static void test_jfr(void **state) {
     refused("chunktime=99999999999999h", "99999999999999h");
 }
 
+/* Issue 22: loop=, filter, the metrics action. */
+static void test_embedding_options(void **state) {
+    (void)state;
+    assert_int_equal(options_parse("start,loop=2s,filter", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.loop_ns, 2000000000ULL);
+    assert_true(o.thread_filter);
+    assert_int_equal(options_parse("start,loop=10m", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.loop_ns, 600000000000ULL);
+    assert_int_equal(options_parse("start,loop=500ms", &o, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "option 'loop=500ms': expected a duration of at least 1s"));
+    refused("loop=", "at least 1s");
+    refused("loop=2d", "loop=2d");
+    assert_int_equal(options_parse("start,loop=1m,timeout=30", &o, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "'loop' and 'timeout' conflict"));
+    assert_int_equal(options_parse("metrics,file=/tmp/m.prom", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.action, ACTION_METRICS);
+    assert_string_equal(options_action_name(o.action), "metrics");
+    assert_int_equal(options_parse("start,file=p-%n{3}-%n.collapsed", &o, err, sizeof(err)), 0);
+    /* The file kind's checker takes the loop's patterns and lists them among the accepted ones. */
+    setenv("LIBPROF_TEST_OPT_ENV", "h1", 1);
+    assert_int_equal(options_parse("start,file=/tmp/%{LIBPROF_TEST_OPT_ENV}-%n{2}.html", &o, err, sizeof(err)), 0);
+    refused("file=/tmp/a%x", "option 'file=/tmp/a%x': unknown pattern '%x'; accepted: %p (pid), %t (timestamp), "
+                             "%n (loop sequence), %n{MAX} (sequence modulo MAX, 1 to 1000000), %{NAME} "
+                             "(environment variable), %% (a '%')");
+    refused("file=/tmp/%n{0}", "%n{MAX} (sequence modulo MAX");
+    unsetenv("LIBPROF_TEST_OPT_UNSET");
+    refused("file=/tmp/%{LIBPROF_TEST_OPT_UNSET}", "option 'file=/tmp/%{LIBPROF_TEST_OPT_UNSET}': environment "
+                                                  "variable LIBPROF_TEST_OPT_UNSET is not set");
+    refused("file=/tmp/%{A-B}", "option 'file=/tmp/%{A-B}': '%{' must name an environment variable");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),   cmocka_unit_test(test_actions),
@@ -312,7 +344,7 @@ int main(void) {
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
         cmocka_unit_test(test_durations),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
-        cmocka_unit_test(test_cstack),
+        cmocka_unit_test(test_cstack), cmocka_unit_test(test_embedding_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,9 @@ foreach(t test_options test_filepath test_traces test_profile test_writers test_
     # Every writer states how complete the profile is (issue 23.2).
     test_completeness
     # Differential profiles (issue 23.4).
-    test_profile_diff)
+    test_profile_diff
+    # The metrics in Prometheus' text format (issue 22.6).
+    test_out_metrics)
   libprof_unit_test(${t})
 endforeach()
 libprof_unit_test(test_safe_file PROPERTIES TIMEOUT 60)
@@ -26,7 +28,7 @@ foreach(t test_elf test_symtab test_demangle test_kallsyms)
   libprof_unit_test(${t} LIBS dl)
 endforeach()
 libprof_unit_test(test_native_map LIBS dl)
-target_sources(test_native_map PRIVATE agent/frame_names.c)
+target_sources(test_native_map PRIVATE agent/frame_names.c agent/jit_stubs.c)
 target_include_directories(test_native_map PRIVATE ${JNI_INCLUDES})
 # dwarf_chain.c is built without frame pointers on purpose: the DWARF tests must unwind through it, and
 # libunwind walks the same chains as an independent oracle (docs/architecture.md says why only there).
@@ -71,3 +73,6 @@ target_include_directories(callback PRIVATE ${JNI_INCLUDES})
 target_compile_options(callback PRIVATE -fno-optimize-sibling-calls -fno-inline -fomit-frame-pointer)
 # Starts a program under a seccomp filter that kills on process_vm_readv (SignalsTest's seccomp_* cases).
 add_executable(seccomp_launch test/native/seccomp_launch.c)
+# The option table against the three tools that read it: kinds, help, messages (issue 17).
+libprof_unit_test(test_options_table SOURCES jfrconv/jfrconv_args.c attach/jprof_help.c attach/jprof_args.c
+  INCLUDES jfrconv attach LIBS jfrconv_lib)
