@@ -22,10 +22,11 @@ int out_collapsed_write(const profile *p, FILE *out) {
     uint64_t mean = p->total_samples ? p->total_weight / p->total_samples : 0;
     for (int i = 0; i < p->meta.drop_count; i++) {
         uint64_t n = p->meta.drops[i].count;
-        if (!n) continue;
+        if (p->meta.total) n *= mean;
+        if (!n) continue;   /* collapsed readers refuse a zero count (no stored sample gives 'total' no mean) */
         char frame[128];
         completeness_drop_frame(p->meta.drops[i].name, frame, sizeof(frame));
-        fprintf(out, "%s %llu\n", frame, (unsigned long long)(p->meta.total ? n * mean : n));
+        fprintf(out, "%s %llu\n", frame, (unsigned long long)n);
     }
     return ferror(out) ? -1 : 0;
 }

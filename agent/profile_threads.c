@@ -29,6 +29,9 @@ int profile_threads_build(const profile *p, profile_threads *t) {
         t->of_stack[i] = (uint32_t)(group - 1);
     }
     u64map_free(&groups);
+    /* No samples (an idle loop= period): one empty "all threads" group, so that a viewer opens the file as an
+     * empty profile rather than refusing one with no profile or thread at all. */
+    if (rc == 0 && t->count == 0) t->name[t->count++] = PROFILE_THREADS_ALL;
     if (rc) profile_threads_free(t);
     return rc;
 }

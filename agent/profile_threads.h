@@ -2,7 +2,7 @@
  * profile_threads: a profile's stacks grouped by thread, for the formats that show one profile or track
  * per thread (speedscope, Firefox). The thread of a stack is its root frame when that is a thread frame
  * ('threads' option, or jfrconv -t); without thread frames every stack belongs to one group,
- * "all threads".
+ * "all threads" (also the one group of a profile without samples).
  */
 #ifndef LIBPROF_PROFILE_THREADS_H
 #define LIBPROF_PROFILE_THREADS_H

@@ -75,6 +75,23 @@ static void test_each_text_writer_states_it(void **state) {
     profile_free(&p);
 }
 
+/* A profile without samples (an idle loop= period): speedscope still gets one (empty) profile and Firefox one
+ * (empty) thread, as their importers refuse a file with none. */
+static void test_empty_profile_opens(void **state) {
+    (void)state;
+    profile p;
+    profile_init(&p);
+    size_t len;
+    char *out = render(out_speedscope_write, &p, &len);
+    if (!strstr(out, "\"profiles\":[{\"type\":\"sampled\",\"name\":\"all threads\""))
+        fail_msg("speedscope: no empty profile: %s", out);
+    free(out);
+    out = render(out_gecko_write, &p, &len);
+    if (!strstr(out, "\"name\":\"all threads\"")) fail_msg("gecko: no empty thread: %s", out);
+    free(out);
+    profile_free(&p);
+}
+
 /* pprof: the summary is a comment, i.e. a string of the (gzipped) protobuf's string table. */
 static void test_pprof_comment(void **state) {
     (void)state;
@@ -103,6 +120,7 @@ int main(void) {
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_each_text_writer_states_it),
         cmocka_unit_test(test_pprof_comment),
+        cmocka_unit_test(test_empty_profile_opens),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
