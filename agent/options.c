@@ -87,6 +87,10 @@ prof_format options_effective_format(const prof_options *o) {
     }
     if (filepath_ends_with(o->file, ".html") || filepath_ends_with(o->file, ".htm")) return FORMAT_FLAMEGRAPH;
     if (filepath_ends_with(o->file, ".jfr")) return FORMAT_JFR;
+    if (filepath_ends_with(o->file, ".pb.gz") || filepath_ends_with(o->file, ".pprof")) return FORMAT_PPROF;
+    if (filepath_ends_with(o->file, ".speedscope.json")) return FORMAT_SPEEDSCOPE;
+    if (filepath_ends_with(o->file, ".cpuprofile")) return FORMAT_CPUPROFILE;
+    if (filepath_ends_with(o->file, ".gecko.json")) return FORMAT_GECKO;
     return FORMAT_TEXT;
 }
 
@@ -96,8 +100,9 @@ const char *options_action_name(prof_action a) {
 }
 
 const char *options_format_name(prof_format f) {
-    static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree", "jfr"};
-    return (unsigned)f <= FORMAT_JFR ? names[f] : "?";
+    static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree", "jfr",
+                                        "pprof", "speedscope", "cpuprofile", "gecko"};
+    return (unsigned)f <= FORMAT_GECKO ? names[f] : "?";
 }
 
 const char *options_cstack_name(prof_cstack c) {

@@ -35,6 +35,10 @@ typedef enum {
     FORMAT_FLAMEGRAPH, /* interactive HTML flame graph (also "html", and the .html extension) */
     FORMAT_TREE,       /* interactive HTML call tree */
     FORMAT_JFR,        /* Java Flight Recorder recording, streamed while profiling (also the .jfr extension) */
+    FORMAT_PPROF,      /* gzipped pprof profile.proto (.pb.gz, .pprof) */
+    FORMAT_SPEEDSCOPE, /* speedscope JSON (.speedscope.json) */
+    FORMAT_CPUPROFILE, /* Chrome DevTools .cpuprofile */
+    FORMAT_GECKO,      /* Firefox Profiler Gecko JSON (.gecko.json) */
 } prof_format;
 
 typedef enum {
@@ -90,6 +94,7 @@ typedef struct prof_options {
     double minwidth;            /* html: frames narrower than this percent of the total are not written */
     bool reverse;               /* html: start with stacks merged from the leaf (backtraces) */
     bool inverted;              /* flame graph: start as an icicle (root at the top) */
+    char highlight[256];        /* flame graph: a regular expression the page opens searched for (jfrconv) */
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */

@@ -458,8 +458,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     /* filter=120-127;132: those threads join the filter the API also adds to; Linux ids stay below
      * PID_MAX_LIMIT (2^22), which bounds a range such as 1-4294967295. */
     for (int i = 0; i < o->tid_range_count; i++)
-        for (uint64_t tid = o->tid_ranges[i][0]; tid <= o->tid_ranges[i][1] && tid <= INT32_MAX; tid++)
-            if (tid > 0 && tid < (1u << 22)) thread_filter_set((int)tid, true);
+        for (uint64_t tid = o->tid_ranges[i][0]; tid <= o->tid_ranges[i][1] && tid < (1u << 22); tid++)
+            thread_filter_set((int)tid, true);
     thread_filter_enable(o->thread_filter);
     atomic_store(&current_engine, e);
     atomic_store(&session_engine_count, 0);
@@ -547,7 +547,7 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
 static int metrics_locked(const prof_options *o, char *err, size_t errlen) {
     profile meta;
     profile_init(&meta);
-    fill_meta(&meta);
+    fill_meta(&meta, output_event(&session));
     sample_counters c;
     sample_get_counters(&c);
     /* Every reason, zeros too: a monitoring system rates a counter only once it has seen it. */

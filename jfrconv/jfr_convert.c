@@ -147,6 +147,21 @@ static frame_type java_type(const char *t) {
     return strcmp(t, "JIT compiled") == 0 ? FTYPE_JIT : FTYPE_JAVA;
 }
 
+/* --norm: generated class names made stable across runs. A lambda class keeps "Outer$$Lambda" and loses
+ * what the JDK appends ("$14/0x0000000800c03000" on recent JDKs, "$69+0x00007f6bfc0275c8/2011791487" on
+ * 17); another hidden class loses its "/0x..." or "+0x..." address suffix ("LambdaForm$MH/0x800c04000"
+ * reads "LambdaForm$MH"). */
+static void normalise_class(char *cls) {
+    char *lambda = strstr(cls, "$$Lambda");
+    if (lambda) {
+        lambda[8] = 0;
+        return;
+    }
+    char *slash = strstr(cls, "/0x"), *plus = strstr(cls, "+0x");
+    char *cut = slash && (!plus || slash < plus) ? slash : plus;
+    if (cut) *cut = 0;
+}
+
 /* The name of one frame, interned. Java-typed frames, and the JDK's "Native" frames of Java native
  * methods (which have a class), are class.method; the others (our synthetic class "") the method alone. */
 static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
@@ -160,11 +175,16 @@ static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
          * before their address ("java.util.regex.Pattern$$Lambda/0x800000027"): dots before the first
          * slash are package separators. */
         for (char *c = cls; *c && *c != '/'; c++) if (*c == '.') *c = '/';
+        if (cv->o->norm) normalise_class(cls);
         names_style style = cv->o->style;
         style.ann = false;
         names_java_method(name, sizeof(name) - 8, cls[0] ? cls : "[unknown_class]",
                           fi->method[0] ? fi->method : "[unknown_method]", fi->descriptor[0] ? fi->descriptor : NULL,
                           style);
+        size_t used = strlen(name);
+        if (cv->o->lines && fi->line >= 0) used += (size_t)snprintf(name + used, sizeof(name) - 8 - used, ":%d", fi->line);
+        if (cv->o->bci && fi->bci >= 0 && used < sizeof(name) - 8)
+            snprintf(name + used, sizeof(name) - 8 - used, "@%d", fi->bci);
         if (cv->o->style.ann) strcat(name, java_suffix(fi->frame_type));
         type = java_type(fi->frame_type);
     } else {
@@ -183,7 +203,12 @@ static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame) {
     jfr_frame_info fi;
     size_t method;
     if (jfr_sample_frame(&cv->r, s, frame, &fi, &method)) return UINT32_MAX;
-    struct { size_t method; char type[sizeof(fi.frame_type)]; } key = {method, {0}};
+    /* Named per method and frame type, and per line or bytecode index when the name shows them. */
+    struct { size_t method; int line, bci; char type[sizeof(fi.frame_type)]; } key;
+    memset(&key, 0, sizeof(key));   /* hashed as bytes */
+    key.method = method;
+    key.line = cv->o->lines ? fi.line : 0;
+    key.bci = cv->o->bci ? fi.bci : 0;
     strcpy(key.type, fi.frame_type);
     uint64_t h = u64map_hash_bytes(&key, sizeof(key)), cached;
     if (method && u64map_get(&cv->methods, h, &cached)) return (uint32_t)(cached - 1);

@@ -35,6 +35,9 @@ typedef struct {
      * have no STATE_DEFAULT (the JDK's recordings); wall_only: samples in any other state. */
     bool cpu_only, wall_only;
     bool state_frames;   /* a [STATE_...] frame under the thread frame (thread_state.h) */
+    bool lines;          /* Java frames split by source line: "class.method:LINE" */
+    bool bci;            /* Java frames split by bytecode index: "class.method@BCI" */
+    bool norm;           /* lambda and hidden class names without their generated numbers and addresses */
     uint64_t from_ns, to_ns;  /* wall-clock range of the samples kept (inclusive) */
     int include_count, exclude_count, state_count;
     jfr_filter include[JFR_CONVERT_MAX_FILTERS], exclude[JFR_CONVERT_MAX_FILTERS];

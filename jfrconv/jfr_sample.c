@@ -65,6 +65,8 @@ int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, bool cpu_only) 
     r->ch = ch;
     add_layout(r, "jdk.ExecutionSample");
     if (!cpu_only) add_layout(r, "jdk.NativeMethodSample");
+    /* JDK 25's CPU-time sampler (JEP 509, Linux): a sample per CPU-time period of each thread. */
+    add_layout(r, "jdk.CPUTimeSample");
     return r->layout_count;
 }
 
@@ -151,17 +153,20 @@ int jfr_sample_stack(jfr_sample_reader *r, const jfr_sample *s, bool *truncated,
 }
 
 int jfr_sample_frame(jfr_sample_reader *r, const jfr_sample *s, size_t frame, jfr_frame_info *out, size_t *method) {
-    static const char *const frame_fields[] = {"method", "type"};
+    static const char *const frame_fields[] = {"method", "type", "lineNumber", "bytecodeIndex"};
     static const char *const method_fields[] = {"type", "name", "descriptor", "hidden"};
     static const char *const class_fields[] = {"name"};
     memset(out, 0, sizeof(*out));
+    out->line = out->bci = -1;
     *method = 0;
     const jfr_field *frames = jfr_meta_field(&r->ch->meta, s->stack_field->type, "frames") >= 0
         ? &r->ch->meta.types[s->stack_field->type].fields[jfr_meta_field(&r->ch->meta, s->stack_field->type, "frames")]
         : NULL;
     picked f, m, k;
-    if (!frames || pick(r, frame, frames->type, frame_fields, 2, &f)) return r->ch->error->failed ? -1 : 0;
+    if (!frames || pick(r, frame, frames->type, frame_fields, 4, &f)) return r->ch->error->failed ? -1 : 0;
     if (f.field[1] && jfr_value_text(r->ch, f.at[1], f.field[1], out->frame_type, sizeof(out->frame_type))) return -1;
+    if (f.field[2]) out->line = (int)jfr_value_number(r->ch, f.at[2], f.field[2]);
+    if (f.field[3]) out->bci = (int)jfr_value_number(r->ch, f.at[3], f.field[3]);
     if (!f.field[0]) return 0;
     *method = jfr_value_deref(r->ch, f.at[0], f.field[0]);
     if (pick(r, *method, f.field[0]->type, method_fields, 4, &m)) return -1;

@@ -21,7 +21,7 @@ typedef struct {
 
 typedef struct {
     jfr_rchunk *ch;
-    jfr_sample_layout layouts[2];
+    jfr_sample_layout layouts[3];   /* jdk.ExecutionSample, jdk.NativeMethodSample, jdk.CPUTimeSample */
     int layout_count;
     size_t *scratch;                     /* field offsets */
     uint32_t scratch_capacity;
@@ -40,6 +40,7 @@ typedef struct {
 typedef struct {
     char cls[512], method[512], descriptor[512], frame_type[64];
     bool hidden;
+    int line, bci;                       /* the frame's lineNumber and bytecodeIndex, -1 when absent */
 } jfr_frame_info;
 
 /* Finds the sampling event types of the chunk (NativeMethodSample too unless cpu_only). Returns how many

@@ -30,7 +30,7 @@ libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit a
 # jfrconv (JfrconvTest.java): recordings made by the JDK itself, and one session written both ways (file=x.jfr
 # streamed, collapsed at stop) whose conversion equals it; bad inputs (cut and corrupted from a JDK recording
 # of the fuzz corpus) once, as they need no JVM.
-libprof_java_tests(jfrconv JfrconvTest CASES jdk_recording roundtrip ARGS ${PROF_JFRCONV_ARGS})
+libprof_java_tests(jfrconv JfrconvTest CASES jdk_recording roundtrip cpu_time_sample ARGS ${PROF_JFRCONV_ARGS})
 libprof_java_tests(jfrconv JfrconvTest ONCE CASES bad_input
     ARGS ${PROF_JFRCONV_ARGS} ${CMAKE_SOURCE_DIR}/test/native/corpus/jfr/jdk17-min.jfr)
 

@@ -9,6 +9,10 @@ foreach(t test_options test_filepath test_traces test_profile test_writers test_
     # 15.4, 16.10), output files: devices, FIFOs, links, planted temporary names, modes, failed moves
     # (safe_file, output), jstackdepth bounding the whole recorded stack, full names from the JVM's thread dump.
     test_clone_names test_log test_stack_bound test_thread_dump
+    # Every writer states how complete the profile is (issue 23.2).
+    test_completeness
+    # Differential profiles (issue 23.4).
+    test_profile_diff
     # The metrics in Prometheus' text format (issue 22.6).
     test_out_metrics)
   libprof_unit_test(${t})
