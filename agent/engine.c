@@ -54,7 +54,7 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
         if (verbose) log_info("event=%s: using the %s engine", event, e->name);
         return e;
     }
-    const engine *all[] = {&engine_ctimer, &engine_itimer};
+    const engine *all[] = {&engine_ctimer, &engine_itimer, &engine_nativemem, &engine_nativelock};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         if (strcmp(event, all[i]->name) != 0) continue;
         if (all[i]->check(o, why, sizeof(why)) != 0) {

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const known_events[] = {"cpu", "ctimer", "itimer"};
+static const char *const known_events[] = {"cpu", "ctimer", "itimer", "nativemem", "nativelock"};
 #define KNOWN_EVENTS_TEXT \
-    "cpu, ctimer, itimer, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
+    "cpu, ctimer, itimer, nativemem, nativelock, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
 
 void options_init(prof_options *o) {
     memset(o, 0, sizeof(*o));
@@ -28,6 +28,8 @@ void options_init(prof_options *o) {
     o->log_level = LOG_LEVEL_UNSET;   /* warn on stderr, info into a log= file */
     o->chunk_size = OPTIONS_DEFAULT_CHUNK_SIZE;
     o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
+    o->nativemem = -1;
+    o->nativelock = -1;
 }
 
 
@@ -198,6 +200,25 @@ static int parse_minwidth(prof_options *o, const char *value, char *err, size_t 
     return 0;
 }
 
+/* nativemem[=BYTES] (k, m, g suffixes; 0 = every call) and nativelock[=TIME] (ns, us, ms, s): the event
+ * and its interval in one option, as async-profiler spells them. */
+static int parse_native(prof_options *o, const char *name, const char *value, char *err, size_t errlen) {
+    bool mem = name[6] == 'm';
+    uint64_t n = 0;
+    if (mem && value && options_parse_size(value, &n))
+        return errmsg_fail(err, errlen, "option 'nativemem=%s': expected a number of bytes with an optional k, m or "
+                           "g suffix, such as 512k (0: every allocation)", value);
+    if (!mem && value && options_parse_duration(value, 1, &n))
+        return errmsg_fail(err, errlen, "option 'nativelock=%s': expected a duration such as 10us, 1ms, 1000 (ns)",
+                           value);
+    if (n > (uint64_t)INT64_MAX)
+        return errmsg_fail(err, errlen, "option '%s=%s': too large", name, value);
+    if (mem) o->nativemem = (int64_t)n;
+    else o->nativelock = value ? (int64_t)n : OPTIONS_DEFAULT_NATIVELOCK_NS;
+    strcpy(o->event, name);
+    return 0;
+}
+
 static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     char *value = strchr(tok, '=');
     if (value) *value++ = 0;
@@ -282,6 +303,7 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         o->timeout_s = (int)(ns / 1000000000ULL);
         return 0;
     }
+    if (strcmp(name, "nativemem") == 0 || strcmp(name, "nativelock") == 0) return parse_native(o, name, value, err, errlen);
     if (strcmp(name, "log") == 0) return copy_value(o->log_file, sizeof(o->log_file), name, value, err, errlen);
     return errmsg_fail(err, errlen, "option '%s': no parser for this table row", name);   /* cannot happen */
 }

@@ -72,6 +72,11 @@ typedef struct {
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
+    int64_t nativemem;          /* event=nativemem: sample every this many bytes allocated (0: every call);
+                                 * -1 when not given (nativemem[=BYTES]) */
+    int64_t nativelock;         /* event=nativelock: record every this many ns waited; -1 when not given */
+    bool nofree;                /* nativemem: do not hook free (allocations only) */
+    bool leak;                  /* nativemem: the profile shows only what was not freed when it is written */
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
@@ -82,6 +87,7 @@ typedef struct {
 #define OPTIONS_DEFAULT_CHUNK_TIME_NS (3600ULL * 1000000000ULL)  /* 1h */
 #define OPTIONS_MIN_CHUNK_SIZE 1024ULL
 #define OPTIONS_MIN_CHUNK_TIME_NS 1000000000ULL
+#define OPTIONS_DEFAULT_NATIVELOCK_NS 10000LL   /* async-profiler's default lock threshold: 10 us */
 
 void options_init(prof_options *o);
 

@@ -112,6 +112,21 @@ const options_spec options_table[] = {
     {"inverted", OPTION_FLAG, FIELD(inverted), 0, "--inverted", NULL, "icicle graph: stacks grow downwards", "", NULL,
      "--inverted", NULL,
      "flame graph: open as an icicle", NULL, OPTION_OWN_NONE},
+    /* nativemem and nativelock take their value after the flag in jprof (asprof's --nativemem N); the agent
+     * also accepts them bare: nativemem = every call, nativelock = 10us. */
+    {"nativemem", OPTION_VALUE, 0, 0, "--nativemem", "BYTES",
+     "native memory: sample malloc, calloc, realloc, posix_memalign, aligned_alloc" MORE
+     "every BYTES allocated (k, m, g; 0: every call), with their stacks", "0", NULL, NULL, NULL,
+     NULL, NULL, OPTION_OWN_NONE},
+    {"nofree", OPTION_FLAG, FIELD(nofree), 0, "--nofree", NULL, "nativemem: do not hook free (allocations only)", "",
+     NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"leak", OPTION_FLAG, FIELD(leak), 0, "--leak", NULL,
+     "nativemem: show only allocations not freed when the profile is written", "", NULL, NULL, NULL,
+     NULL, NULL, OPTION_OWN_NONE},
+    {"nativelock", OPTION_VALUE, 0, 0, "--nativelock", "TIME",
+     "native locks: contended pthread mutexes and rwlocks, a sample every TIME" MORE
+     "waited (10us without a value), weighted by the time waited", "10us", NULL, NULL, NULL,
+     NULL, NULL, OPTION_OWN_NONE},
     {"total", OPTION_FLAG, FIELD(total), 0, "--total", NULL, "count total time instead of samples", "", NULL,
      "--total", NULL,
      "count the events' weight (where they have one) instead of samples", NULL, OPTION_OWN_NONE},

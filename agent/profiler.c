@@ -331,7 +331,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         return -1;
     }
     if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
-    if (!e->java_only && signal_watch_start(e, interval, keep))
+    if (!e->java_only && !e->hooks && signal_watch_start(e, interval, keep))
         log_warn("cannot start the thread that checks the profiling signal: a signal taken by another party "
                  "would go unnoticed");
     started_ns = now_ns();

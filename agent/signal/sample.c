@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -91,17 +92,22 @@ static void count_marker_frames(const trace_frame *frames, uint32_t depth) {
 
 /* Stores one stack of thread 'tid', and counts the outcome and its cost ('started': a sample_cost_now()
  * reading). */
-static void store_stack(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight, uint64_t started) {
+/* Counts what became of a stack given to the store; true when it was stored. */
+static bool count_outcome(trace_store_result r, const trace_frame *frames, uint32_t depth) {
     static const drop_reason drops[] = {[TRACE_STORE_TABLE_FULL] = DROP_TABLE_FULL,
                                         [TRACE_STORE_FRAMES_FULL] = DROP_FRAMES_FULL,
                                         [TRACE_STORE_RING_FULL] = DROP_RING_FULL};
-    trace_store_result r = trace_store_put(frames, depth, tid, weight);
     if (r == TRACE_STORE_STORED) {
         count(&sampling.stored);
         count_marker_frames(frames, depth);
-    } else {
-        count(&sampling.dropped[drops[r]]);
+        return true;
     }
+    count(&sampling.dropped[drops[r]]);
+    return false;
+}
+
+static void store_stack(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight, uint64_t started) {
+    count_outcome(trace_store_put(frames, depth, tid, weight), frames, depth);
     sample_cost_record(depth, sample_cost_now() - started);
 }
 
@@ -125,6 +131,40 @@ uint32_t sample_thread_id(void) {
 void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
     count(&sampling.signals);
     store_stack(frames, depth, current_tid(), weight, started);
+}
+
+bool sample_record_call(const sample_call_site *site, uint64_t weight, uint32_t *trace_id) {
+    bool stored = false;
+    atomic_fetch_add(&sampling.in_flight, 1);
+    if (!atomic_load(&sampling.active)) goto out;
+    count(&sampling.signals);
+    uint64_t started = sample_cost_now();
+    uint32_t tid = current_tid();
+    int b = claim_buffer(tid);
+    if (b < 0) {
+        count(&sampling.dropped[DROP_BUFFER_BUSY]);
+        goto out;
+    }
+    const sample_config *config = &sampling.config;
+    asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
+    trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
+    /* The walkers and AsyncGetCallTrace read the three registers a frame-pointer or DWARF step needs; the
+     * rest of the context stays zero. No getcontext: it makes a system call (the signal mask) per sample. */
+    ucontext_t uc;
+    memset(&uc.uc_mcontext, 0, sizeof(uc.uc_mcontext));
+    uc.uc_mcontext.gregs[REG_RIP] = (greg_t)site->pc;
+    uc.uc_mcontext.gregs[REG_RSP] = (greg_t)site->sp;
+    uc.uc_mcontext.gregs[REG_RBP] = (greg_t)site->fp;
+    uint32_t depth = 0;
+    if (site->leaf) frames[depth++] = (trace_frame){site->leaf, 0, FRAME_NATIVE};
+    depth += stack_collect(NULL, &uc, thread_env(tid), tid, raw, frames + depth);
+    trace_store_result r = trace_store_put_id(frames, depth, tid, weight, trace_id);
+    stored = count_outcome(r, frames, depth);
+    sample_cost_record(depth, sample_cost_now() - started);
+    atomic_store_explicit(&sampling.buffer_busy[b], 0, memory_order_release);
+out:
+    atomic_fetch_sub(&sampling.in_flight, 1);
+    return stored;
 }
 
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {

@@ -81,6 +81,18 @@ void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, ui
 int sample_max_depth(void);
 uint32_t sample_thread_id(void);
 
+/* Recording at a call of a hooked function (native memory and lock hooks, signal/native_hooks.c), on the
+ * calling thread, outside any signal handler but with the same rules: the stack is walked from the
+ * registers of the hook's caller (pc: the return address into it, sp and fp at that point) and 'leaf', a
+ * native pc such as the hooked function's own address, is put on top when not 0. Returns true when the
+ * stack was stored, with *trace_id naming it for trace_store_subtract (leak detection). Async-signal-safe;
+ * stop waits for recordings under way like for handlers. */
+typedef struct {
+    uintptr_t pc, sp, fp;
+    uint64_t leaf;
+} sample_call_site;
+bool sample_record_call(const sample_call_site *site, uint64_t weight, uint32_t *trace_id);
+
 /* The SIGPROF handler the engines install. */
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext);
 

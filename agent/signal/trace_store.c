@@ -28,13 +28,29 @@ static bool queue_record(uint32_t tid, uint32_t trace_id) {
 }
 
 trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight) {
+    return trace_store_put_id(frames, depth, tid, weight, NULL);
+}
+
+trace_store_result trace_store_put_id(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight,
+                                      uint32_t *stored_id) {
     uint32_t trace_id = 0, t = enter_table();
     traces_result r = traces_put_id(trace_store.tables[t], frames, depth, trace_store.config.per_thread ? tid : 0,
                                     weight, &trace_id);
     bool queued = r != TRACES_STORED || !trace_store.config.ring ||
                   queue_record(tid, trace_id | (t ? TRACE_STORE_TABLE_BIT : 0));
     atomic_fetch_sub(&trace_store.users[t], 1);
+    if (stored_id) *stored_id = r == TRACES_STORED ? trace_id | (t ? TRACE_STORE_TABLE_BIT : 0) : 0;
     if (!queued) return TRACE_STORE_RING_FULL;
     return r == TRACES_STORED ? TRACE_STORE_STORED : r == TRACES_TABLE_FULL ? TRACE_STORE_TABLE_FULL
                                                                             : TRACE_STORE_FRAMES_FULL;
+}
+
+bool trace_store_subtract(uint32_t stored_id, uint64_t weight) {
+    if (!stored_id) return false;
+    uint32_t t = enter_table();
+    /* The stack's table is no longer the one in use (a JFR chunk swapped it): it was written already. */
+    bool same = ((stored_id & TRACE_STORE_TABLE_BIT) != 0) == (t != 0);
+    bool done = same && traces_subtract(trace_store.tables[t], stored_id & ~TRACE_STORE_TABLE_BIT, weight);
+    atomic_fetch_sub(&trace_store.users[t], 1);
+    return done;
 }

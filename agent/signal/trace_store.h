@@ -38,6 +38,14 @@ typedef enum {
  * Async-signal-safe: never allocates, locks or waits. */
 trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight);
 
+/* trace_store_put that also names the stored sample (0 when it was not stored), for trace_store_subtract. */
+trace_store_result trace_store_put_id(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight,
+                                      uint32_t *stored_id);
+
+/* Takes one sample worth 'weight' back from the stack trace_store_put_id named (a freed allocation, for
+ * leak detection): false when that stack is no longer in the table in use. Async-signal-safe. */
+bool trace_store_subtract(uint32_t stored_id, uint64_t weight);
+
 /* Outside signal handlers (trace_store_swap.c). Configure while no handler can store. */
 void trace_store_configure(const trace_store_config *c);
 /* The table handlers store into now; NULL before the first configuration. */

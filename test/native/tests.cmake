@@ -67,3 +67,10 @@ target_include_directories(callback PRIVATE ${JNI_INCLUDES})
 target_compile_options(callback PRIVATE -fno-optimize-sibling-calls -fno-inline -fomit-frame-pointer)
 # Starts a program under a seccomp filter that kills on process_vm_readv (SignalsTest's seccomp_* cases).
 add_executable(seccomp_launch test/native/seccomp_launch.c)
+
+# Native memory and lock profiling (issue 21): two allocation sites, a leak site, a contended mutex; every
+# frame kept (no inlining, no sibling calls).
+add_library(nativemem SHARED test/native/jni/nativemem.c)
+target_include_directories(nativemem PRIVATE ${JNI_INCLUDES})
+target_compile_options(nativemem PRIVATE -fno-optimize-sibling-calls -fno-inline -fno-omit-frame-pointer)
+target_link_libraries(nativemem PRIVATE dl pthread)
