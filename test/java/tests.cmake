@@ -56,3 +56,7 @@ libprof_java_tests(thread_naming ThreadNamingTest CASES thread_rename thread_nam
 libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctimer foreign_kill_itimer
     late_handler_cpu late_handler_ctimer late_handler_itimer late_setitimer_cpu late_setitimer_itimer late_block_cpu
     seccomp_vm seccomp_dwarf seccomp_fp seccomp_no seccomp_ctimer seccomp_itimer seccomp_bounded)
+
+# Native memory and native lock profiling (NativeMemTest.java, issue 21) over libnativemem.so: exact counts and
+# bytes per call site, leaks, a contended mutex's waiters, no hook left behind after attach and stop.
+libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach)
