@@ -74,3 +74,9 @@ add_library(nativemem SHARED test/native/jni/nativemem.c)
 target_include_directories(nativemem PRIVATE ${JNI_INCLUDES})
 target_compile_options(nativemem PRIVATE -fno-optimize-sibling-calls -fno-inline -fno-omit-frame-pointer)
 target_link_libraries(nativemem PRIVATE dl pthread)
+# Native memory hooks (issue 21): the table of live sampled allocations and traces_subtract (leak detection),
+# and import slot rewriting on the JNI library above (dlopened, no JVM).
+libprof_unit_test(test_leak_table SOURCES agent/leak_table_create.c)
+libprof_unit_test(test_got_patch SOURCES agent/got_patch.c LIBS dl)
+target_compile_definitions(test_got_patch PRIVATE TEST_NATIVEMEM_LIB="$<TARGET_FILE:nativemem>")
+add_dependencies(test_got_patch nativemem)
