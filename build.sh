@@ -141,7 +141,10 @@ case "${1:-build}" in
     # Method instrumentation: a hot method at interval=1 and interval=100 against no agent.
     java -cp "$BUILD/bench-classes" BenchInstrument /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/bench"
-    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md" ;;
+    # Native memory profiling: a malloc-heavy JNI workload at nativemem's default interval and at 1m.
+    java -cp "$BUILD/bench-classes" BenchNativeMem /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
+         "$BUILD/bench-classes" "$BUILD/lib/libnativemem.so" "$BUILD/bench"
+    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md $BUILD/bench/nativemem.md" ;;
   clean)
     rm -rf "$BUILD" "$BUILD-asan" ;;
   *)

@@ -120,3 +120,32 @@ JNIEXPORT jint JNICALL Java_NativeMem_hookedSlots(JNIEnv *env, jclass cls) {
     dl_iterate_phdr(check_self, &c);
     return c.slots ? c.slots - c.real : -1;
 }
+
+/* The benchmark's malloc-heavy work (bench/java/BenchNativeMem.java): 'pairs' allocations of 16 to 4096
+ * bytes, each freed after the next one, from a stack a few native frames deep. */
+SITE uint64_t churn_leaf(int pairs) {
+    uint64_t sum = 0;
+    void *previous = NULL;
+    uint32_t x = 2463534242u;
+    for (int i = 0; i < pairs; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        unsigned char *p = malloc(16 + x % 4081);
+        p[0] = (unsigned char)i;
+        sum += p[0];
+        free(previous);
+        previous = p;
+    }
+    free(previous);
+    return sum;
+}
+
+SITE uint64_t churn_middle(int pairs) {
+    return churn_leaf(pairs) + 1;
+}
+
+JNIEXPORT jlong JNICALL Java_BenchNativeMem_churn(JNIEnv *env, jclass cls, jint pairs) {
+    (void)env, (void)cls;
+    return (jlong)churn_middle(pairs);
+}
