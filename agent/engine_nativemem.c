@@ -4,7 +4,8 @@
  * import tables (native_hooks_install.h), and each allocating thread records its own stack every
  * nativemem=BYTES bytes it allocated (0, the default: every call), weighted by those bytes, so 'total'
  * counts bytes. With 'leak', frees take their allocation back out of the profile, which then shows what was
- * allocated and not freed when it is written.
+ * allocated and not freed when it is written. In a JFR recording each sample is a profiler.Malloc event
+ * (address, size) and each free of a recorded allocation a profiler.Free event, which jfrconv matches.
  */
 #include "engine.h"
 #include "log.h"
@@ -23,11 +24,6 @@ static int nativemem_check(const prof_options *o, char *err, size_t errlen) {
         snprintf(err, errlen, "options 'leak' and 'nofree' conflict: leaks are found by matching frees");
         return -1;
     }
-    if (options_effective_format(o) == FORMAT_JFR) {
-        snprintf(err, errlen, "event=nativemem: JFR output is not supported yet (no profiler.Malloc events); use "
-                 "a collapsed, html or text output");
-        return -1;
-    }
     options = *o;
     return 0;
 }
@@ -35,17 +31,23 @@ static int nativemem_check(const prof_options *o, char *err, size_t errlen) {
 static int nativemem_start(uint64_t interval, char *err, size_t errlen) {
     (void)interval;
     static leak_table *leaks;
-    if (options.leak) {
+    /* Frees matter to 'leak' and to a recording (profiler.Free events for jfrconv --leak); both need the
+     * table of recorded allocations, which also keeps frees of anything else out of the recording. */
+    bool jfr = options_effective_format(&options) == FORMAT_JFR;
+    bool frees = !options.nofree && (options.leak || jfr);
+    if (frees) {
         if (!leaks && !(leaks = leak_table_create(LEAK_TABLE_ENTRIES))) {
             snprintf(err, errlen, "leak: cannot reserve the table of live allocations");
             return -1;
         }
         leak_table_clear(leaks);
     }
-    native_hooks.leaks = options.leak ? leaks : NULL;
+    native_hooks.leaks = frees ? leaks : NULL;
+    native_hooks.subtract_freed = options.leak;
+    native_hooks.free_events = frees && jfr;
     native_hooks.mem_interval = options.nativemem > 0 ? (uint64_t)options.nativemem : 0;
     atomic_store(&native_hooks.mem_on, true);
-    if (native_hooks_install(NATIVE_HOOKS_MEMORY, !options.nofree, err, errlen) < 0) {
+    if (native_hooks_install(NATIVE_HOOKS_MEMORY, frees, err, errlen) < 0) {
         atomic_store(&native_hooks.mem_on, false);
         return -1;
     }

@@ -257,6 +257,22 @@ static void chunk_end(uint64_t ticks) {
     else if (append_chunk() == 0) rec.chunks++;
 }
 
+/* One queued record as the event of its kind (sample_ring.h). */
+static void write_event(const sample_record *r) {
+    uint64_t thread = jfr_pools_thread_key(&rec.pools, r->tid);
+    uint64_t trace = r->trace_id ? jfr_pools_trace_key(&rec.pools, r->trace_id) : 0;
+    switch (r->kind) {
+    case SAMPLE_RECORD_MALLOC: jfr_event_malloc(&rec.buf, r->ticks, thread, trace, r->address, r->value); break;
+    case SAMPLE_RECORD_FREE: jfr_event_free(&rec.buf, r->ticks, thread, r->address); break;
+    case SAMPLE_RECORD_NATIVE_LOCK:
+        /* The wait ended when the record was queued. */
+        jfr_event_native_lock(&rec.buf, r->ticks > r->value ? r->ticks - r->value : r->ticks, r->value, thread, trace,
+                              r->address);
+        break;
+    default: jfr_event_execution_sample(&rec.buf, r->ticks, thread, trace); break;
+    }
+}
+
 /* Turns every queued sample into an event. Caller holds rec.mutex. */
 static void drain(void) {
     sample_record batch[512];
@@ -267,8 +283,7 @@ static void drain(void) {
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            jfr_event_execution_sample(&rec.buf, batch[i].ticks, jfr_pools_thread_key(&rec.pools, batch[i].tid),
-                                       jfr_pools_trace_key(&rec.pools, batch[i].trace_id));
+            write_event(&batch[i]);
             jfr_pools_note(&rec.pools, batch[i].trace_id, batch[i].tid);
         }
         rec.samples += n;

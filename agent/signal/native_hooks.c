@@ -48,7 +48,9 @@ static inline __attribute__((always_inline)) void allocated(void *p, size_t size
     hook_thread.busy = true;
     uint32_t trace_id = 0;
     leak_table *leaks = native_hooks.leaks;
-    if (sample_record_call(site, weight, &trace_id) && leaks) leak_table_put(leaks, (uintptr_t)p, trace_id, weight);
+    trace_store_event event = {SAMPLE_RECORD_MALLOC, (uintptr_t)p, size};
+    if (sample_record_call(site, weight, &event, &trace_id) && leaks)
+        leak_table_put(leaks, (uintptr_t)p, trace_id, weight);
     hook_thread.busy = false;
     errno = saved_errno;
 }
@@ -57,14 +59,22 @@ static bool recording_memory(void) {
     return atomic_load_explicit(&native_hooks.mem_on, memory_order_relaxed) && !hook_thread.busy;
 }
 
-/* Before p is freed (or reallocated): a tracked allocation no longer leaks. Must run before the real free,
- * after which another thread may be given the same address. */
+/* Before p is freed (or reallocated): a tracked allocation no longer leaks, and a recording learns it was
+ * freed (only frees of recorded allocations: the others cannot match any profiler.Malloc). Must run before
+ * the real free, after which another thread may be given the same address. */
 static void freeing(void *p) {
     leak_table *leaks = native_hooks.leaks;
     if (!p || !leaks) return;
     uint32_t trace_id;
     uint64_t weight;
-    if (leak_table_remove(leaks, (uintptr_t)p, &trace_id, &weight)) trace_store_subtract(trace_id, weight);
+    if (!leak_table_remove(leaks, (uintptr_t)p, &trace_id, &weight)) return;
+    if (native_hooks.subtract_freed) trace_store_subtract(trace_id, weight);
+    if (native_hooks.free_events) {
+        int saved_errno = errno;
+        trace_store_event event = {SAMPLE_RECORD_FREE, (uintptr_t)p, 0};
+        sample_record_event(&event);
+        errno = saved_errno;
+    }
 }
 
 void *native_hook_malloc(size_t size) {
@@ -129,13 +139,14 @@ static bool recording_locks(void) {
 }
 
 /* After a contended wait of 'waited' ns. */
-static inline __attribute__((always_inline)) void waited(uint64_t ns, const sample_call_site *site) {
+static inline __attribute__((always_inline)) void waited(const void *lock, uint64_t ns, const sample_call_site *site) {
     atomic_fetch_add_explicit(&native_hooks.lock_waits, 1, memory_order_relaxed);
     uint64_t weight = take_turn(&hook_thread.waited, ns ? ns : 1, native_hooks.lock_interval);
     if (!weight) return;
     int saved_errno = errno;
     hook_thread.busy = true;
-    sample_record_call(site, weight, NULL);
+    trace_store_event event = {SAMPLE_RECORD_NATIVE_LOCK, (uintptr_t)lock, weight};
+    sample_record_call(site, weight, &event, NULL);
     hook_thread.busy = false;
     errno = saved_errno;
 }
@@ -151,7 +162,7 @@ static inline __attribute__((always_inline)) void waited(uint64_t ns, const samp
         rc_ = lock_fn(lock);                                        \
         uint64_t ns_ = monotonic_ns() - start_;                     \
         sample_call_site site_ = CALLER_SITE(leaf);                 \
-        waited(ns_, &site_);                                        \
+        waited(lock, ns_, &site_);                                        \
         return rc_;                                                 \
     } while (0)
 

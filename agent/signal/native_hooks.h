@@ -44,7 +44,9 @@ typedef struct {
     /* The session's settings, written while its hooks are off. */
     uint64_t mem_interval;     /* bytes between samples; 0: every call */
     uint64_t lock_interval;    /* ns waited between samples; 0: every contended wait */
-    leak_table *leaks;         /* 'leak': live sampled allocations; NULL otherwise */
+    leak_table *leaks;         /* live sampled allocations, when frees are recorded; NULL otherwise */
+    bool subtract_freed;       /* 'leak': a freed allocation leaves the profile */
+    bool free_events;          /* JFR: a freed allocation becomes a profiler.Free event */
     _Atomic bool mem_on, lock_on;
     _Atomic uint64_t lock_waits;   /* contended waits seen (sampled or not) */
 } native_hooks_state;

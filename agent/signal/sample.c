@@ -133,7 +133,8 @@ void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, ui
     store_stack(frames, depth, current_tid(), weight, started);
 }
 
-bool sample_record_call(const sample_call_site *site, uint64_t weight, uint32_t *trace_id) {
+bool sample_record_call(const sample_call_site *site, uint64_t weight, const trace_store_event *event,
+                        uint32_t *trace_id) {
     bool stored = false;
     atomic_fetch_add(&sampling.in_flight, 1);
     if (!atomic_load(&sampling.active)) goto out;
@@ -158,13 +159,20 @@ bool sample_record_call(const sample_call_site *site, uint64_t weight, uint32_t 
     uint32_t depth = 0;
     if (site->leaf) frames[depth++] = (trace_frame){site->leaf, 0, FRAME_NATIVE};
     depth += stack_collect(NULL, &uc, thread_env(tid), tid, raw, frames + depth);
-    trace_store_result r = trace_store_put_id(frames, depth, tid, weight, trace_id);
+    trace_store_result r = trace_store_put_id(frames, depth, tid, weight, event, trace_id);
     stored = count_outcome(r, frames, depth);
     sample_cost_record(depth, sample_cost_now() - started);
     atomic_store_explicit(&sampling.buffer_busy[b], 0, memory_order_release);
 out:
     atomic_fetch_sub(&sampling.in_flight, 1);
     return stored;
+}
+
+void sample_record_event(const trace_store_event *event) {
+    atomic_fetch_add(&sampling.in_flight, 1);
+    if (atomic_load(&sampling.active) && !trace_store_queue_event(current_tid(), event))
+        count(&sampling.dropped[DROP_RING_FULL]);
+    atomic_fetch_sub(&sampling.in_flight, 1);
 }
 
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {

@@ -12,6 +12,7 @@
 #include "options.h"
 #include "engine.h"
 #include "frame.h"
+#include "trace_store.h"
 #include "walk_vm.h"
 
 #include <signal.h>
@@ -91,7 +92,10 @@ typedef struct {
     uintptr_t pc, sp, fp;
     uint64_t leaf;
 } sample_call_site;
-bool sample_record_call(const sample_call_site *site, uint64_t weight, uint32_t *trace_id);
+bool sample_record_call(const sample_call_site *site, uint64_t weight, const trace_store_event *event,
+                        uint32_t *trace_id);
+/* Queues an event without a stack (a free) for the JFR writer, when one runs. Async-signal-safe. */
+void sample_record_event(const trace_store_event *event);
 
 /* The SIGPROF handler the engines install. */
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext);

@@ -20,24 +20,37 @@ static uint32_t enter_table(void) {
 }
 
 /* The sample's record for the JFR writer: when (the event clock is CLOCK_MONOTONIC), who, which stack. */
-static bool queue_record(uint32_t tid, uint32_t trace_id) {
+static bool queue_record(uint32_t tid, uint32_t trace_id, const trace_store_event *event) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    sample_record rec = {(uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, tid, trace_id};
+    sample_record rec = {(uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec, tid, trace_id, 0, 0, 0};
+    if (event) {
+        rec.kind = event->kind;
+        rec.address = event->address;
+        rec.value = event->value;
+    }
     return sample_ring_push(trace_store.config.ring, &rec);
 }
 
+bool trace_store_queue_event(uint32_t tid, const trace_store_event *event) {
+    if (!trace_store.config.ring) return true;
+    uint32_t t = enter_table();
+    bool queued = queue_record(tid, 0, event);
+    atomic_fetch_sub(&trace_store.users[t], 1);
+    return queued;
+}
+
 trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight) {
-    return trace_store_put_id(frames, depth, tid, weight, NULL);
+    return trace_store_put_id(frames, depth, tid, weight, NULL, NULL);
 }
 
 trace_store_result trace_store_put_id(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight,
-                                      uint32_t *stored_id) {
+                                      const trace_store_event *event, uint32_t *stored_id) {
     uint32_t trace_id = 0, t = enter_table();
     traces_result r = traces_put_id(trace_store.tables[t], frames, depth, trace_store.config.per_thread ? tid : 0,
                                     weight, &trace_id);
     bool queued = r != TRACES_STORED || !trace_store.config.ring ||
-                  queue_record(tid, trace_id | (t ? TRACE_STORE_TABLE_BIT : 0));
+                  queue_record(tid, trace_id | (t ? TRACE_STORE_TABLE_BIT : 0), event);
     atomic_fetch_sub(&trace_store.users[t], 1);
     if (stored_id) *stored_id = r == TRACES_STORED ? trace_id | (t ? TRACE_STORE_TABLE_BIT : 0) : 0;
     if (!queued) return TRACE_STORE_RING_FULL;

@@ -38,9 +38,19 @@ typedef enum {
  * Async-signal-safe: never allocates, locks or waits. */
 trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight);
 
-/* trace_store_put that also names the stored sample (0 when it was not stored), for trace_store_subtract. */
+/* What a queued record becomes besides a CPU sample (sample_ring.h's kinds and fields). */
+typedef struct {
+    uint32_t kind;        /* sample_record_kind */
+    uint64_t address, value;
+} trace_store_event;
+
+/* trace_store_put that queues the record as 'event' (NULL: a CPU sample) and names the stored sample (0
+ * when it was not stored), for trace_store_subtract. */
 trace_store_result trace_store_put_id(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight,
-                                      uint32_t *stored_id);
+                                      const trace_store_event *event, uint32_t *stored_id);
+
+/* Queues a record without a stack (a free) for the JFR writer; true when there is none or it took it. */
+bool trace_store_queue_event(uint32_t tid, const trace_store_event *event);
 
 /* Takes one sample worth 'weight' back from the stack trace_store_put_id named (a freed allocation, for
  * leak detection): false when that stack is no longer in the table in use. Async-signal-safe. */
