@@ -31,6 +31,9 @@ typedef struct {
     bool threads;        /* a [name tid=N] root frame per thread */
     bool reverse_stacks; /* leaf first */
     bool cpu_only;       /* jdk.ExecutionSample only, not jdk.NativeMethodSample */
+    bool nativemem;      /* profiler.Malloc events instead of CPU samples, weighted by their size */
+    bool leak;           /* nativemem: only allocations with no later profiler.Free of their address */
+    bool nativelock;     /* profiler.NativeLock events instead of CPU samples, weighted by their duration */
     uint64_t from_ns, to_ns;  /* wall-clock range of the samples kept (inclusive) */
     int include_count, exclude_count, state_count;
     jfr_filter include[JFR_CONVERT_MAX_FILTERS], exclude[JFR_CONVERT_MAX_FILTERS];

@@ -19,7 +19,8 @@ void jfrconv_usage(FILE *out) {
     fputs("Usage: jfrconv [options] input.jfr [more.jfr...] output\n"
           "Converts JFR recordings (libprof's, or the JDK's own from -XX:StartFlightRecording or jcmd JFR.dump)\n"
           "into a flame graph, call tree, text report or collapsed stacks. Reads jdk.ExecutionSample and\n"
-          "jdk.NativeMethodSample events from every chunk of every input.\n"
+          "jdk.NativeMethodSample events (with --nativemem: profiler.Malloc, --nativelock: profiler.NativeLock)\n"
+          "from every chunk of every input.\n"
           "The format comes from -o, else from the output's extension: .html/.htm flame graph,\n"
           ".collapsed/.folded/.csv collapsed stacks, anything else a text report. Output '-': standard output.\n"
           "With only an input, writes input.html beside it.\n"
@@ -143,6 +144,7 @@ static bool *flag_for(jfrconv_args *a, const options_spec *s) {
         {"threads", &a->convert.threads}, {"total", &a->output.total}, {"reverse", &a->reverse},
         {"inverted", &a->output.inverted}, {"simple", &a->convert.style.simple}, {"dot", &a->convert.style.dot},
         {"sig", &a->convert.style.sig}, {"ann", &a->convert.style.ann}, {"--cpu", &a->convert.cpu_only},
+        {"--nativemem", &a->convert.nativemem}, {"--nativelock", &a->convert.nativelock}, {"leak", &a->convert.leak},
     };
     const char *option = s->name ? s->name : s->jfrconv_long;
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {

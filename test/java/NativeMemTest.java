@@ -33,6 +33,7 @@ public class NativeMemTest extends IntegrationTest {
                 case "leak" -> leak();
                 case "lock" -> lock();
                 case "attach" -> attach();
+                case "jfr" -> jfr();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -182,5 +183,60 @@ public class NativeMemTest extends IntegrationTest {
         } finally {
             target.destroyForcibly();
         }
+    }
+
+    /** Runs a tool to completion; its standard output. */
+    static String tool(List<String> cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        check(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, "failed: " + cmd + "\n" + out);
+        return out;
+    }
+
+    static Map<String, Long> converted(Path recording, String name, String... flags) throws Exception {
+        Path out = work.resolve(name + ".collapsed");
+        List<String> cmd = new java.util.ArrayList<>(List.of(System.getProperty("jfrconv")));
+        cmd.addAll(List.of(flags));
+        cmd.addAll(List.of("-o", "collapsed", recording.toString(), out.toString()));
+        tool(cmd);
+        return readCollapsed(out);
+    }
+
+    /** Recordings: profiler.Malloc / profiler.Free / profiler.NativeLock events the JDK's jfr reads, and jfrconv
+     * --nativemem (exact bytes per site), --nativemem --leak (the 7 leaks and nothing else of the library),
+     * --nativelock (the waiters). */
+    static void jfr() throws Exception {
+        Path mem = work.resolve("nativemem.jfr"), lock = work.resolve("nativelock.jfr");
+        Files.deleteIfExists(mem);
+        Files.deleteIfExists(lock);
+        Run run = runJava("start,nativemem,file=" + mem, "NativeMem", library(), "leak", "7", "2000");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        String summary = tool(List.of(javaHome + "/bin/jfr", "summary", mem.toString()));
+        Matcher malloc = Pattern.compile("profiler\\.Malloc\\s+(\\d+)").matcher(summary);
+        Matcher free = Pattern.compile("profiler\\.Free\\s+(\\d+)").matcher(summary);
+        check(malloc.find() && free.find(), "jfr summary without the native memory events: " + summary);
+        System.out.printf("  jfr summary: %s profiler.Malloc, %s profiler.Free%n", malloc.group(1), free.group(1));
+        check(Long.parseLong(malloc.group(1)) >= 6007 && Long.parseLong(free.group(1)) >= 6000,
+                "fewer events than the workload's 6007 allocations and 6000 frees: " + summary);
+        tool(List.of(javaHome + "/bin/jfr", "print", "--events", "profiler.Malloc", mem.toString()));
+
+        Map<String, Long> bytes = converted(mem, "jfr-bytes", "--nativemem", "--total");
+        check(at(bytes, SITE_A) == 2000L * 3000 && at(bytes, SITE_B) == 4000L * 500,
+                "bytes per site from the recording: A " + at(bytes, SITE_A) + ", B " + at(bytes, SITE_B));
+        Map<String, Long> leaks = converted(mem, "jfr-leaks", "--nativemem", "--leak");
+        long library = leaks.entrySet().stream().filter(e -> e.getKey().contains("Java_NativeMem_"))
+                .mapToLong(Map.Entry::getValue).sum();
+        System.out.printf("  jfrconv --leak: %d at the leak site, %d from the library%n", at(leaks, LEAK_SITE), library);
+        check(at(leaks, LEAK_SITE) == 7 && library == 7, "leaks from the recording: " + leaks);
+
+        run = runJava("start,nativelock=0,file=" + lock, "NativeMem", library(), "lock", "4", "20");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        tool(List.of(javaHome + "/bin/jfr", "print", "--events", "profiler.NativeLock", lock.toString()));
+        Map<String, Long> waits = converted(lock, "jfr-locks", "--nativelock", "--total", "-t");
+        long ns = waits.entrySet().stream().filter(e -> e.getKey().contains(";nativemem_lock_site;"))
+                .peek(e -> check(endsWith(e.getKey(), LOCK_SITE), "a wait without its chain: " + e.getKey()))
+                .mapToLong(Map.Entry::getValue).sum();
+        System.out.printf("  jfrconv --nativelock: %.1f ms waited at the lock site%n", ns / 1e6);
+        check(ns >= 1_000_000, "time waited at the lock site: " + ns + " ns");
     }
 }

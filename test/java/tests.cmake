@@ -59,4 +59,5 @@ libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctime
 
 # Native memory and native lock profiling (NativeMemTest.java, issue 21) over libnativemem.so: exact counts and
 # bytes per call site, leaks, a contended mutex's waiters, no hook left behind after attach and stop.
-libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach)
+libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach jfr
+    JAVA_OPTIONS -Djfrconv=$<TARGET_FILE:jfrconv>)
