@@ -9,9 +9,9 @@ import java.util.List;
  *   java BenchNativeMem work <libnativemem.so> <iterations>   the workload: prints "ITER <ms>" per iteration
  *                                                             (thread CPU time)
  *   java BenchNativeMem <java_home> <libprof.so> <bench classes> <libnativemem.so> <out dir> [rounds]
- *                                                             the harness: rounds of A B0 B1m Bnf A (A without the
+ *                                                             the harness: rounds of A B0 B1m Bl A (A without the
  *                                                             agent; B0 nativemem at its default interval, every
- *                                                             call; B1m nativemem=1m; Bnf nativemem=1m,nofree),
+ *                                                             call; B1m nativemem=1m; Bl nativemem=1m,leak: free hooked),
  *                                                             ratios to the mean of the two A runs, median over
  *                                                             rounds; prints a markdown table
  */
@@ -44,7 +44,7 @@ public class BenchNativeMem {
         BenchHarness.out = Files.createDirectories(Path.of(args[4]));
         int rounds = args.length > 5 ? Integer.parseInt(args[5]) : 3;
         List<String> command = List.of("BenchNativeMem", "work", library, "9");
-        String[] sessions = {"nativemem", "nativemem=1m", "nativemem=1m,nofree"};
+        String[] sessions = {"nativemem", "nativemem=1m", "nativemem=1m,leak"};
         List<List<Double>> ratios = new ArrayList<>(), times = new ArrayList<>();
         for (int i = 0; i < sessions.length; i++) {
             ratios.add(new ArrayList<>());
