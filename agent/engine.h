@@ -1,12 +1,19 @@
 /*
  * engine: one sampling engine (what interrupts threads and when). Every engine delivers its samples by
- * calling sample_signal_handler on the interrupted thread; the profiler owns the engine in use.
+ * calling sample_signal_handler on the interrupted thread (or, for hooks and instrumentation, by
+ * sample_store_event on the calling thread); the profiler owns the engines in use. A session runs one
+ * engine per event kind it records (event_kind.h: event=cpu,wall runs a CPU engine and the wall engine);
+ * the handler asks each, by is_own / own_si_codes, which one sent the signal, and records the sample as
+ * that engine's event, weighed by that engine's weight hook.
  */
 #ifndef LIBPROF_ENGINE_H
 #define LIBPROF_ENGINE_H
 
+#include "event_kind.h"
 #include "options.h"
+#include "traces.h"
 
+#include <jni.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,6 +22,7 @@
 
 typedef struct engine {
     const char *name;
+    event_kind event;                   /* what its samples are recorded as */
     const char *units;                  /* of the sample weight: "ns" for time, else what is counted */
     uint64_t default_interval_ns;
     /* Samples are recorded in Java code on the calling thread (instrumentation): no signals, no native
@@ -41,6 +49,14 @@ typedef struct engine {
     uint64_t (*weight)(const siginfo_t *info, uint64_t interval_ns);
     int (*kernel_frames)(const siginfo_t *info, uintptr_t *out, int max);
     void (*after_sample)(const siginfo_t *info);
+    /* thread_state (may be NULL: THREAD_STATE_DEFAULT, as for CPU samples): the interrupted thread's state
+     * (thread_state.h), from the signal's registers, the thread's JavaThread where it has one (env), and
+     * its stack as just taken (leaf first). */
+    int (*thread_state)(const siginfo_t *info, const void *ucontext, JNIEnv *env, const trace_frame *frames,
+                        uint32_t depth);
+    /* stored (may be NULL): the sample this signal took went to 'ref' (trace_store_put; TRACE_STORE_NO_REF
+     * when it was dropped), so the engine can repeat it later without a signal (trace_store_repeat). */
+    void (*stored)(const siginfo_t *info, const trace_key *key, uint64_t ref);
 
     /* The signal and who owns it. own_si_codes: the si_code values the engine's own signals carry
      * (verified on Linux 6.x); a signal with any other code was sent by someone else (kill: SI_USER,
@@ -50,13 +66,19 @@ typedef struct engine {
      * threads could not be moved. check_owned (may be NULL): 0 while the engine's timer is still its own,
      * -1 with the reason once another party re-armed it (a process-wide ITIMER_PROF). Outside handlers. */
     int own_si_codes[2];
+    /* is_own (may be NULL: own_si_codes decide): for engines whose signals carry a code others can send too
+     * (the wall engine's are queued with SI_QUEUE, like sigqueue's): true when this signal is the engine's
+     * own, e.g. by a value only the engine puts in si_value. In handlers. */
+    bool (*is_own)(const siginfo_t *info);
     int (*move_signal)(int signo);
     int (*check_owned)(char *why, size_t errlen);
 } engine;
 
 /* True when the signal described by info was raised by engine e itself. Async-signal-safe. */
 static inline bool engine_signal_is_own(const engine *e, const siginfo_t *info) {
-    return e && info && (info->si_code == e->own_si_codes[0] || info->si_code == e->own_si_codes[1]);
+    if (!e || !info) return false;
+    if (e->is_own) return e->is_own(info);
+    return info->si_code == e->own_si_codes[0] || info->si_code == e->own_si_codes[1];
 }
 
 extern const engine engine_ctimer;
@@ -64,6 +86,7 @@ extern const engine engine_itimer;
 extern const engine engine_perf;         /* time events (cpu-clock, task-clock): weights in ns */
 extern const engine engine_perf_count;   /* counted events (page-faults...): weights in events */
 extern const engine engine_instrument;   /* Java methods by bytecode instrumentation: no signals, units calls */
+extern const engine engine_wall;         /* every thread at a wall-clock interval, with its state */
 extern const engine engine_nativemem;    /* allocation functions hooked in import tables: units bytes */
 extern const engine engine_nativelock;   /* pthread lock functions hooked in import tables: units ns waited */
 
@@ -77,6 +100,10 @@ static inline bool engine_weighs_time(const engine *e) {
  * (pkg.Class.method) the instrumentation engine. With 'verbose', logs the choice and why the
  * better ones could not run. Returns NULL with the reason in err when none can run. */
 const engine *engine_choose(const prof_options *o, bool verbose, char *err, size_t errlen);
+
+/* The engine that records 'event' beside the session's first (event=cpu,wall: wall), checked with the
+ * options; NULL with the reason in err when it cannot run or the kind has no engine yet. */
+const engine *engine_for_event(event_kind event, const prof_options *o, char *err, size_t errlen);
 
 /* The signal profiling uses: SIGPROF, unless the application already handles SIGPROF itself, in which
  * case a real-time signal it does not use (logged). Decided at the first call. */

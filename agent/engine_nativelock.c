@@ -32,7 +32,7 @@ static int nativelock_start(uint64_t interval, char *err, size_t errlen) {
 }
 
 static void nativelock_stop(void) {
-    native_hooks_remove();
+    native_hooks_remove(NATIVE_HOOKS_LOCKS);
     atomic_store(&native_hooks.lock_on, false);
     log_info("nativelock: %llu contended waits", (unsigned long long)atomic_load(&native_hooks.lock_waits));
 }
@@ -40,6 +40,7 @@ static void nativelock_stop(void) {
 const engine engine_nativelock = {
     .name = "nativelock",
     .units = "ns",
+    .event = EVENT_NATIVELOCK,
     .default_interval_ns = 0,
     .hooks = true,
     .check = nativelock_check,

@@ -55,7 +55,7 @@ static int nativemem_start(uint64_t interval, char *err, size_t errlen) {
 }
 
 static void nativemem_stop(void) {
-    native_hooks_remove();
+    native_hooks_remove(NATIVE_HOOKS_MEMORY);
     atomic_store(&native_hooks.mem_on, false);
     leak_table *leaks = native_hooks.leaks;
     if (leaks && atomic_load(&leaks->full))
@@ -66,6 +66,7 @@ static void nativemem_stop(void) {
 const engine engine_nativemem = {
     .name = "nativemem",
     .units = "bytes",
+    .event = EVENT_NATIVEMEM,
     .default_interval_ns = 0,
     .hooks = true,
     .check = nativemem_check,

@@ -5,6 +5,7 @@
 #include "jvm_threads.h"
 #include "native_map.h"
 #include "names.h"
+#include "thread_state.h"
 #include "threads.h"
 
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 typedef struct {
     const prof_options *options;
+    event_kind event;
     profile *profile;
     names_style style;
     u64map methods;     /* jmethodID -> name id + 1 */
@@ -42,6 +44,13 @@ static uint32_t thread_frame_name(named_state *d, uint32_t tid) {
     return profile_intern(d->profile, frame, FTYPE_THREAD);
 }
 
+static uint32_t state_frame_name(named_state *d, int state) {
+    char frame[THREAD_STATE_FRAME_MAX];
+    const char *name = thread_state_jfr_name(state);
+    snprintf(frame, sizeof(frame), "[%s]", name ? name : "STATE_DEFAULT");
+    return profile_intern(d->profile, frame, FTYPE_THREAD);
+}
+
 static bool any_frame_matches(const profile *p, const uint32_t *ids, uint32_t n, const char (*patterns)[256],
                               int pattern_count) {
     for (uint32_t i = 0; i < n; i++) {
@@ -52,11 +61,13 @@ static bool any_frame_matches(const profile *p, const uint32_t *ids, uint32_t n,
     return false;
 }
 
-static void visit(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t samples, uint64_t weight,
+static void visit(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t samples, uint64_t weight,
                   void *arg) {
     named_state *d = arg;
-    if (d->failed) return;
-    uint32_t need = depth + 1;
+    if (d->failed || key->event != d->event) return;
+    if (d->options->state_mask && !(d->options->state_mask & (1u << key->state))) return;
+    uint32_t tid = key->tid;
+    uint32_t need = depth + 2;
     if (need > d->scratch_capacity) {
         uint32_t *grown = realloc(d->scratch, need * sizeof(uint32_t));
         if (!grown) {
@@ -68,6 +79,7 @@ static void visit(const trace_frame *frames, uint32_t depth, uint32_t tid, uint6
     }
     uint32_t n = 0;
     if (d->options->threads) d->scratch[n++] = thread_frame_name(d, tid);
+    if (d->options->states) d->scratch[n++] = state_frame_name(d, key->state);
     for (uint32_t i = depth; i-- > 0;) d->scratch[n++] = frame_name(d, &frames[i]);
     for (uint32_t i = 0; i < n; i++) {
         if (d->scratch[i] == UINT32_MAX) {
@@ -81,10 +93,10 @@ static void visit(const trace_frame *frames, uint32_t depth, uint32_t tid, uint6
     if (profile_add(d->profile, d->scratch, n, samples, weight)) d->failed = 1;
 }
 
-int named_profile_build(trace_table *table, const prof_options *o, profile *p) {
+int named_profile_build(trace_table *table, const prof_options *o, event_kind event, profile *p) {
     native_map_refresh();  /* libraries loaded since the last refresh get their names too */
     jvm_threads_refresh_names();  /* threads renamed since they started are shown as they are called now */
-    named_state d = {.options = o, .profile = p, .style = {o->simple, o->dot, o->sig, o->ann}};
+    named_state d = {.options = o, .event = event, .profile = p, .style = {o->simple, o->dot, o->sig, o->ann}};
     u64map_init(&d.methods);
     u64map_init(&d.natives);
     traces_for_each(table, visit, &d);

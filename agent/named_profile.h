@@ -10,7 +10,8 @@
 #include "profile.h"
 #include "traces.h"
 
-/* Fills 'p' (initialised by the caller); the caller sets p->meta. Returns -1 when out of memory. */
-int named_profile_build(trace_table *table, const prof_options *o, profile *p);
+/* Fills 'p' (initialised by the caller) with the stacks of one event kind (event_kind.h); the caller sets
+ * p->meta. Returns -1 when out of memory. */
+int named_profile_build(trace_table *table, const prof_options *o, event_kind event, profile *p);
 
 #endif

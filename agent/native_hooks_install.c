@@ -20,7 +20,11 @@
 #define WATCH_PERIOD_NS 100000000L
 
 static got_hook memory_hooks[6], lock_hooks[3];
-static const got_hook *active;
+/* The hooks of the kinds turned on (nativemem and nativelock may run together), under 'lock', which the
+ * watcher's rescans also hold so that a rescan never puts back a kind just removed. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool kind_on[2], free_on;
+static got_hook active[9];
 static size_t active_count;
 static periodic watcher;
 static unsigned long long seen_adds;
@@ -38,12 +42,23 @@ static void resolve_real_functions(void) {
                       {"posix_memalign", (void *)r->posix_memalign, (void *)native_hook_posix_memalign},
                       {"aligned_alloc", (void *)r->aligned_alloc, (void *)native_hook_aligned_alloc},
                       {"free", (void *)r->free, (void *)native_hook_free}};
-    got_hook lock[] = {{"pthread_mutex_lock", (void *)r->mutex_lock, (void *)native_hook_mutex_lock},
-                       {"pthread_rwlock_rdlock", (void *)r->rwlock_rdlock, (void *)native_hook_rwlock_rdlock},
-                       {"pthread_rwlock_wrlock", (void *)r->rwlock_wrlock, (void *)native_hook_rwlock_wrlock}};
+    got_hook locks[] = {{"pthread_mutex_lock", (void *)r->mutex_lock, (void *)native_hook_mutex_lock},
+                        {"pthread_rwlock_rdlock", (void *)r->rwlock_rdlock, (void *)native_hook_rwlock_rdlock},
+                        {"pthread_rwlock_wrlock", (void *)r->rwlock_wrlock, (void *)native_hook_rwlock_wrlock}};
     memcpy(memory_hooks, mem, sizeof(mem));
-    memcpy(lock_hooks, lock, sizeof(lock));
+    memcpy(lock_hooks, locks, sizeof(locks));
     done = true;
+}
+
+/* The list of hooks of the kinds on. free is last in the memory list: leaving it out is 'nofree'. Caller
+ * holds 'lock'. */
+static void rebuild_active(void) {
+    active_count = 0;
+    size_t mem = free_on ? 6 : 5;
+    if (kind_on[NATIVE_HOOKS_MEMORY])
+        for (size_t i = 0; i < mem; i++) active[active_count++] = memory_hooks[i];
+    if (kind_on[NATIVE_HOOKS_LOCKS])
+        for (size_t i = 0; i < 3; i++) active[active_count++] = lock_hooks[i];
 }
 
 /* The loader counts every object it ever added: a change means a dlopen since the last look. */
@@ -64,35 +79,47 @@ static void watch_tick(void) {
     if (adds == seen_adds) return;
     seen_adds = adds;
     got_patch_stats st;
+    pthread_mutex_lock(&lock);
     got_patch_install(active, active_count, &st);
+    pthread_mutex_unlock(&lock);
     if (st.patched) log_debug("native hooks: %zu import slots hooked in objects loaded since", st.patched);
 }
 
 int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size_t errlen) {
     resolve_real_functions();
-    active = kind == NATIVE_HOOKS_MEMORY ? memory_hooks : lock_hooks;
-    /* free is last in the memory list: leaving it out is 'nofree'. */
-    active_count = kind == NATIVE_HOOKS_MEMORY ? (with_free ? 6 : 5) : 3;
+    pthread_mutex_lock(&lock);
+    kind_on[kind] = true;
+    if (kind == NATIVE_HOOKS_MEMORY) free_on = with_free;
+    rebuild_active();
     seen_adds = loader_adds();
     got_patch_stats st;
     size_t hooked = got_patch_install(active, active_count, &st);
+    pthread_mutex_unlock(&lock);
     if (st.failed) log_warn("native hooks: %zu import slots could not be made writable", st.failed);
     log_info("native hooks: %zu import slots hooked in %zu objects (%zu bound to other definitions, left alone)",
              hooked, st.objects, st.foreign);
     if (periodic_start(&watcher, WATCH_PERIOD_NS, watch_tick)) {
-        got_patch_restore(active, active_count);
+        native_hooks_remove(kind);
         snprintf(err, errlen, "native hooks: cannot start the thread that hooks libraries loaded later");
         return -1;
     }
     return (int)hooked;
 }
 
-void native_hooks_remove(void) {
-    if (!active) return;
-    periodic_stop(&watcher);
-    size_t restored = got_patch_restore(active, active_count);
+void native_hooks_remove(native_hooks_kind kind) {
+    pthread_mutex_lock(&lock);
+    if (!kind_on[kind]) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    kind_on[kind] = false;
+    rebuild_active();
+    size_t restored = kind == NATIVE_HOOKS_MEMORY ? got_patch_restore(memory_hooks, 6) : got_patch_restore(lock_hooks, 3);
+    bool none = !kind_on[NATIVE_HOOKS_MEMORY] && !kind_on[NATIVE_HOOKS_LOCKS];
+    pthread_mutex_unlock(&lock);
     log_debug("native hooks: %zu import slots restored", restored);
-    active = NULL;
+    /* Outside the lock: a rescan waiting for it must be able to finish for the join. */
+    if (none) periodic_stop(&watcher);
 }
 
 size_t native_hooks_count_installed(void) {

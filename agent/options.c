@@ -11,15 +11,16 @@
 #include "method_target.h"
 #include "options_table.h"
 #include "perf_events.h"
+#include "thread_state.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const known_events[] = {"cpu", "ctimer", "itimer", "nativemem", "nativelock"};
+static const char *const known_events[] = {"cpu", "ctimer", "itimer", "wall", "nativemem", "nativelock"};
 #define KNOWN_EVENTS_TEXT \
-    "cpu, ctimer, itimer, nativemem, nativelock, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
+    "cpu, ctimer, itimer, wall, nativemem, nativelock, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
 
 void options_init(prof_options *o) {
     memset(o, 0, sizeof(*o));
@@ -120,8 +121,92 @@ static int add_filter(char list[][256], int *count, const char *name, const char
     return 0;
 }
 
+/* An event kind's own option beside event= (wall, wall=20ms): turns the kind on, with its interval when
+ * given. Each kind parses its value here, as its unit is its own (a duration for wall). */
+static int set_extra_event(prof_options *o, event_kind kind, const char *value, char *err, size_t errlen) {
+    uint64_t interval = 0;
+    switch (kind) {
+    case EVENT_WALL:
+        if (value && (options_parse_duration(value, 1, &interval) || interval == 0))
+            return errmsg_fail(err, errlen, "option 'wall=%s': expected a positive duration such as 50ms, 200us, "
+                               "1s (or no value: the default 50ms)", value);
+        break;
+    case EVENT_NATIVEMEM:
+        /* Bytes, k/m/g; 0 or no value: every call (async-profiler's default). Kept in its own field: 0 is a
+         * real interval here, not "the engine's default". */
+        if (value && options_parse_size(value, &interval))
+            return errmsg_fail(err, errlen, "option 'nativemem=%s': expected a number of bytes with an optional k, "
+                               "m or g suffix, such as 512k (0: every allocation)", value);
+        o->nativemem = interval > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)interval;
+        interval = 0;
+        break;
+    case EVENT_NATIVELOCK:
+        if (value && options_parse_duration(value, 1, &interval))
+            return errmsg_fail(err, errlen, "option 'nativelock=%s': expected a duration such as 10us, 1ms, 1000 "
+                               "(ns; 0: every contended wait)", value);
+        o->nativelock = !value ? OPTIONS_DEFAULT_NATIVELOCK_NS : interval > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)interval;
+        interval = 0;
+        break;
+    default:
+        return errmsg_fail(err, errlen, "option '%s': not available in this build", event_kind_name(kind));
+    }
+    o->extra_events[kind] = true;
+    o->extra_intervals[kind] = interval;
+    return 0;
+}
+
+/* filter=120-127;132 (async-profiler's ids and ranges; ';' between them, as ',' separates options). */
+static int parse_tid_filter(prof_options *o, const char *value, char *err, size_t errlen) {
+    const char *p = value ? value : "";
+    o->tid_range_count = 0;
+    while (*p) {
+        char *end;
+        errno = 0;
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        bool ok = end != p && *p >= '0' && *p <= '9' && errno == 0 && lo <= UINT32_MAX;
+        if (ok && *end == '-') {
+            const char *q = end + 1;
+            hi = strtoul(q, &end, 10);
+            ok = end != q && *q >= '0' && *q <= '9' && errno == 0 && hi <= UINT32_MAX && hi >= lo;
+        }
+        ok = ok && (*end == 0 || *end == ';') && o->tid_range_count < OPTIONS_MAX_TID_RANGES;
+        if (!ok)
+            return errmsg_fail(err, errlen, "option 'filter=%s': expected thread ids and ranges separated by ';' "
+                               "(at most %d), such as filter=120-127;132", value ? value : "", OPTIONS_MAX_TID_RANGES);
+        o->tid_ranges[o->tid_range_count][0] = (uint32_t)lo;
+        o->tid_ranges[o->tid_range_count][1] = (uint32_t)hi;
+        o->tid_range_count++;
+        p = *end ? end + 1 : end;
+    }
+    if (!o->tid_range_count)
+        return errmsg_fail(err, errlen, "option 'filter' needs thread ids, such as filter=120-127;132");
+    return 0;
+}
+
+event_kind options_event_kind(const char *event) {
+    int kind = event_kind_find(event);
+    return kind == EVENT_WALL || kind == EVENT_NATIVEMEM || kind == EVENT_NATIVELOCK ? (event_kind)kind : EVENT_CPU;
+}
+
+/* nativemem / nativelock without event=: the session records that kind (first), as async-profiler's
+ * --nativemem alone does; with event= naming another kind, beside it. event=nativemem alone: every call. */
+static void settle_native_events(prof_options *o) {
+    static const event_kind native[] = {EVENT_NATIVEMEM, EVENT_NATIVELOCK};
+    for (size_t i = 0; i < 2; i++) {
+        event_kind k = native[i];
+        bool first = strcmp(o->event, event_kind_name(k)) == 0;
+        if (o->extra_events[k] && !o->event_given && !first && strcmp(o->event, "cpu") == 0) {
+            strcpy(o->event, event_kind_name(k));
+            first = true;
+        }
+        if (first) o->extra_events[k] = false;
+    }
+    if (strcmp(o->event, "nativelock") == 0 && o->nativelock < 0) o->nativelock = OPTIONS_DEFAULT_NATIVELOCK_NS;
+}
+
 static int set_event(prof_options *o, const char *value, char *err, size_t errlen) {
     if (!value || !*value) return errmsg_fail(err, errlen, "option 'event' needs a value; accepted: " KNOWN_EVENTS_TEXT);
+    o->event_given = true;
     for (size_t i = 0; i < sizeof(known_events) / sizeof(known_events[0]); i++) {
         if (strcmp(value, known_events[i]) == 0) {
             strcpy(o->event, value);
@@ -200,25 +285,6 @@ static int parse_minwidth(prof_options *o, const char *value, char *err, size_t 
     return 0;
 }
 
-/* nativemem[=BYTES] (k, m, g suffixes; 0 = every call) and nativelock[=TIME] (ns, us, ms, s): the event
- * and its interval in one option, as async-profiler spells them. */
-static int parse_native(prof_options *o, const char *name, const char *value, char *err, size_t errlen) {
-    bool mem = name[6] == 'm';
-    uint64_t n = 0;
-    if (mem && value && options_parse_size(value, &n))
-        return errmsg_fail(err, errlen, "option 'nativemem=%s': expected a number of bytes with an optional k, m or "
-                           "g suffix, such as 512k (0: every allocation)", value);
-    if (!mem && value && options_parse_duration(value, 1, &n))
-        return errmsg_fail(err, errlen, "option 'nativelock=%s': expected a duration such as 10us, 1ms, 1000 (ns)",
-                           value);
-    if (n > (uint64_t)INT64_MAX)
-        return errmsg_fail(err, errlen, "option '%s=%s': too large", name, value);
-    if (mem) o->nativemem = (int64_t)n;
-    else o->nativelock = value ? (int64_t)n : OPTIONS_DEFAULT_NATIVELOCK_NS;
-    strcpy(o->event, name);
-    return 0;
-}
-
 static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     char *value = strchr(tok, '=');
     if (value) *value++ = 0;
@@ -253,6 +319,16 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         return 0;
     }
     if (strcmp(name, "event") == 0) return set_event(o, value, err, errlen);
+    if (strcmp(name, "filter") == 0) return parse_tid_filter(o, value, err, errlen);
+    if (strcmp(name, "state") == 0) {
+        if (!(o->state_mask = thread_state_parse_list(value)))
+            return errmsg_fail(err, errlen, "option 'state=%s': expected thread states separated by ';' (any case, "
+                               "STATE_ optional, a prefix enough): runnable, sleeping, in_object_wait, parked, "
+                               "blocked_on_monitor_enter, in_native, syscall, default", value ? value : "");
+        return 0;
+    }
+    int kind = event_kind_find(name);
+    if (kind > EVENT_CPU) return set_extra_event(o, (event_kind)kind, value, err, errlen);
     if (strcmp(name, "interval") == 0) {
         o->interval_has_unit = value && value[strspn(value, "0123456789")] != 0;
         if (!value || options_parse_duration(value, 1, &o->interval_ns) || o->interval_ns == 0)
@@ -303,7 +379,6 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
         o->timeout_s = (int)(ns / 1000000000ULL);
         return 0;
     }
-    if (strcmp(name, "nativemem") == 0 || strcmp(name, "nativelock") == 0) return parse_native(o, name, value, err, errlen);
     if (strcmp(name, "log") == 0) return copy_value(o->log_file, sizeof(o->log_file), name, value, err, errlen);
     return errmsg_fail(err, errlen, "option '%s': no parser for this table row", name);   /* cannot happen */
 }
@@ -319,6 +394,7 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
     }
     free(copy);
+    if (rc == 0) settle_native_events(o);
     /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
     if (rc == 0 && o->interval_has_unit && method_target_is_target(o->event))
         rc = errmsg_fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "

@@ -7,11 +7,14 @@
 #ifndef LIBPROF_OPTIONS_H
 #define LIBPROF_OPTIONS_H
 
+#include "event_kind.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define OPTIONS_MAX_FILTERS 16
+#define OPTIONS_MAX_TID_RANGES 64
 #define OPTIONS_ERROR_MAX 512
 
 typedef enum {
@@ -43,8 +46,19 @@ typedef enum {
 
 typedef struct {
     prof_action action;
-    char event[512];            /* "cpu", "ctimer", "itimer", a perf event name (perf_events.h), or a
-                                 * method target to instrument (method_target.h) */
+    char event[512];            /* "cpu", "ctimer", "itimer", "wall", a perf event name (perf_events.h), or
+                                 * a method target to instrument (method_target.h) */
+    bool event_given;           /* event= was given: on dump/stop it chooses which of the session's events a
+                                 * text, collapsed or HTML output holds */
+    /* Events recorded beside event= (async-profiler's event=cpu,wall or wall=20ms: the option named after
+     * the kind turns it on); extra_intervals: their interval, 0 for the engine's default. */
+    bool extra_events[EVENT_KIND_COUNT];
+    uint64_t extra_intervals[EVENT_KIND_COUNT];
+    /* filter=120-127;132: the thread ids wall-clock sampling is limited to (inclusive ranges); none: all */
+    unsigned state_mask;        /* state=: a bit per thread_state kept (thread_state.h); 0: every state */
+    bool states;                /* a frame per thread state under the thread frame: [STATE_SLEEPING] */
+    int tid_range_count;
+    uint32_t tid_ranges[OPTIONS_MAX_TID_RANGES][2];
     uint64_t interval_ns;       /* 0 = the engine's default; a count for counted events and method targets */
     bool interval_has_unit;     /* interval= carried a time suffix (ns, us, ms, s) */
     char file[1024];            /* output path pattern, %p and %t not yet expanded */
@@ -110,5 +124,8 @@ prof_format options_effective_format(const prof_options *o);
 const char *options_action_name(prof_action a);
 const char *options_format_name(prof_format f);
 const char *options_cstack_name(prof_cstack c);
+
+/* The event kind event= records: EVENT_WALL for "wall", EVENT_CPU for every execution event. */
+event_kind options_event_kind(const char *event);
 
 #endif

@@ -45,8 +45,14 @@ const options_spec options_table[] = {
     {"status", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"event", OPTION_VALUE, 0, 0, "-e", "EVENT",
-     "sampling event: cpu (default), ctimer, itimer (see 'jprof list'), or Java" MORE
-     "methods to instrument: pkg.Class.method, pkg.Class.*", "cpu", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+     "sampling event: cpu (default), ctimer, itimer, wall (see 'jprof list'), or" MORE
+     "Java methods to instrument: pkg.Class.method, pkg.Class.*; -e cpu,wall" MORE
+     "records both (a .jfr holds every event, other formats the first)", "cpu", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE},
+    /* wall, alone (event=cpu,wall) or with its interval (wall=20ms); jprof's --wall always with one. */
+    {"wall", OPTION_VALUE, 0, 0, "--wall", "INTERVAL",
+     "wall-clock profiling beside -e (e.g. -e cpu --wall 50ms -f both.jfr)", "50ms", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE},
     {"interval", OPTION_VALUE, 0, 0, "-i", "INTERVAL",
      "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;" MORE
      "with -e pkg.Class.method: record every Nth call", "10ms", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
@@ -63,9 +69,14 @@ const options_spec options_table[] = {
     {"flat", OPTION_COUNT, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"threads", OPTION_FLAG, FIELD(threads), 0, "-t", NULL, "profile threads separately", "", "-t", "--threads", NULL,
      "a root frame per thread: [name tid=N]", NULL, OPTION_OWN_NONE},
-    {NULL, OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, "-s", "--state", "LIST",
+    {"state", OPTION_VALUE, 0, 0, NULL, NULL, NULL, NULL, "-s", "--state", "LIST",
      "only samples in these thread states, e.g. RUNNABLE,SLEEPING (any case," JMORE
      "STATE_ optional, a prefix is enough: -s r)", NULL, OPTION_OWN_NONE},
+    {"filter", OPTION_VALUE, 0, 0, "--filter", "TIDS",
+     "wall: sample only these thread ids, e.g. 120-127;132 (';' between)", "1", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE},
+    {"states", OPTION_FLAG, FIELD(states), 0, NULL, NULL, NULL, NULL, NULL, "--states", NULL,
+     "a frame per thread state under the thread: [STATE_SLEEPING]", NULL, OPTION_OWN_NONE},
     {"jstackdepth", OPTION_VALUE, 0, 0, "-j", "N", "maximum stack depth, all frames (default 2048)", "64", NULL,
      NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"include", OPTION_VALUE, 0, 0, "-I", "PATTERN",
@@ -84,7 +95,11 @@ const options_spec options_table[] = {
      "-10s; absolute: epoch milliseconds (1700000000000), 2026-11-22T10:15:00[Z]," JMORE
      "10:15:00 (local time of day)", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--cpu", NULL,
-     "jdk.ExecutionSample only (not jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE},
+     "CPU samples only: jdk.ExecutionSample in STATE_DEFAULT where the recording" JMORE
+     "has wall samples too, every jdk.ExecutionSample otherwise (not" JMORE
+     "jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--wall", NULL,
+     "wall-clock samples only: jdk.ExecutionSample in any state but STATE_DEFAULT", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativemem", NULL,
      "native memory: profiler.Malloc events (weight: bytes) instead of CPU samples", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativelock", NULL,

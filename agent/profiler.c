@@ -40,7 +40,12 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool running;
 static bool vm_dead;
-static const engine *_Atomic current_engine;
+static const engine *_Atomic current_engine;   /* the session's first engine (event=) */
+/* Every engine of the session, the first included, with its interval (sample.h: engines[0] is event='s).
+ * Written under the lock while no engine runs; thread callbacks read them without it. */
+static const engine *_Atomic session_engines[SAMPLE_MAX_ENGINES];
+static uint64_t session_intervals[SAMPLE_MAX_ENGINES];
+static _Atomic int session_engine_count;
 static prof_options session;      /* options of the running (or last) session */
 static uint64_t started_ns, active_ns; /* active_ns: time profiled before the current run (resume) */
 static trace_table *table;
@@ -76,16 +81,40 @@ static uint64_t elapsed_ns(void) {
     return active_ns + (running ? now_ns() - started_ns : 0);
 }
 
-static void fill_meta(profile *p) {
-    const engine *e = atomic_load(&current_engine);
+/* The session's engine recording 'event' and its interval, or NULL. */
+static const engine *engine_of_event(event_kind event, uint64_t *interval) {
+    for (int i = 0; i < atomic_load(&session_engine_count); i++) {
+        const engine *e = atomic_load(&session_engines[i]);
+        if (e->event == event) {
+            if (interval) *interval = session_intervals[i];
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* What a text, collapsed or HTML output of 'view' holds: the event its event= names when it is one of the
+ * session's, else the session's first. */
+static event_kind output_event(const prof_options *view) {
+    const engine *first = atomic_load(&current_engine);
+    event_kind chosen = options_event_kind(view->event);
+    if (view->event_given && engine_of_event(chosen, NULL)) return chosen;
+    return first ? first->event : EVENT_CPU;
+}
+
+static void fill_meta(profile *p, event_kind event) {
+    uint64_t interval = session.interval_ns;
+    const engine *e = engine_of_event(event, &interval);
+    if (!e) e = atomic_load(&current_engine);
     sample_counters c;
     sample_get_counters(&c);
     profile_meta *m = &p->meta;
     snprintf(m->engine, sizeof(m->engine), "%s", e ? e->name : "none");
-    snprintf(m->event, sizeof(m->event), "%s", session.event);
+    snprintf(m->event, sizeof(m->event), "%s", e && e != atomic_load(&current_engine) ? event_kind_name(event)
+                                                                                      : session.event);
     snprintf(m->title, sizeof(m->title), "%s", session.title);
     snprintf(m->units, sizeof(m->units), "%s", e ? e->units : "ns");
-    m->interval_ns = session.interval_ns;
+    m->interval_ns = interval;
     m->duration_ns = elapsed_ns();
     m->total = session.total;
     m->signals = c.signals;
@@ -144,7 +173,7 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
                          : out_jfr_finish(jfr_view ? &view : &session, &samples, err, errlen);
         profile meta;
         profile_init(&meta);
-        fill_meta(&meta);
+        fill_meta(&meta, output_event(&session));
         if (rc == 0) log_losses(&meta);
         profile_free(&meta);
         if (jfr_view || rc) return rc;
@@ -155,10 +184,13 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
     }
     profile p;
     profile_init(&p);
-    int rc = named_profile_build(live_table(), &view, &p);
+    view.event_given = o != &session && o->event_given;
+    if (view.event_given) memcpy(view.event, o->event, sizeof(view.event));
+    event_kind event = output_event(&view);
+    int rc = named_profile_build(live_table(), &view, event, &p);
     if (rc) snprintf(err, errlen, "out of memory while building the profile");
     else {
-        fill_meta(&p);
+        fill_meta(&p, event);
         rc = output_write_profile(&view, &p, err, errlen);
     }
     if (rc == 0) {
@@ -187,9 +219,8 @@ static int dump_ended_locked(const prof_options *o, char *err, size_t errlen) {
 }
 
 static void stop_locked(void) {
-    const engine *e = atomic_load(&current_engine);
     signal_watch_stop();   /* first: it may move the engine to another signal */
-    if (e) e->stop();
+    for (int i = atomic_load(&session_engine_count); i-- > 0;) atomic_load(&session_engines[i])->stop();
     sample_set_active(false);
     refresher_stop();
     if (!sample_wait_idle(2000)) log_warn("signal handlers still busy after 2 s; dumping anyway");
@@ -260,12 +291,34 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     }
     const engine *e = engine_choose(o, !o->quiet, err, errlen);
     if (!e) return -1;
+    const engine *engines[SAMPLE_MAX_ENGINES] = {e};
+    uint64_t intervals[SAMPLE_MAX_ENGINES] = {0};
+    int engine_count = 1;
+    for (int k = 0; k < EVENT_KIND_COUNT; k++) {
+        if (!o->extra_events[k]) continue;
+        if (k == (int)e->event) {
+            snprintf(err, errlen, "event=%s records %s samples already: '%s' beside it is for another event "
+                     "(interval= sets its interval)", o->event, event_kind_name((event_kind)k),
+                     event_kind_name((event_kind)k));
+            return -1;
+        }
+        if (e->java_only) {
+            snprintf(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it", o->event,
+                     event_kind_name((event_kind)k));
+            return -1;
+        }
+        const engine *extra = engine_for_event((event_kind)k, o, err, errlen);
+        if (!extra) return -1;
+        intervals[engine_count] = o->extra_intervals[k] ? o->extra_intervals[k] : extra->default_interval_ns;
+        engines[engine_count++] = extra;
+    }
     safe_read_mode_choose();   /* before the first walk or VM structure read */
     if (!table && !(table = traces_create(table_slots(), TABLE_FRAMES))) {
         snprintf(err, errlen, "cannot reserve memory for call-trace storage");
         return -1;
     }
     uint64_t interval = o->interval_ns ? o->interval_ns : e->default_interval_ns;
+    intervals[0] = interval;
     /* Resuming keeps the stored stacks, so it must keep the way they were keyed. */
     bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
                 session.jstackdepth == o->jstackdepth;
@@ -296,7 +349,12 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         cstack = CSTACK_DWARF;
     }
     effective_cstack = cstack;
-    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, interval, jvm_tracks_all_java_threads(), cstack, e};
+    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, interval, jvm_tracks_all_java_threads(), cstack, e,
+                         engine_count, {0}, {0}};
+    for (int i = 0; i < engine_count; i++) {
+        cfg.engines[i] = engines[i];
+        cfg.intervals[i] = intervals[i];
+    }
     trace_store_config store = {table, NULL, NULL, o->threads};
     if (options_effective_format(o) == FORMAT_JFR) {
         /* The recording streams from the first sample: it needs the table cleared below, so a JFR
@@ -324,8 +382,19 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         active_ns = 0;
     }
     atomic_store(&current_engine, e);
+    atomic_store(&session_engine_count, 0);
+    for (int i = 0; i < engine_count; i++) {
+        atomic_store(&session_engines[i], engines[i]);
+        session_intervals[i] = intervals[i];
+    }
     sample_set_active(true);
-    if (e->start(interval, err, errlen)) {
+    for (int i = 0; i < engine_count; i++) {
+        if (engines[i]->start(intervals[i], err, errlen) == 0) {
+            atomic_store(&session_engine_count, i + 1);
+            continue;
+        }
+        while (i-- > 0) engines[i]->stop();
+        atomic_store(&session_engine_count, 0);
         sample_set_active(false);
         sample_wait_idle(2000);
         out_jfr_abort();
@@ -346,6 +415,9 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     if (!o->quiet)
         log_info("profiling started: engine %s, interval %llu %s, cstack=%s", e->name, (unsigned long long)interval,
                  e->units, options_cstack_name(cstack));
+    for (int i = 1; i < engine_count && !o->quiet; i++)
+        log_info("also recording %s: engine %s, interval %llu %s", event_kind_name(engines[i]->event),
+                 engines[i]->name, (unsigned long long)intervals[i], engines[i]->units);
     return 0;
 }
 
@@ -449,11 +521,15 @@ void profiler_on_vm_death(void) {
 }
 
 void profiler_on_thread_start(int tid) {
-    const engine *e = atomic_load(&current_engine);
-    if (e && e->thread_start) e->thread_start(tid);
+    for (int i = 0; i < atomic_load(&session_engine_count); i++) {
+        const engine *e = atomic_load(&session_engines[i]);
+        if (e->thread_start) e->thread_start(tid);
+    }
 }
 
 void profiler_on_thread_end(int tid) {
-    const engine *e = atomic_load(&current_engine);
-    if (e && e->thread_end) e->thread_end(tid);
+    for (int i = 0; i < atomic_load(&session_engine_count); i++) {
+        const engine *e = atomic_load(&session_engines[i]);
+        if (e->thread_end) e->thread_end(tid);
+    }
 }

@@ -55,6 +55,15 @@ bool traces_get(trace_table *t, uint32_t id, const trace_frame **frames, uint32_
     return true;
 }
 
+bool traces_get_key(trace_table *t, uint32_t id, trace_key *key) {
+    const trace_frame *frames;
+    uint32_t depth;
+    if (!traces_get(t, id, &frames, &depth)) return false;
+    const trace_slot *s = &t->slots[id - 1];
+    *key = (trace_key){s->tid, s->key_event, s->key_state};
+    return true;
+}
+
 void traces_for_each(trace_table *t, traces_visitor visit, void *arg) {
     for (size_t i = 0; i <= t->mask; i++) {
         trace_slot *s = &t->slots[i];
@@ -62,7 +71,8 @@ void traces_for_each(trace_table *t, traces_visitor visit, void *arg) {
         if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_READY) continue;
         uint64_t samples = atomic_load_explicit(&s->samples, memory_order_relaxed);
         if (samples == 0) continue;
-        visit(&t->frames[s->frames_at], s->depth, s->tid, samples,
+        trace_key key = {s->tid, s->key_event, s->key_state};
+        visit(&t->frames[s->frames_at], s->depth, &key, samples,
               atomic_load_explicit(&s->weight, memory_order_relaxed), arg);
     }
 }

@@ -18,6 +18,14 @@
 
 typedef struct trace_table trace_table;
 
+/* What a stack is stored under besides its frames: samples of different threads (with 'threads'), event
+ * kinds (event_kind.h) or thread states (thread_state.h) are different stacks. */
+typedef struct {
+    uint32_t tid;     /* 0 when threads are not kept apart */
+    uint8_t event;    /* event_kind */
+    uint8_t state;    /* thread_state */
+} trace_key;
+
 typedef enum {
     TRACES_STORED = 0,
     TRACES_TABLE_FULL,   /* no slot left for a new distinct stack */
@@ -29,13 +37,18 @@ trace_table *traces_create(size_t slots, size_t frame_capacity);
 void traces_destroy(trace_table *t);
 void traces_reset(trace_table *t);
 
-/* Frames leaf first. Async-signal-safe. */
+/* Frames leaf first, stored under thread 'tid' (event 0, cpu; state 0). Async-signal-safe. */
 traces_result traces_put(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
                          uint64_t weight);
 
-/* traces_put that also gives the stored stack's id (> 0), stable for the table's life (until reset). */
-traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
+/* Stores under 'key' and gives the stored stack's id (> 0; may be NULL), stable for the table's life (until
+ * reset). Async-signal-safe. */
+traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t depth, const trace_key *key,
                             uint64_t weight, uint32_t *id);
+
+/* One more sample of the stack stored under 'id', worth 'weight'. TRACES_TABLE_FULL when 'id' holds no
+ * complete stack. Async-signal-safe. */
+traces_result traces_add(trace_table *t, uint32_t id, uint64_t weight);
 
 /* Takes one sample worth 'weight' back from the stack stored under 'id' (never below zero): false when
  * it has none left. Async-signal-safe. A stack left with no samples is not visited. */
@@ -43,8 +56,10 @@ bool traces_subtract(trace_table *t, uint32_t id, uint64_t weight);
 
 /* The stack stored under 'id': false when the id is unknown or its frames are not (yet) complete. */
 bool traces_get(trace_table *t, uint32_t id, const trace_frame **frames, uint32_t *depth);
+/* The key of the stack stored under 'id' (false as traces_get). */
+bool traces_get_key(trace_table *t, uint32_t id, trace_key *key);
 
-typedef void (*traces_visitor)(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t samples,
+typedef void (*traces_visitor)(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t samples,
                                uint64_t weight, void *arg);
 
 /* Visits every stored stack (may run while samples are still being added). */

@@ -51,7 +51,7 @@ typedef struct {
     uint32_t *names;
 } build_state;
 
-static void add_stack(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t samples, uint64_t weight,
+static void add_stack(const trace_frame *frames, uint32_t depth, const trace_key *tid, uint64_t samples, uint64_t weight,
                       void *arg) {
     (void)tid;
     build_state *b = arg;
@@ -135,7 +135,7 @@ int main(int argc, char **argv) {
     for (uint64_t i = 0; i < samples; i++) {
         make_stack(mix(i) % stacks, f);
         tids[i] = 1000 + (uint32_t)(i % THREADS);
-        if (traces_put_id(t, f, DEPTH, 0, 1000000, &ids[i]) != TRACES_STORED) {
+        if (traces_put_id(t, f, DEPTH, &(trace_key){0, 0, 0}, 1000000, &ids[i]) != TRACES_STORED) {
             fprintf(stderr, "storage refused sample %llu\n", (unsigned long long)i);
             return 1;
         }

@@ -67,7 +67,7 @@ int dump_bench_jfr(const char *path, trace_table *table, const uint32_t *ids, co
     int rc = 0;
     for (uint64_t i = 0; i < count && rc == 0; i++) {
         jfr_event_execution_sample(&b, start + i * SAMPLE_SPACING_TICKS, jfr_pools_thread_key(&pools, tids[i]),
-                                   jfr_pools_trace_key(&pools, ids[i]));
+                                   jfr_pools_trace_key(&pools, ids[i]), 0);
         jfr_pools_note(&pools, ids[i], tids[i]);
         if (b.len >= FLUSH_BYTES) rc = flush(fd, &b, &written);
     }

@@ -121,6 +121,7 @@ typedef struct {
     u64map threads;          /* thread value offset -> name id + 1 */
     uint32_t *ids;           /* the sample being composed */
     uint32_t ids_capacity;
+    bool has_default_state;  /* the chunk's thread states include STATE_DEFAULT: cpu and wall tell apart */
 } converter;
 
 static int out_of_memory(converter *cv) {
@@ -275,6 +276,15 @@ static bool any_match(const jfr_filter *list, int count, const profile *p, const
     return false;
 }
 
+/* --cpu / --wall: whether the sample belongs to the chosen event (jfr_convert.h). */
+static bool event_wanted(converter *cv, const char *state) {
+    bool is_cpu = cv->has_default_state ? strcmp(state, "STATE_DEFAULT") == 0 : true;
+    if (cv->has_default_state) *(is_cpu ? &cv->st->cpu_seen : &cv->st->wall_seen) += 1;
+    if (cv->o->cpu_only) return is_cpu;
+    if (cv->o->wall_only) return strcmp(state, "STATE_DEFAULT") != 0;
+    return true;
+}
+
 /* --leak: the first pass notes the event; the second tells whether to keep it. */
 static int leak_pass(converter *cv, const jfr_sample *s, bool *keep) {
     leak_state *l = cv->leaks;
@@ -304,20 +314,30 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         cv->st->out_of_range++;
         return 0;
     }
-    if (o->state_count) {
-        char state[128];
-        if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
-        if (!state_wanted(o, state)) {
-            cv->st->other_state++;
-            return 0;
-        }
+    char state[128];
+    if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
+    /* Native memory and lock events are their own types: already selected. */
+    if (!o->nativemem && !o->nativelock && !event_wanted(cv, state)) {
+        cv->st->other_event++;
+        return 0;
+    }
+    if (o->state_count && !state_wanted(o, state)) {
+        cv->st->other_state++;
+        return 0;
     }
     const named_stack *stack = stack_names(cv, s);
-    if (!stack || reserve_ids(cv, stack->n + 1)) return -1;
+    if (!stack || reserve_ids(cv, stack->n + 2)) return -1;
     uint32_t n = 0;
     if (o->threads) {
         uint32_t id = thread_id(cv, s);
         if (id == UINT32_MAX) return -1;
+        cv->ids[n++] = id;
+    }
+    if (o->state_frames) {
+        char frame[sizeof(state) + 2];
+        snprintf(frame, sizeof(frame), "[%s]", state[0] ? state : "STATE_DEFAULT");
+        uint32_t id = profile_intern(cv->p, frame, FTYPE_THREAD);
+        if (id == UINT32_MAX) return out_of_memory(cv);
         cv->ids[n++] = id;
     }
     memcpy(cv->ids + n, stack->ids, stack->n * sizeof(uint32_t));
@@ -364,6 +384,7 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
     u64map_init(&cv.threads);
     int rc = 0;
     if (jfr_sample_reader_init(&cv.r, ch, event_set(o)) > 0) {
+        cv.has_default_state = jfr_sample_chunk_has_state(&cv.r, "STATE_DEFAULT");
         size_t pos = 0;
         jfr_revent ev;
         jfr_sample s;
@@ -405,8 +426,8 @@ static int convert_file(const jfr_convert_options *o, const uint8_t *data, size_
     return 0;
 }
 
-/* --leak: a first pass over the file finds the unfreed allocations (into a scratch profile and statistics:
- * nothing is added), the second adds them. */
+/* --leak: a first pass over the file finds the unfreed allocations (into scratch statistics: nothing is
+ * added), the second adds them. */
 static int convert_leaks(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
                          jfr_convert_stats *stats, jfr_error *err) {
     leak_state leaks = {.collecting = true};

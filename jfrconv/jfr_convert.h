@@ -30,10 +30,14 @@ typedef struct {
     names_style style;
     bool threads;        /* a [name tid=N] root frame per thread */
     bool reverse_stacks; /* leaf first */
-    bool cpu_only;       /* jdk.ExecutionSample only, not jdk.NativeMethodSample */
+    /* Which event of a recording that holds several (event_kind.h; async-profiler's rule): cpu_only:
+     * jdk.ExecutionSample in STATE_DEFAULT, or every jdk.ExecutionSample of a chunk whose thread states
+     * have no STATE_DEFAULT (the JDK's recordings); wall_only: samples in any other state. */
+    bool cpu_only, wall_only;
     bool nativemem;      /* profiler.Malloc events instead of CPU samples, weighted by their size */
     bool leak;           /* nativemem: only allocations with no later profiler.Free of their address */
     bool nativelock;     /* profiler.NativeLock events instead of CPU samples, weighted by their duration */
+    bool state_frames;   /* a [STATE_...] frame under the thread frame (thread_state.h) */
     uint64_t from_ns, to_ns;  /* wall-clock range of the samples kept (inclusive) */
     int include_count, exclude_count, state_count;
     jfr_filter include[JFR_CONVERT_MAX_FILTERS], exclude[JFR_CONVERT_MAX_FILTERS];
@@ -43,6 +47,8 @@ typedef struct {
 typedef struct {
     uint64_t chunks, events, samples, kept;
     uint64_t out_of_range, other_state, filtered;
+    uint64_t other_event;   /* samples of the event not chosen by --cpu / --wall */
+    uint64_t cpu_seen, wall_seen;   /* samples of each kind in recordings that tell them apart (STATE_DEFAULT) */
     uint64_t weighted;   /* samples that carried a weight field */
     /* The last file's unfinished last chunk, skipped (jfr_rchunk_unfinished): where it starts and its
      * bytes; 0 bytes when the file ended at a finished chunk. */

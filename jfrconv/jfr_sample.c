@@ -210,3 +210,18 @@ int jfr_sample_state(jfr_sample_reader *r, const jfr_sample *s, char *out, size_
     if (!s->state_field) return 0;
     return jfr_value_text(r->ch, s->state, s->state_field, out, len);
 }
+
+bool jfr_sample_chunk_has_state(jfr_sample_reader *r, const char *name) {
+    uint32_t t = jfr_meta_find_name(&r->ch->meta, "jdk.types.ThreadState");
+    if (t == JFR_NO_TYPE) return false;
+    /* The entry itself, read as a value of its type: a simple type's text is its first field's. */
+    jfr_field entry = {.name = "state", .type = t};
+    char text[64];
+    for (uint64_t key = 0; key < 256; key++) {
+        uint64_t at;
+        if (!u64map_get(&r->ch->meta.types[t].pool, key + 1, &at)) continue;
+        if (jfr_value_text(r->ch, (size_t)(at - 1), &entry, text, sizeof(text))) return false;
+        if (strcmp(text, name) == 0) return true;
+    }
+    return false;
+}

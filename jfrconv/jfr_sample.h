@@ -74,4 +74,7 @@ int jfr_sample_thread(jfr_sample_reader *r, const jfr_sample *s, char *name, siz
 /* The thread state's name, e.g. "STATE_RUNNABLE" ("" when null). */
 int jfr_sample_state(jfr_sample_reader *r, const jfr_sample *s, char *out, size_t len);
 
+/* True when the chunk's jdk.types.ThreadState pool has an entry named 'name' among keys 0..255. */
+bool jfr_sample_chunk_has_state(jfr_sample_reader *r, const char *name);
+
 #endif

@@ -94,7 +94,9 @@ static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *s
 static const char *events_read(const jfrconv_args *a) {
     if (a->convert.nativemem) return a->convert.leak ? "profiler.Malloc without profiler.Free" : "profiler.Malloc";
     if (a->convert.nativelock) return "profiler.NativeLock";
-    return a->convert.cpu_only ? "jdk.ExecutionSample" : "jdk.ExecutionSample, jdk.NativeMethodSample";
+    return a->convert.cpu_only    ? "cpu (jdk.ExecutionSample)"
+           : a->convert.wall_only ? "wall (jdk.ExecutionSample, jdk.NativeMethodSample)"
+                                  : "jdk.ExecutionSample, jdk.NativeMethodSample";
 }
 
 static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats *st, uint64_t start, uint64_t end) {
@@ -149,9 +151,16 @@ int main(int argc, char **argv) {
                 a.input_count == 1 ? "" : "s", (unsigned long long)st.chunks, st.chunks == 1 ? "" : "s",
                 (unsigned long long)st.samples, (unsigned long long)st.kept);
         if (st.out_of_range) fprintf(stderr, ", %llu outside --from/--to", (unsigned long long)st.out_of_range);
+        if (st.other_event)
+            fprintf(stderr, ", %llu of the other event (not %s)", (unsigned long long)st.other_event,
+                    a.convert.cpu_only ? "--cpu" : "--wall");
         if (st.other_state) fprintf(stderr, ", %llu in other states", (unsigned long long)st.other_state);
         if (st.filtered) fprintf(stderr, ", %llu filtered out", (unsigned long long)st.filtered);
         fputc('\n', stderr);
+        if (!a.convert.cpu_only && !a.convert.wall_only && st.cpu_seen && st.wall_seen)
+            fprintf(stderr, "jfrconv: warning: the input holds CPU samples (%llu) and wall-clock samples (%llu), "
+                    "converted together here; --cpu or --wall converts one of them\n",
+                    (unsigned long long)st.cpu_seen, (unsigned long long)st.wall_seen);
         if (st.samples == 0)
             fprintf(stderr, "jfrconv: warning: no %s events in the input\n", events_read(&a));
         describe(&p, &a, &st, a.convert.from_ns > start ? a.convert.from_ns : start,

@@ -144,6 +144,7 @@ static bool *flag_for(jfrconv_args *a, const options_spec *s) {
         {"threads", &a->convert.threads}, {"total", &a->output.total}, {"reverse", &a->reverse},
         {"inverted", &a->output.inverted}, {"simple", &a->convert.style.simple}, {"dot", &a->convert.style.dot},
         {"sig", &a->convert.style.sig}, {"ann", &a->convert.style.ann}, {"--cpu", &a->convert.cpu_only},
+        {"--wall", &a->convert.wall_only}, {"states", &a->convert.state_frames},
         {"--nativemem", &a->convert.nativemem}, {"--nativelock", &a->convert.nativelock}, {"leak", &a->convert.leak},
     };
     const char *option = s->name ? s->name : s->jfrconv_long;
@@ -161,7 +162,7 @@ static bool is(const options_spec *s, const char *option) {
 static int parse_valued(jfrconv_args *a, const options_spec *s, const char *name, const char *value, char *err,
                         size_t errlen) {
     if (is(s, "--output")) return set_format(a, value, err, errlen);
-    if (is(s, "--state")) return jfr_convert_add_states(&a->convert, value, err, errlen);
+    if (is(s, "state")) return jfr_convert_add_states(&a->convert, value, err, errlen);
     if (is(s, "include")) return jfr_convert_add_filter(&a->convert, true, value, err, errlen);
     if (is(s, "exclude")) return jfr_convert_add_filter(&a->convert, false, value, err, errlen);
     if (is(s, "--from") || is(s, "--to")) {
@@ -225,6 +226,8 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
         if (parse_valued(a, spec, name, value, err, errlen)) return -1;
     }
     if (a->help) return 0;
+    if (a->convert.cpu_only && a->convert.wall_only)
+        return errmsg_fail(err, errlen, "--cpu and --wall: give one (each selects one event of the recording)");
     if (npos == 0) return errmsg_fail(err, errlen, "no input file; usage: jfrconv [options] input.jfr [more.jfr...] output");
     if (npos == 1) {
         /* Only an input: the flame graph beside it, as async-profiler's jfrconv does. */

@@ -2,12 +2,12 @@
 
 #include "jfr_types.h"
 
-void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key) {
+void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, int state) {
     size_t at = jfr_event_begin(b, JFR_EXECUTION_SAMPLE);
     jfr_put_varint(b, ticks);
     jfr_put_varint(b, thread_key);
     jfr_put_varint(b, trace_key);
-    jfr_put_varint(b, JFR_STATE_RUNNABLE);
+    jfr_put_varint(b, JFR_THREAD_STATE_KEY(state));
     jfr_event_end(b, at);
 }
 

@@ -9,8 +9,9 @@
 
 #include <stdint.h>
 
-/* One CPU sample: thread and stack are constant-pool keys. */
-void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key);
+/* One CPU or wall-clock sample: thread and stack are constant-pool keys; state a thread_state
+ * (THREAD_STATE_DEFAULT for CPU samples). */
+void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, int state);
 
 /* Native memory and locks: profiler.Malloc (address, bytes), profiler.Free (address; no stack: key 0),
  * profiler.NativeLock (time waited in ticks, the lock's address). */

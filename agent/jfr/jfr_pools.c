@@ -8,6 +8,7 @@
 #include "jfr_pools.h"
 
 #include "frame_names.h"
+#include "thread_state.h"
 #include "jfr_chunk.h"
 #include "jfr_metadata.h"
 #include "jfr_types.h"
@@ -390,9 +391,11 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     }
     jfr_chunk_pool_end(b, &c, JFR_FRAME_TYPE_COUNT - 1);
     jfr_chunk_pool_begin(b, &c, JFR_THREAD_STATE);
-    jfr_put_varint(b, JFR_STATE_RUNNABLE);
-    jfr_put_string(b, JFR_STATE_RUNNABLE_NAME);
-    jfr_chunk_pool_end(b, &c, 1);
+    for (int s = 0; s < THREAD_STATE_COUNT; s++) {
+        jfr_put_varint(b, JFR_THREAD_STATE_KEY(s));
+        jfr_put_string(b, thread_state_jfr_name(s));
+    }
+    jfr_chunk_pool_end(b, &c, THREAD_STATE_COUNT);
     jfr_chunk_checkpoint_end(b, &c);
 
     int rc = r.failed || p->failed || b->failed ? -1 : 0;

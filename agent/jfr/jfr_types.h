@@ -26,7 +26,8 @@
  *   thread id (osThreadId) and the same name the collapsed writer uses, in both osName and javaName
  *   (javaThreadId > 0 for threads the JVM reported, 0 for others).
  * - include= / exclude= do not filter what is recorded (a reader has its own filters).
- * Each jdk.ExecutionSample stands for one sample (state STATE_RUNNABLE for CPU samples).
+ * Each jdk.ExecutionSample stands for one sample: a CPU sample with state STATE_DEFAULT, a wall-clock sample
+ * with the state its thread was in (thread_state.h says why: async-profiler's converter tells them apart by it).
  */
 #ifndef LIBPROF_JFR_TYPES_H
 #define LIBPROF_JFR_TYPES_H
@@ -82,8 +83,8 @@ static inline int jfr_frame_type_is_java(int t) {
 /* The descriptor of non-Java methods: JDK tools need a valid one. */
 #define JFR_SYNTHETIC_DESCRIPTOR "()V"
 
-/* jdk.types.ThreadState pool key written with CPU samples. */
-#define JFR_STATE_RUNNABLE 1
-#define JFR_STATE_RUNNABLE_NAME "STATE_RUNNABLE"
+/* jdk.types.ThreadState pool key of a thread_state (thread_state.h): its value + 1, as 0 is never a key.
+ * Every chunk's pool holds every state, named by thread_state_jfr_name. */
+#define JFR_THREAD_STATE_KEY(state) ((uint64_t)(state) + 1)
 
 #endif

@@ -17,6 +17,7 @@
 #include "filepath.h"
 #include "jfr_chunk.h"
 #include "jfr_events.h"
+#include "jfr_sample_event.h"
 #include "jfr_pools.h"
 #include "jfr_types.h"
 #include "jvm.h"
@@ -65,6 +66,7 @@ typedef struct {
     int error;                 /* errno of the failed write that stopped the recording, 0 if none */
     uint64_t stopped_ms;       /* when it stopped (wall clock) */
     uint64_t dropped;          /* samples queued after it stopped */
+    uint64_t unwritable;       /* samples of an event kind with no JFR event (jfr_sample_event.h) */
     bool out_of_memory;
     cpu_load_reading cpu;
     uint64_t cpu_ticks;
@@ -257,22 +259,6 @@ static void chunk_end(uint64_t ticks) {
     else if (append_chunk() == 0) rec.chunks++;
 }
 
-/* One queued record as the event of its kind (sample_ring.h). */
-static void write_event(const sample_record *r) {
-    uint64_t thread = jfr_pools_thread_key(&rec.pools, r->tid);
-    uint64_t trace = r->trace_id ? jfr_pools_trace_key(&rec.pools, r->trace_id) : 0;
-    switch (r->kind) {
-    case SAMPLE_RECORD_MALLOC: jfr_event_malloc(&rec.buf, r->ticks, thread, trace, r->address, r->value); break;
-    case SAMPLE_RECORD_FREE: jfr_event_free(&rec.buf, r->ticks, thread, r->address); break;
-    case SAMPLE_RECORD_NATIVE_LOCK:
-        /* The wait ended when the record was queued. */
-        jfr_event_native_lock(&rec.buf, r->ticks > r->value ? r->ticks - r->value : r->ticks, r->value, thread, trace,
-                              r->address);
-        break;
-    default: jfr_event_execution_sample(&rec.buf, r->ticks, thread, trace); break;
-    }
-}
-
 /* Turns every queued sample into an event. Caller holds rec.mutex. */
 static void drain(void) {
     sample_record batch[512];
@@ -283,10 +269,14 @@ static void drain(void) {
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            write_event(&batch[i]);
+            if (!jfr_sample_event_write(&rec.buf, &batch[i], jfr_pools_thread_key(&rec.pools, batch[i].tid),
+                                        jfr_pools_trace_key(&rec.pools, batch[i].trace_id))) {
+                rec.unwritable++;
+                continue;
+            }
             jfr_pools_note(&rec.pools, batch[i].trace_id, batch[i].tid);
+            rec.samples++;
         }
-        rec.samples += n;
         if (rec.buf.len >= FLUSH_BYTES) flush_buf();
     }
     flush_buf();
@@ -485,6 +475,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     rec.chunks = 0;
     rec.error = 0;
     rec.dropped = 0;
+    rec.unwritable = 0;
     rec.out_of_memory = false;
     rec.stop_requested = false;
     describe_system();
@@ -639,6 +630,9 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
         log_info("JFR recording written to %s (%llu samples, %d chunks)", path[0] ? path : "stdout",
                  (unsigned long long)rec.samples, rec.chunks);
     }
+    if (rec.unwritable)
+        log_warn("JFR: %llu samples of an event with no JFR event type were not written",
+                 (unsigned long long)rec.unwritable);
     close_recording(false);
     return rc;
 }

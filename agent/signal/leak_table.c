@@ -18,14 +18,14 @@ static size_t slot_of(const leak_table *t, uintptr_t address) {
     return (size_t)x & t->mask;
 }
 
-bool leak_table_put(leak_table *t, uintptr_t address, uint32_t trace_id, uint64_t weight) {
+bool leak_table_put(leak_table *t, uintptr_t address, uint64_t trace_ref, uint64_t weight) {
     size_t i = slot_of(t, address);
     for (int probe = 0; probe < LEAK_MAX_PROBES; probe++, i = (i + 1) & t->mask) {
         leak_entry *e = &t->entries[i];
         uintptr_t cur = atomic_load_explicit(&e->address, memory_order_relaxed);
         if (cur > LEAK_REMOVED) continue;
         if (!atomic_compare_exchange_strong(&e->address, &cur, LEAK_FILLING)) continue;
-        e->trace_id = trace_id;
+        e->trace_ref = trace_ref;
         e->weight = weight;
         atomic_store_explicit(&e->address, address, memory_order_release);
         atomic_fetch_add_explicit(&t->tracked, 1, memory_order_relaxed);
@@ -35,7 +35,7 @@ bool leak_table_put(leak_table *t, uintptr_t address, uint32_t trace_id, uint64_
     return false;
 }
 
-bool leak_table_remove(leak_table *t, uintptr_t address, uint32_t *trace_id, uint64_t *weight) {
+bool leak_table_remove(leak_table *t, uintptr_t address, uint64_t *trace_ref, uint64_t *weight) {
     size_t i = slot_of(t, address);
     for (int probe = 0; probe < LEAK_MAX_PROBES; probe++, i = (i + 1) & t->mask) {
         leak_entry *e = &t->entries[i];
@@ -44,7 +44,7 @@ bool leak_table_remove(leak_table *t, uintptr_t address, uint32_t *trace_id, uin
         if (cur != address) continue;
         /* Read before releasing the entry: once removed, another allocation may claim and refill it. Only
          * the one free of this address can get here, so nobody else removes it meanwhile. */
-        *trace_id = e->trace_id;
+        *trace_ref = e->trace_ref;
         *weight = e->weight;
         atomic_store_explicit(&e->address, LEAK_REMOVED, memory_order_release);
         atomic_fetch_sub_explicit(&t->tracked, 1, memory_order_relaxed);

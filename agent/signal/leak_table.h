@@ -23,7 +23,7 @@
 
 typedef struct {
     _Atomic uintptr_t address;   /* 0: never used; 1: removed; 2: being filled */
-    uint32_t trace_id;
+    uint64_t trace_ref;          /* trace_store_put's reference of the stack */
     uint64_t weight;
 } leak_entry;
 
@@ -39,7 +39,7 @@ void leak_table_clear(leak_table *t);
 
 /* Async-signal-safe. put: false when the table had no room near the address (counted). remove: false when
  * the address was not tracked; else its stack and weight. */
-bool leak_table_put(leak_table *t, uintptr_t address, uint32_t trace_id, uint64_t weight);
-bool leak_table_remove(leak_table *t, uintptr_t address, uint32_t *trace_id, uint64_t *weight);
+bool leak_table_put(leak_table *t, uintptr_t address, uint64_t trace_ref, uint64_t weight);
+bool leak_table_remove(leak_table *t, uintptr_t address, uint64_t *trace_ref, uint64_t *weight);
 
 #endif

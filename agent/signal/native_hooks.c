@@ -46,11 +46,11 @@ static inline __attribute__((always_inline)) void allocated(void *p, size_t size
     if (!weight) return;
     int saved_errno = errno;
     hook_thread.busy = true;
-    uint32_t trace_id = 0;
+    uint64_t ref = TRACE_STORE_NO_REF;
     leak_table *leaks = native_hooks.leaks;
-    trace_store_event event = {SAMPLE_RECORD_MALLOC, (uintptr_t)p, size};
-    if (sample_record_call(site, weight, &event, &trace_id) && leaks)
-        leak_table_put(leaks, (uintptr_t)p, trace_id, weight);
+    trace_store_native native = {(uintptr_t)p, size};
+    if (sample_record_call(site, EVENT_NATIVEMEM, weight, &native, &ref) && leaks)
+        leak_table_put(leaks, (uintptr_t)p, ref, weight);
     hook_thread.busy = false;
     errno = saved_errno;
 }
@@ -65,14 +65,12 @@ static bool recording_memory(void) {
 static void freeing(void *p) {
     leak_table *leaks = native_hooks.leaks;
     if (!p || !leaks) return;
-    uint32_t trace_id;
-    uint64_t weight;
-    if (!leak_table_remove(leaks, (uintptr_t)p, &trace_id, &weight)) return;
-    if (native_hooks.subtract_freed) trace_store_subtract(trace_id, weight);
+    uint64_t ref, weight;
+    if (!leak_table_remove(leaks, (uintptr_t)p, &ref, &weight)) return;
+    if (native_hooks.subtract_freed) trace_store_subtract(ref, weight);
     if (native_hooks.free_events) {
         int saved_errno = errno;
-        trace_store_event event = {SAMPLE_RECORD_FREE, (uintptr_t)p, 0};
-        sample_record_event(&event);
+        sample_record_free(EVENT_NATIVEMEM, (uintptr_t)p);
         errno = saved_errno;
     }
 }
@@ -145,8 +143,8 @@ static inline __attribute__((always_inline)) void waited(const void *lock, uint6
     if (!weight) return;
     int saved_errno = errno;
     hook_thread.busy = true;
-    trace_store_event event = {SAMPLE_RECORD_NATIVE_LOCK, (uintptr_t)lock, weight};
-    sample_record_call(site, weight, &event, NULL);
+    trace_store_native native = {(uintptr_t)lock, 0};
+    sample_record_call(site, EVENT_NATIVELOCK, weight, &native, NULL);
     hook_thread.busy = false;
     errno = saved_errno;
 }

@@ -65,15 +65,14 @@ static int claim_buffer(uint32_t tid) {
 
 /* What this sample stands for: the engine says (weight hook), or else it is the thread's CPU time since
  * its previous sample, which stays right when the kernel coalesces timer expiries at tick granularity. */
-static uint64_t weight_of_sample(const siginfo_t *info) {
-    const sample_config *config = &sampling.config;
-    uint64_t weight = config->engine && config->engine->weight ? config->engine->weight(info, config->interval_ns) : 0;
+static uint64_t weight_of_sample(const engine *e, uint64_t interval_ns, const siginfo_t *info) {
+    uint64_t weight = e->weight ? e->weight(info, interval_ns) : 0;
     if (weight) return weight;
     struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return config->interval_ns;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return interval_ns;
     uint64_t now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
     uint32_t gen = atomic_load_explicit(&sampling.generation, memory_order_relaxed);
-    weight = config->interval_ns;
+    weight = interval_ns;
     if (thread_clock.generation == gen && now > thread_clock.last_cpu_ns) weight = now - thread_clock.last_cpu_ns;
     thread_clock.generation = gen;
     thread_clock.last_cpu_ns = now;
@@ -90,25 +89,30 @@ static void count_marker_frames(const trace_frame *frames, uint32_t depth) {
     }
 }
 
-/* Stores one stack of thread 'tid', and counts the outcome and its cost ('started': a sample_cost_now()
- * reading). */
-/* Counts what became of a stack given to the store; true when it was stored. */
-static bool count_outcome(trace_store_result r, const trace_frame *frames, uint32_t depth) {
+static void count_result(trace_store_result r) {
     static const drop_reason drops[] = {[TRACE_STORE_TABLE_FULL] = DROP_TABLE_FULL,
                                         [TRACE_STORE_FRAMES_FULL] = DROP_FRAMES_FULL,
-                                        [TRACE_STORE_RING_FULL] = DROP_RING_FULL};
-    if (r == TRACE_STORE_STORED) {
-        count(&sampling.stored);
-        count_marker_frames(frames, depth);
-        return true;
-    }
-    count(&sampling.dropped[drops[r]]);
-    return false;
+                                        [TRACE_STORE_RING_FULL] = DROP_RING_FULL,
+                                        [TRACE_STORE_STALE] = DROP_TABLE_FULL};
+    if (r == TRACE_STORE_STORED) count(&sampling.stored);
+    else count(&sampling.dropped[drops[r]]);
 }
 
-static void store_stack(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight, uint64_t started) {
-    count_outcome(trace_store_put(frames, depth, tid, weight), frames, depth);
+void sample_count_repeat(int r) {
+    count(&sampling.signals);
+    count_result((trace_store_result)r);
+}
+
+/* Stores one stack of thread 'tid', and counts the outcome and its cost ('started': a sample_cost_now()
+ * reading). */
+static uint64_t store_stack(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t weight,
+                            uint64_t started) {
+    uint64_t ref = TRACE_STORE_NO_REF;
+    trace_store_result r = trace_store_put(frames, depth, key, weight, &ref);
+    count_result(r);
+    if (r == TRACE_STORE_STORED) count_marker_frames(frames, depth);
     sample_cost_record(depth, sample_cost_now() - started);
+    return ref;
 }
 
 bool sample_enter(void) {
@@ -128,13 +132,36 @@ uint32_t sample_thread_id(void) {
     return current_tid();
 }
 
-void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
+void sample_store_event(event_kind event, int state, const trace_frame *frames, uint32_t depth, uint64_t weight,
+                        uint64_t started) {
     count(&sampling.signals);
-    store_stack(frames, depth, current_tid(), weight, started);
+    trace_key key = {current_tid(), (uint8_t)event, (uint8_t)state};
+    store_stack(frames, depth, &key, weight, started);
 }
 
-bool sample_record_call(const sample_call_site *site, uint64_t weight, const trace_store_event *event,
-                        uint32_t *trace_id) {
+void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
+    const engine *e = sampling.config.engine;
+    sample_store_event(e ? e->event : EVENT_CPU, 0, frames, depth, weight, started);
+}
+
+/* The index of the session's engine that sent this signal, or -1 when none did (kill, sigqueue...). */
+static int owning_engine(const sample_config *config, const siginfo_t *info) {
+    for (int i = 0; i < config->engine_count; i++)
+        if (engine_signal_is_own(config->engines[i], info)) return i;
+    return -1;
+}
+
+/* Taken or not, a one-shot engine must re-arm, or this thread is never sampled again: the owner's hook, or
+ * every engine's for a signal none claims. */
+static void after_sample(const sample_config *config, int owner, const siginfo_t *info) {
+    for (int i = 0; i < config->engine_count; i++) {
+        const engine *e = config->engines[i];
+        if ((owner < 0 || owner == i) && e->after_sample) e->after_sample(info);
+    }
+}
+
+bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t weight,
+                        const trace_store_native *native, uint64_t *ref) {
     bool stored = false;
     atomic_fetch_add(&sampling.in_flight, 1);
     if (!atomic_load(&sampling.active)) goto out;
@@ -158,9 +185,11 @@ bool sample_record_call(const sample_call_site *site, uint64_t weight, const tra
     uc.uc_mcontext.gregs[REG_RBP] = (greg_t)site->fp;
     uint32_t depth = 0;
     if (site->leaf) frames[depth++] = (trace_frame){site->leaf, 0, FRAME_NATIVE};
-    depth += stack_collect(NULL, &uc, thread_env(tid), tid, raw, frames + depth);
-    trace_store_result r = trace_store_put_id(frames, depth, tid, weight, event, trace_id);
-    stored = count_outcome(r, frames, depth);
+    depth += stack_collect(NULL, NULL, &uc, thread_env(tid), tid, raw, frames + depth);
+    trace_key key = {tid, (uint8_t)event, 0};
+    trace_store_result r = trace_store_put_native(frames, depth, &key, weight, native, ref);
+    count_result(r);
+    if ((stored = r == TRACE_STORE_STORED)) count_marker_frames(frames, depth);
     sample_cost_record(depth, sample_cost_now() - started);
     atomic_store_explicit(&sampling.buffer_busy[b], 0, memory_order_release);
 out:
@@ -168,9 +197,10 @@ out:
     return stored;
 }
 
-void sample_record_event(const trace_store_event *event) {
+void sample_record_free(event_kind event, uint64_t address) {
     atomic_fetch_add(&sampling.in_flight, 1);
-    if (atomic_load(&sampling.active) && !trace_store_queue_event(current_tid(), event))
+    trace_key key = {current_tid(), (uint8_t)event, 0};
+    if (atomic_load(&sampling.active) && !trace_store_queue_free(&key, address))
         count(&sampling.dropped[DROP_RING_FULL]);
     atomic_fetch_sub(&sampling.in_flight, 1);
 }
@@ -179,9 +209,10 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     (void)signo;
     int saved_errno = errno;
     const sample_config *config = &sampling.config;
+    int owner = -1;
     atomic_fetch_add(&sampling.in_flight, 1);
     if (!atomic_load(&sampling.active)) goto out;
-    if (!engine_signal_is_own(config->engine, info)) {
+    if ((owner = owning_engine(config, info)) < 0) {
         count(&sampling.foreign);
         goto out;
     }
@@ -189,7 +220,8 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     uint64_t started = sample_cost_now();
     if (ucontext) safe_read_note_signal_mask(&((const ucontext_t *)ucontext)->uc_sigmask);
 
-    uint64_t weight = weight_of_sample(info);
+    const engine *e = config->engines[owner];
+    uint64_t weight = weight_of_sample(e, config->intervals[owner], info);
     uint32_t tid = current_tid();
     int b = claim_buffer(tid);
     if (b < 0) {
@@ -199,12 +231,14 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     JNIEnv *env = thread_env(tid);
     asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
     trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
-    uint32_t depth = stack_collect(info, ucontext, env, tid, raw, frames);
-    store_stack(frames, depth, tid, weight, started);
+    uint32_t depth = stack_collect(e, info, ucontext, env, tid, raw, frames);
+    int state = e->thread_state ? e->thread_state(info, ucontext, env, frames, depth) : 0;
+    trace_key key = {tid, (uint8_t)e->event, (uint8_t)state};
+    uint64_t ref = store_stack(frames, depth, &key, weight, started);
     atomic_store_explicit(&sampling.buffer_busy[b], 0, memory_order_release);
+    if (e->stored) e->stored(info, &key, ref);
 out:
-    /* Taken or not, a one-shot engine must re-arm, or this thread is never sampled again. */
-    if (config->engine && config->engine->after_sample) config->engine->after_sample(info);
+    after_sample(config, owner, info);
     atomic_fetch_sub(&sampling.in_flight, 1);
     errno = saved_errno;
 }

@@ -40,14 +40,22 @@ typedef struct {
     uint64_t foreign;                    /* profiling signals ignored: not sent by the engine (kill...) */
 } sample_counters;
 
+/* Engines one session runs at once: one per event kind at most. */
+#define SAMPLE_MAX_ENGINES EVENT_KIND_COUNT
+
 typedef struct {
     JavaVM *vm;
     asgct_fn asgct;
     int max_depth;           /* jstackdepth */
-    uint64_t interval_ns;    /* the engine weight hook's interval; the weight of a thread's first sample */
+    uint64_t interval_ns;    /* the first engine's interval (engines[0]) */
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
     prof_cstack cstack;      /* how native frames are walked */
-    const engine *engine;    /* its signal-path hooks (weight, kernel frames, re-arming); may be NULL */
+    const engine *engine;    /* the session's first engine (event=), engines[0]; may be NULL */
+    /* Every engine of the session (the first is 'engine') with its interval: the weight hook's interval,
+     * and the weight of a thread's first CPU sample. A signal belongs to the first engine that owns it. */
+    int engine_count;
+    const engine *engines[SAMPLE_MAX_ENGINES];
+    uint64_t intervals[SAMPLE_MAX_ENGINES];
 } sample_config;
 
 /* Kernel frames kept per sample, on the leaf side of the Java frames. */
@@ -70,14 +78,23 @@ const char *sample_drop_reason_name(drop_reason r);
  * when the thread ends). Call on the thread. */
 void sample_set_thread_env(JNIEnv *env);
 
-/* Recording on the calling thread outside signal handlers (the instrumentation engine). Every
- * sample_enter is paired with sample_leave, which lets stop wait for recordings under way; sample_enter
- * returns false when profiling is off, and then nothing may be stored. Between the two, sample_store
- * stores a stack (leaf first) into the session's storage and counts it like a signal sample; 'started'
- * is a sample_cost_now() reading taken when the recording began. */
+/* Recording on the calling thread outside signal handlers (the instrumentation engine, allocation and lock
+ * hooks). Every sample_enter is paired with sample_leave, which lets stop wait for recordings under way;
+ * sample_enter returns false when profiling is off, and then nothing may be stored. Between the two,
+ * sample_store stores a stack (leaf first) into the session's storage as a sample of the first engine's
+ * event (EVENT_CPU for instrumentation) and counts it like a signal sample; sample_store_event stores it as
+ * a sample of 'event' in thread state 'state' (thread_state.h; 0 when it has none), worth 'weight' in that
+ * event's units (bytes allocated, ns waited). 'started' is a sample_cost_now() reading taken when the
+ * recording began. Async-signal-safe. */
 bool sample_enter(void);
 void sample_leave(void);
 void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started);
+void sample_store_event(event_kind event, int state, const trace_frame *frames, uint32_t depth, uint64_t weight,
+                        uint64_t started);
+/* A sample the wall engine's timer thread counted again without a signal (trace_store_repeat's result,
+ * not TRACE_STORE_STALE): counted as stored, or dropped by reason. */
+void sample_count_repeat(int trace_store_result);
+
 /* jstackdepth of the session; the calling thread's OS id (cached per thread). */
 int sample_max_depth(void);
 uint32_t sample_thread_id(void);
@@ -85,17 +102,18 @@ uint32_t sample_thread_id(void);
 /* Recording at a call of a hooked function (native memory and lock hooks, signal/native_hooks.c), on the
  * calling thread, outside any signal handler but with the same rules: the stack is walked from the
  * registers of the hook's caller (pc: the return address into it, sp and fp at that point) and 'leaf', a
- * native pc such as the hooked function's own address, is put on top when not 0. Returns true when the
- * stack was stored, with *trace_id naming it for trace_store_subtract (leak detection). Async-signal-safe;
- * stop waits for recordings under way like for handlers. */
+ * native pc such as the hooked function's own address, is put on top when not 0. The sample is of 'event'
+ * (EVENT_NATIVEMEM, EVENT_NATIVELOCK), worth 'weight', its record carrying 'native'. Returns true when the
+ * stack was stored, with *ref naming it for trace_store_subtract (leak detection; may be NULL).
+ * Async-signal-safe; stop waits for recordings under way like for handlers. */
 typedef struct {
     uintptr_t pc, sp, fp;
     uint64_t leaf;
 } sample_call_site;
-bool sample_record_call(const sample_call_site *site, uint64_t weight, const trace_store_event *event,
-                        uint32_t *trace_id);
-/* Queues an event without a stack (a free) for the JFR writer, when one runs. Async-signal-safe. */
-void sample_record_event(const trace_store_event *event);
+bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t weight,
+                        const trace_store_native *native, uint64_t *ref);
+/* Queues a free of 'address' (no stack) as an 'event' record for the JFR writer, when one runs. */
+void sample_record_free(event_kind event, uint64_t address);
 
 /* The SIGPROF handler the engines install. */
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext);

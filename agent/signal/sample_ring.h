@@ -18,18 +18,13 @@
 typedef struct {
     uint64_t ticks;       /* CLOCK_MONOTONIC ns when the sample was taken */
     uint32_t tid;         /* OS thread id */
-    uint32_t trace_id;    /* traces_put's id of the stored stack (0: none) */
-    uint32_t kind;        /* sample_record_kind: the JFR event it becomes */
-    uint64_t address;     /* malloc, free: the block; 0 for the others */
-    uint64_t value;       /* malloc: bytes asked for; native lock: ns waited */
+    uint32_t trace_id;    /* traces_put's id of the stored stack */
+    uint64_t weight;      /* what this one sample stands for, in its event's units (ns, bytes...) */
+    uint8_t event;        /* event_kind: which JFR event the writer makes of it */
+    uint8_t state;        /* thread_state */
+    uint64_t address;     /* nativemem: the block (trace_id 0: a free of it); nativelock: the lock */
+    uint64_t size;        /* nativemem: the bytes asked for (the weight may stand for more) */
 } sample_record;
-
-typedef enum {
-    SAMPLE_RECORD_CPU = 0,      /* jdk.ExecutionSample */
-    SAMPLE_RECORD_MALLOC,       /* profiler.Malloc */
-    SAMPLE_RECORD_FREE,         /* profiler.Free (no stack) */
-    SAMPLE_RECORD_NATIVE_LOCK,  /* profiler.NativeLock */
-} sample_record_kind;
 
 typedef struct sample_ring sample_ring;
 

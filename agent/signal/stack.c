@@ -135,8 +135,7 @@ static uint32_t user_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_fram
 }
 
 /* The kernel frames the engine recorded for this sample (perf_events), leaf first. */
-static uint32_t kernel_stack(const siginfo_t *info, trace_frame *out) {
-    const engine *e = sampling.config.engine;
+static uint32_t kernel_stack(const engine *e, const siginfo_t *info, trace_frame *out) {
     if (!e || !e->kernel_frames) return 0;
     uintptr_t pcs[SAMPLE_MAX_KERNEL_FRAMES];
     int n = e->kernel_frames(info, pcs, SAMPLE_MAX_KERNEL_FRAMES);
@@ -144,9 +143,9 @@ static uint32_t kernel_stack(const siginfo_t *info, trace_frame *out) {
     return n > 0 ? (uint32_t)n : 0;
 }
 
-uint32_t stack_collect(const siginfo_t *info, void *ucontext, JNIEnv *env, uint32_t tid, asgct_frame *raw,
-                       trace_frame *out) {
-    uint32_t kernel_depth = kernel_stack(info, out);
+uint32_t stack_collect(const engine *e, const siginfo_t *info, void *ucontext, JNIEnv *env, uint32_t tid,
+                       asgct_frame *raw, trace_frame *out) {
+    uint32_t kernel_depth = kernel_stack(e, info, out);
     uint32_t depth = kernel_depth + user_stack(ucontext, env, tid, raw, out + kernel_depth);
     return frame_bound_stack(out, depth, (uint32_t)sampling.config.max_depth);
 }

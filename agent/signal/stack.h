@@ -8,14 +8,16 @@
 #define LIBPROF_STACK_H
 
 #include "asgct.h"
+#include "engine.h"
 #include "frame.h"
 
 #include <signal.h>
 #include <stdint.h>
 
 /* Writes the stack of the thread 'tid' (env: its JNIEnv, NULL when it runs no Java) to out, using raw
- * (jstackdepth entries) for AsyncGetCallTrace; bounded by jstackdepth. Returns its depth. */
-uint32_t stack_collect(const siginfo_t *info, void *ucontext, JNIEnv *env, uint32_t tid, asgct_frame *raw,
-                       trace_frame *out);
+ * (jstackdepth entries) for AsyncGetCallTrace; bounded by jstackdepth; kernel frames from engine e (the one
+ * that sent the signal) where it has them. Returns its depth. */
+uint32_t stack_collect(const engine *e, const siginfo_t *info, void *ucontext, JNIEnv *env, uint32_t tid,
+                       asgct_frame *raw, trace_frame *out);
 
 #endif

@@ -29,32 +29,45 @@ typedef enum {
     TRACE_STORE_TABLE_FULL,   /* no slot left for a new distinct stack */
     TRACE_STORE_FRAMES_FULL,  /* no room left in the frame arena */
     TRACE_STORE_RING_FULL,    /* stored, but the record queue to the JFR writer is full */
+    TRACE_STORE_STALE,        /* trace_store_repeat: the reference is no longer valid */
 } trace_store_result;
 
 /* Queued records carry the index of their table in the top bit of their trace id. */
 #define TRACE_STORE_TABLE_BIT 0x80000000u
 
-/* Stores a stack (leaf first) of thread 'tid', worth 'weight', in the table in use, and queues its record.
+/* Stores a stack (leaf first) under 'key' (its thread, event kind and state; the thread is kept in the
+ * table only with 'per_thread'), worth 'weight', in the table in use, and queues its record.
  * Async-signal-safe: never allocates, locks or waits. */
-trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight);
+trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t weight,
+                                   uint64_t *ref);
 
-/* What a queued record becomes besides a CPU sample (sample_ring.h's kinds and fields). */
+/* ref (above; may be NULL): where the stack went, valid while its table is neither swapped out nor reset,
+ * for trace_store_repeat; 0 when it was not stored. */
+#define TRACE_STORE_NO_REF 0
+
+/* Counts one more sample of the stack stored at 'ref' (by trace_store_put), under 'key' (its thread for the
+ * JFR record, its event and state as stored), worth 'weight', and queues its record: a sample that is the
+ * same as an earlier one without walking the stack again (the wall engine's idle threads).
+ * TRACE_STORE_STALE when that stack's table has been swapped or reset since: take the sample anew.
+ * Async-signal-safe. */
+trace_store_result trace_store_repeat(uint64_t ref, const trace_key *key, uint64_t weight);
+
+/* The address and size a native memory or lock record carries (sample_ring.h). */
 typedef struct {
-    uint32_t kind;        /* sample_record_kind */
-    uint64_t address, value;
-} trace_store_event;
+    uint64_t address, size;
+} trace_store_native;
 
-/* trace_store_put that queues the record as 'event' (NULL: a CPU sample) and names the stored sample (0
- * when it was not stored), for trace_store_subtract. */
-trace_store_result trace_store_put_id(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t weight,
-                                      const trace_store_event *event, uint32_t *stored_id);
+/* trace_store_put whose record also carries 'native' (nativemem, nativelock samples). */
+trace_store_result trace_store_put_native(const trace_frame *frames, uint32_t depth, const trace_key *key,
+                                          uint64_t weight, const trace_store_native *native, uint64_t *ref);
 
-/* Queues a record without a stack (a free) for the JFR writer; true when there is none or it took it. */
-bool trace_store_queue_event(uint32_t tid, const trace_store_event *event);
+/* Queues a record without a stack (a free of 'address', under 'key') for the JFR writer; true when there is
+ * no writer or it took it. */
+bool trace_store_queue_free(const trace_key *key, uint64_t address);
 
-/* Takes one sample worth 'weight' back from the stack trace_store_put_id named (a freed allocation, for
- * leak detection): false when that stack is no longer in the table in use. Async-signal-safe. */
-bool trace_store_subtract(uint32_t stored_id, uint64_t weight);
+/* Takes one sample worth 'weight' back from the stack stored at 'ref' (a freed allocation, for leak
+ * detection): false when that stack's table was swapped or reset since. Async-signal-safe. */
+bool trace_store_subtract(uint64_t ref, uint64_t weight);
 
 /* Outside signal handlers (trace_store_swap.c). Configure while no handler can store. */
 void trace_store_configure(const trace_store_config *c);
@@ -72,6 +85,7 @@ typedef struct {
     trace_store_config config;
     trace_table *tables[2];
     _Atomic uint32_t index;
+    _Atomic uint32_t epoch;   /* changes with every configuration and swap: references before it are stale */
     _Atomic int users[2];
 } trace_store_state;
 extern trace_store_state trace_store;

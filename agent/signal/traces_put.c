@@ -18,8 +18,8 @@ static uint64_t mix(uint64_t x) {
     return x;
 }
 
-static uint64_t stack_hash(const trace_frame *frames, uint32_t depth, uint32_t tid) {
-    uint64_t h = mix(((uint64_t)tid << 32) | depth);
+static uint64_t stack_hash(const trace_frame *frames, uint32_t depth, const trace_key *key) {
+    uint64_t h = mix(((uint64_t)key->tid << 32) | ((uint64_t)key->event << 24) | ((uint64_t)key->state << 16) | depth);
     for (uint32_t i = 0; i < depth; i++) {
         h = mix(h ^ frames[i].id);
         h = mix(h ^ ((uint64_t)(uint32_t)frames[i].bci << 8) ^ (uint64_t)frames[i].kind);
@@ -49,12 +49,13 @@ static trace_slot *find_slot(trace_table *t, uint64_t h, int *claimed) {
 
 traces_result traces_put(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
                          uint64_t weight) {
-    return traces_put_id(t, frames, depth, tid, weight, NULL);
+    trace_key key = {tid, 0, 0};
+    return traces_put_id(t, frames, depth, &key, weight, NULL);
 }
 
-traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
+traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t depth, const trace_key *key,
                             uint64_t weight, uint32_t *id) {
-    uint64_t h = stack_hash(frames, depth, tid);
+    uint64_t h = stack_hash(frames, depth, key);
     int claimed = 0;
     trace_slot *s = find_slot(t, h, &claimed);
     if (!s) return TRACES_TABLE_FULL;
@@ -67,7 +68,9 @@ traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t 
         memcpy(&t->frames[at], frames, depth * sizeof(trace_frame));
         s->frames_at = at;
         s->depth = depth;
-        s->tid = tid;
+        s->tid = key->tid;
+        s->key_event = key->event;
+        s->key_state = key->state;
         atomic_store_explicit(&s->state, SLOT_READY, memory_order_release);
     } else if (atomic_load_explicit(&s->state, memory_order_acquire) == SLOT_FAILED) {
         return TRACES_FRAMES_FULL;
@@ -79,8 +82,17 @@ traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t 
 }
 
 
+traces_result traces_add(trace_table *t, uint32_t id, uint64_t weight) {
+    if (id == 0 || id - 1 > t->mask) return TRACES_TABLE_FULL;
+    trace_slot *s = &t->slots[id - 1];
+    if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_READY) return TRACES_TABLE_FULL;
+    atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->weight, weight, memory_order_relaxed);
+    return TRACES_STORED;
+}
+
 bool traces_subtract(trace_table *t, uint32_t id, uint64_t weight) {
-    if (id == 0 || id > t->mask + 1) return false;
+    if (id == 0 || id - 1 > t->mask) return false;
     trace_slot *s = &t->slots[id - 1];
     /* Never below zero: a reset between the put and this call starts the slot over. */
     uint64_t samples = atomic_load_explicit(&s->samples, memory_order_relaxed);

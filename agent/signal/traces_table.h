@@ -18,7 +18,8 @@ typedef struct {
     _Atomic uint32_t state;
     uint32_t depth;
     uint32_t tid;
-    uint32_t pad;
+    uint8_t key_event, key_state;   /* trace_key */
+    uint16_t pad;
     uint64_t frames_at;
     _Atomic uint64_t samples;
     _Atomic uint64_t weight;

@@ -34,6 +34,7 @@ public class NativeMemTest extends IntegrationTest {
                 case "lock" -> lock();
                 case "attach" -> attach();
                 case "jfr" -> jfr();
+                case "with_cpu" -> withCpu();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -238,5 +239,21 @@ public class NativeMemTest extends IntegrationTest {
                 .mapToLong(Map.Entry::getValue).sum();
         System.out.printf("  jfrconv --nativelock: %.1f ms waited at the lock site%n", ns / 1e6);
         check(ns >= 1_000_000, "time waited at the lock site: " + ns + " ns");
+    }
+
+    /** nativemem beside event=cpu (the multi-event session): one recording holds both; jfrconv --nativemem
+     * finds every call at both sites, and the CPU samples are there too. */
+    static void withCpu() throws Exception {
+        Path rec = work.resolve("cpu-nativemem.jfr");
+        Files.deleteIfExists(rec);
+        Run run = runJava("start,event=cpu,interval=1ms,nativemem,file=" + rec, "NativeMem", library(), "sites", "20000");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        String summary = tool(List.of(javaHome + "/bin/jfr", "summary", rec.toString()));
+        Matcher cpu = Pattern.compile("jdk\\.ExecutionSample\\s+(\\d+)").matcher(summary);
+        check(cpu.find() && Long.parseLong(cpu.group(1)) > 0, "no CPU samples beside nativemem: " + summary);
+        Map<String, Long> calls = converted(rec, "cpu-nativemem", "--nativemem");
+        System.out.printf("  cpu samples %s; calls: site A %d, site B %d%n", cpu.group(1), at(calls, SITE_A),
+                at(calls, SITE_B));
+        check(at(calls, SITE_A) == 20000 && at(calls, SITE_B) == 40000, "calls per site beside cpu: " + calls.size());
     }
 }

@@ -57,7 +57,13 @@ libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctime
     late_handler_cpu late_handler_ctimer late_handler_itimer late_setitimer_cpu late_setitimer_itimer late_block_cpu
     seccomp_vm seccomp_dwarf seccomp_fp seccomp_no seccomp_ctimer seccomp_itimer seccomp_bounded)
 
+# Wall-clock profiling and several events in one session (WallTest.java, issue 19): known sleeping and
+# blocked threads (WallWorkload), event=cpu,wall in one recording read by the JDK's jfr tool and separated by
+# jfrconv.
+libprof_java_tests(wall WallTest CASES half_sleep_cpu_and_wall thread_states ARGS ${PROF_JFRCONV_ARGS})
+
 # Native memory and native lock profiling (NativeMemTest.java, issue 21) over libnativemem.so: exact counts and
-# bytes per call site, leaks, a contended mutex's waiters, no hook left behind after attach and stop.
-libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach jfr
+# bytes per call site, leaks, a contended mutex's waiters, no hook left behind after attach and stop,
+# recordings read by the JDK's jfr and converted by jfrconv, nativemem beside event=cpu.
+libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach jfr with_cpu
     JAVA_OPTIONS -Djfrconv=$<TARGET_FILE:jfrconv>)

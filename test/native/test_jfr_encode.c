@@ -14,6 +14,7 @@
 #include "jfr_events.h"
 #include "jfr_metadata.h"
 #include "jfr_types.h"
+#include "thread_state.h"
 
 static void assert_bytes(const jfr_buf *b, const uint8_t *want, size_t n) {
     assert_int_equal(b->len, n);
@@ -131,14 +132,14 @@ static void test_event_framing(void **state) {
     jfr_buf b;
     jfr_buf_init(&b);
     jfr_put_u8(&b, 0xee);   /* something before: sizes are relative to the event's own start */
-    jfr_event_execution_sample(&b, 123456789012ULL, ((uint64_t)2 << 32) | 4242, 77);
+    jfr_event_execution_sample(&b, 123456789012ULL, ((uint64_t)2 << 32) | 4242, 77, THREAD_STATE_SLEEPING);
     cursor c = {b.data, 1, b.len};
     assert_int_equal(next(&c), b.len - 1);   /* the size includes the size field */
     assert_int_equal(next(&c), JFR_EXECUTION_SAMPLE);
     assert_true(next(&c) == 123456789012ULL);
     assert_true(next(&c) == (((uint64_t)2 << 32) | 4242));
     assert_int_equal(next(&c), 77);
-    assert_int_equal(next(&c), JFR_STATE_RUNNABLE);
+    assert_int_equal(next(&c), THREAD_STATE_SLEEPING + 1);
     assert_int_equal(c.at, b.len);
 
     jfr_buf_clear(&b);

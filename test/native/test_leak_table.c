@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "leak_table.h"
+#include "event_kind.h"
 #include "traces.h"
 
 #include <pthread.h>
@@ -25,7 +26,7 @@ static void test_put_and_remove_against_model(void **state) {
     for (int round = 0; round < 20000; round++) {
         int i = rand() % N;
         uintptr_t address = 0x10000 + (uintptr_t)i * 16;
-        uint32_t id;
+        uint64_t id;
         uint64_t w;
         if (model[i]) {
             assert_true(leak_table_remove(t, address, &id, &w));
@@ -44,7 +45,7 @@ static void test_put_and_remove_against_model(void **state) {
     assert_int_equal(atomic_load(&t->tracked), live);
     assert_int_equal(atomic_load(&t->full), 0);
     leak_table_clear(t);
-    uint32_t id;
+    uint64_t id;
     uint64_t w;
     for (int i = 0; i < N; i++) assert_false(leak_table_remove(t, 0x10000 + (uintptr_t)i * 16, &id, &w));
     assert_int_equal(atomic_load(&t->tracked), 0);
@@ -61,7 +62,7 @@ static void test_full_refused_and_counted(void **state) {
     for (int i = 0; i < 200; i++) stored += in[i] = leak_table_put(t, 0x1000 + (uintptr_t)i * 16, 1, 1);
     assert_true(stored <= 64 && stored >= 48);
     assert_int_equal(atomic_load(&t->full), 200 - stored);
-    uint32_t id;
+    uint64_t id;
     uint64_t w;
     for (int i = 0; i < 200; i++) assert_int_equal(leak_table_remove(t, 0x1000 + (uintptr_t)i * 16, &id, &w), in[i]);
     for (int i = 0; i < 48; i++) assert_true(leak_table_put(t, 0x900000 + (uintptr_t)i * 16, 2, 2));
@@ -81,9 +82,9 @@ static void *worker(void *p) {
         }
         for (int i = 0; i < 100; i++) {
             uintptr_t address = ((uintptr_t)a->thread << 24) + (uintptr_t)(i + 1) * 16;
-            uint32_t id;
+            uint64_t id;
             uint64_t w;
-            if (!leak_table_remove(a->t, address, &id, &w) || id != (uint32_t)a->thread || w != (uint64_t)i)
+            if (!leak_table_remove(a->t, address, &id, &w) || id != (uint64_t)a->thread || w != (uint64_t)i)
                 return (void *)1;
         }
     }
@@ -107,9 +108,9 @@ static void test_threads_at_once(void **state) {
     assert_int_equal(atomic_load(&t->tracked), 0);
 }
 
-static void count_visit(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t samples, uint64_t weight,
-                        void *arg) {
-    (void)frames, (void)depth, (void)tid;
+static void count_visit(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t samples,
+                        uint64_t weight, void *arg) {
+    (void)frames, (void)depth, (void)key;
     uint64_t *sum = arg;
     sum[0] += samples;
     sum[1] += weight;
@@ -121,7 +122,7 @@ static void test_traces_subtract(void **state) {
     trace_table *table = traces_create(64, 1024);
     trace_frame frames[2] = {{0x1234, 0, FRAME_NATIVE}, {0x5678, 0, FRAME_NATIVE}};
     uint32_t id = 0;
-    for (int i = 0; i < 3; i++) assert_int_equal(traces_put_id(table, frames, 2, 0, 100 * (i + 1), &id), TRACES_STORED);
+    for (int i = 0; i < 3; i++) assert_int_equal(traces_put_id(table, frames, 2, &(trace_key){0, EVENT_NATIVEMEM, 0}, 100 * (i + 1), &id), TRACES_STORED);
     assert_true(traces_subtract(table, id, 100));
     assert_true(traces_subtract(table, id, 300));
     uint64_t sum[2] = {0, 0};

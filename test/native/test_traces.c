@@ -8,6 +8,8 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "event_kind.h"
+#include "thread_state.h"
 #include "traces.h"
 
 typedef struct {
@@ -16,7 +18,7 @@ typedef struct {
     uint64_t by_first_id[64];
 } tally;
 
-static void count(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t samples, uint64_t weight,
+static void count(const trace_frame *frames, uint32_t depth, const trace_key *tid, uint64_t samples, uint64_t weight,
                   void *arg) {
     (void)tid;
     tally *t = arg;
@@ -58,6 +60,38 @@ static void test_merge_and_keys(void **state) {
     traces_destroy(t);
 }
 
+/* Samples of different event kinds or thread states are different stacks, each readable back with its
+ * key; traces_add counts one more sample of a stored stack by its id (the wall engine's idle threads). */
+static void test_event_and_state_keys(void **state) {
+    (void)state;
+    trace_table *t = traces_create(64, 1024);
+    trace_frame a[3];
+    make_stack(a, 3, 1);
+    uint32_t cpu = 0, wall_sleeping = 0, wall_running = 0, again = 0;
+    assert_int_equal(traces_put_id(t, a, 3, &(trace_key){7, EVENT_CPU, 0}, 10, &cpu), TRACES_STORED);
+    assert_int_equal(traces_put_id(t, a, 3, &(trace_key){7, EVENT_WALL, THREAD_STATE_SLEEPING}, 50, &wall_sleeping),
+                     TRACES_STORED);
+    assert_int_equal(traces_put_id(t, a, 3, &(trace_key){7, EVENT_WALL, THREAD_STATE_RUNNABLE}, 50, &wall_running),
+                     TRACES_STORED);
+    assert_int_equal(traces_put_id(t, a, 3, &(trace_key){7, EVENT_WALL, THREAD_STATE_SLEEPING}, 50, &again),
+                     TRACES_STORED);
+    assert_true(cpu != wall_sleeping && cpu != wall_running && wall_sleeping != wall_running);
+    assert_int_equal(again, wall_sleeping);
+    trace_key k;
+    assert_true(traces_get_key(t, wall_sleeping, &k));
+    assert_int_equal(k.tid, 7);
+    assert_int_equal(k.event, EVENT_WALL);
+    assert_int_equal(k.state, THREAD_STATE_SLEEPING);
+    assert_int_equal(traces_add(t, wall_sleeping, 50), TRACES_STORED);
+    assert_int_equal(traces_add(t, 0, 50), TRACES_TABLE_FULL);
+    tally c = {0};
+    traces_for_each(t, count, &c);
+    assert_int_equal(c.stacks, 3);
+    assert_int_equal(c.samples, 5);
+    assert_int_equal(c.weight, 10 + 50 * 4);
+    traces_destroy(t);
+}
+
 /* The id of a stored stack: the same for the same stack, its frames readable back by it. */
 static void test_ids(void **state) {
     (void)state;
@@ -66,9 +100,9 @@ static void test_ids(void **state) {
     make_stack(a, 4, 1);
     make_stack(b, 4, 2);
     uint32_t ida = 0, ida2 = 0, idb = 0;
-    assert_int_equal(traces_put_id(t, a, 4, 0, 1, &ida), TRACES_STORED);
-    assert_int_equal(traces_put_id(t, b, 4, 0, 1, &idb), TRACES_STORED);
-    assert_int_equal(traces_put_id(t, a, 4, 0, 1, &ida2), TRACES_STORED);
+    assert_int_equal(traces_put_id(t, a, 4, &(trace_key){0, 0, 0}, 1, &ida), TRACES_STORED);
+    assert_int_equal(traces_put_id(t, b, 4, &(trace_key){0, 0, 0}, 1, &idb), TRACES_STORED);
+    assert_int_equal(traces_put_id(t, a, 4, &(trace_key){0, 0, 0}, 1, &ida2), TRACES_STORED);
     assert_true(ida > 0 && idb > 0 && ida != idb);
     assert_int_equal(ida, ida2);
     const trace_frame *frames;
@@ -160,6 +194,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_merge_and_keys),
         cmocka_unit_test(test_ids),
+        cmocka_unit_test(test_event_and_state_keys),
         cmocka_unit_test(test_table_full),
         cmocka_unit_test(test_frames_full),
         cmocka_unit_test(test_concurrent_inserts),

@@ -1,0 +1,45 @@
+/*
+ * [signal-safe] wall_signal: see wall_signal.h.
+ */
+#define _GNU_SOURCE
+#include "wall_signal.h"
+
+#include "thread_state_read.h"
+
+#include <time.h>
+
+wall_shared wall;
+
+static uint32_t slot_of(const siginfo_t *info) {
+    return (uint32_t)((uintptr_t)info->si_value.sival_ptr & 0xffffffffu);
+}
+
+bool wall_signal_is_own(const siginfo_t *info) {
+    uint32_t cookie = atomic_load_explicit(&wall.cookie, memory_order_relaxed);
+    return info->si_code == SI_QUEUE && cookie && info->si_pid == wall.pid &&
+           (uint32_t)((uintptr_t)info->si_value.sival_ptr >> 32) == cookie;
+}
+
+uint64_t wall_signal_weight(const siginfo_t *info, uint64_t interval_ns) {
+    (void)info;
+    return interval_ns;   /* wall time: every thread's sample stands for one interval */
+}
+
+int wall_signal_thread_state(const siginfo_t *info, const void *ucontext, JNIEnv *env, const trace_frame *frames,
+                             uint32_t depth) {
+    (void)info;
+    return thread_state_read(ucontext, env, frames, depth);
+}
+
+void wall_signal_stored(const siginfo_t *info, const trace_key *key, uint64_t ref) {
+    uint32_t i = slot_of(info);
+    if (i >= wall.capacity) return;
+    wall_slot *s = &wall.slots[i];
+    struct timespec ts;
+    uint64_t cpu = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0
+                       ? (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec : 0;
+    atomic_store_explicit(&s->state, key->state, memory_order_relaxed);
+    atomic_store_explicit(&s->cpu_after_ns, cpu, memory_order_relaxed);
+    atomic_store_explicit(&s->ref, ref, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->answered, 1, memory_order_release);
+}

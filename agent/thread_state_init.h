@@ -1,0 +1,14 @@
+/*
+ * thread_state_init: installs the layout signal/thread_state_read reads Java thread states with, from the
+ * VM structure tables. Called by the wall engine when it starts, outside handlers.
+ */
+#ifndef LIBPROF_THREAD_STATE_INIT_H
+#define LIBPROF_THREAD_STATE_INIT_H
+
+#include <stddef.h>
+
+/* 0, or -1 with what this JVM does not describe (Java threads then tell only running from in a system
+ * call). */
+int thread_state_init(char *err, size_t errlen);
+
+#endif
