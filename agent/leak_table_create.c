@@ -31,3 +31,9 @@ void leak_table_clear(leak_table *t) {
     atomic_store(&t->tracked, 0);
     atomic_store(&t->full, 0);
 }
+
+void leak_table_destroy(leak_table *t) {
+    if (!t) return;
+    munmap(t->entries, (t->mask + 1) * sizeof(leak_entry));
+    free(t);
+}

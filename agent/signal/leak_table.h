@@ -36,6 +36,8 @@ typedef struct {
 /* Outside hooks (leak_table_create.c): 'entries' rounded up to a power of two, reserved lazily. */
 leak_table *leak_table_create(size_t entries);
 void leak_table_clear(leak_table *t);
+/* Only where no hook can use it any more (tests): the agent keeps its table for the process's life. */
+void leak_table_destroy(leak_table *t);
 
 /* Async-signal-safe. put: false when the table had no room near the address (counted). remove: false when
  * the address was not tracked; else its stack and weight. */

@@ -49,6 +49,7 @@ static void test_put_and_remove_against_model(void **state) {
     uint64_t w;
     for (int i = 0; i < N; i++) assert_false(leak_table_remove(t, 0x10000 + (uintptr_t)i * 16, &id, &w));
     assert_int_equal(atomic_load(&t->tracked), 0);
+    leak_table_destroy(t);
 }
 
 /* More live allocations than entries: the surplus is refused and counted, never lost silently, and removed
@@ -66,6 +67,7 @@ static void test_full_refused_and_counted(void **state) {
     uint64_t w;
     for (int i = 0; i < 200; i++) assert_int_equal(leak_table_remove(t, 0x1000 + (uintptr_t)i * 16, &id, &w), in[i]);
     for (int i = 0; i < 48; i++) assert_true(leak_table_put(t, 0x900000 + (uintptr_t)i * 16, 2, 2));
+    leak_table_destroy(t);
 }
 
 typedef struct {
@@ -106,6 +108,7 @@ static void test_threads_at_once(void **state) {
         assert_null(failed);
     }
     assert_int_equal(atomic_load(&t->tracked), 0);
+    leak_table_destroy(t);
 }
 
 static void count_visit(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t samples,
