@@ -1,8 +1,8 @@
 /*
  * [signal-safe] native_hooks: the hook bodies (native_hooks.h). Sampling is per thread: each thread counts
- * the bytes it allocated (or the time it waited) since its last sample and records one when the count
- * reaches the interval, weighted by the count, so that 'total' adds up to the bytes allocated (time
- * waited). The stack is walked from the hook's caller: the hooked function's own address on top, then
+ * the bytes it allocated (or the time it waited) and records a sample at the call that makes the count
+ * pass the next multiple of the interval, weighted by the whole intervals passed, so that 'total' adds up
+ * to the bytes allocated (time waited), less one interval at most per thread. The stack is walked from the hook's caller: the hooked function's own address on top, then
  * the call site, then everything down to the thread's root (sample_record_call).
  */
 #define _GNU_SOURCE
@@ -30,12 +30,17 @@ static __thread struct {
         (sample_call_site){frame_[1], (uintptr_t)(frame_ + 2), frame_[0], (uint64_t)(uintptr_t)(leaf_function)}; \
     })
 
-/* The thread's turn to sample after adding 'amount' to its count: the weight of the sample, or 0. */
+/* The thread's turn to sample after adding 'amount' (> 0) to its count: the weight of the sample (whole
+ * intervals), or 0. The remainder is carried over, not dropped: restarting the count at the sampled call
+ * would lock onto periodic allocation patterns (A 3000 B 500 B 500 repeated, sampled every 1 MiB, then
+ * alternates between A and B and shows them 1:1 instead of 3:1); carried over, the samples fall on the
+ * calls that contain each interval's boundary byte, in proportion to their bytes. */
 static uint64_t take_turn(uint64_t *counter, uint64_t amount, uint64_t interval) {
+    if (interval == 0) return amount;
     *counter += amount;
-    if (*counter < interval || *counter == 0) return 0;
-    uint64_t weight = *counter;
-    *counter = 0;
+    if (*counter < interval) return 0;
+    uint64_t weight = *counter - *counter % interval;
+    *counter -= weight;
     return weight;
 }
 

@@ -87,6 +87,14 @@ public class NativeMemTest extends IntegrationTest {
         b = at(bytes, SITE_B);
         System.out.printf("  bytes: site A %d, site B %d%n", a, b);
         check(a == 2000L * 3000 && b == 4000L * 500, "bytes per site: A " + a + ", B " + b + " (want 3:1 exactly)");
+        // Sampled every 1 MiB: the repeating pattern (3000, 500, 500 bytes) must not lock the samples onto one
+        // site; the bytes stay 3:1 and add up to what was allocated, within an interval per thread.
+        Map<String, Long> sampled = profile("sites-1m", "nativemem=1m,total", "sites", "1000000");
+        a = at(sampled, SITE_A);
+        b = at(sampled, SITE_B);
+        System.out.printf("  nativemem=1m: bytes A %d, B %d (%.3f:1)%n", a, b, (double) a / Math.max(1, b));
+        check(b > 0 && a >= 2.85 * b && a <= 3.15 * b, "sampled bytes not 3:1: A " + a + ", B " + b);
+        check(Math.abs(a + b - 4_000_000_000L) <= 2L << 20, "sampled bytes do not add up to 4e9: " + (a + b));
     }
 
     /** 7 blocks leaked among 6000 allocations freed: the leak profile holds those 7 at their site, and nothing
