@@ -17,7 +17,8 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need.
 # libunwind-dev: only test_dwarf links it, as an independent oracle for our DWARF unwinder (docs/architecture.md).
 PACKAGES=(cmake gcc make pkg-config openjdk-17-jdk-headless libunwind-dev libcmocka-dev
-          libguava-java libcommons-lang3-java libcommons-io-java libguice-java)   # jars: the rewriter tests
+          libguava-java libcommons-lang3-java libcommons-io-java libguice-java   # jars: the rewriter tests
+          prometheus)   # promtool: reads the metrics output as Prometheus does (issue 22)
 
 install_missing() {   # [package...], default: PACKAGES
   local missing=() want=("$@")
@@ -141,10 +142,12 @@ case "${1:-build}" in
     # Method instrumentation: a hot method at interval=1 and interval=100 against no agent.
     java -cp "$BUILD/bench-classes" BenchInstrument /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/bench"
+    java -cp "$BUILD/bench-classes" BenchWall /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
+         "$BUILD/bench-classes" "$BUILD/bench"
     # Native memory profiling: a malloc-heavy JNI workload at nativemem's default interval and at 1m.
     java -cp "$BUILD/bench-classes" BenchNativeMem /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/lib/libnativemem.so" "$BUILD/bench"
-    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md $BUILD/bench/nativemem.md" ;;
+    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md $BUILD/bench/wall.md $BUILD/bench/nativemem.md" ;;
   clean)
     rm -rf "$BUILD" "$BUILD-asan" ;;
   *)

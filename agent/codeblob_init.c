@@ -4,6 +4,7 @@
  * or attach), and registers the code heaps with safe_read. Outside signal handlers; called by jvm.c.
  */
 #include "codeblob.h"
+#include "codeblob_init.h"
 
 #include "safe_read.h"
 #include "vmstructs.h"
@@ -89,6 +90,9 @@ static int init_blob_layout(char *err, size_t errlen) {
                !need_field("CodeBlob", "_data_offset", &codeblob_vm.data_offset, err, errlen)) {
         return -1;
     }
+    /* The name also names the stubs samples land in (codeblob_name_at); a kind field makes it optional. */
+    codeblob_vm.has_name = vmstructs_field("CodeBlob", "_name", &codeblob_vm.name.offset, &codeblob_vm.name.width) &&
+                           codeblob_vm.name.width == sizeof(void *);
     codeblob_vm.has_kind = vmstructs_field("CodeBlob", "_kind", &codeblob_vm.kind.offset, &codeblob_vm.kind.width);
     if (codeblob_vm.has_kind) {
         if (!need_int("CodeBlobKind::Nmethod", &codeblob_vm.kind_nmethod, err, errlen)) return -1;

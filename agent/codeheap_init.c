@@ -3,6 +3,7 @@
  * structure tables. Outside signal handlers; called by jvm.c once the code cache exists.
  */
 #include "codeheap.h"
+#include "codeheap_init.h"
 
 #include "vmstructs.h"
 

@@ -31,7 +31,7 @@ static elf_image *try_debug(const elf_image *img, const char *candidate, const c
     return dbg;
 }
 
-elf_image *elf_open_debug(const elf_image *img, const char *path, const char *root) {
+elf_image *elf_debug_open(const elf_image *img, const char *path, const char *root) {
     if (!root) root = "/usr/lib/debug";
     char candidate[PATH_MAX];
     const uint8_t *id;

@@ -94,6 +94,6 @@ size_t elf_for_each_function(const elf_image *img, elf_symbol_fn fn, void *ctx);
  * <root>/.build-id/xx/rest.debug, then by .gnu_debuglink as <dir>/name, <dir>/.debug/name and
  * <root><dir>/name. root NULL means /usr/lib/debug. A candidate whose build-id differs from img's is
  * rejected. NULL when none is found. */
-elf_image *elf_open_debug(const elf_image *img, const char *path, const char *root);
+elf_image *elf_debug_open(const elf_image *img, const char *path, const char *root);
 
 #endif

@@ -21,7 +21,7 @@ static int nativelock_check(const prof_options *o, char *err, size_t errlen) {
 
 static int nativelock_start(uint64_t interval, char *err, size_t errlen) {
     (void)interval;
-    native_hooks.lock_interval = options.nativelock >= 0 ? (uint64_t)options.nativelock : OPTIONS_DEFAULT_NATIVELOCK_NS;
+    native_hooks.lock_interval = options.nativelock;
     atomic_store(&native_hooks.lock_waits, 0);
     atomic_store(&native_hooks.lock_on, true);
     if (native_hooks_install(NATIVE_HOOKS_LOCKS, false, err, errlen) < 0) {

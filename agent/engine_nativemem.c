@@ -8,6 +8,7 @@
  * (address, size) and each free of a recorded allocation a profiler.Free event, which jfrconv matches.
  */
 #include "engine.h"
+#include "leak_table_create.h"
 #include "log.h"
 #include "native_hooks.h"
 #include "native_hooks_install.h"
@@ -45,7 +46,7 @@ static int nativemem_start(uint64_t interval, char *err, size_t errlen) {
     native_hooks.leaks = frees ? leaks : NULL;
     native_hooks.subtract_freed = options.leak;
     native_hooks.free_events = frees && jfr;
-    native_hooks.mem_interval = options.nativemem > 0 ? (uint64_t)options.nativemem : 0;
+    native_hooks.mem_interval = options.nativemem;
     atomic_store(&native_hooks.mem_on, true);
     if (native_hooks_install(NATIVE_HOOKS_MEMORY, frees, err, errlen) < 0) {
         atomic_store(&native_hooks.mem_on, false);

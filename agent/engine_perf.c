@@ -20,6 +20,7 @@
 #include "log.h"
 #include "perf_events.h"
 #include "perf_hooks.h"
+#include "perf_hooks_init.h"
 
 #include <dirent.h>
 #include <errno.h>

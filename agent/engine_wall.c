@@ -49,6 +49,7 @@
 #define PENDING_ROUNDS_MAX 100
 
 static pthread_t timer;
+static bool signal_all;         /* LIBPROF_TEST_WALL_SIGNAL_ALL (benchmark only): no repeats, every thread signalled */
 static _Atomic bool stopping;
 static bool started;
 static int tid_ranges;
@@ -60,6 +61,7 @@ static uint32_t round_no;
 
 typedef struct {
     uint64_t rounds, late_rounds, signalled, repeated, send_failed, no_slot, pending, given_up;
+    uint64_t timer_cpu_ns;   /* the timer thread's own CPU time: what the rounds cost */
 } wall_stats;
 static wall_stats stats;
 
@@ -161,13 +163,14 @@ static void sample_thread(uint32_t tid) {
     }
     uint64_t ref = atomic_load_explicit(&s->ref, memory_order_relaxed);
     if (s->missed) repeat_missed(s, tid, ref);
-    if (ref != TRACE_STORE_NO_REF) {
+    if (ref != TRACE_STORE_NO_REF && !signal_all) {
         uint64_t cpu = thread_cpu_ns(tid), after = atomic_load_explicit(&s->cpu_after_ns, memory_order_relaxed);
         int state = (int)atomic_load(&s->state);
         /* A thread sampled while running that used any CPU since may have gone to wait right after: only a
          * thread sampled waiting is allowed what our signal's delivery costs it. */
         uint64_t allowed = state == THREAD_STATE_RUNNABLE || state == THREAD_STATE_NATIVE ? 0 : IDLE_CPU_NS;
-        if (cpu && after && cpu <= after + allowed) {
+        /* cpu < after: not the thread sampled (its id was reused by a new thread since). */
+        if (cpu && after && cpu >= after && cpu <= after + allowed) {
             trace_key key = {tid, EVENT_WALL, (uint8_t)state};
             trace_store_result r = trace_store_repeat(ref, &key, wall.interval_ns);
             if (r != TRACE_STORE_STALE) {
@@ -226,6 +229,7 @@ static void *timer_main(void *arg) {
         struct timespec at = {(time_t)(next / 1000000000ULL), (long)(next % 1000000000ULL)};
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR && !atomic_load(&stopping)) {}
     }
+    stats.timer_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     return NULL;
 }
 
@@ -261,6 +265,8 @@ static int wall_start(uint64_t interval_ns, char *err, size_t errlen) {
         return -1;
     }
     if (prepare_slots(err, errlen)) return -1;
+    const char *all = getenv("LIBPROF_TEST_WALL_SIGNAL_ALL");
+    signal_all = all && strcmp(all, "1") == 0;
     uint32_t cookie = 0;
     while (!cookie && getrandom(&cookie, sizeof(cookie), 0) != sizeof(cookie)) cookie = (uint32_t)clock_ns(CLOCK_MONOTONIC);
     wall.pid = getpid();
@@ -285,13 +291,15 @@ static void wall_stop(void) {
     started = false;
     /* Signals still queued are not ours any more once the cookie is gone: the handler ignores them. */
     atomic_store(&wall.cookie, 0);
+    uint64_t visits = stats.signalled + stats.repeated + stats.pending;
     log_info("wall: %llu rounds (%llu late), %llu threads signalled, %llu idle samples repeated without a signal, "
              "%llu signals not sent, %llu threads beyond %d not repeatable, %llu rounds waited for a pending "
-             "signal (%llu given up)",
+             "signal (%llu given up); the timer thread used %.1f ms of CPU, %.2f us per thread and round",
              (unsigned long long)stats.rounds, (unsigned long long)stats.late_rounds,
              (unsigned long long)stats.signalled, (unsigned long long)stats.repeated,
              (unsigned long long)stats.send_failed, (unsigned long long)stats.no_slot, WALL_MAX_THREADS, (unsigned long long)stats.pending,
-             (unsigned long long)stats.given_up);
+             (unsigned long long)stats.given_up, stats.timer_cpu_ns / 1e6,
+             visits ? stats.timer_cpu_ns / 1e3 / (double)visits : 0.0);
 }
 
 /* The handler follows the profiling signal wherever it moves: each round sends the current one. */

@@ -13,7 +13,17 @@ typedef enum {
     FRAME_MARKER,        /* id is a marker_id */
     FRAME_NATIVE,        /* id is a pc in native code (a call site for callers) */
     FRAME_KERNEL,        /* id is a kernel address, from the perf engine's call chain */
+    /* Java methods whose execution type the walker saw (cstack=vm): id is a jmethodID as for FRAME_JAVA. */
+    FRAME_JAVA_INTERPRETED,
+    FRAME_JAVA_C1,       /* compiled by C1 (tiers 1-3) */
+    FRAME_JAVA_JIT,      /* compiled by C2 (tier 4), or by a compiler whose tier is unknown */
+    FRAME_JAVA_INLINED,  /* inlined into the compiled frame that follows it (towards the root) */
 } frame_kind;
+
+/* True for every kind whose id is a jmethodID. */
+static inline bool frame_kind_is_java(int kind) {
+    return kind == FRAME_JAVA || (kind >= FRAME_JAVA_INTERPRETED && kind <= FRAME_JAVA_INLINED);
+}
 
 typedef struct {
     uint64_t id;         /* jmethodID, marker_id, native pc or kernel address, by kind */

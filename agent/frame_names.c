@@ -1,7 +1,10 @@
 #define _GNU_SOURCE
 #include "frame_names.h"
 
+#include "codeblob.h"
+#include "codeheap.h"
 #include "demangle.h"
+#include "jit_stubs.h"
 #include "jvm.h"
 #include "kallsyms.h"
 #include "native_map.h"
@@ -30,6 +33,8 @@ void frame_names_native(uintptr_t pc, bool lib, char *name, size_t len, bool *cp
             size_t used = (size_t)snprintf(name, len, "%s`", library);
             if (used < len) snprintf(name + used, len - used, "%.*s", (int)(len - used - 1), symbol);
         }
+    } else if (codeheap_contains(pc) && (jit_stubs_name(pc, name, len) || codeblob_name_at(pc, name, len))) {
+        /* a JIT stub the sample landed in (cstack=vm): its name from JVMTI, else its code blob's */
     } else if ((found = dladdr((void *)pc, &info)) && info.dli_sname) {
         snprintf(name, len, "%s", info.dli_sname);
         demangle_strip_clones(name);
@@ -57,12 +62,28 @@ void frame_names_kernel(uint64_t addr, char *name, size_t len) {
     } else snprintf(name, len, "[kernel 0x%llx]", (unsigned long long)addr);
 }
 
+frame_type frame_names_java_type(int kind) {
+    switch (kind) {
+    case FRAME_JAVA_INTERPRETED: return FTYPE_INTERPRETED;
+    case FRAME_JAVA_C1: return FTYPE_C1;
+    case FRAME_JAVA_JIT: return FTYPE_JIT;
+    case FRAME_JAVA_INLINED: return FTYPE_INLINED;
+    default: return FTYPE_JAVA;
+    }
+}
+
 frame_type frame_names_get(const trace_frame *f, names_style style, bool lib, char *name, size_t len, bool *cpp) {
     if (cpp) *cpp = false;
-    if (f->kind == FRAME_JAVA && f->id) {
-        if (jvm_method_name((jmethodID)(uintptr_t)f->id, style, name, len) != 0)
-            snprintf(name, len, "%s", FRAME_NAMES_UNKNOWN_METHOD);
-        return FTYPE_JAVA;
+    if (frame_kind_is_java(f->kind) && f->id) {
+        frame_type type = frame_names_java_type(f->kind);
+        const char *suffix = frame_type_java_suffix(type);
+        names_style plain = style;
+        plain.ann = false;
+        size_t room = style.ann && len > 8 ? len - strlen(suffix) : len;
+        if (jvm_method_name((jmethodID)(uintptr_t)f->id, plain, name, room) != 0)
+            snprintf(name, room, "%s", FRAME_NAMES_UNKNOWN_METHOD);
+        if (style.ann && room < len) strcat(name, suffix);
+        return type;
     }
     if (f->kind == FRAME_NATIVE) {
         /* bounded alike in every output, so that a long C++ name is cut at the same place everywhere */

@@ -18,10 +18,14 @@
 /* The name of a Java frame whose method JVMTI no longer knows (its class was unloaded). */
 #define FRAME_NAMES_UNKNOWN_METHOD "[unknown_method]"
 
-/* Names frame f into name and returns its type. Java methods are spelled by 'style'; kernel frames get
+/* Names frame f into name and returns its type. Java methods are spelled by 'style', with style.ann
+ * their type's suffix (_[0] interpreted, _[1] C1, _[j] JIT or unknown, _[i] inlined); kernel frames get
  * "_[k]" with style.ann; native symbols get their "lib`" prefix with 'lib'. *cpp (may be NULL) is set for
  * libjvm frames and demangled C++ functions. */
 frame_type frame_names_get(const trace_frame *f, names_style style, bool lib, char *name, size_t len, bool *cpp);
+
+/* The frame type of a Java frame kind (frame.h): FTYPE_JAVA when the kind does not say. */
+frame_type frame_names_java_type(int kind);
 
 /* Names pc from the object's symbol tables (demangled, no symbol version; "lib`name" with 'lib'), else
  * the dynamic linker's view, else "[0x...]". *cpp as above. */

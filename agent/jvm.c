@@ -8,10 +8,13 @@
 
 #include "engine_instrument.h"
 #include "java_tids.h"
+#include "java_tids_init.h"
+#include "jit_stubs.h"
 #include "jvm_threads.h"
 #include "log.h"
 #include "profiler.h"
 #include "safe_read.h"
+#include "safe_read_stack.h"
 #include "safe_read_mode.h"
 #include "sample.h"
 #include "threads.h"
@@ -74,6 +77,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     /* Classes loaded in the primordial phase never saw ClassPrepare; the main thread never saw ThreadStart. */
     preallocate_loaded_classes();
     java_tids_add(current_tid());
+    (*env)->GenerateEvents(env, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);   /* stubs generated before the live phase */
     sample_set_thread_env(jni);
     safe_read_register_current_stack();
     jvm_threads_track(env, jni, thread, current_tid());
@@ -112,6 +116,12 @@ static void request_capabilities(void) {
     (*jvmti)->AddCapabilities(jvmti, &wanted);
 }
 
+/* Names of generated code: stub frames are named by them at dump time (jit_stubs). */
+static void JNICALL on_dynamic_code(jvmtiEnv *env, const char *name, const void *address, jint length) {
+    (void)env;
+    jit_stubs_add(address, length, name);
+}
+
 static int enable_events(char *err, size_t errlen) {
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof(cb));
@@ -121,13 +131,15 @@ static int enable_events(char *err, size_t errlen) {
     cb.ThreadEnd = on_thread_end;
     cb.VMInit = on_vm_init;
     cb.VMDeath = on_vm_death;
+    cb.DynamicCodeGenerated = on_dynamic_code;
     cb.ClassFileLoadHook = engine_instrument_class_file_load_hook;   /* enabled while instrumenting */
     if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof(cb)) != JVMTI_ERROR_NONE) {
         snprintf(err, errlen, "JVMTI SetEventCallbacks failed");
         return -1;
     }
     const jvmtiEvent events[] = {JVMTI_EVENT_CLASS_LOAD, JVMTI_EVENT_CLASS_PREPARE, JVMTI_EVENT_THREAD_START,
-                                 JVMTI_EVENT_THREAD_END, JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH};
+                                 JVMTI_EVENT_THREAD_END, JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH,
+                                 JVMTI_EVENT_DYNAMIC_CODE_GENERATED};
     for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
         if ((*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, events[i], NULL) != JVMTI_ERROR_NONE) {
             snprintf(err, errlen, "JVMTI cannot enable event %d", (int)events[i]);
@@ -159,16 +171,34 @@ static int os_tid_of(JNIEnv *jni, jobject thread, jfieldID eetop, uint64_t osthr
     return (int)(uint32_t)(word >> (((osthread + tid_at) & 7) * 8));
 }
 
+/* Where a JavaThread keeps its OSThread, and an OSThread its thread id, from the VM's structure tables. */
+static int thread_tid_offsets(uint64_t *osthread_at, uint64_t *tid_at) {
+    char why[256];
+    if (vmstructs_init(why, sizeof(why)) ||
+        !(vmstructs_field_offset("JavaThread", "_osthread", osthread_at) ||
+          vmstructs_field_offset("Thread", "_osthread", osthread_at)) ||
+        !vmstructs_field_offset("OSThread", "_thread_id", tid_at))
+        return -1;
+    return 0;
+}
+
+int jvm_thread_os_tid(JNIEnv *jni, jobject thread) {
+    uint64_t osthread_at, tid_at;
+    if (!thread || thread_tid_offsets(&osthread_at, &tid_at)) return 0;
+    jclass thread_class = (*jni)->FindClass(jni, "java/lang/Thread");
+    jfieldID eetop = thread_class ? (*jni)->GetFieldID(jni, thread_class, "eetop", "J") : NULL;
+    if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    int tid = eetop ? os_tid_of(jni, thread, eetop, osthread_at, tid_at) : 0;
+    if (thread_class) (*jni)->DeleteLocalRef(jni, thread_class);
+    return tid;
+}
+
 /* On attach, Java threads that already exist never pass through ThreadStart: find their OS thread ids so
  * the signal handler knows it may ask the JVM for their JNIEnv. */
 static void register_existing_java_threads(void) {
-    char why[256];
     safe_read_mode_choose();   /* the reads below are the first of this JVM's life */
     uint64_t osthread_at, tid_at;
-    if (vmstructs_init(why, sizeof(why)) ||
-        !(vmstructs_field_offset("JavaThread", "_osthread", &osthread_at) ||
-          vmstructs_field_offset("Thread", "_osthread", &osthread_at)) ||
-        !vmstructs_field_offset("OSThread", "_thread_id", &tid_at)) {
+    if (thread_tid_offsets(&osthread_at, &tid_at)) {
         log_warn("cannot map existing Java threads to OS threads: only threads started from now on will show "
                  "Java frames");
         return;
@@ -226,6 +256,7 @@ int jvm_init(JavaVM *java_vm, bool in_live_vm, char *err, size_t errlen) {
     if (in_live_vm) {
         live = true;
         preallocate_loaded_classes();
+        (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
         register_existing_java_threads();
         threads_snapshot_os_names();
     }

@@ -53,6 +53,10 @@ JNIEnv *jvm_attach_current_thread(void);
 /* The same, under the given thread name. */
 JNIEnv *jvm_attach_current_thread_named(const char *name);
 
+/* The OS thread id of a started, live java.lang.Thread (its JavaThread through the VM's structure tables);
+ * 0 when unknown (not started, ended, or this VM does not describe its threads). */
+int jvm_thread_os_tid(JNIEnv *jni, jobject thread);
+
 /* A system property of the VM ("java.vm.name"); "" when unknown. */
 void jvm_system_property(const char *name, char *buf, size_t len);
 void jvm_detach_current_thread(void);

@@ -3,7 +3,7 @@
  * hooks. The entries are an anonymous mapping, touched only where addresses land; never unmapped once a
  * session used them, since a hook still running on another thread may read them.
  */
-#include "leak_table.h"
+#include "leak_table_create.h"
 
 #include <stdlib.h>
 #include <string.h>

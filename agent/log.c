@@ -37,19 +37,6 @@ static log_sink session = {TO_STDERR, LOG_LEVEL_UNSET};
 static log_sink request;
 static bool in_request;
 
-static const char *const level_names[] = {"debug", "info", "warn", "error", "none"};
-
-int log_level_from_name(const char *name) {
-    for (int i = 0; i <= LOG_NONE; i++) {
-        if (strcmp(name, level_names[i]) == 0) return i;
-    }
-    return -1;
-}
-
-const char *log_level_name(int level) {
-    return level >= 0 && level <= LOG_NONE ? level_names[level] : "?";
-}
-
 int log_effective_level(const char *path, int level) {
     if (level != LOG_LEVEL_UNSET) return level;
     return path && *path ? LOG_INFO : LOG_WARN;

@@ -12,12 +12,9 @@
 
 #include <stddef.h>
 
+/* Their names (loglevel=debug, ...) are the option table's (options_table.c), nowhere else. */
 enum { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR, LOG_NONE };
 #define LOG_LEVEL_UNSET (-1)   /* no loglevel= given: log_effective_level decides */
-
-/* Accepted names: debug, info, warn, error, none. Returns -1 for anything else. */
-int log_level_from_name(const char *name);
-const char *log_level_name(int level);
 
 /* 'level' itself when given; otherwise info into a file (path non-empty), warn on stderr. */
 int log_effective_level(const char *path, int level);

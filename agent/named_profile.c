@@ -27,13 +27,15 @@ typedef struct {
 /* Named once per distinct Java method or native pc (the map 'cache' holds name id + 1); kernel frames and
  * markers are cheap to name again. */
 static uint32_t frame_name(named_state *d, const trace_frame *f) {
-    u64map *cache = f->kind == FRAME_JAVA && f->id ? &d->methods : f->kind == FRAME_NATIVE ? &d->natives : NULL;
-    uint64_t cached;
-    if (cache && u64map_get(cache, f->id, &cached)) return (uint32_t)(cached - 1);
+    u64map *cache = frame_kind_is_java(f->kind) && f->id ? &d->methods : f->kind == FRAME_NATIVE ? &d->natives : NULL;
+    /* A method's name differs by its frame kind (annotations, colours): the kind is in the key's low bits,
+     * where a jmethodID, a pointer, has its alignment zeros. */
+    uint64_t key = cache == &d->methods ? f->id ^ (uint64_t)f->kind : f->id, cached;
+    if (cache && u64map_get(cache, key, &cached)) return (uint32_t)(cached - 1);
     char name[2048];
     frame_type type = frame_names_get(f, d->style, d->options->lib, name, sizeof(name), NULL);
     uint32_t id = profile_intern(d->profile, name, type);
-    if (cache && id != UINT32_MAX && u64map_put(cache, f->id, (uint64_t)id + 1)) return UINT32_MAX;
+    if (cache && id != UINT32_MAX && u64map_put(cache, key, (uint64_t)id + 1)) return UINT32_MAX;
     return id;
 }
 

@@ -25,6 +25,7 @@ typedef enum {
     ACTION_DUMP,
     ACTION_STATUS,
     ACTION_VERSION,
+    ACTION_METRICS,     /* the counters in Prometheus' text format (metrics.c) */
 } prof_action;
 
 typedef enum {
@@ -44,7 +45,12 @@ typedef enum {
     CSTACK_VM,           /* one walk through native and Java frames: every segment in order, to the root */
 } prof_cstack;
 
-typedef struct {
+/* features=: walker features, bits of prof_options.features (the table's OPTION_CHOICE_SET row). */
+typedef enum {
+    PROF_FEATURE_AGCT = 1,   /* cstack=vm takes its Java frames from AsyncGetCallTrace instead of naming them */
+} prof_feature;
+
+typedef struct prof_options {
     prof_action action;
     char event[512];            /* "cpu", "ctimer", "itimer", "wall", a perf event name (perf_events.h), or
                                  * a method target to instrument (method_target.h) */
@@ -75,20 +81,24 @@ typedef struct {
     bool lib;                   /* prefix native symbols with their library: libz.so.1`deflate */
     char title[256];
     bool total;                 /* counter: total weight instead of sample count */
-    int timeout_s;              /* 0 = none */
+    int timeout_s;              /* seconds; 0 = none */
     char log_file[1024];
     int log_level;              /* log_level enum from log.h */
     bool quiet;
     prof_cstack cstack;
+    int features;               /* features=: prof_feature bits */
     double minwidth;            /* html: frames narrower than this percent of the total are not written */
     bool reverse;               /* html: start with stacks merged from the leaf (backtraces) */
     bool inverted;              /* flame graph: start as an icicle (root at the top) */
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
-    int64_t nativemem;          /* event=nativemem: sample every this many bytes allocated (0: every call);
-                                 * -1 when not given (nativemem[=BYTES]) */
-    int64_t nativelock;         /* event=nativelock: record every this many ns waited; -1 when not given */
+    uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */
+    bool thread_filter;         /* filter: sample only the threads added through the API (thread_filter.h) */
+    /* issue 21: nativemem, nativelock */
+    uint64_t nativemem;         /* nativemem=BYTES: sample every this many bytes allocated (0, the default:
+                                 * every call) */
+    uint64_t nativelock;        /* nativelock=DURATION: record every this many ns waited (default 10us) */
     bool nofree;                /* nativemem: do not hook free (allocations only) */
     bool leak;                  /* nativemem: the profile shows only what was not freed when it is written */
 } prof_options;
@@ -101,7 +111,7 @@ typedef struct {
 #define OPTIONS_DEFAULT_CHUNK_TIME_NS (3600ULL * 1000000000ULL)  /* 1h */
 #define OPTIONS_MIN_CHUNK_SIZE 1024ULL
 #define OPTIONS_MIN_CHUNK_TIME_NS 1000000000ULL
-#define OPTIONS_DEFAULT_NATIVELOCK_NS 10000LL   /* async-profiler's default lock threshold: 10 us */
+#define OPTIONS_DEFAULT_NATIVELOCK_NS 10000ULL   /* async-profiler's default lock threshold: 10 us */
 
 void options_init(prof_options *o);
 

@@ -45,10 +45,14 @@ static const char *type_key(frame_type t) {
     case FTYPE_KERNEL: return "kernel";
     case FTYPE_MARKER: return "marker";
     case FTYPE_THREAD: return "thread";
+    case FTYPE_INTERPRETED: return "interpreted";
+    case FTYPE_C1: return "c1";
+    case FTYPE_JIT: return "jit";
+    case FTYPE_INLINED: return "inlined";
     }
     return "other";
 }
-#define TYPE_KEY_COUNT (FTYPE_THREAD + 1)
+#define TYPE_KEY_COUNT (FTYPE_INLINED + 1)
 
 typedef struct {
     const calltree *tree;

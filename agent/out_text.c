@@ -39,12 +39,12 @@ static void write_header(const profile *p, FILE *out) {
     if (strcmp(m->cstack, "vm") == 0) {
         uint64_t stitched = 0;
         for (int i = 0; i < m->stitched_count; i++) stitched += m->stitched[i].count;
-        fprintf(out, "Stitched walks : %llu (%.2f%% of samples: cstack=vm could not place the Java frames)\n",
+        fprintf(out, "VM walk problems: %llu (%.2f%% of samples: cstack=vm ended early, named a frame partly, or "
+                "stitched)\n",
                 (unsigned long long)stitched, percent(stitched, p->total_samples));
         for (int i = 0; i < m->stitched_count; i++)
             fprintf(out, "  %-22s %llu\n", m->stitched[i].name, (unsigned long long)m->stitched[i].count);
-        fprintf(out, "Walker-named   : %llu (%.2f%% of samples: AsyncGetCallTrace failed, Java frames named by the walker"
-                " without inlining)\n", (unsigned long long)m->self_named, percent(m->self_named, p->total_samples));
+        fprintf(out, "Walker-named   : %llu (%.2f%% of samples: Java frames named by the walker, not AsyncGetCallTrace)\n", (unsigned long long)m->self_named, percent(m->self_named, p->total_samples));
     }
     fprintf(out, "Cost per sample (cstack=%s):\n", m->cstack[0] ? m->cstack : "?");
     for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS; d++) {

@@ -14,6 +14,14 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Per thread: only the API caller's own output is captured, never a timeout's or a loop's dump that runs
+ * meanwhile on its own thread. */
+static __thread FILE *capture;
+
+void output_capture(FILE *f) {
+    capture = f;
+}
+
 typedef int (*writer_fn)(FILE *out, const void *arg);
 
 typedef struct {
@@ -49,9 +57,10 @@ static int write_text_body(FILE *out, const void *arg) {
  * place when complete; a device or FIFO is written in place). */
 static int write_to_target(const prof_options *o, writer_fn body, const void *arg, char *err, size_t errlen) {
     if (!o->file[0]) {
-        int rc = body(stdout, arg);
-        fflush(stdout);
-        if (rc) snprintf(err, errlen, "cannot write to standard output");
+        FILE *out = capture ? capture : stdout;
+        int rc = body(out, arg);
+        fflush(out);
+        if (rc) snprintf(err, errlen, "cannot write to %s", capture ? "the caller's buffer" : "standard output");
         return rc;
     }
     char path[1024];

@@ -11,11 +11,16 @@
 #include "profile.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Writes the profile in the format the options ask for. -1 with a message naming the file. */
 int output_write_profile(const prof_options *o, const profile *p, char *err, size_t errlen);
 
 /* Writes plain text (status, version) to file= or standard output. */
 int output_write_text(const prof_options *o, const char *text, char *err, size_t errlen);
+
+/* While 'f' is set (not NULL), output without file= written by the calling thread goes into 'f' instead of
+ * standard output: the Java and C APIs return a command's output to their caller (api_command.c). */
+void output_capture(FILE *f);
 
 #endif

@@ -4,6 +4,7 @@
  * engine_perf.
  */
 #include "perf_hooks.h"
+#include "perf_hooks_init.h"
 
 #include <stdbool.h>
 #include <sys/mman.h>

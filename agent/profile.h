@@ -21,7 +21,16 @@ typedef enum {
     FTYPE_KERNEL,
     FTYPE_MARKER,
     FTYPE_THREAD,
+    FTYPE_INTERPRETED, /* Java, by execution type (cstack=vm) */
+    FTYPE_C1,
+    FTYPE_JIT,
+    FTYPE_INLINED,
 } frame_type;
+
+/* async-profiler's 'ann' suffix of a Java frame type: _[0] _[1] _[j] _[i] (_[j] when unknown). */
+static inline const char *frame_type_java_suffix(frame_type t) {
+    return t == FTYPE_INTERPRETED ? "_[0]" : t == FTYPE_C1 ? "_[1]" : t == FTYPE_INLINED ? "_[i]" : "_[j]";
+}
 
 typedef struct {
     uint32_t *frames;  /* name ids, root first */

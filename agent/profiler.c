@@ -6,22 +6,29 @@
 #include "profiler.h"
 
 #include "codeheap.h"
+#include "codeheap_init.h"
 #include "walk_vm.h"
+#include "walk_vm_check.h"
 #include "named_profile.h"
 #include "engine.h"
+#include "filepath.h"
 #include "native_hooks_install.h"
 #include "jvm.h"
 #include "log.h"
 #include "native_map.h"
 #include "out_jfr.h"
+#include "out_metrics.h"
 #include "output.h"
 #include "refresher.h"
 #include "profile.h"
 #include "sample.h"
+#include "sample_setup.h"
 #include "safe_read_mode.h"
 #include "sample_cost.h"
 #include "trace_store.h"
+#include "trace_store_swap.h"
 #include "signal_watch.h"
+#include "thread_filter_init.h"
 #include "threads.h"
 #include "traces.h"
 
@@ -283,6 +290,62 @@ static int start_timeout(char *err, size_t errlen) {
     return rc ? -1 : 0;
 }
 
+/* loop=: the period thread of a session. At each period's end, on the schedule of the session's start, it
+ * ends the period's profile as a stop would (its file complete: a JFR recording finished, a text format
+ * written) and starts the next one under the next %n, until the session is stopped or the VM dies. */
+static unsigned long loop_sequence;
+static bool loop_restarting;
+static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);   /* start_locked called by the loop itself: no second loop thread */
+
+static void *loop_thread(void *arg) {
+    uint64_t my_session = (uint64_t)(uintptr_t)arg;
+    if (!jvm_attach_current_thread_named("libprof loop")) {
+        log_error("loop: cannot attach to the JVM to write the profiles");
+        return NULL;
+    }
+    pthread_mutex_lock(&lock);
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    for (;;) {
+        uint64_t ns = (uint64_t)deadline.tv_nsec + session.loop_ns % 1000000000ULL;
+        deadline.tv_sec += (time_t)(session.loop_ns / 1000000000ULL + ns / 1000000000ULL);
+        deadline.tv_nsec = (long)(ns % 1000000000ULL);
+        while (running && session_id == my_session && !vm_dead) {
+            if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
+        }
+        if (!running || session_id != my_session || vm_dead) break;
+        prof_options next = session;
+        char err[512];
+        stop_locked();
+        if (dump_locked(&session, err, sizeof(err))) log_error("loop: %s", err);
+        filepath_set_sequence(++loop_sequence);
+        loop_restarting = true;
+        int rc = start_locked(&next, false, err, sizeof(err));
+        loop_restarting = false;
+        if (rc) {
+            log_error("loop: cannot start period %lu: %s", loop_sequence, err);
+            break;
+        }
+        my_session = session_id;
+    }
+    pthread_mutex_unlock(&lock);
+    jvm_detach_current_thread();
+    return NULL;
+}
+
+static int start_loop(char *err, size_t errlen) {
+    loop_sequence = 0;
+    filepath_set_sequence(0);
+    pthread_t t;
+    pthread_attr_t ta;
+    pthread_attr_init(&ta);
+    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &ta, loop_thread, (void *)(uintptr_t)session_id);
+    pthread_attr_destroy(&ta);
+    if (rc) snprintf(err, errlen, "loop: cannot start the loop thread: %s", strerror(rc));
+    return rc ? -1 : 0;
+}
+
 static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen) {
     if (running) {
         snprintf(err, errlen, "profiler already running (engine %s); stop it first",
@@ -324,6 +387,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
+    for (int i = 1; i < engine_count; i++) session.extra_intervals[engines[i]->event] = intervals[i];
     prof_cstack cstack = e->java_only ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
     char why[256];
     if (cstack != CSTACK_NO) {
@@ -348,9 +412,15 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         else log_info("cstack=vm unavailable (%s): using cstack=dwarf", why);
         cstack = CSTACK_DWARF;
     }
+    bool agct = (o->features & PROF_FEATURE_AGCT) != 0;
+    if (cstack == CSTACK_VM && !agct && !walk_vm_names_frames()) {
+        log_warn("cstack=vm: the walker cannot name Java frames on this JVM (see the log at info level): "
+                 "taking them from AsyncGetCallTrace");
+        agct = true;
+    }
     effective_cstack = cstack;
-    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, interval, jvm_tracks_all_java_threads(), cstack, e,
-                         engine_count, {0}, {0}};
+    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, interval, jvm_tracks_all_java_threads(), cstack, agct,
+                         e, engine_count, {0}, {0}};
     for (int i = 0; i < engine_count; i++) {
         cfg.engines[i] = engines[i];
         cfg.intervals[i] = intervals[i];
@@ -381,6 +451,17 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         sample_reset_counters();
         active_ns = 0;
     }
+    if (o->thread_filter && thread_filter_init()) {
+        snprintf(err, errlen, "filter: cannot reserve the thread filter's bitmap");
+        out_jfr_abort();
+        return -1;
+    }
+    /* filter=120-127;132: those threads join the filter the API also adds to; Linux ids stay below
+     * PID_MAX_LIMIT (2^22), which bounds a range such as 1-4294967295. */
+    for (int i = 0; i < o->tid_range_count; i++)
+        for (uint64_t tid = o->tid_ranges[i][0]; tid <= o->tid_ranges[i][1] && tid <= INT32_MAX; tid++)
+            if (tid > 0 && tid < (1u << 22)) thread_filter_set((int)tid, true);
+    thread_filter_enable(o->thread_filter);
     atomic_store(&current_engine, e);
     atomic_store(&session_engine_count, 0);
     for (int i = 0; i < engine_count; i++) {
@@ -407,7 +488,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     started_ns = now_ns();
     running = true;
     session_id++;
-    if (session.timeout_s && start_timeout(err, errlen)) {
+    if ((session.timeout_s && start_timeout(err, errlen)) ||
+        (session.loop_ns && !loop_restarting && start_loop(err, errlen))) {
         stop_locked();
         out_jfr_abort();
         return -1;
@@ -436,6 +518,11 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
              elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped, (unsigned long long)c.foreign,
              table ? traces_distinct(live_table()) : 0);
     size_t n = strlen(text);
+    for (int i = 1; i < atomic_load(&session_engine_count) && n < sizeof(text); i++) {
+        const engine *extra = atomic_load(&session_engines[i]);
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "also: %s (engine %s, interval_ns %llu)\n",
+                              event_kind_name(extra->event), extra->name, (unsigned long long)session_intervals[i]);
+    }
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
     sample_cost_summarize(cost);
     n += (size_t)snprintf(text + n, sizeof(text) - n, "cstack: %s\n", options_cstack_name(effective_cstack));
@@ -457,6 +544,38 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
                                   (unsigned long long)cost[d].p99_ns);
     }
     return output_write_text(o, text, err, errlen);
+}
+
+/* The `metrics` action: the counters of the running (or last) session in Prometheus' text format. */
+static int metrics_locked(const prof_options *o, char *err, size_t errlen) {
+    profile meta;
+    profile_init(&meta);
+    fill_meta(&meta, output_event(&session));
+    sample_counters c;
+    sample_get_counters(&c);
+    /* Every reason, zeros too: a monitoring system rates a counter only once it has seen it. */
+    profile_meta *m = &meta.meta;
+    m->drop_count = m->failure_count = m->stitched_count = 0;
+    for (int r = 0; r < DROP_REASON_COUNT && m->drop_count < PROFILE_MAX_COUNTS; r++)
+        m->drops[m->drop_count++] = (profile_count){sample_drop_reason_name((drop_reason)r), c.dropped[r]};
+    if (table && m->drop_count < PROFILE_MAX_COUNTS)
+        m->drops[m->drop_count++] = (profile_count){"frames_lost", traces_orphaned_samples(live_table())};
+    for (int k = 0; k < MARKER_COUNT && m->failure_count < PROFILE_MAX_COUNTS; k++)
+        if (frame_marker_is_failure(k)) m->failures[m->failure_count++] = (profile_count){frame_marker_name(k), c.markers[k]};
+    for (int r = 1; r < VMWALK_REASON_COUNT && m->stitched_count < PROFILE_MAX_COUNTS; r++)
+        m->stitched[m->stitched_count++] = (profile_count){walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]};
+    out_metrics_extra x = {running, c.stored, c.foreign, table ? traces_distinct(live_table()) : 0, 0, 0};
+    if (table) traces_memory(live_table(), &x.storage_reserved_bytes, &x.storage_used_bytes);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int rc = mem ? out_metrics_write(&meta.meta, &x, mem) : -1;
+    if (mem && fclose(mem)) rc = -1;
+    profile_free(&meta);
+    if (rc) snprintf(err, errlen, "out of memory while writing the metrics");
+    else rc = output_write_text(o, text, err, errlen);
+    free(text);
+    return rc;
 }
 
 int profiler_execute(const prof_options *o, char *err, size_t errlen) {
@@ -487,12 +606,22 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
         case ACTION_VERSION:
             rc = output_write_text(o, "libprof " LIBPROF_VERSION "\n", err, errlen);
             break;
+        case ACTION_METRICS:
+            rc = metrics_locked(o, err, errlen);
+            break;
         case ACTION_NONE:
             break;
         }
     }
     pthread_mutex_unlock(&lock);
     return rc;
+}
+
+bool profiler_running(void) {
+    pthread_mutex_lock(&lock);
+    bool r = running;
+    pthread_mutex_unlock(&lock);
+    return r;
 }
 
 void profiler_defer_until_vm_init(const prof_options *o) {

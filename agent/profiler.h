@@ -8,6 +8,7 @@
 
 #include "options.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define LIBPROF_VERSION "0.1.0"
@@ -17,6 +18,9 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen);
 
 /* Options given at JVM start-up: their action runs when the VM has started (VMInit). */
 void profiler_defer_until_vm_init(const prof_options *o);
+
+/* Whether a session is running now. */
+bool profiler_running(void);
 
 void profiler_on_vm_init(void);
 void profiler_on_vm_death(void);

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "safe_read.h"
+#include "safe_read_stack.h"
 
 #include <pthread.h>
 

@@ -4,6 +4,7 @@
  * Called by the profiler when a session starts.
  */
 #include "sample_cost.h"
+#include "sample_cost_reset.h"
 
 #include <stdint.h>
 #include <time.h>

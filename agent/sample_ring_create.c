@@ -3,6 +3,7 @@
  * never malloc. Outside signal handlers; called by the JFR writer when a recording starts and ends.
  */
 #include "sample_ring.h"
+#include "sample_ring_create.h"
 
 #include <stdatomic.h>
 #include <sys/mman.h>

@@ -4,8 +4,10 @@
  * sampling on and off, waits for handlers to leave, and reads the counters for status and reports.
  */
 #include "sample.h"
+#include "sample_setup.h"
 
 #include "sample_cost.h"
+#include "sample_cost_reset.h"
 #include "sample_state.h"
 
 #include <stdatomic.h>

@@ -18,6 +18,7 @@
 #include "periodic.h"
 #include "safe_read_mode.h"
 #include "sample.h"
+#include "sample_setup.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -170,7 +170,7 @@ static void add_elf_symbol(void *ctx, uint64_t vaddr, uint64_t size, const char 
 symtab *symtab_from_elf(const elf_image *img, const char *path, const char *debug_root, bool *from_debug_file) {
     symtab_builder *b = symtab_builder_new();
     if (!b) return NULL;
-    elf_image *dbg = elf_has_symtab(img) ? NULL : elf_open_debug(img, path, debug_root);
+    elf_image *dbg = elf_has_symtab(img) ? NULL : elf_debug_open(img, path, debug_root);
     if (from_debug_file) *from_debug_file = dbg != NULL;
     elf_for_each_function(dbg ? dbg : img, add_elf_symbol, b);
     elf_close(dbg);

@@ -43,7 +43,7 @@ symtab *symtab_from_elf(const struct elf_image *img, const char *path, const cha
                         bool *from_debug_file);
 
 /* All function symbols of the ELF file at path: its .symtab, or its separate debug file's (see
- * elf_open_debug, debug_root NULL = /usr/lib/debug), else its .dynsym. NULL and err set when the file cannot
+ * elf_debug_open, debug_root NULL = /usr/lib/debug), else its .dynsym. NULL and err set when the file cannot
  * be read. *from_debug_file (may be NULL) tells whether the debug file was used. */
 symtab *symtab_load_elf(const char *path, const char *debug_root, bool *from_debug_file, char *err,
                         size_t errlen);

@@ -4,6 +4,7 @@
  * chunks, readers ask which table is in use.
  */
 #include "trace_store.h"
+#include "trace_store_swap.h"
 
 #include <time.h>
 

@@ -6,10 +6,13 @@
  * its jmethodID cache at the method's idnum) to the same jmethodID.
  */
 #include "walk_vm.h"
+#include "walk_vm_check.h"
 
 #include "codeblob.h"
+#include "codeblob_init.h"
 #include "jvm.h"
 #include "log.h"
+#include "nmethod_scopes_init.h"
 #include "safe_read.h"
 #include "vm_images.h"
 #include "vmstructs.h"
@@ -48,8 +51,12 @@ static int check_method_id(jmethodID id, char *err, size_t errlen) {
     return 0;
 }
 
-/* The fields walk_vm follows from a Method* to name frames itself. Missing ones only disable that. */
+/* The fields walk_vm follows from a Method* to name frames itself. Missing ones only disable that (the
+ * walk then takes Java frames from AsyncGetCallTrace), logged. */
 static void set_layout(void) {
+    char why[256];
+    if (nmethod_scopes_init(why, sizeof(why)))
+        log_info("vm walker: compiled frames cannot be named from their debug information (%s)", why);
     walk_vm_layout l = {0};
     unsigned width;
     if (!vmstructs_field("Method", "_constMethod", &l.const_method, &width) ||
@@ -58,11 +65,14 @@ static void set_layout(void) {
         !vmstructs_field("ConstMethod", "_code_size", &l.code_size, &l.code_size_width) ||
         !vmstructs_field("ConstantPool", "_pool_holder", &l.pool_holder, &width) ||
         !vmstructs_field("InstanceKlass", "_methods_jmethod_ids", &l.jmethod_ids, &width) ||
-        !vmstructs_type_size("ConstMethod", &l.const_method_size) || !l.idnum_width || !l.code_size_width)
+        !vmstructs_type_size("ConstMethod", &l.const_method_size) || !l.idnum_width || !l.code_size_width) {
+        log_info("vm walker: this JVM does not describe the way from a Method* to its jmethodID and bytecodes");
         return;
+    }
     /* Not exported: x86_64's interpreter frame keeps the bytecode pointer five words below the Method*
      * (frame_x86.hpp: mirror, mdp, cache, locals, then bcp); a bcp outside the method's code gives bci 0. */
     l.interp_bcp_slot = codeblob_interp_method_slot() - 5;
+    if (!vmstructs_field("Method", "_access_flags", &l.access_flags, &l.access_flags_width)) l.access_flags_width = 0;
     walk_vm_set_layout(&l);
 }
 

@@ -9,6 +9,7 @@
 #include "identity.h"
 #include "jprof_args.h"
 #include "jprof_help.h"
+#include "profiler.h"
 #include "jvm_finder.h"
 #include "monotonic.h"
 #include "options.h"
@@ -175,7 +176,7 @@ static int run_action(jprof_session *s) {
             if ((size_t)snprintf(file, sizeof(file), "%s/%s", cwd, a->file) >= sizeof(file))
                 return error("-f %s: path too long", a->file);
         }
-    } else if (a->action != JPROF_START && a->action != JPROF_RESUME) {
+    } else if (a->action != JPROF_START && a->action != JPROF_RESUME && a->action != JPROF_LOAD) {
         if (session_dir_new_file(&s->dir, OUT_FILE, file, sizeof(file), err, sizeof(err))) return error("%s", err);
         to_stdout = true;
     }
@@ -185,6 +186,10 @@ static int run_action(jprof_session *s) {
     case JPROF_START:
     case JPROF_RESUME:
         return agent_request(s, action, file, true);
+    case JPROF_LOAD:
+        if (agent_request(s, action, "", true)) return -1;
+        printf("libprof loaded into JVM %d (%s)\n", (int)s->target.pid, s->library);
+        return 0;
     default:
         if (agent_request(s, action, file, true)) return -1;
         return to_stdout ? print_output(s) : 0;
@@ -213,7 +218,8 @@ static pid_t resolve_pid(const char *target) {
     bool numeric = *target != 0;
     for (const char *p = target; *p; p++) numeric = numeric && isdigit((unsigned char)*p);
     if (numeric) return (pid_t)atol(target);
-    pid_t pid = jvm_finder_find(target, err, sizeof(err));
+    /* asprof's keyword for the one JVM running here. */
+    pid_t pid = jvm_finder_find(strcmp(target, "jps") == 0 ? NULL : target, err, sizeof(err));
     if (pid < 0) error("%s", err);
     return pid;
 }
@@ -286,6 +292,10 @@ int main(int argc, char **argv) {
         error("%s", err);
         fputs("Try 'jprof --help'.\n", stderr);
         return 2;
+    }
+    if (args.version) {
+        printf("jprof (libprof) %s\n", LIBPROF_VERSION);
+        return 0;
     }
     if (args.help || argc == 1) {
         jprof_help_print(stdout);

@@ -6,6 +6,7 @@
  */
 #include "jprof_args.h"
 
+#include "event_kind.h"
 #include "options_table.h"
 
 #include <errno.h>
@@ -13,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const action_names[] = {"collect", "start", "resume", "stop", "dump", "status", "version", "list"};
+static const char *const action_names[] = {"collect", "start", "resume", "stop", "dump", "status", "version", "list",
+                                           "metrics", "load"};
 
 const char *jprof_action_name(jprof_action action) {
-    return (unsigned)action <= JPROF_LIST ? action_names[action] : "?";
+    return (unsigned)action <= JPROF_LOAD ? action_names[action] : "?";
 }
 
 static int fail(char *err, size_t errlen, const char *msg, const char *arg) {
@@ -39,7 +41,7 @@ static const char *find_option(const char *options, const char *prefix) {
 }
 
 static int parse_action(const char *arg, jprof_action *out) {
-    for (int i = JPROF_START; i <= JPROF_LIST; i++) {
+    for (int i = JPROF_COLLECT; i <= JPROF_LOAD; i++) {
         if (strcmp(arg, action_names[i]) == 0) {
             *out = (jprof_action)i;
             return 0;
@@ -96,6 +98,24 @@ static int parse_word(const char *arg, jprof_args *a, bool *have_action, char *e
     return copy(a->target, sizeof(a->target), arg, "target", err, errlen);
 }
 
+/* -e cpu,wall (asprof's spelling of several events): after the first event, only event kinds' names,
+ * which the agent reads as the options that turn them on. */
+static bool several_events(const options_spec *spec, const char *value) {
+    if (!spec->name || strcmp(spec->name, "event") != 0) return false;
+    const char *comma = strchr(value, ',');
+    while (comma) {
+        const char *next = strchr(comma + 1, ',');
+        size_t n = next ? (size_t)(next - comma - 1) : strlen(comma + 1);
+        char name[32];
+        if (n == 0 || n >= sizeof(name)) return false;
+        memcpy(name, comma + 1, n);
+        name[n] = 0;
+        if (event_kind_find(name) <= EVENT_CPU) return false;
+        comma = next;
+    }
+    return true;
+}
+
 int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t errlen) {
     memset(a, 0, sizeof(*a));
     a->duration_s = JPROF_DEFAULT_DURATION_S;
@@ -106,6 +126,8 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
         const options_spec *spec = options_table_jprof(arg);
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             a->help = true;
+        } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--version") == 0) {
+            a->version = true;
         } else if (spec && !options_table_takes_value(spec)) {
             if (append(a->profiling, sizeof(a->profiling), spec->name, NULL))
                 return fail(err, errlen, "%s: too many options", arg);
@@ -113,7 +135,7 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
             const char *value = argv[++i];
             if (!value) return fail(err, errlen, "%s needs a value", arg);
             /* The library path is not an agent option; everything else ends up in the comma-separated string. */
-            if (strchr(value, ',') && spec->own != OPTION_OWN_LIBPATH)
+            if (strchr(value, ',') && spec->own != OPTION_OWN_LIBPATH && !several_events(spec, value))
                 return fail(err, errlen, "%s: the value may not contain ',' (agent options are comma-separated)", arg);
             if (spec->own != OPTION_OWN_NONE) {
                 if (parse_own_option(spec, arg, value, a, err, errlen)) return -1;
@@ -128,7 +150,7 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
             return -1;
         }
     }
-    if (a->help) return 0;
+    if (a->help || a->version) return 0;
     if (a->duration_given && a->action != JPROF_COLLECT)
         return fail(err, errlen, "-d applies only without an action (it starts, waits, and stops); not with '%s'",
                     jprof_action_name(a->action));
@@ -142,7 +164,8 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
 int jprof_args_agent_options(const jprof_args *a, const char *action, const char *file, const char *log,
                              char *out, size_t outlen) {
     out[0] = 0;
-    if (append(out, outlen, action, NULL)) return -1;
+    /* load: the agent with no action, so it only sets itself up. */
+    if (strcmp(action, "load") != 0 && append(out, outlen, action, NULL)) return -1;
     bool writes = strcmp(action, "start") == 0 || strcmp(action, "resume") == 0 || strcmp(action, "stop") == 0 ||
                   strcmp(action, "dump") == 0;
     /* stop/dump carry the session options too: output-shaping ones (title, include, ...) apply at dump time. */

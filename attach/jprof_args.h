@@ -17,6 +17,8 @@ typedef enum {
     JPROF_STATUS,
     JPROF_VERSION,
     JPROF_LIST,
+    JPROF_METRICS,      /* the agent's counters in Prometheus' text format */
+    JPROF_LOAD,         /* load the agent into the JVM, no action: for the Java API and its MBean */
 } jprof_action;
 
 #define JPROF_DEFAULT_DURATION_S 60
@@ -29,10 +31,12 @@ typedef enum {
 typedef struct {
     jprof_action action;
     bool help;
+    bool version;                /* -v / --version: jprof's own version */
     int duration_s;              /* -d; JPROF_DEFAULT_DURATION_S when not given */
     bool duration_given;
     int start_timeout_s;         /* timeout= jprof adds to the start of -d (0: none; the user's --timeout wins) */
-    char target[256];            /* pid or main class name; may be empty for list / --help */
+    char target[256];            /* pid, main class name, or jps (the one running JVM); may be empty for list,
+                                    --help, --version */
     char file[1024];             /* -f as given (jprof makes it absolute) */
     char libpath[1024];          /* --libpath; empty = next to jprof */
     int attach_timeout_ms;       /* --attach-timeout */

@@ -18,8 +18,18 @@ static bool agent_accepts(const char *probe) {
     return options_parse(text, &o, err, sizeof(err)) == 0;
 }
 
+/* A row whose agent option this agent build refuses yet is marked so. */
+static const char *pending(const options_spec *s) {
+    char probe[128];
+    snprintf(probe, sizeof(probe), "%s%s%s", s->name ? s->name : "", s->probe && *s->probe ? "=" : "",
+             s->probe ? s->probe : "");
+    return s->name && s->probe && !agent_accepts(probe)
+               ? "\n                     [not supported by this agent build yet: refused as 'unknown option']"
+               : "";
+}
+
 void jprof_help_print(FILE *out) {
-    fputs("Usage: jprof [action] [options] <pid | main class name>\n"
+    fputs("Usage: jprof [action] [options] <pid | main class name | jps>\n"
           "Profile a running JVM: jprof loads libprof.so into it through the HotSpot attach mechanism.\n"
           "\n"
           "Actions:\n"
@@ -31,21 +41,17 @@ void jprof_help_print(FILE *out) {
           "  status             state, engine, elapsed time, samples and drops\n"
           "  version            the version of the agent loaded in the JVM\n"
           "  list               the events that can be sampled\n"
+          "  collect            the same as no action\n"
+          "  metrics            the agent's counters in Prometheus' text format\n"
+          "  load               load the agent only (for the Java API, its MBean, later requests)\n"
+          "\n"
+          "Target: a pid, a main class or jar name, or jps: the one JVM running here.\n"
           "\n"
           "Options:\n",
           out);
-    for (size_t i = 0; i < options_table_count; i++) {
-        const options_spec *s = &options_table[i];
-        if (!s->jprof) continue;
-        char flags[64], probe[128];
-        snprintf(flags, sizeof(flags), "%s%s%s", s->jprof, s->jprof_arg ? " " : "", s->jprof_arg ? s->jprof_arg : "");
-        snprintf(probe, sizeof(probe), "%s%s%s", s->name ? s->name : "", s->probe && *s->probe ? "=" : "",
-                 s->probe ? s->probe : "");
-        fprintf(out, "  %-18s %s%s\n", flags, s->jprof_help,
-                s->name && s->probe && !agent_accepts(probe)
-                    ? "\n                     [not supported by this agent build yet: refused as 'unknown option']"
-                    : "");
-    }
+    options_table_print_help(out, OPTIONS_JPROF, pending);
+    /* jprof's own switches, not options: they stop before any target is needed. */
+    fprintf(out, "  %-18s %s\n", "-v, --version", "jprof's version");
     fprintf(out, "  %-18s %s\n", "-h, --help", "this text");
     fputs("\nFormats this agent writes now:", out);
     static const char *const formats[] = {"collapsed", "flamegraph", "tree", "text", "jfr", "traces", "flat"};

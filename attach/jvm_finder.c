@@ -104,19 +104,23 @@ pid_t jvm_finder_find(const char *name, char *err, size_t errlen) {
         if (n <= 0 || !is_java_launcher(cmdline, pid)) continue;
         char main_class[512];
         if (jvm_finder_main_class(cmdline, (size_t)n, main_class, sizeof(main_class))) continue;
-        if (!jvm_finder_matches(main_class, name)) continue;
+        if (name && !jvm_finder_matches(main_class, name)) continue;
         if (matches++ == 0) found = pid;
         size_t used = strlen(others);
         snprintf(others + used, sizeof(others) - used, "%s%d", used ? " " : "", (int)pid);
     }
     closedir(proc);
     if (matches == 0) {
-        snprintf(err, errlen, "no such process: no running JVM has the main class or jar '%s'", name);
+        if (name) snprintf(err, errlen, "no such process: no running JVM has the main class or jar '%s'", name);
+        else snprintf(err, errlen, "jps: no running JVM found");
         return -1;
     }
     if (matches > 1) {
-        snprintf(err, errlen, "%d JVMs have the main class '%s' (pids %s): give the pid instead", matches, name,
-                 others);
+        if (name)
+            snprintf(err, errlen, "%d JVMs have the main class '%s' (pids %s): give the pid instead", matches, name,
+                     others);
+        else snprintf(err, errlen, "jps: %d JVMs are running (pids %s): give the pid or main class instead", matches,
+                      others);
         return -1;
     }
     return found;

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* The pid of the only java process whose main class matches 'name'; -1 with a message when there is none
- * or more than one. */
+/* The pid of the only java process whose main class matches 'name' (NULL: of the only java process, asprof's
+ * 'jps' target); -1 with a message when there is none or more than one. */
 pid_t jvm_finder_find(const char *name, char *err, size_t errlen);
 
 /* The main class (or "-jar" file, or "-m" module class) of a java command line given as NUL-separated

@@ -1,7 +1,7 @@
 #include "dump_bench_jfr.h"
 
 #include "jfr_chunk.h"
-#include "jfr_events.h"
+#include "jfr_event.h"
 #include "jfr_pools.h"
 #include "jvm.h"
 
@@ -63,7 +63,7 @@ int dump_bench_jfr(const char *path, trace_table *table, const uint32_t *ids, co
                           .ticks_per_second = JFR_TICKS_PER_SECOND};
     uint8_t header[JFR_HEADER_SIZE];
     jfr_chunk_header_encode(&h, header);
-    jfr_put_bytes(&b, header, sizeof(header));
+    jfr_buf_put_bytes(&b, header, sizeof(header));
     int rc = 0;
     for (uint64_t i = 0; i < count && rc == 0; i++) {
         jfr_event_execution_sample(&b, start + i * SAMPLE_SPACING_TICKS, jfr_pools_thread_key(&pools, tids[i]),

@@ -151,6 +151,14 @@ static const char *java_suffix(const char *t) {
     return "_[j]";
 }
 
+/* The profile's frame type of a Java JFR frame type, for the HTML page's colours. */
+static frame_type java_type(const char *t) {
+    if (strcmp(t, "Inlined") == 0) return FTYPE_INLINED;
+    if (strcmp(t, "Interpreted") == 0) return FTYPE_INTERPRETED;
+    if (strcmp(t, "C1 compiled") == 0) return FTYPE_C1;
+    return strcmp(t, "JIT compiled") == 0 ? FTYPE_JIT : FTYPE_JAVA;
+}
+
 /* The name of one frame, interned. Java-typed frames, and the JDK's "Native" frames of Java native
  * methods (which have a class), are class.method; the others (our synthetic class "") the method alone. */
 static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
@@ -170,7 +178,7 @@ static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
                           fi->method[0] ? fi->method : "[unknown_method]", fi->descriptor[0] ? fi->descriptor : NULL,
                           style);
         if (cv->o->style.ann) strcat(name, java_suffix(fi->frame_type));
-        type = FTYPE_JAVA;
+        type = java_type(fi->frame_type);
     } else {
         const char *method = fi->method[0] ? fi->method : "[unknown]";
         bool kernel = strcmp(fi->frame_type, "Kernel") == 0;

@@ -27,14 +27,7 @@ void jfrconv_usage(FILE *out) {
           "\n"
           "Options:\n",
           out);
-    for (size_t i = 0; i < options_table_count; i++) {
-        const options_spec *o = &options_table[i];
-        if (!o->jfrconv_long) continue;
-        char flags[64];
-        snprintf(flags, sizeof(flags), "%s%s%s%s%s", o->jfrconv ? o->jfrconv : "  ", o->jfrconv ? ", " : "  ",
-                 o->jfrconv_long, o->jfrconv_arg ? " " : "", o->jfrconv_arg ? o->jfrconv_arg : "");
-        fprintf(out, "  %-20s %s\n", flags, o->jfrconv_help);
-    }
+    options_table_print_help(out, OPTIONS_JFRCONV, NULL);
     fputs("  -h, --help           this help\n", out);
 }
 
@@ -138,51 +131,38 @@ static int set_format(jfrconv_args *a, const char *value, char *err, size_t errl
     return errmsg_fail(err, errlen, "-o '%s': unknown format; accepted: collapsed, flamegraph (or html), tree, text", value);
 }
 
-/* The flag a row of the option table sets here: agent options by their name, jfrconv's own by its flag. */
-static bool *flag_for(jfrconv_args *a, const options_spec *s) {
-    struct { const char *option; bool *flag; } flags[] = {
-        {"threads", &a->convert.threads}, {"total", &a->output.total}, {"reverse", &a->reverse},
-        {"inverted", &a->output.inverted}, {"simple", &a->convert.style.simple}, {"dot", &a->convert.style.dot},
-        {"sig", &a->convert.style.sig}, {"ann", &a->convert.style.ann}, {"--cpu", &a->convert.cpu_only},
-        {"--wall", &a->convert.wall_only}, {"states", &a->convert.state_frames},
-        {"--nativemem", &a->convert.nativemem}, {"--nativelock", &a->convert.nativelock}, {"leak", &a->convert.leak},
-    };
-    const char *option = s->name ? s->name : s->jfrconv_long;
-    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-        if (strcmp(option, flags[i].option) == 0) return flags[i].flag;
-    }
-    return NULL;
-}
-
-static bool is(const options_spec *s, const char *option) {
-    return strcmp(s->name ? s->name : s->jfrconv_long, option) == 0;
-}
-
-/* 'name' is the flag as given, for messages. */
-static int parse_valued(jfrconv_args *a, const options_spec *s, const char *name, const char *value, char *err,
-                        size_t errlen) {
-    if (is(s, "--output")) return set_format(a, value, err, errlen);
-    if (is(s, "state")) return jfr_convert_add_states(&a->convert, value, err, errlen);
-    if (is(s, "include")) return jfr_convert_add_filter(&a->convert, true, value, err, errlen);
-    if (is(s, "exclude")) return jfr_convert_add_filter(&a->convert, false, value, err, errlen);
-    if (is(s, "--from") || is(s, "--to")) {
-        if (jfrconv_parse_time(value, is(s, "--from") ? &a->from : &a->to))
+/* A flag's value by its row: the converter's own settings by the row's jfrconv_sets, every other row by
+ * the agent's parser into the output options, with the agent's messages. 'name' is the flag as given. */
+static int apply(jfrconv_args *a, const options_spec *s, const char *name, const char *value, char *err,
+                 size_t errlen) {
+    switch (s->jfrconv_sets) {
+    case JFRCONV_SETS_OUTPUT: return options_table_apply(s, name, value, &a->output, err, errlen);
+    case JFRCONV_SETS_FORMAT: return set_format(a, value, err, errlen);
+    case JFRCONV_SETS_STATES: return jfr_convert_add_states(&a->convert, value, err, errlen);
+    case JFRCONV_SETS_INCLUDE:
+    case JFRCONV_SETS_EXCLUDE:
+        return jfr_convert_add_filter(&a->convert, s->jfrconv_sets == JFRCONV_SETS_INCLUDE, value, err, errlen);
+    case JFRCONV_SETS_CPU_ONLY: a->convert.cpu_only = true; return 0;
+    case JFRCONV_SETS_WALL_ONLY: a->convert.wall_only = true; return 0;
+    /* issue 21 */
+    case JFRCONV_SETS_NATIVEMEM: a->convert.nativemem = true; return 0;
+    case JFRCONV_SETS_NATIVELOCK: a->convert.nativelock = true; return 0;
+    case JFRCONV_SETS_FROM:
+    case JFRCONV_SETS_TO:
+        if (jfrconv_parse_time(value, s->jfrconv_sets == JFRCONV_SETS_FROM ? &a->from : &a->to))
             return errmsg_fail(err, errlen, "%s '%s': expected a time such as 10s, 500ms, -5s, 1700000000000 (epoch ms), "
                         "2026-11-22T10:15:00 or 10:15:00", name, value);
         return 0;
     }
-    if (is(s, "title")) {
-        if (strlen(value) >= sizeof(a->output.title))
-            return errmsg_fail(err, errlen, "--title: longer than %zu characters", sizeof(a->output.title) - 1);
-        strcpy(a->output.title, value);
-        return 0;
-    }
-    if (is(s, "minwidth")) {
-        if (options_parse_percent(value, &a->output.minwidth))
-            return errmsg_fail(err, errlen, "--minwidth '%s': expected a percent from 0 to 100, such as 0.5", value);
-        return 0;
-    }
-    return 1;  /* not a valued option */
+    return errmsg_fail(err, errlen, "%s: no setting for this table row", name);   /* cannot happen */
+}
+
+/* The converter reads the naming, thread and reverse settings the output options received by their rows. */
+static void settle(jfrconv_args *a) {
+    a->convert.threads = a->output.threads;
+    a->convert.state_frames = a->output.states;
+    a->convert.style = (names_style){a->output.simple, a->output.dot, a->output.sig, a->output.ann};
+    a->convert.leak = a->output.leak;   /* issue 21 */
 }
 
 int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t errlen) {
@@ -213,9 +193,13 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
         if (eq) value = eq + 1;
         const options_spec *spec = options_table_jfrconv(name);
         bool help = strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0;
-        if (help || (spec && !options_table_takes_value(spec))) {
+        if (help) {
             if (value) return errmsg_fail(err, errlen, "option %s takes no value (got '%s')", name, value);
-            *(help ? &a->help : flag_for(a, spec)) = true;
+            a->help = true;
+            continue;
+        }
+        if (spec && !options_table_takes_value(spec)) {
+            if (apply(a, spec, name, value, err, errlen)) return -1;
             continue;
         }
         if (!spec) return errmsg_fail(err, errlen, "unknown option '%s'; see jfrconv --help", arg);
@@ -223,8 +207,9 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
             if (i + 1 >= argc) return errmsg_fail(err, errlen, "option %s needs a value", name);
             value = argv[++i];
         }
-        if (parse_valued(a, spec, name, value, err, errlen)) return -1;
+        if (apply(a, spec, name, value, err, errlen)) return -1;
     }
+    settle(a);
     if (a->help) return 0;
     if (a->convert.cpu_only && a->convert.wall_only)
         return errmsg_fail(err, errlen, "--cpu and --wall: give one (each selects one event of the recording)");
@@ -252,9 +237,10 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
     }
     a->output.file[used] = 0;
     prof_format format = options_effective_format(&a->output);
-    if (a->reverse) {
-        if (format == FORMAT_FLAMEGRAPH || format == FORMAT_TREE) a->output.reverse = true;
-        else a->convert.reverse_stacks = true;
+    /* -r: the page opens reversed; other formats get their stacks written leaf first. */
+    if (a->output.reverse && format != FORMAT_FLAMEGRAPH && format != FORMAT_TREE) {
+        a->output.reverse = false;
+        a->convert.reverse_stacks = true;
     }
     return 0;
 }

@@ -33,12 +33,13 @@ typedef struct {
 
 typedef struct {
     jfr_convert_options convert;
-    prof_options output;          /* file, format, title, total, minwidth, reverse, inverted */
+    prof_options output;          /* every option of the table's the agent shares (title, minwidth, -r, -t ...),
+                                     set by the agent's own parser; the converter's naming and threads
+                                     come from it */
     const char *inputs[JFRCONV_MAX_INPUTS];
     int input_count;
     const char *output_path;      /* "-" = standard output */
     jfrconv_time from, to;
-    bool reverse;                 /* -r: HTML opens reversed; other formats get leaf-first stacks */
     bool help;
 } jfrconv_args;
 

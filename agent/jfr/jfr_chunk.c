@@ -26,21 +26,21 @@ void jfr_chunk_header_encode(const jfr_chunk_header *h, uint8_t out[JFR_HEADER_S
 }
 
 void jfr_chunk_checkpoint_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t ticks) {
-    c->at = jfr_event_begin(b, JFR_CHECKPOINT);
-    jfr_put_varint(b, ticks);
-    jfr_put_varint(b, 0);   /* duration */
-    jfr_put_varint(b, 0);   /* delta to the previous checkpoint: this is the only one in its chunk */
-    jfr_put_u8(b, 1);       /* type flags: flush */
+    c->at = jfr_buf_event_begin(b, JFR_CHECKPOINT);
+    jfr_buf_put_varint(b, ticks);
+    jfr_buf_put_varint(b, 0);   /* duration */
+    jfr_buf_put_varint(b, 0);   /* delta to the previous checkpoint: this is the only one in its chunk */
+    jfr_buf_put_u8(b, 1);       /* type flags: flush */
     c->count_at = b->len;
-    jfr_put_varint5(b, 0);
+    jfr_buf_put_varint5(b, 0);
     c->pools = 0;
 }
 
 void jfr_chunk_pool_begin(jfr_buf *b, jfr_checkpoint *c, uint64_t type_id) {
     c->pool_at = b->len;
-    jfr_put_varint(b, type_id);
+    jfr_buf_put_varint(b, type_id);
     c->pool_count_at = b->len;
-    jfr_put_varint5(b, 0);
+    jfr_buf_put_varint5(b, 0);
 }
 
 void jfr_chunk_pool_end(jfr_buf *b, jfr_checkpoint *c, uint64_t count) {
@@ -54,5 +54,5 @@ void jfr_chunk_pool_end(jfr_buf *b, jfr_checkpoint *c, uint64_t count) {
 
 void jfr_chunk_checkpoint_end(jfr_buf *b, jfr_checkpoint *c) {
     jfr_patch_varint5(b, c->count_at, c->pools);
-    jfr_event_end(b, c->at);
+    jfr_buf_event_end(b, c->at);
 }

@@ -5,7 +5,7 @@
 #ifndef LIBPROF_JFR_CHUNK_H
 #define LIBPROF_JFR_CHUNK_H
 
-#include "jfr_encode.h"
+#include "jfr_buf.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -155,15 +155,15 @@ static int intern_number(writer *w, long long v) {
 /* An element: name, attributes as (key, value) string pairs, then the number of children (written by the
  * caller, followed by the children). */
 static void element(writer *w, const char *name, int attr_count, const int *attrs) {
-    jfr_put_varint(&w->tree, (uint64_t)intern(w, name));
-    jfr_put_varint(&w->tree, (uint64_t)attr_count);
-    for (int i = 0; i < 2 * attr_count; i++) jfr_put_varint(&w->tree, (uint64_t)attrs[i]);
+    jfr_buf_put_varint(&w->tree, (uint64_t)intern(w, name));
+    jfr_buf_put_varint(&w->tree, (uint64_t)attr_count);
+    for (int i = 0; i < 2 * attr_count; i++) jfr_buf_put_varint(&w->tree, (uint64_t)attrs[i]);
 }
 
 static void annotation(writer *w, int type, const char *value) {
     int attrs[4] = {intern(w, "class"), intern_number(w, type), intern(w, "value"), value ? intern(w, value) : 0};
     element(w, "annotation", value ? 2 : 1, attrs);
-    jfr_put_varint(&w->tree, 0);
+    jfr_buf_put_varint(&w->tree, 0);
 }
 
 static void field(writer *w, const field_def *f) {
@@ -181,7 +181,7 @@ static void field(writer *w, const field_def *f) {
         attrs[n++] = intern(w, "1");
     }
     element(w, "field", n / 2, attrs);
-    jfr_put_varint(&w->tree, f->annotation ? 1 : 0);
+    jfr_buf_put_varint(&w->tree, f->annotation ? 1 : 0);
     if (f->annotation) annotation(w, f->annotation, f->value);
 }
 
@@ -200,7 +200,7 @@ static void class_element(writer *w, const class_def *c) {
         attrs[n++] = intern(w, "true");
     }
     element(w, "class", n / 2, attrs);
-    jfr_put_varint(&w->tree, (uint64_t)(c->field_count + (c->label ? 1 : 0) + (c->content_type ? 1 : 0)));
+    jfr_buf_put_varint(&w->tree, (uint64_t)(c->field_count + (c->label ? 1 : 0) + (c->content_type ? 1 : 0)));
     for (int i = 0; i < c->field_count; i++) field(w, &c->fields[i]);
     if (c->label) annotation(w, JFR_ANN_LABEL, c->label);
     if (c->content_type) annotation(w, JFR_ANN_CONTENT_TYPE, NULL);
@@ -212,23 +212,23 @@ void jfr_metadata_write(jfr_buf *b, uint64_t start_ticks, uint64_t metadata_id) 
     jfr_buf_init(&w.tree);
     intern(&w, "");   /* index 0 */
     element(&w, "root", 0, NULL);
-    jfr_put_varint(&w.tree, 2);
+    jfr_buf_put_varint(&w.tree, 2);
     element(&w, "metadata", 0, NULL);
     size_t count = sizeof(classes) / sizeof(classes[0]);
-    jfr_put_varint(&w.tree, count);
+    jfr_buf_put_varint(&w.tree, count);
     for (size_t i = 0; i < count; i++) class_element(&w, &classes[i]);
     int region[4] = {intern(&w, "locale"), intern(&w, "en_US"), intern(&w, "gmtOffset"), intern(&w, "0")};
     element(&w, "region", 2, region);
-    jfr_put_varint(&w.tree, 0);
+    jfr_buf_put_varint(&w.tree, 0);
 
-    size_t at = jfr_event_begin(b, JFR_METADATA);
-    jfr_put_varint(b, start_ticks);
-    jfr_put_varint(b, 0);   /* duration */
-    jfr_put_varint(b, metadata_id);
-    jfr_put_varint(b, (uint64_t)w.count);
-    for (int i = 0; i < w.count; i++) jfr_put_string(b, w.strings[i]);
-    jfr_put_bytes(b, w.tree.data, w.tree.len);
+    size_t at = jfr_buf_event_begin(b, JFR_METADATA);
+    jfr_buf_put_varint(b, start_ticks);
+    jfr_buf_put_varint(b, 0);   /* duration */
+    jfr_buf_put_varint(b, metadata_id);
+    jfr_buf_put_varint(b, (uint64_t)w.count);
+    for (int i = 0; i < w.count; i++) jfr_buf_put_string(b, w.strings[i]);
+    jfr_buf_put_bytes(b, w.tree.data, w.tree.len);
     if (w.tree.failed) b->failed = true;
-    jfr_event_end(b, at);
+    jfr_buf_event_end(b, at);
     jfr_buf_free(&w.tree);
 }

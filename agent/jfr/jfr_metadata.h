@@ -5,7 +5,7 @@
 #ifndef LIBPROF_JFR_METADATA_H
 #define LIBPROF_JFR_METADATA_H
 
-#include "jfr_encode.h"
+#include "jfr_buf.h"
 
 #include <stdint.h>
 

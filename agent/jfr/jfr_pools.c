@@ -227,7 +227,7 @@ static frame_out named_frame(resolver *r, const trace_frame *f) {
 
 static frame_out resolve_frame(resolver *r, const trace_frame *f) {
     uint64_t key;
-    if (f->kind != FRAME_JAVA || !f->id) return named_frame(r, f);
+    if (!frame_kind_is_java(f->kind) || !f->id) return named_frame(r, f);
     if (!u64map_get(&r->java_methods, f->id, &key)) {
         jvm_method_info *info = malloc(sizeof(*info));
         if (!info || jvm_method_describe((jmethodID)(uintptr_t)f->id, info) != 0) {
@@ -243,14 +243,18 @@ static frame_out resolve_frame(resolver *r, const trace_frame *f) {
     }
     const method_rec *m = key ? &r->methods[key - 1] : NULL;
     int line = m && m->java ? jvm_lines_at(m->java, f->bci) : -1;
-    return (frame_out){(uint32_t)key, line, f->bci >= 0 ? f->bci : -1, JFR_FRAME_JIT};
+    int type = f->kind == FRAME_JAVA_INTERPRETED ? JFR_FRAME_INTERPRETED
+               : f->kind == FRAME_JAVA_INLINED   ? JFR_FRAME_INLINED
+               : f->kind == FRAME_JAVA_C1        ? JFR_FRAME_C1
+                                                 : JFR_FRAME_JIT;
+    return (frame_out){(uint32_t)key, line, f->bci >= 0 ? f->bci : -1, type};
 }
 
 static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
     const trace_frame *frames;
     uint32_t depth;
     trace_table *table = r->pools->tables[id >> 31];
-    jfr_put_varint(b, jfr_pools_trace_key(r->pools, id));
+    jfr_buf_put_varint(b, jfr_pools_trace_key(r->pools, id));
     if (!table || !traces_get(table, id & 0x7fffffffu, &frames, &depth)) {
         /* Counted before its frames were complete (cannot last): one marker frame rather than no stack. */
         static const trace_frame unknown = {MARKER_UNKNOWN_STATE, 0, FRAME_MARKER};
@@ -258,14 +262,14 @@ static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
         depth = 1;
     }
     bool truncated = depth > 0 && frames[depth - 1].kind == FRAME_MARKER && frames[depth - 1].id == MARKER_TRUNCATED;
-    jfr_put_u8(b, truncated);
-    jfr_put_varint(b, depth);
+    jfr_buf_put_u8(b, truncated);
+    jfr_buf_put_varint(b, depth);
     for (uint32_t i = 0; i < depth; i++) {
         frame_out f = resolve_frame(r, &frames[i]);
-        jfr_put_varint(b, method_ref(r, f.method));
-        jfr_put_int(b, f.line);
-        jfr_put_int(b, f.bci);
-        jfr_put_varint(b, (uint64_t)f.type);
+        jfr_buf_put_varint(b, method_ref(r, f.method));
+        jfr_buf_put_int(b, f.line);
+        jfr_buf_put_int(b, f.bci);
+        jfr_buf_put_varint(b, (uint64_t)f.type);
     }
 }
 
@@ -278,12 +282,12 @@ static void write_threads(jfr_pools *p, jfr_buf *b, jfr_checkpoint *c) {
         char name[256];
         threads_get_name((int)tid, name, sizeof(name));
         long long java_id = threads_get_java_id((int)tid);
-        jfr_put_varint(b, jfr_pools_thread_key(p, (uint32_t)tid));
-        jfr_put_string(b, name);
-        jfr_put_varint(b, tid);
-        jfr_put_string(b, name);
-        jfr_put_varint(b, (uint64_t)java_id);
-        jfr_put_varint(b, 0);   /* thread group: none */
+        jfr_buf_put_varint(b, jfr_pools_thread_key(p, (uint32_t)tid));
+        jfr_buf_put_string(b, name);
+        jfr_buf_put_varint(b, tid);
+        jfr_buf_put_string(b, name);
+        jfr_buf_put_varint(b, (uint64_t)java_id);
+        jfr_buf_put_varint(b, 0);   /* thread group: none */
         n++;
     }
     jfr_chunk_pool_end(b, c, n);
@@ -293,33 +297,33 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
     jfr_chunk_pool_begin(b, c, JFR_METHOD);
     for (size_t i = 0; i < r->method_count; i++) {
         const method_rec *m = &r->methods[i];
-        jfr_put_varint(b, m->key);
-        jfr_put_varint(b, ref(r, m->class_key));
-        jfr_put_varint(b, ref(r, m->name_sym));
-        jfr_put_varint(b, ref(r, m->desc_sym));
-        jfr_put_int(b, m->modifiers);
-        jfr_put_u8(b, 0);   /* hidden: never, every frame is shown as the other outputs show it */
+        jfr_buf_put_varint(b, m->key);
+        jfr_buf_put_varint(b, ref(r, m->class_key));
+        jfr_buf_put_varint(b, ref(r, m->name_sym));
+        jfr_buf_put_varint(b, ref(r, m->desc_sym));
+        jfr_buf_put_int(b, m->modifiers);
+        jfr_buf_put_u8(b, 0);   /* hidden: never, every frame is shown as the other outputs show it */
     }
     jfr_chunk_pool_end(b, c, r->method_count);
 
     jfr_chunk_pool_begin(b, c, JFR_CLASS);
     for (size_t i = 0; i < r->class_count; i++) {
         const class_rec *k = &r->class_list[i];
-        jfr_put_varint(b, ref(r, k->name_sym));
-        jfr_put_varint(b, 0);   /* class loader: not recorded */
-        jfr_put_varint(b, ref(r, k->name_sym));
-        jfr_put_varint(b, ref(r, k->package_key));
-        jfr_put_int(b, k->modifiers);
-        jfr_put_u8(b, 0);
+        jfr_buf_put_varint(b, ref(r, k->name_sym));
+        jfr_buf_put_varint(b, 0);   /* class loader: not recorded */
+        jfr_buf_put_varint(b, ref(r, k->name_sym));
+        jfr_buf_put_varint(b, ref(r, k->package_key));
+        jfr_buf_put_int(b, k->modifiers);
+        jfr_buf_put_u8(b, 0);
     }
     jfr_chunk_pool_end(b, c, r->class_count);
 
     jfr_chunk_pool_begin(b, c, JFR_PACKAGE);
     for (size_t i = 0; i < r->package_count; i++) {
-        jfr_put_varint(b, ref(r, r->package_syms[i]));
-        jfr_put_varint(b, ref(r, r->package_syms[i]));
-        jfr_put_varint(b, 0);   /* module: not recorded */
-        jfr_put_u8(b, 1);
+        jfr_buf_put_varint(b, ref(r, r->package_syms[i]));
+        jfr_buf_put_varint(b, ref(r, r->package_syms[i]));
+        jfr_buf_put_varint(b, 0);   /* module: not recorded */
+        jfr_buf_put_u8(b, 1);
     }
     jfr_chunk_pool_end(b, c, r->package_count);
 
@@ -329,8 +333,8 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
     for (size_t i = 0; i < r->symbols_used.capacity; i++) {
         uint64_t sym = r->symbols_used.keys[i];
         if (!sym) continue;
-        jfr_put_varint(b, ref(r, (uint32_t)sym));
-        jfr_put_string(b, r->pools->strings.names[sym - 1]);
+        jfr_buf_put_varint(b, ref(r, (uint32_t)sym));
+        jfr_buf_put_string(b, r->pools->strings.names[sym - 1]);
         n++;
     }
     jfr_chunk_pool_end(b, c, n);
@@ -386,14 +390,14 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
 
     jfr_chunk_pool_begin(b, &c, JFR_FRAME_TYPE);
     for (int t = 1; t < JFR_FRAME_TYPE_COUNT; t++) {
-        jfr_put_varint(b, (uint64_t)t);
-        jfr_put_string(b, jfr_frame_type_name(t));
+        jfr_buf_put_varint(b, (uint64_t)t);
+        jfr_buf_put_string(b, jfr_frame_type_name(t));
     }
     jfr_chunk_pool_end(b, &c, JFR_FRAME_TYPE_COUNT - 1);
     jfr_chunk_pool_begin(b, &c, JFR_THREAD_STATE);
     for (int s = 0; s < THREAD_STATE_COUNT; s++) {
-        jfr_put_varint(b, JFR_THREAD_STATE_KEY(s));
-        jfr_put_string(b, thread_state_jfr_name(s));
+        jfr_buf_put_varint(b, JFR_THREAD_STATE_KEY(s));
+        jfr_buf_put_string(b, thread_state_jfr_name(s));
     }
     jfr_chunk_pool_end(b, &c, THREAD_STATE_COUNT);
     jfr_chunk_checkpoint_end(b, &c);

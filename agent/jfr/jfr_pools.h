@@ -18,7 +18,7 @@
 #define LIBPROF_JFR_POOLS_H
 
 #include "jfr_chunk.h"
-#include "jfr_encode.h"
+#include "jfr_buf.h"
 #include "profile.h"
 #include "traces.h"
 #include "u64map.h"

@@ -11,7 +11,7 @@
 #include "jfr_sample_event.h"
 
 #include "event_kind.h"
-#include "jfr_events.h"
+#include "jfr_event.h"
 #include "thread_state.h"
 
 bool jfr_sample_event_write(jfr_buf *b, const sample_record *rec, uint64_t thread_key, uint64_t trace_key) {

@@ -10,7 +10,7 @@
 #ifndef LIBPROF_JFR_SAMPLE_EVENT_H
 #define LIBPROF_JFR_SAMPLE_EVENT_H
 
-#include "jfr_encode.h"
+#include "jfr_buf.h"
 #include "sample_ring.h"
 
 #include <stdbool.h>

@@ -59,6 +59,7 @@ enum jfr_frame_type {
     JFR_FRAME_NATIVE = 4,
     JFR_FRAME_CPP = 5,
     JFR_FRAME_KERNEL = 6,
+    JFR_FRAME_C1 = 7,          /* async-profiler's "C1 compiled" */
     JFR_FRAME_TYPE_COUNT
 };
 
@@ -68,13 +69,14 @@ static inline const char *jfr_frame_type_name(int t) {
         [JFR_FRAME_INTERPRETED] = "Interpreted", [JFR_FRAME_JIT] = "JIT compiled",
         [JFR_FRAME_INLINED] = "Inlined",         [JFR_FRAME_NATIVE] = "Native",
         [JFR_FRAME_CPP] = "C++",                 [JFR_FRAME_KERNEL] = "Kernel",
+        [JFR_FRAME_C1] = "C1 compiled",
     };
     return t > 0 && t < JFR_FRAME_TYPE_COUNT ? names[t] : 0;
 }
 
 /* True for the types whose frames a reader names class.method. */
 static inline int jfr_frame_type_is_java(int t) {
-    return t == JFR_FRAME_INTERPRETED || t == JFR_FRAME_JIT || t == JFR_FRAME_INLINED;
+    return t == JFR_FRAME_INTERPRETED || t == JFR_FRAME_JIT || t == JFR_FRAME_INLINED || t == JFR_FRAME_C1;
 }
 
 /* The class of every non-Java frame's method: an empty name, as async-profiler writes them (jfr print

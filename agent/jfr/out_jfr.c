@@ -11,12 +11,13 @@
  * chunks are kept and moved to the target as usual.
  */
 #define _GNU_SOURCE
+#include "sample_ring_create.h"
 #include "out_jfr.h"
 
 #include "cpu_load.h"
 #include "filepath.h"
 #include "jfr_chunk.h"
-#include "jfr_events.h"
+#include "jfr_event.h"
 #include "jfr_sample_event.h"
 #include "jfr_pools.h"
 #include "jfr_types.h"
@@ -26,6 +27,7 @@
 #include "safe_file.h"
 #include "signal_watch.h"
 #include "trace_store.h"
+#include "trace_store_swap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -123,21 +125,13 @@ static void stop_on_error(int error, const char *what) {
               strerror(rec.error), kept, rec.tmp_path);
 }
 
-static bool write_all(int fd, const uint8_t *p, size_t n) {
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
+#define AT_POSITION UINT64_MAX   /* write_all: at the file's own position (a pipe, a terminal) */
 
-/* pwrite of everything, or false with errno set (ENOSPC for a write that could not make progress). */
-static bool write_all_at(int fd, const uint8_t *p, size_t n, uint64_t at) {
+/* Writes everything, with pwrite at 'at' or with write at the file's position (AT_POSITION); false with
+ * errno set (ENOSPC for a write that could not make progress). */
+static bool write_all(int fd, const uint8_t *p, size_t n, uint64_t at) {
     while (n > 0) {
-        ssize_t w = pwrite(fd, p, n, (off_t)at);
+        ssize_t w = at == AT_POSITION ? write(fd, p, n) : pwrite(fd, p, n, (off_t)at);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
             if (w == 0) errno = ENOSPC;
@@ -145,7 +139,7 @@ static bool write_all_at(int fd, const uint8_t *p, size_t n, uint64_t at) {
         }
         p += w;
         n -= (size_t)w;
-        at += (uint64_t)w;
+        if (at != AT_POSITION) at += (uint64_t)w;
     }
     return true;
 }
@@ -154,7 +148,7 @@ static bool write_all_at(int fd, const uint8_t *p, size_t n, uint64_t at) {
 static void flush_buf(void) {
     if (rec.buf.failed) rec.out_of_memory = true;
     if (rec.buf.len && !rec.error) {
-        if (write_all_at(rec.part_fd, rec.buf.data, rec.buf.len, rec.part_size)) rec.part_size += rec.buf.len;
+        if (write_all(rec.part_fd, rec.buf.data, rec.buf.len, rec.part_size)) rec.part_size += rec.buf.len;
         else stop_on_error(errno, rec.part_path);
     }
     jfr_buf_clear(&rec.buf);
@@ -169,7 +163,7 @@ static int append_chunk(void) {
         size_t want = rec.part_size - at < sizeof(block) ? (size_t)(rec.part_size - at) : sizeof(block);
         ssize_t got = pread(rec.part_fd, block, want, (off_t)at);
         if (got < 0 && errno == EINTR) continue;
-        if (got <= 0 || !write_all_at(rec.fd, block, (size_t)got, rec.file_size + at)) {
+        if (got <= 0 || !write_all(rec.fd, block, (size_t)got, rec.file_size + at)) {
             int error = got == 0 ? EIO : errno;
             if (ftruncate(rec.fd, (off_t)rec.file_size) != 0)
                 log_error("JFR recording %s: cannot cut it back to its %llu bytes of finished chunks: %s", rec.tmp_path,
@@ -218,6 +212,13 @@ static void write_chunk_start_events(uint64_t ticks) {
         if (!value) value = number;
         jfr_event_active_setting(&rec.buf, ticks, JFR_EXECUTION_SAMPLE, settings[i].name, value);
     }
+    /* The wall-clock interval in ns, under the name async-profiler's converters read it by ("wall"). */
+    bool wall_first = options_event_kind(o->event) == EVENT_WALL;
+    if (wall_first || o->extra_events[EVENT_WALL]) {
+        snprintf(number, sizeof(number), "%llu",
+                 (unsigned long long)(wall_first ? o->interval_ns : o->extra_intervals[EVENT_WALL]));
+        jfr_event_active_setting(&rec.buf, ticks, JFR_EXECUTION_SAMPLE, "wall", number);
+    }
     jfr_event_os_information(&rec.buf, ticks, rec.os_version);
     jfr_jvm_info jvm = {rec.jvm_name, rec.jvm_version, NULL, rec.java_command[0] ? rec.java_command : NULL,
                         rec.process_start_ms, (uint64_t)getpid()};
@@ -231,7 +232,7 @@ static void chunk_begin(uint64_t ticks, uint64_t nanos) {
     jfr_chunk_header h = {.start_nanos = nanos, .start_ticks = ticks, .ticks_per_second = JFR_TICKS_PER_SECOND};
     uint8_t bytes[JFR_HEADER_SIZE];
     jfr_chunk_header_encode(&h, bytes);   /* "being written" until chunk_end completes it */
-    jfr_put_bytes(&rec.buf, bytes, sizeof(bytes));
+    jfr_buf_put_bytes(&rec.buf, bytes, sizeof(bytes));
     write_chunk_start_events(ticks);
     flush_buf();
 }
@@ -255,7 +256,7 @@ static void chunk_end(uint64_t ticks) {
     h.size = rec.part_size;
     uint8_t bytes[JFR_HEADER_SIZE];
     jfr_chunk_header_encode(&h, bytes);
-    if (!write_all_at(rec.part_fd, bytes, sizeof(bytes), 0)) stop_on_error(errno, rec.part_path);
+    if (!write_all(rec.part_fd, bytes, sizeof(bytes), 0)) stop_on_error(errno, rec.part_path);
     else if (append_chunk() == 0) rec.chunks++;
 }
 
@@ -519,7 +520,7 @@ static int copy_out(uint64_t size, const char *path, char *err, size_t errlen) {
         ssize_t got = pread(rec.fd, block, want, (off_t)at);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) error = got < 0 ? errno : EIO;
-        else if (!write_all(f.fd, block, (size_t)got)) error = errno ? errno : EIO;
+        else if (!write_all(f.fd, block, (size_t)got, AT_POSITION)) error = errno ? errno : EIO;
         else at += (uint64_t)got;
     }
     if (error) snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", path[0] ? path : "standard output",

@@ -10,7 +10,8 @@
  * inconsistent fields: every field is checked against the pc (inside the blob's code, sane frame size).
  *
  * What a blob is: JDK 25 says it in CodeBlob::_kind; JDK 17 has no kind field, but every nmethod is
- * created with the name "nmethod" (a single string in libjvm), so the name pointer tells, once its text
+ * created with the name "nmethod" or, a native method's wrapper, "native nmethod" (single strings in
+ * libjvm), so the name pointer tells, once its text
  * has been read; the few name pointers seen are cached.
  */
 #include "codeblob.h"
@@ -65,7 +66,9 @@ static int read_name_kind(uintptr_t text) {
         buf[b] = (char)c;
         if (!c) break;
     }
-    return strcmp(buf, "nmethod") == 0 ? NAME_NMETHOD : strcmp(buf, "DeoptimizationBlob") == 0 ? NAME_DEOPT : NAME_OTHER;
+    /* A native method's wrapper is an nmethod too, named "native nmethod". */
+    if (strcmp(buf, "nmethod") == 0 || strcmp(buf, "native nmethod") == 0) return NAME_NMETHOD;
+    return strcmp(buf, "DeoptimizationBlob") == 0 ? NAME_DEOPT : NAME_OTHER;
 }
 
 /* JDK 17: what a blob's name pointer names. Reads the text once per distinct pointer while the cache has
@@ -155,6 +158,7 @@ bool codeblob_find(uintptr_t pc, codeblob *out) {
     if (!block || !codeblob_read_field(block + codeblob_vm.used_at, codeblob_vm.used_width, &used) || !used)
         return false;
     uintptr_t blob = block + codeblob_vm.heap_block_size;
+    out->blob = blob;
     if (!read_at(blob, codeblob_vm.blob_size, &size) || size <= 0 || pc >= blob + (uintptr_t)size ||
         !code_range(blob, &out->code_begin, &out->code_end) || pc < out->code_begin || pc >= out->code_end ||
         out->code_begin < blob || out->code_end > blob + (uintptr_t)size)
@@ -172,4 +176,21 @@ bool codeblob_find(uintptr_t pc, codeblob *out) {
         out->method = (uintptr_t)m;
     }
     return out->kind != BLOB_NONE;
+}
+
+bool codeblob_name_at(uintptr_t pc, char *name, size_t len) {
+    codeblob b;
+    int64_t text;
+    if (!codeblob_vm.has_name || len == 0 || !codeblob_find(pc, &b) ||
+        !codeblob_read_field(b.blob + codeblob_vm.name.offset, sizeof(void *), &text) || !text)
+        return false;
+    /* The names are string literals of libjvm; read through safe_read all the same, bounded. */
+    size_t n = 0;
+    for (; n + 1 < len; n++) {
+        int64_t c;
+        if (!codeblob_read_field((uintptr_t)text + n, 1, &c)) return false;
+        if (!(name[n] = (char)c)) return n > 0;
+    }
+    name[n] = 0;
+    return n > 0;
 }

@@ -22,6 +22,7 @@ typedef enum {
 
 typedef struct {
     blob_kind kind;
+    uintptr_t blob;            /* the CodeBlob's own address */
     uintptr_t code_begin, code_end;
     uintptr_t frame_bytes;     /* the frame's size including the return address; 0 for frameless stubs */
     uintptr_t frame_complete;  /* the first pc at which the frame is fully built; 0 when never */
@@ -29,13 +30,14 @@ typedef struct {
     bool deopt;                /* the deoptimisation blob: its caller's pc was patched by the VM */
 } codeblob;
 
-/* Reads and checks every structure entry the walker needs; on failure names the first one missing.
- * Registers the code heaps with safe_read. Call after the VM initialised its code cache. */
-int codeblob_init(char *err, size_t errlen);   /* codeblob_init.c */
 bool codeblob_ready(void);
 
 /* The blob containing pc. Async-signal-safe; false when pc is in no live blob. */
 bool codeblob_find(uintptr_t pc, codeblob *out);
+
+/* The name of the code blob holding pc (CodeBlob::_name: "vtable chunks", "StubRoutines (2)",
+ * "_new_array_Java"...), for naming frames at dump time. False when pc is in no blob. */
+bool codeblob_name_at(uintptr_t pc, char *name, size_t len);
 
 /* The return address of the call stub: a pc equal to it is an entry frame (VM code called Java). */
 uintptr_t codeblob_call_stub_return(void);
@@ -71,7 +73,7 @@ typedef struct {
     unsigned used_width;
     codeblob_field blob_size, frame_complete, frame_size, code_begin, code_end, code_offset, data_offset, kind, name;
     codeblob_field method;
-    bool has_kind, has_code_pointers;
+    bool has_kind, has_code_pointers, has_name;
     int64_t kind_nmethod, kind_deopt;
     uintptr_t call_stub_return, interp_low, interp_high;
     int interp_method_slot, interp_sender_sp_slot;

@@ -9,8 +9,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Reads the bounds once the code cache exists (VMInit or attach). Returns -1 with a reason. */
-int codeheap_init(char *err, unsigned long errlen);   /* codeheap_init.c */
 /* Its signal-safe half: the code cache is [low, high). */
 void codeheap_set_bounds(uintptr_t low, uintptr_t high);
 

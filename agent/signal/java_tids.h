@@ -12,8 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sizes the bitmap from pid_max. Call once, before any thread is added. Returns -1 on failure. */
-int java_tids_init(void);   /* java_tids_init.c */
 /* Its signal-safe half: the bits to use, one per thread id below count. */
 void java_tids_use(_Atomic uint64_t *bits, size_t count);
 void java_tids_add(int tid);

@@ -11,7 +11,7 @@
  * before the real free runs.
  *
  * leak_table_put/remove run in hooks (signal/leak_table.c); creating and clearing are outside them
- * (leak_table_create.c), clearing only while no hook can add.
+ * (leak_table_create.h), clearing only while no hook can add.
  */
 #ifndef LIBPROF_LEAK_TABLE_H
 #define LIBPROF_LEAK_TABLE_H
@@ -33,11 +33,7 @@ typedef struct {
     _Atomic uint64_t tracked, full;
 } leak_table;
 
-/* Outside hooks (leak_table_create.c): 'entries' rounded up to a power of two, reserved lazily. */
-leak_table *leak_table_create(size_t entries);
-void leak_table_clear(leak_table *t);
-/* Only where no hook can use it any more (tests): the agent keeps its table for the process's life. */
-void leak_table_destroy(leak_table *t);
+/* Creating and clearing: agent/leak_table_create.h (outside hooks). */
 
 /* Async-signal-safe. put: false when the table had no room near the address (counted). remove: false when
  * the address was not tracked; else its stack and weight. */

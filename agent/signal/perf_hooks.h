@@ -22,15 +22,10 @@ typedef struct {
 
 #define PERF_HOOKS_TABLE_MAX (1 << 20)
 
-/* Reserves the descriptor table once per process (handlers may read it at any time). -1 on failure. */
-int perf_hooks_init(void);
-/* Descriptors the table can hold: a larger one cannot be published. */
-size_t perf_hooks_capacity(void);
-
 void perf_hooks_publish(perf_thread *t);
-/* Disables the event and hides it from handlers; 't' stays valid until perf_hooks_wait_idle returns. */
+/* Disables the event and hides it from handlers; 't' stays valid until perf_hooks_wait_idle
+ * (perf_hooks_init.h) returns. */
 void perf_hooks_unpublish(perf_thread *t);
-void perf_hooks_wait_idle(void);
 
 /* The signal-safe half the set-up half uses: the table to publish into (with the page size of the rings),
  * and how many handlers are inside the hooks now. */

@@ -39,9 +39,6 @@ int safe_read_add_growing_region(uintptr_t low, const uintptr_t *high_at);
  * Same table and rules as safe_read_add_growing_region. */
 int safe_read_add_fixed_region(uintptr_t low, uintptr_t high);
 
-/* Records the calling thread's stack bounds so that reads inside them need no system call. Call on the
- * thread itself, outside signal handlers (JVMTI ThreadStart, VMInit). */
-void safe_read_register_current_stack(void);   /* safe_read_stack.c */
 /* Its signal-safe half: the calling thread's stack is [low, high). */
 void safe_read_set_thread_stack(uintptr_t low, uintptr_t high);
 

@@ -12,6 +12,7 @@
 #include "sample_cost.h"
 #include "sample_state.h"
 #include "stack.h"
+#include "thread_filter.h"
 #include "trace_store.h"
 
 #include <errno.h>
@@ -134,6 +135,7 @@ uint32_t sample_thread_id(void) {
 
 void sample_store_event(event_kind event, int state, const trace_frame *frames, uint32_t depth, uint64_t weight,
                         uint64_t started) {
+    if (!thread_filter_allows((int)current_tid())) return;
     count(&sampling.signals);
     trace_key key = {current_tid(), (uint8_t)event, (uint8_t)state};
     store_stack(frames, depth, &key, weight, started);
@@ -216,6 +218,8 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
         count(&sampling.foreign);
         goto out;
     }
+    /* A thread left out by the API's thread filter: not a sample at all, so nothing is counted. */
+    if (!thread_filter_allows((int)current_tid())) goto out;
     count(&sampling.signals);
     uint64_t started = sample_cost_now();
     if (ucontext) safe_read_note_signal_mask(&((const ucontext_t *)ucontext)->uc_sigmask);
@@ -226,6 +230,8 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     int b = claim_buffer(tid);
     if (b < 0) {
         count(&sampling.dropped[DROP_BUFFER_BUSY]);
+        trace_key dropped = {tid, (uint8_t)e->event, 0};
+        if (e->stored) e->stored(info, &dropped, TRACE_STORE_NO_REF);   /* taken, though not stored */
         goto out;
     }
     JNIEnv *env = thread_env(tid);

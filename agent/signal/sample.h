@@ -50,6 +50,7 @@ typedef struct {
     uint64_t interval_ns;    /* the first engine's interval (engines[0]) */
     bool java_tids_complete; /* a thread outside java_tids runs no Java code (see java_tids.h) */
     prof_cstack cstack;      /* how native frames are walked */
+    bool agct;               /* features=agct: cstack=vm takes its Java frames from AsyncGetCallTrace */
     const engine *engine;    /* the session's first engine (event=), engines[0]; may be NULL */
     /* Every engine of the session (the first is 'engine') with its interval: the weight hook's interval,
      * and the weight of a thread's first CPU sample. A signal belongs to the first engine that owns it. */
@@ -60,19 +61,6 @@ typedef struct {
 
 /* Kernel frames kept per sample, on the leaf side of the Java frames. */
 #define SAMPLE_MAX_KERNEL_FRAMES 128
-
-/* Outside signal handlers (sample_setup.c). Allocates the stack buffers for cfg->max_depth and takes the
- * configuration; call while inactive. Returns -1 on allocation failure. */
-int sample_configure(const sample_config *cfg);
-
-/* Starts a new session generation (per-thread CPU clocks restart) and clears the counters. */
-void sample_reset_counters(void);
-void sample_set_active(bool active);
-/* Waits (bounded) until no handler is inside the sampling code. Returns false on timeout. */
-bool sample_wait_idle(int timeout_ms);
-void sample_get_counters(sample_counters *out);
-
-const char *sample_drop_reason_name(drop_reason r);
 
 /* Signal-safe, from here on (signal/sample.c). Records the calling thread's JNIEnv for the handler (NULL
  * when the thread ends). Call on the thread. */

@@ -17,8 +17,6 @@ typedef struct {
     uint64_t p99_ns;
 } sample_cost_summary;
 
-/* Clears the histograms and measures the clock's rate (sleeps 5 ms: call outside handlers). */
-void sample_cost_reset(void);   /* sample_cost_reset.c */
 /* Its signal-safe half: clears the histogram; ticks_ns converts time-stamp ticks to ns from now on. */
 void sample_cost_clear(double ticks_ns);
 /* Async-signal-safe. 'ticks' is a difference of two sample_cost_now() readings. */

@@ -42,10 +42,6 @@ struct sample_ring {
     uint64_t head;           /* next position to take (the consumer) */
 };
 
-/* 'capacity' is rounded up to a power of two. NULL when the memory cannot be mapped. */
-sample_ring *sample_ring_create(size_t capacity);   /* sample_ring_create.c */
-void sample_ring_destroy(sample_ring *r);
-
 /* Async-signal-safe. False when the ring is full. */
 bool sample_ring_push(sample_ring *r, const sample_record *rec);
 

@@ -1,8 +1,10 @@
 /*
- * [signal-safe] stack: the handler's stack assembly (stack.h). Java frames come from AsyncGetCallTrace,
- * retried from a JIT stub's caller when it cannot start inside the stub; native frames from the walkers
- * (walk.h, walk_vm.h). In cstack=vm one walk places both; when it cannot, the sample is stitched (native
- * leaf frames, then the Java frames) and the reason is counted.
+ * [signal-safe] stack: the handler's stack assembly (stack.h). In cstack=vm one walk (walk_vm.h) names
+ * native and Java frames alike, without AsyncGetCallTrace. Elsewhere, and with features=agct, Java frames
+ * come from AsyncGetCallTrace, retried from a JIT stub's caller when it cannot start inside the stub, and
+ * native frames from the walkers (walk.h, walk_vm.h); with features=agct cstack=vm places them on the
+ * physical frames, and when it cannot, the sample is stitched (native leaf frames, then the Java frames)
+ * and the reason is counted.
  */
 #define _GNU_SOURCE
 #include "stack.h"
@@ -96,8 +98,30 @@ static uint32_t native_leaf(walk_regs start, trace_frame *out) {
     return (uint32_t)walk_dwarf(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end);
 }
 
-/* cstack=vm: one walk through native and Java frames alike; when it cannot place the Java frames, the
- * sample falls back to stitching (the leaf's native frames, then the Java frames) and the reason is
+/* cstack=vm by default: one walk that names every frame itself, no AsyncGetCallTrace. What it could not
+ * name is a marker frame in place ([unknown_Java] for a method without a jmethodID), a frame it could not
+ * step ends the stack in a marker ([unknown_Java], or [deoptimization] for a frame being deoptimised);
+ * each is counted by reason. */
+static uint32_t collect_self_named(walk_regs start, JNIEnv *env, uint32_t tid, trace_frame *out) {
+    vmwalk_result r;
+    int max = sampling.config.max_depth + SAMPLE_MAX_NATIVE_FRAMES;
+    uint32_t n = (uint32_t)walk_vm(start, NULL, 0, true, out, max, &r);
+    if (r.self_named) atomic_fetch_add_explicit(&sampling.self_named, 1, memory_order_relaxed);
+    if (r.unnamed) atomic_fetch_add_explicit(&sampling.vm_fallbacks[VMWALK_UNNAMED], 1, memory_order_relaxed);
+    if (r.no_scopes) atomic_fetch_add_explicit(&sampling.vm_fallbacks[VMWALK_NO_SCOPES], 1, memory_order_relaxed);
+    if (r.truncated) {
+        out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
+    } else if (r.failure != VMWALK_OK) {
+        atomic_fetch_add_explicit(&sampling.vm_fallbacks[r.failure], 1, memory_order_relaxed);
+        out[n++] = (trace_frame){r.failure == VMWALK_DEOPT ? MARKER_DEOPT : MARKER_UNKNOWN_JAVA, 0, FRAME_MARKER};
+    } else if (n == 0) {
+        n = append_java_frames(0, env, tid, NULL, out, 0);
+    }
+    return n;
+}
+
+/* cstack=vm with features=agct: one walk through native and Java frames alike, the Java frames from
+ * AsyncGetCallTrace; when it cannot place them, the sample falls back to stitching (the leaf's native frames, then the Java frames) and the reason is
  * counted. */
 static uint32_t collect_interleaved(walk_regs start, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out,
                                     void *ucontext) {
@@ -126,7 +150,9 @@ static uint32_t user_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_fram
         const greg_t *regs = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
         walk_regs start = {(uintptr_t)regs[REG_RIP], (uintptr_t)regs[REG_RSP], (uintptr_t)regs[REG_RBP]};
         safe_read_note_stack_pointer(start.sp);
-        if (sampling.config.cstack == CSTACK_VM) return collect_interleaved(start, env, tid, raw, out, ucontext);
+        if (sampling.config.cstack == CSTACK_VM)
+            return sampling.config.agct ? collect_interleaved(start, env, tid, raw, out, ucontext)
+                                        : collect_self_named(start, env, tid, out);
         walk_end end;
         n = (uint32_t)(sampling.config.cstack == CSTACK_DWARF ? walk_dwarf(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end)
                                                      : walk_fp(start, out, SAMPLE_MAX_NATIVE_FRAMES, &end));

@@ -69,16 +69,6 @@ bool trace_store_queue_free(const trace_key *key, uint64_t address);
  * detection): false when that stack's table was swapped or reset since. Async-signal-safe. */
 bool trace_store_subtract(uint64_t ref, uint64_t weight);
 
-/* Outside signal handlers (trace_store_swap.c). Configure while no handler can store. */
-void trace_store_configure(const trace_store_config *c);
-/* The table handlers store into now; NULL before the first configuration. */
-trace_table *trace_store_current(void);
-/* Makes the other table the one handlers store into and waits (bounded) until no handler still uses the
- * previous one, which may then be read and reset. Returns the new table's index (0: 'table', 1: 'spare'),
- * or -1 when a handler still held the previous table after timeout_ms (the swap is made, but the previous
- * table must not be reset). */
-int trace_store_swap(int timeout_ms);
-
 /* Shared by the two halves, nobody else. A handler announces itself in users[i] before it uses tables[i],
  * so a swap can wait until the previous table is unused. */
 typedef struct {

@@ -14,27 +14,29 @@
  *  - a leaf frame not yet built (prologue) or already torn down (epilogue), or a frameless stub: the return
  *    address is at sp, or one word above it once rbp was pushed; the first candidate that is code wins.
  *
- * Which Java methods those frames run, with inlining and bci, is AsyncGetCallTrace's answer, taken just
- * before the walk: its frames are consumed leaf to root, and each physical Java frame takes every frame up
- * to and including the first one whose Method* is the frame's own (the frames before it were inlined into
- * it). jmethodID -> Method* is one word read through the jmethodID (checked at start-up), cached.
- * Matching AsyncGetCallTrace rather than decoding the nmethod's debug information ourselves keeps the Java
- * frames exactly as exact as in the stitching modes, and makes every physical Java frame a check of the
- * walk: a frame whose method is not where AsyncGetCallTrace says ends the walk as a counted failure, and
- * the sample falls back to stitching. Any frame that does not look right ends the walk the same way.
+ * Which Java methods those frames run the walker reads itself (the default): an interpreted frame's
+ * Method* and bytecode pointer sit at fixed slots below its rbp; a compiled frame's methods, inlined ones
+ * first, and their bcis come from the nmethod's PcDesc for the pc and its scopes (nmethod_scopes). A
+ * Method* becomes a jmethodID through ConstMethod -> ConstantPool -> InstanceKlass -> the class's
+ * jmethodID cache at the method's idnum, checked by reading the Method* back through the jmethodID found,
+ * and cached; only the jmethodIDs the agent preallocated at class preparation can be found this way, a
+ * method without one is an [unknown_Java] frame in its place. Nothing checks the physical walk against
+ * another source then, so frames that are not certain are recognised from the code: a leaf in its
+ * prologue by where rbp was saved, a leaf in its epilogue by its instructions, a guessed return address in
+ * the code cache by the call before it. A sample inside a stub gets the stub as its leaf frame.
  *
- * When AsyncGetCallTrace gives nothing (a thread inside the VM it cannot walk, some stubs, GC), the walker
- * names the physical Java frames itself: Method* -> ConstMethod -> ConstantPool -> InstanceKlass -> the
- * class's jmethodID cache at the method's idnum, checked by reading the Method* back through the jmethodID
- * found, and cached. Interpreted frames get their bci from the frame's bytecode pointer (checked against
- * the method's code size); compiled frames get bci 0 and no inlined frames (decoding the nmethod's scopes is
- * not done here). Only the jmethodIDs the agent preallocated at class preparation can be found this way.
+ * With features=agct the Java frames are AsyncGetCallTrace's, taken just before the walk: consumed leaf
+ * to root, each physical Java frame takes every frame up to and including the first one whose Method* is
+ * the frame's own (the frames before it were inlined into it). A frame whose method is not where
+ * AsyncGetCallTrace says ends the walk as a counted failure, and the sample falls back to stitching; when
+ * AsyncGetCallTrace gives nothing, the walker names the frames itself as above.
  */
 #include "walk_vm.h"
 
 #include "codeblob.h"
 #include "codeheap.h"
 #include "native_map.h"
+#include "nmethod_scopes.h"
 #include "safe_read.h"
 
 #include <stdatomic.h>
@@ -43,6 +45,7 @@
 #define MAX_FRAME_BYTES ((uintptr_t)1 << 20)
 #define METHOD_CACHE 8192
 #define METHOD_PROBES 16
+#define JVM_ACC_NATIVE 0x0100   /* the class file's ACC_NATIVE, kept as is in Method::_access_flags */
 
 /* jmethodID -> Method*: the word a jmethodID points to changes only when its class is redefined or
  * unloaded; a stale entry costs one mismatch (a counted fallback), never a wrong name. */
@@ -79,6 +82,10 @@ static uintptr_t named_code[METHOD_CACHE], named_code_size[METHOD_CACHE];
 void walk_vm_set_layout(const walk_vm_layout *l) {
     layout = *l;
     atomic_store(&layout_set, true);
+}
+
+bool walk_vm_names_frames(void) {
+    return atomic_load(&layout_set) && nmethod_scopes_ready();
 }
 
 static bool read_u(uintptr_t addr, unsigned width, uintptr_t *out) {
@@ -133,7 +140,7 @@ static bool name_method(uintptr_t method, named_method *out) {
 const char *walk_vm_failure_name(vmwalk_failure f) {
     static const char *const names[VMWALK_REASON_COUNT] = {"ok",           "no_code_blob", "bad_frame",
                                                            "unmatched_method", "frames_left", "deopt",
-                                                           "no_java_trace"};
+                                                           "no_java_trace", "unnamed_method", "no_scopes"};
     return (unsigned)f < VMWALK_REASON_COUNT ? names[f] : "?";
 }
 
@@ -162,19 +169,62 @@ static bool emit(walk_state *w, trace_frame f) {
     return true;
 }
 
-/* A physical Java frame named by the walker; bcp is the interpreter's bytecode pointer, 0 if compiled. */
-static bool emit_own(walk_state *w, uintptr_t method, uintptr_t bcp) {
+/* The walker's own name for one Java frame: its jmethodID and the bci, checked against the method's code
+ * size. A method without a jmethodID (none was preallocated, or its class is being unloaded) becomes an
+ * [unknown_Java] frame in its place, counted, and the walk goes on: the frames around it are still right. */
+static bool emit_named(walk_state *w, uintptr_t method, int32_t bci, frame_kind kind) {
     named_method m;
-    if (!name_method(method, &m)) return fail(w, VMWALK_NO_TRACE);
-    int32_t bci = bcp >= m.code && bcp < m.code + m.code_size ? (int32_t)(bcp - m.code) : 0;
-    w->r->self_named++;
-    return emit(w, (trace_frame){m.id, bci, FRAME_JAVA});
+    if (!name_method(method, &m)) {
+        w->r->unnamed++;
+        return emit(w, (trace_frame){MARKER_UNKNOWN_JAVA, 0, FRAME_MARKER});
+    }
+    if (bci < 0 || (uintptr_t)bci >= m.code_size) bci = 0;
+    return emit(w, (trace_frame){m.id, bci, kind});
 }
 
-/* Places AsyncGetCallTrace's frames up to the one whose Method* is the physical frame's. */
-static bool emit_java(walk_state *w, uintptr_t method, uintptr_t bcp) {
-    if (w->java_count == 0 && w->name_frames && atomic_load_explicit(&layout_set, memory_order_acquire))
-        return emit_own(w, method, bcp);
+static bool self_naming(const walk_state *w) {
+    return w->java_count == 0 && w->name_frames && atomic_load_explicit(&layout_set, memory_order_acquire);
+}
+
+/* An interpreted frame named by the walker: bcp is the interpreter's bytecode pointer. */
+static bool emit_interpreted(walk_state *w, uintptr_t method, uintptr_t bcp) {
+    named_method m;
+    int32_t bci = 0;
+    if (name_method(method, &m) && bcp >= m.code && bcp < m.code + m.code_size) bci = (int32_t)(bcp - m.code);
+    w->r->self_named++;
+    return emit_named(w, method, bci, FRAME_JAVA_INTERPRETED);
+}
+
+static frame_kind compiled_kind(nmethod_tier tier) {
+    return tier == NMETHOD_TIER_C1 ? FRAME_JAVA_C1 : FRAME_JAVA_JIT;
+}
+
+/* A compiled frame named by the walker: every scope at its pc, the inlined ones first. Without readable
+ * debug information (native method wrappers have none), the nmethod's own method. */
+static bool emit_compiled(walk_state *w, const codeblob *b) {
+    nmethod_scope scopes[NMETHOD_SCOPES_MAX];
+    nmethod_tier tier = NMETHOD_TIER_UNKNOWN;
+    int n = nmethod_scopes_at(b->blob, b->code_begin, w->pc, b->method, scopes, &tier);
+    if (n == 0) {
+        /* A native method's wrapper has no debug information to read: not a loss. */
+        uintptr_t flags;
+        if (!layout.access_flags_width || !read_u(b->method + layout.access_flags, layout.access_flags_width, &flags) ||
+            !(flags & JVM_ACC_NATIVE))
+            w->r->no_scopes++;
+        scopes[0] = (nmethod_scope){b->method, 0};
+        n = 1;
+    }
+    w->r->self_named++;
+    for (int i = 0; i < n; i++) {
+        if (!emit_named(w, scopes[i].method, scopes[i].bci, i + 1 < n ? FRAME_JAVA_INLINED : compiled_kind(tier)))
+            return false;
+    }
+    return true;
+}
+
+/* Places AsyncGetCallTrace's frames up to the one whose Method* is the physical frame's, which gets the
+ * frame's own kind; the frames before it were inlined into it. */
+static bool emit_java(walk_state *w, uintptr_t method, frame_kind kind) {
     int k = w->next_java;
     while (k < w->java_count && method_of(w->java[k].method_id) != method) k++;
     /* A leaf frame being entered (nmethod prologue, interpreter method entry) is not yet a frame for
@@ -186,7 +236,8 @@ static bool emit_java(walk_state *w, uintptr_t method, uintptr_t bcp) {
     }
     for (; w->next_java <= k; w->next_java++) {
         const asgct_frame *f = &w->java[w->next_java];
-        if (!emit(w, (trace_frame){(uint64_t)(uintptr_t)f->method_id, f->lineno, FRAME_JAVA})) return false;
+        frame_kind own = w->next_java == k ? kind : FRAME_JAVA_INLINED;
+        if (!emit(w, (trace_frame){(uint64_t)(uintptr_t)f->method_id, f->lineno, own})) return false;
     }
     return true;
 }
@@ -209,15 +260,43 @@ static bool step_to(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     return true;
 }
 
+/* True when the instruction before 'ret' in the code cache is a call, as before every return address
+ * there: HotSpot's x86_64 calls are `call rel32`, `call reg` (with or without REX.B) and `call [reg+d8]`
+ * (the interpreter's). A stale word on the stack that merely points into code usually fails this. */
+static bool after_call(uintptr_t ret) {
+    uint8_t c[6];
+    for (unsigned i = 0; i < sizeof(c); i++) {
+        int64_t b;
+        if (!codeblob_read_field(ret - sizeof(c) + i, 1, &b)) return false;
+        c[i] = (uint8_t)b;
+    }
+    return c[1] == 0xE8 || (c[4] == 0xFF && (c[5] & 0xF8) == 0xD0) ||
+           (c[3] == 0xFF && (c[4] & 0xF8) == 0x50) || (c[0] == 0xFF && (c[1] & 0xF8) == 0x90);
+}
+
+/* step_to for a guessed return address: one in the code cache must follow a call. */
+static bool step_to_guessed(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
+    uintptr_t ret;
+    if (!safe_read_word(ret_at, &ret) || (codeheap_contains(ret) && !after_call(ret))) return false;
+    return step_to(w, ret_at, fp);
+}
+
 /* A leaf frame that is not (or no longer) built: the return address at sp, or above a pushed rbp, or, for
  * a prologue that has allocated the frame but not reached its frame-complete point, where the whole frame
  * puts it; for a stub that built an rbp frame, above rbp. */
 static bool step_unbuilt_leaf(walk_state *w, uintptr_t frame_bytes) {
     uintptr_t saved_fp, fp = w->fp;
-    if (step_to(w, w->sp, fp)) return true;
-    if (safe_read_word(w->sp, &saved_fp) && step_to(w, w->sp + WORD, saved_fp)) return true;
+    /* Until the frame is complete, rbp still holds the caller's value: where the prologue has saved it
+     * (at the top of an allocated frame, or pushed at sp), the return address is right above. This comes
+     * first, as the stack below a frame being built holds stale return addresses of earlier calls. */
+    if (frame_bytes >= 2 * WORD && safe_read_word(w->sp + frame_bytes - 2 * WORD, &saved_fp) && saved_fp == fp &&
+        step_to_guessed(w, w->sp + frame_bytes - WORD, fp))
+        return true;
+    if (safe_read_word(w->sp, &saved_fp) && saved_fp == fp && step_to_guessed(w, w->sp + WORD, fp)) return true;
+    if (step_to_guessed(w, w->sp, fp)) return true;
+    if (safe_read_word(w->sp, &saved_fp) && step_to_guessed(w, w->sp + WORD, saved_fp)) return true;
     if (frame_bytes >= 2 * WORD && safe_read_word(w->sp + frame_bytes - 2 * WORD, &saved_fp) &&
-        step_to(w, w->sp + frame_bytes - WORD, saved_fp))
+        step_to_guessed(w, w->sp + frame_bytes - WORD, saved_fp))
         return true;
     return !frame_bytes && fp > w->sp && fp - w->sp < 4096 && step_fp_frame(w, false);
 }
@@ -249,6 +328,26 @@ static bool step_stub_frame(walk_state *w) {
     return step_to(w, fp + 2 * WORD, saved_fp);
 }
 
+/* Where a leaf compiled frame past its frame-complete point stands in its epilogue, from the code at pc.
+ * HotSpot's x86_64 epilogue of a compiled method is `add rsp, N; pop rbp; [cmp rsp, [r15 + d8]; ja
+ * poll_stub;] ret` (the return poll since JDK 16): at `pop rbp` the caller's rbp is at sp and the return
+ * address above it; past it, the return address is at sp. */
+typedef enum { EPILOGUE_NONE, EPILOGUE_AT_POP, EPILOGUE_POPPED } epilogue_state;
+
+static epilogue_state epilogue_at(uintptr_t pc) {
+    uint8_t code[7];
+    for (unsigned i = 0; i < sizeof(code); i++) {
+        int64_t b;
+        if (!codeblob_read_field(pc + i, 1, &b)) return EPILOGUE_NONE;
+        code[i] = (uint8_t)b;
+    }
+    if (code[0] == 0x5D) return EPILOGUE_AT_POP;                                          /* pop rbp */
+    if (code[0] == 0xC3) return EPILOGUE_POPPED;                                          /* ret */
+    if (code[0] == 0x49 && code[1] == 0x3B && code[2] == 0x67) return EPILOGUE_POPPED;    /* cmp rsp, [r15+d8] */
+    if (code[0] == 0x0F && code[1] == 0x87 && code[6] == 0xC3) return EPILOGUE_POPPED;    /* ja poll_stub; ret */
+    return EPILOGUE_NONE;
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -263,13 +362,26 @@ static bool step_code_frame(walk_state *w) {
             w->fp < w->sp)
             return fail(w, VMWALK_BAD_FRAME);
         if (layout.interp_bcp_slot) safe_read_word(w->fp + (uintptr_t)(intptr_t)layout.interp_bcp_slot * WORD, &bcp);
-        if (!emit_java(w, method, bcp)) return false;
+        if (!(self_naming(w) ? emit_interpreted(w, method, bcp) : emit_java(w, method, FRAME_JAVA_INTERPRETED)))
+            return false;
         return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
     }
     if (b.deopt) return fail(w, VMWALK_DEOPT);
-    if (b.kind == BLOB_NMETHOD && !emit_java(w, b.method, 0)) return false;
+    /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
+     * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
+    if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
+    if (b.kind == BLOB_NMETHOD &&
+        !(self_naming(w) ? emit_compiled(w, &b) : emit_java(w, b.method, compiled_kind(nmethod_scopes_tier(b.blob)))))
+        return false;
     bool built = b.frame_bytes >= 2 * WORD && b.frame_complete && w->pc >= b.frame_complete;
     if (w->leaf && !built) return step_unbuilt_leaf(w, b.frame_bytes) || fail(w, VMWALK_BAD_FRAME);
+    if (w->leaf && b.kind == BLOB_NMETHOD) {
+        epilogue_state e = epilogue_at(w->pc);
+        uintptr_t saved;
+        if (e == EPILOGUE_AT_POP)
+            return (safe_read_word(w->sp, &saved) && step_to(w, w->sp + WORD, saved)) || fail(w, VMWALK_BAD_FRAME);
+        if (e == EPILOGUE_POPPED) return step_to(w, w->sp, w->fp) || fail(w, VMWALK_BAD_FRAME);
+    }
     /* A caller in a stub the blob gives no frame size for (StubRoutines' stubs, such as the nmethod entry
      * barrier's): those that call out build an rbp frame first. */
     if (b.frame_bytes < 2 * WORD) return step_fp_frame(w, false) || step_stub_frame(w) || fail(w, VMWALK_BAD_FRAME);
@@ -283,7 +395,7 @@ int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_f
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
                     0, out, max, 0, r};
-    *r = (vmwalk_result){VMWALK_OK, -1, false, 0};
+    *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
             if (r->native_prefix < 0) r->native_prefix = w.n;

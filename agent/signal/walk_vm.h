@@ -1,9 +1,11 @@
 /*
  * [signal-safe] walk_vm: the whole stack of a thread, leaf to root, Java and native frames interleaved in their true
  * order (cstack=vm). Native frames are stepped with the DWARF walker; frames in the JVM's code cache are
- * stepped with HotSpot's own frame layout (codeblob); the Java frames themselves (with inlining and bci)
- * are AsyncGetCallTrace's, placed where the physical walk finds their frame. Called by sample.
- * Async-signal-safe.
+ * stepped with HotSpot's own frame layout (codeblob). The Java frames are named by the walker itself
+ * (interpreted frames from their Method* and bcp, compiled ones with their inlined frames from the
+ * nmethod's debug information, nmethod_scopes), or, with features=agct, are AsyncGetCallTrace's, placed
+ * where the physical walk finds their frame. Every Java frame carries its execution type (frame.h).
+ * Called by signal/stack.c. Async-signal-safe.
  */
 #ifndef LIBPROF_WALK_VM_H
 #define LIBPROF_WALK_VM_H
@@ -22,6 +24,9 @@ typedef enum {
     VMWALK_FRAMES_LEFT,   /* the walk ended before every AsyncGetCallTrace frame found its place */
     VMWALK_DEOPT,         /* a frame returning into the deoptimisation blob */
     VMWALK_NO_TRACE,      /* Java frames on the stack, but AsyncGetCallTrace gave none */
+    VMWALK_UNNAMED,       /* self-named walk: a method without a jmethodID became an [unknown_Java] frame */
+    VMWALK_NO_SCOPES,     /* self-named walk: a compiled frame without readable debug information, named
+                             without its inlined frames */
     VMWALK_REASON_COUNT
 } vmwalk_failure;
 
@@ -29,7 +34,9 @@ typedef struct {
     vmwalk_failure failure;
     int native_prefix;    /* frames written before the first frame in the code cache */
     bool truncated;       /* stopped at the frame limit */
-    int self_named;       /* Java frames the walker named itself (AsyncGetCallTrace gave none) */
+    int self_named;       /* physical Java frames the walker named itself */
+    int unnamed;          /* of those, methods without a jmethodID, written as [unknown_Java] */
+    int no_scopes;        /* compiled frames named without their debug information */
 } vmwalk_result;
 
 /* Where HotSpot keeps what leads from a Method* to its jmethodID and bytecodes (from vmstructs). */
@@ -37,25 +44,25 @@ typedef struct {
     uint64_t const_method, constants, idnum, pool_holder, jmethod_ids, code_size, const_method_size;
     unsigned idnum_width, code_size_width;
     int interp_bcp_slot;  /* word offset of the bytecode pointer from an interpreted frame's rbp */
+    uint64_t access_flags;  /* Method::_access_flags, 0 when not described */
+    unsigned access_flags_width;
 } walk_vm_layout;
 
 /* Installs the layout walk_vm_check found; walks name Java frames themselves only once it is set. */
 void walk_vm_set_layout(const walk_vm_layout *layout);
+/* True once the walker can name Java frames itself (the layout is set and nmethod scopes are readable). */
+bool walk_vm_names_frames(void);
 
-/* Walks from regs, placing the 'java_count' Java frames (leaf first; 0 when AsyncGetCallTrace gave none).
- * With 'name_frames' and no frames from AsyncGetCallTrace (it fails for threads inside the VM, in some
- * stubs, during GC...), the walker names each physical Java frame itself: its method's jmethodID, the bci
- * of interpreted frames (0 for compiled ones, whose inlined frames it does not show).
+/* Walks from regs, placing the 'java_count' Java frames (leaf first) from AsyncGetCallTrace. With
+ * 'name_frames' and java_count 0 (the default mode, or AsyncGetCallTrace gave none), the walker names each
+ * Java frame itself: interpreted frames with the bci of their bcp, compiled frames with every inlined
+ * frame and its bci from the nmethod's scopes. A method it cannot name is an [unknown_Java] frame in its
+ * place (counted in r->unnamed); a frame it cannot step ends the walk with r->failure.
  * Returns the number of frames written to out (at most max). On failure, out[0..native_prefix) are still
  * the leaf's native frames, as the stitching walkers would give them. */
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r);
 
 const char *walk_vm_failure_name(vmwalk_failure f);
-
-/* Checks at start-up, outside signal handlers, that this JVM describes everything walk_vm reads
- * (codeblob_init) and that a jmethodID leads to its Method* as walk_vm assumes, on a known method. Returns
- * -1 with the first thing missing or wrong. (walk_vm_check.c) */
-int walk_vm_check(char *err, size_t errlen);
 
 #endif

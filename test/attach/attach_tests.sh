@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Integration tests of jprof against real JVMs started WITHOUT the agent.
-# Usage: attach_tests.sh <profile|flow|cycles|errors|namespace> <JAVA_HOME> <build dir> <workload classes dir>
+# Usage: attach_tests.sh <profile|flow|cycles|errors|namespace|parity> <JAVA_HOME> <build dir> <workload classes dir>
 # Every JVM a case starts is killed on exit; every failed check prints what was expected and what came.
 set -u
 source "$(dirname "$0")/attach_lib.sh"
@@ -240,6 +240,40 @@ case_namespace() {
   run_jprof status "$TARGET"; expect_error "library not visible in the container" "not visible inside the container"
 }
 
+# asprof's habits (issue 22.7): -v, collect spelled out, load, metrics, --loop, and jps as the target.
+case_parity() {
+  run_jprof -v; expect_ok "jprof -v"
+  grep -q "^jprof (libprof) [0-9]" <<<"$OUT" && pass "version: $OUT" || fail "jprof -v printed: $OUT"
+  start_target
+  run_jprof load "$TARGET"; expect_ok "jprof load"
+  grep -q "loaded into JVM $TARGET" <<<"$OUT" && pass "load says so" || fail "load printed: $OUT"
+  run_jprof status "$TARGET"; expect_ok "status after load"
+  [ "$(status_field state)" = idle ] && pass "load started nothing" || fail "state after load: $OUT"
+  run_jprof collect -d 1 -i 1ms -o collapsed "$TARGET"; expect_ok "jprof collect -d 1"
+  [ "$(samples_with AttachTarget <<<"$OUT")" -gt 0 ] && pass "collect profiles the workload" || fail "collect: $OUT"
+  run_jprof metrics "$TARGET"; expect_ok "jprof metrics"
+  if command -v promtool >/dev/null; then
+    promtool check metrics <<<"$OUT" && pass "promtool reads the metrics" || fail "promtool refused: $OUT"
+  else fail "promtool not installed (./build.sh installs the prometheus package)"; fi
+  # --loop from jprof: periods of 1 s, numbered files, for 3.5 s.
+  run_jprof start --loop 1s -e ctimer -i 1ms -f "$WORK/loop-%n.collapsed" "$TARGET"; expect_ok "jprof start --loop 1s"
+  sleep 3.5
+  run_jprof stop "$TARGET"; expect_ok "stop of the loop"
+  for n in 0 1 2; do
+    [ "$(samples_with AttachTarget < "$WORK/loop-$n.collapsed")" -gt 0 ] && pass "loop period $n written" \
+      || fail "loop period $n: $(cat "$WORK/loop-$n.collapsed" 2>&1)"
+  done
+  end_target
+  # jps: the one JVM running here; in a pid namespace of its own, where it is alone.
+  namespaces_usable || return
+  local out=$WORK/jps.out
+  unshare --pid --fork --mount-proc sh -c "'$JDK/bin/java' -Xmx64m -cp '$CLASSES' AttachTarget light >'$WORK/jps-target.out' 2>&1 &
+    for i in \$(seq 1 100); do grep -q ready '$WORK/jps-target.out' && break; sleep 0.1; done
+    '$JPROF' status jps; echo rc=\$?; kill -9 \$!" >"$out" 2>&1
+  grep -q "^state: idle" "$out" && grep -q "^rc=0" "$out" && pass "jprof status jps finds the one JVM" \
+    || fail "jprof status jps: $(cat "$out")"
+}
+
 # Only the profile case measures shares: the others run a lighter workload to leave it the CPU.
 [ "$CASE" = profile ] || LOAD=light
 case "$CASE" in
@@ -248,6 +282,7 @@ case "$CASE" in
   cycles) case_cycles ;;
   errors) case_errors ;;
   namespace) case_namespace ;;
+  parity) case_parity ;;
   *) echo "unknown case $CASE" >&2; exit 2 ;;
 esac
 [ "$FAILED" -eq 0 ] && echo "PASS: $CASE on $JDK" || echo "FAILED: $CASE on $JDK"

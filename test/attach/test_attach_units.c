@@ -69,6 +69,32 @@ static void test_agent_option_string_per_action(void **state) {
     assert_int_equal(o.format, FORMAT_COLLAPSED);
 }
 
+/* asprof's spellings (issue 22.7): collect spelled out, -v, load (no action sent), metrics, --loop, jps. */
+static void test_asprof_parity(void **state) {
+    (void)state;
+    jprof_args a;
+    char out[JPROF_OPTIONS_MAX];
+    assert_int_equal(PARSE(&a, "collect", "-d", "2", "jps"), 0);
+    assert_int_equal(a.action, JPROF_COLLECT);
+    assert_string_equal(a.target, "jps");
+    assert_int_equal(PARSE(&a, "-v"), 0);
+    assert_true(a.version);
+    assert_int_equal(PARSE(&a, "--version"), 0);
+    assert_true(a.version);
+    assert_int_equal(PARSE(&a, "load", "1"), 0);
+    assert_int_equal(a.action, JPROF_LOAD);
+    assert_int_equal(jprof_args_agent_options(&a, "load", "", "/tmp/d/log", out, sizeof(out)), 0);
+    assert_string_equal(out, "log=/tmp/d/log");
+    assert_int_equal(PARSE(&a, "metrics", "1"), 0);
+    assert_int_equal(a.action, JPROF_METRICS);
+    assert_int_equal(PARSE(&a, "start", "--loop", "30s", "-f", "p-%n{4}.jfr", "1"), 0);
+    assert_int_equal(jprof_args_agent_options(&a, "start", "/x/p-%n{4}.jfr", NULL, out, sizeof(out)), 0);
+    assert_string_equal(out, "start,loop=30s,file=/x/p-%n{4}.jfr");
+    prof_options o;
+    assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
+    assert_int_equal(o.loop_ns, 30000000000ULL);
+}
+
 static void test_bad_command_lines(void **state) {
     (void)state;
     jprof_args a;
@@ -164,6 +190,7 @@ int main(void) {
         cmocka_unit_test(test_default_action_is_collect_for_60s),
         cmocka_unit_test(test_flags_become_agent_options),
         cmocka_unit_test(test_agent_option_string_per_action),
+        cmocka_unit_test(test_asprof_parity),
         cmocka_unit_test(test_bad_command_lines),
         cmocka_unit_test(test_load_replies),
         cmocka_unit_test(test_main_class_from_command_line),

@@ -17,7 +17,7 @@ add_custom_command(
   DEPENDS ${CMAKE_SOURCE_DIR}/test/attach/AttachTarget.java ${CMAKE_SOURCE_DIR}/test/attach/AttachByName.java)
 add_custom_target(attach_classes ALL DEPENDS ${ATTACH_CLASSES}/AttachTarget.class)
 
-libprof_attach_tests(attach_tests.sh CASES cycles errors namespace)
+libprof_attach_tests(attach_tests.sh CASES cycles errors namespace parity)
 # Only one JVM named AttachByName may run at a time, or finding it by name is ambiguous.
 libprof_attach_tests(attach_tests.sh CASES profile PROPERTIES RESOURCE_LOCK attach_by_name)
 # jprof must not harm what is not its own (attach_safety_tests.sh). These cases leave session directories of

@@ -310,7 +310,7 @@ public class JfrconvTest {
         // Plain names: the agent's stacks without their thread frames and annotations, merged.
         Map<String, Long> plain = new HashMap<>();
         agentStacks.forEach((s, n) -> plain.merge(s.replaceFirst("^\\[[^;]* tid=\\d+\\];", "")
-                .replaceAll("_\\[[jk]\\](;|$)", "$1"), n, Long::sum));
+                .replaceAll("_\\[[jki01]\\](;|$)", "$1"), n, Long::sum));
         Map<String, Long> convertedPlain = collapsed("rt-plain", rec.toString());
         check(convertedPlain.equals(plain), "converted (plain names) differs: " + diff(plain, convertedPlain));
     }

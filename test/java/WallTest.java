@@ -29,11 +29,12 @@ public class WallTest {
         IntegrationTest.check(condition, message);
     }
 
-    /** Samples of one thread (its [name tid=N] root) in a collapsed profile, by the frame after the root. */
+    /** Samples of one thread (its [name tid=N] root; "" for every thread) whose stack contains a text. */
     static long samplesOf(Map<String, Long> stacks, String thread, String contains) {
         long n = 0;
         for (var e : stacks.entrySet()) {
-            if (e.getKey().startsWith("[" + thread + " tid=") && e.getKey().contains(contains)) n += e.getValue();
+            boolean own = thread.isEmpty() || e.getKey().startsWith("[" + thread + " tid=");
+            if (own && e.getKey().contains(contains)) n += e.getValue();
         }
         return n;
     }
@@ -104,5 +105,15 @@ public class WallTest {
         check(samplesOf(only, "waiter", ";") == 0 && samplesOf(only, "parker", ";") == 0,
                 "state=blocked kept samples in other states");
         check(Files.size(blockedOnly) > 0, "empty output");
+
+        // A collapsed output of an event=cpu,wall session holds the first event only: CPU samples.
+        Path first = IntegrationTest.work.resolve("first.collapsed");
+        run = IntegrationTest.runJava("start,event=cpu,wall=20ms,threads,states,file=" + first, "WallWorkload", "1");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Map<String, Long> cpu = IntegrationTest.readCollapsed(first);
+        long all = samplesOf(cpu, "", ";"), cpuState = samplesOf(cpu, "", "[STATE_DEFAULT];");
+        System.out.printf("  event=cpu,wall collapsed: %d samples, %d in STATE_DEFAULT%n", all, cpuState);
+        check(all > 0 && cpuState == all, "the collapsed output of event=cpu,wall holds wall samples");
+        check(samplesOf(cpu, "blocked", ";") == 0, "the blocked thread appears in the CPU profile");
     }
 }

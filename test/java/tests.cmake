@@ -19,6 +19,11 @@ libprof_java_tests(instrument InstrumentTest CASES counts selection jdk_classes 
 # Interleaved Java/native stacks (InterleavedTest.java, issue 4, cstack=vm) through libcallback.so.
 libprof_java_tests(interleaved InterleavedTest CASES callback_vm callback_stitching stress_vm)
 
+# The Java frames the cstack=vm walker names itself (JavaFramesTest.java, issue 18): inlined chains, frame
+# types, samples in JIT stubs, features=agct.
+libprof_java_tests(java_frames JavaFramesTest CASES inlined_chain frame_types arraycopy_stub megamorphic_stub
+    agct_feature)
+
 # JFR recordings checked with the jfr tool of the JDK that ran each workload (JfrTest.java).
 libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit attach_dump)
 
@@ -53,7 +58,7 @@ libprof_java_tests(thread_naming ThreadNamingTest CASES thread_rename thread_nam
 # The profiling signal against other parties (SignalsTest.java, issue 16.7, 16.8, 16.10): an application that
 # takes SIGPROF or ITIMER_PROF after profiling started (libsigprof_app.so), SIGPROF sent with kill, a seccomp
 # filter that kills on process_vm_readv (seccomp_launch).
-libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctimer foreign_kill_itimer
+libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctimer foreign_kill_itimer foreign_kill_wall
     late_handler_cpu late_handler_ctimer late_handler_itimer late_setitimer_cpu late_setitimer_itimer late_block_cpu
     seccomp_vm seccomp_dwarf seccomp_fp seccomp_no seccomp_ctimer seccomp_itimer seccomp_bounded)
 

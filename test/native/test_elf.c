@@ -147,7 +147,7 @@ static void test_debug_file_search(void **state) {
         *s = '/';
     }
     assert_int_equal(symlink(real_dbg, p), 0);
-    elf_image *dbg = elf_open_debug(img, path, root);
+    elf_image *dbg = elf_debug_open(img, path, root);
     assert_non_null(dbg);
     assert_true(elf_has_symtab(dbg));
     elf_close(dbg);
@@ -160,13 +160,13 @@ static void test_debug_file_search(void **state) {
     mkdir(p, 0700);
     snprintf(p, sizeof(p), "%s/.debug/%s", dir, link);
     assert_int_equal(symlink(real_dbg, p), 0);
-    dbg = elf_open_debug(img, lib, "/nonexistent");
+    dbg = elf_debug_open(img, lib, "/nonexistent");
     assert_non_null(dbg);
     elf_close(dbg);
     /* 3. a debuglink target with another build-id is refused */
     unlink(p);
     assert_int_equal(symlink("/proc/self/exe", p), 0);
-    assert_null(elf_open_debug(img, lib, "/nonexistent"));
+    assert_null(elf_debug_open(img, lib, "/nonexistent"));
     unlink(p);
     unlink(lib);
     snprintf(p, sizeof(p), "%s/.debug", dir);

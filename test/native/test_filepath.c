@@ -1,10 +1,11 @@
-/* Unit tests of file= expansion: %p, %t, %%, and refusal of anything else. */
+/* Unit tests of file= expansion: %p, %t, %n, %n{MAX}, %{ENV}, %%, and refusal of anything else. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -41,11 +42,39 @@ static void test_refusals(void **state) {
     assert_non_null(strstr(err, "longer"));
 }
 
+/* The loop's sequence: %n counts on, %n{MAX} rolls over MAX names. */
+static void test_sequence(void **state) {
+    (void)state;
+    filepath_set_sequence(5);
+    assert_int_equal(filepath_expand("p-%n-%n{2}-%n{5}.jfr", 1, 0, out, sizeof(out), err, sizeof(err)), 0);
+    assert_string_equal(out, "p-5-1-0.jfr");
+    filepath_set_sequence(0);
+    assert_int_equal(filepath_expand("p-%n{3}", 1, 0, out, sizeof(out), err, sizeof(err)), 0);
+    assert_string_equal(out, "p-0");
+    assert_int_equal(filepath_expand("p-%n{0}", 1, 0, out, sizeof(out), err, sizeof(err)), -1);
+    assert_int_equal(filepath_expand("p-%n{x}", 1, 0, out, sizeof(out), err, sizeof(err)), -1);
+    assert_int_equal(filepath_expand("p-%n{2", 1, 0, out, sizeof(out), err, sizeof(err)), -1);
+}
+
+static void test_environment(void **state) {
+    (void)state;
+    setenv("LIBPROF_TEST_HOST", "web-1", 1);
+    assert_int_equal(filepath_expand("/tmp/%{LIBPROF_TEST_HOST}-%p.html", 7, 0, out, sizeof(out), err, sizeof(err)), 0);
+    assert_string_equal(out, "/tmp/web-1-7.html");
+    unsetenv("LIBPROF_TEST_UNSET");
+    assert_int_equal(filepath_expand("%{LIBPROF_TEST_UNSET}.txt", 1, 0, out, sizeof(out), err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "LIBPROF_TEST_UNSET is not set"));
+    assert_int_equal(filepath_expand("%{BAD-NAME}.txt", 1, 0, out, sizeof(out), err, sizeof(err)), -1);
+    assert_int_equal(filepath_expand("%{OPEN", 1, 0, out, sizeof(out), err, sizeof(err)), -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_and_pid),
         cmocka_unit_test(test_timestamp),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_sequence),
+        cmocka_unit_test(test_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

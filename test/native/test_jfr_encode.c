@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "jfr_chunk.h"
-#include "jfr_encode.h"
-#include "jfr_events.h"
+#include "jfr_buf.h"
+#include "jfr_event.h"
 #include "jfr_metadata.h"
 #include "jfr_types.h"
 #include "thread_state.h"
@@ -37,7 +37,7 @@ static void test_varints(void **state) {
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         jfr_buf b;
         jfr_buf_init(&b);
-        jfr_put_varint(&b, cases[i].v);
+        jfr_buf_put_varint(&b, cases[i].v);
         assert_bytes(&b, cases[i].bytes, cases[i].n);
         assert_int_equal(jfr_varint_len(cases[i].v), cases[i].n);
         jfr_buf_free(&b);
@@ -48,7 +48,7 @@ static void test_varints(void **state) {
     for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
         jfr_buf b;
         jfr_buf_init(&b);
-        jfr_put_varint(&b, values[i]);
+        jfr_buf_put_varint(&b, values[i]);
         uint64_t back = 0;
         assert_int_equal(jfr_get_varint(b.data, b.len, &back), b.len);
         assert_true(back == values[i]);
@@ -61,7 +61,7 @@ static void test_fixed_width_and_patching(void **state) {
     (void)state;
     jfr_buf b;
     jfr_buf_init(&b);
-    jfr_put_varint5(&b, 0);
+    jfr_buf_put_varint5(&b, 0);
     assert_bytes(&b, (const uint8_t[]){0x80, 0x80, 0x80, 0x80, 0x00}, 5);
     jfr_patch_varint5(&b, 0, (1ULL << 35) - 1);
     uint64_t v;
@@ -71,10 +71,10 @@ static void test_fixed_width_and_patching(void **state) {
     assert_int_equal(jfr_get_varint(b.data, b.len, &v), 5);
     assert_int_equal(v, 300);
     jfr_buf_clear(&b);
-    jfr_put_be16(&b, 0x0102);
-    jfr_put_be32(&b, 0x03040506);
-    jfr_put_be64(&b, 0x0708090a0b0c0d0eULL);
-    jfr_put_float(&b, 1.0f);
+    jfr_buf_put_be16(&b, 0x0102);
+    jfr_buf_put_be32(&b, 0x03040506);
+    jfr_buf_put_be64(&b, 0x0708090a0b0c0d0eULL);
+    jfr_buf_put_float(&b, 1.0f);
     assert_bytes(&b, (const uint8_t[]){1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0x3f, 0x80, 0, 0}, 18);
     jfr_patch_be64(&b, 6, 0x1122334455667788ULL);
     assert_memory_equal(b.data + 6, ((const uint8_t[]){0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88}), 8);
@@ -85,10 +85,10 @@ static void test_strings(void **state) {
     (void)state;
     jfr_buf b;
     jfr_buf_init(&b);
-    jfr_put_string(&b, NULL);
-    jfr_put_string(&b, "");
-    jfr_put_string(&b, "abc");
-    jfr_put_string(&b, "\xc3\xa9t\xc3\xa9");   /* the length counts bytes, not characters */
+    jfr_buf_put_string(&b, NULL);
+    jfr_buf_put_string(&b, "");
+    jfr_buf_put_string(&b, "abc");
+    jfr_buf_put_string(&b, "\xc3\xa9t\xc3\xa9");   /* the length counts bytes, not characters */
     assert_bytes(&b, (const uint8_t[]){0, 1, 3, 3, 'a', 'b', 'c', 3, 5, 0xc3, 0xa9, 't', 0xc3, 0xa9}, 14);
     jfr_buf_free(&b);
 }
@@ -131,7 +131,7 @@ static void test_event_framing(void **state) {
     (void)state;
     jfr_buf b;
     jfr_buf_init(&b);
-    jfr_put_u8(&b, 0xee);   /* something before: sizes are relative to the event's own start */
+    jfr_buf_put_u8(&b, 0xee);   /* something before: sizes are relative to the event's own start */
     jfr_event_execution_sample(&b, 123456789012ULL, ((uint64_t)2 << 32) | 4242, 77, THREAD_STATE_SLEEPING);
     cursor c = {b.data, 1, b.len};
     assert_int_equal(next(&c), b.len - 1);   /* the size includes the size field */
@@ -202,10 +202,10 @@ static void test_checkpoint(void **state) {
     jfr_chunk_pool_begin(&b, &c, JFR_THREAD);
     jfr_chunk_pool_end(&b, &c, 0);   /* empty: removed, readers refuse empty pools */
     jfr_chunk_pool_begin(&b, &c, JFR_THREAD_STATE);
-    jfr_put_varint(&b, 1);
-    jfr_put_string(&b, "STATE_RUNNABLE");
-    jfr_put_varint(&b, 2);
-    jfr_put_string(&b, "STATE_SLEEPING");
+    jfr_buf_put_varint(&b, 1);
+    jfr_buf_put_string(&b, "STATE_RUNNABLE");
+    jfr_buf_put_varint(&b, 2);
+    jfr_buf_put_string(&b, "STATE_SLEEPING");
     jfr_chunk_pool_end(&b, &c, 2);
     jfr_chunk_checkpoint_end(&b, &c);
     cursor k = {b.data, 0, b.len};

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "jfr_convert.h"
-#include "jfr_encode.h"
+#include "jfr_buf.h"
 #include "jfr_cursor.h"
 #include "jfr_synth.h"
 
@@ -24,9 +24,9 @@ static void assert_encodes(void (*put)(jfr_buf *, int64_t), int64_t v, const uin
     assert_memory_equal(b.data, want, n);
     jfr_buf_free(&b);
 }
-static void put_int(jfr_buf *b, int64_t v) { jfr_put_int(b, (int32_t)v); }
-static void put_short(jfr_buf *b, int64_t v) { jfr_put_short(b, (int16_t)v); }
-static void put_long(jfr_buf *b, int64_t v) { jfr_put_varint(b, (uint64_t)v); }
+static void put_int(jfr_buf *b, int64_t v) { jfr_buf_put_int(b, (int32_t)v); }
+static void put_short(jfr_buf *b, int64_t v) { jfr_buf_put_short(b, (int16_t)v); }
+static void put_long(jfr_buf *b, int64_t v) { jfr_buf_put_varint(b, (uint64_t)v); }
 
 static void test_signed_fields_in_their_width(void **state) {
     (void)state;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "leak_table.h"
+#include "leak_table_create.h"
 #include "event_kind.h"
 #include "traces.h"
 

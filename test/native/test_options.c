@@ -4,10 +4,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 #include "options.h"
+#include "thread_state.h"
 
 static prof_options o;
 static char err[OPTIONS_ERROR_MAX];
@@ -83,6 +85,51 @@ static void test_events(void **state) {
     refused("event=foo", "foo");
     refused("event=foo", "cpu, ctimer, itimer");
     refused("event=", "event");
+}
+
+/* Several events (issue 19): event=cpu,wall (wall arrives as its own option), wall=INTERVAL, the thread id
+ * filter, the state filter and split. */
+static void test_wall_and_several_events(void **state) {
+    (void)state;
+    parses("start,event=wall");
+    assert_string_equal(o.event, "wall");
+    assert_int_equal(options_event_kind(o.event), EVENT_WALL);
+    assert_false(o.extra_events[EVENT_WALL]);
+    parses("start,event=cpu,wall");
+    assert_string_equal(o.event, "cpu");
+    assert_int_equal(options_event_kind(o.event), EVENT_CPU);
+    assert_true(o.extra_events[EVENT_WALL]);
+    assert_int_equal(o.extra_intervals[EVENT_WALL], 0);
+    parses("start,event=cpu,wall=20ms");
+    assert_true(o.extra_events[EVENT_WALL]);
+    assert_int_equal(o.extra_intervals[EVENT_WALL], 20000000);
+    refused("wall=fast", "wall=fast");
+    refused("wall=0", "at least 1ns");
+    refused("wall=", "option 'wall='");
+    refused("walls", "wall[=INTERVAL]");   /* the accepted list shows its value is optional */
+    parses("start,wall=1s,event=cpu");
+    assert_int_equal(o.extra_intervals[EVENT_WALL], 1000000000);
+    parses("filter=120-127;132");
+    assert_int_equal(o.tid_range_count, 2);
+    assert_int_equal(o.tid_ranges[0][0], 120);
+    assert_int_equal(o.tid_ranges[0][1], 127);
+    assert_int_equal(o.tid_ranges[1][0], 132);
+    assert_int_equal(o.tid_ranges[1][1], 132);
+    refused("filter=12-3", "filter=12-3");
+    refused("filter=a", "120-127;132");
+    refused("filter=", "filter");
+    parses("state=sleeping;PARKED;STATE_blocked");
+    assert_int_equal(o.state_mask, (1u << THREAD_STATE_SLEEPING) | (1u << THREAD_STATE_PARKED) |
+                                       (1u << THREAD_STATE_BLOCKED));
+    parses("state=r");
+    assert_int_equal(o.state_mask, 1u << THREAD_STATE_RUNNABLE);
+    refused("state=dozing", "dozing");
+    parses("threads,states");
+    assert_true(o.states);
+    parses("stop,event=wall");
+    assert_true(o.event_given);
+    parses("stop");
+    assert_false(o.event_given);
 }
 
 /* Stack walking modes: vm (the default when left out), async-profiler's vmx as its alias, the stitching ones. */
@@ -305,14 +352,46 @@ static void test_jfr(void **state) {
     refused("chunktime=99999999999999h", "99999999999999h");
 }
 
+/* Issue 22: loop=, filter, the metrics action. */
+static void test_embedding_options(void **state) {
+    (void)state;
+    assert_int_equal(options_parse("start,loop=2s,filter", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.loop_ns, 2000000000ULL);
+    assert_true(o.thread_filter);
+    assert_int_equal(options_parse("start,loop=10m", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.loop_ns, 600000000000ULL);
+    assert_int_equal(options_parse("start,loop=500ms", &o, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "option 'loop=500ms': expected a duration of at least 1s"));
+    refused("loop=", "at least 1s");
+    refused("loop=2d", "loop=2d");
+    assert_int_equal(options_parse("start,loop=1m,timeout=30", &o, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "'loop' and 'timeout' conflict"));
+    assert_int_equal(options_parse("metrics,file=/tmp/m.prom", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.action, ACTION_METRICS);
+    assert_string_equal(options_action_name(o.action), "metrics");
+    assert_int_equal(options_parse("start,file=p-%n{3}-%n.collapsed", &o, err, sizeof(err)), 0);
+    /* The file kind's checker takes the loop's patterns and lists them among the accepted ones. */
+    setenv("LIBPROF_TEST_OPT_ENV", "h1", 1);
+    assert_int_equal(options_parse("start,file=/tmp/%{LIBPROF_TEST_OPT_ENV}-%n{2}.html", &o, err, sizeof(err)), 0);
+    refused("file=/tmp/a%x", "option 'file=/tmp/a%x': unknown pattern '%x'; accepted: %p (pid), %t (timestamp), "
+                             "%n (loop sequence), %n{MAX} (sequence modulo MAX, 1 to 1000000), %{NAME} "
+                             "(environment variable), %% (a '%')");
+    refused("file=/tmp/%n{0}", "%n{MAX} (sequence modulo MAX");
+    unsetenv("LIBPROF_TEST_OPT_UNSET");
+    refused("file=/tmp/%{LIBPROF_TEST_OPT_UNSET}", "option 'file=/tmp/%{LIBPROF_TEST_OPT_UNSET}': environment "
+                                                  "variable LIBPROF_TEST_OPT_UNSET is not set");
+    refused("file=/tmp/%{A-B}", "option 'file=/tmp/%{A-B}': '%{' must name an environment variable");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),   cmocka_unit_test(test_actions),
-        cmocka_unit_test(test_full_line),  cmocka_unit_test(test_events), cmocka_unit_test(test_perf_events),
+        cmocka_unit_test(test_full_line),  cmocka_unit_test(test_events), cmocka_unit_test(test_wall_and_several_events),
+        cmocka_unit_test(test_perf_events),
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
         cmocka_unit_test(test_durations),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
-        cmocka_unit_test(test_cstack),
+        cmocka_unit_test(test_cstack), cmocka_unit_test(test_embedding_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

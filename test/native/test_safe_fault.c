@@ -19,6 +19,7 @@
 #include "safe_fault.h"
 #include "safe_fault_install.h"
 #include "safe_read.h"
+#include "safe_read_stack.h"
 
 static void *no_access;   /* a PROT_NONE page */
 static sigjmp_buf back;

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "sample_cost.h"
+#include "sample_cost_reset.h"
 
 /* Ticks that convert to about 'ns' nanoseconds at the calibrated rate. */
 static uint64_t ticks(uint64_t ns) {

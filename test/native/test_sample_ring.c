@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "sample_ring.h"
+#include "sample_ring_create.h"
 
 static void test_order_and_capacity(void **state) {
     (void)state;

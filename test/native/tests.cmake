@@ -8,7 +8,9 @@ foreach(t test_options test_filepath test_traces test_profile test_writers test_
     # GCC clone suffixes in native names (issue 15.6), the log's destinations and the files log= takes (issue
     # 15.4, 16.10), output files: devices, FIFOs, links, planted temporary names, modes, failed moves
     # (safe_file, output), jstackdepth bounding the whole recorded stack, full names from the JVM's thread dump.
-    test_clone_names test_log test_stack_bound test_thread_dump)
+    test_clone_names test_log test_stack_bound test_thread_dump
+    # The metrics in Prometheus' text format (issue 22.6).
+    test_out_metrics)
   libprof_unit_test(${t})
 endforeach()
 libprof_unit_test(test_safe_file PROPERTIES TIMEOUT 60)
@@ -22,7 +24,7 @@ foreach(t test_elf test_symtab test_demangle test_kallsyms)
   libprof_unit_test(${t} LIBS dl)
 endforeach()
 libprof_unit_test(test_native_map LIBS dl)
-target_sources(test_native_map PRIVATE agent/frame_names.c)
+target_sources(test_native_map PRIVATE agent/frame_names.c agent/jit_stubs.c)
 target_include_directories(test_native_map PRIVATE ${JNI_INCLUDES})
 # dwarf_chain.c is built without frame pointers on purpose: the DWARF tests must unwind through it, and
 # libunwind walks the same chains as an independent oracle (docs/architecture.md says why only there).
@@ -67,6 +69,9 @@ target_include_directories(callback PRIVATE ${JNI_INCLUDES})
 target_compile_options(callback PRIVATE -fno-optimize-sibling-calls -fno-inline -fomit-frame-pointer)
 # Starts a program under a seccomp filter that kills on process_vm_readv (SignalsTest's seccomp_* cases).
 add_executable(seccomp_launch test/native/seccomp_launch.c)
+# The option table against the three tools that read it: kinds, help, messages (issue 17).
+libprof_unit_test(test_options_table SOURCES jfrconv/jfrconv_args.c attach/jprof_help.c attach/jprof_args.c
+  INCLUDES jfrconv attach LIBS jfrconv_lib)
 
 # Native memory and lock profiling (issue 21): two allocation sites, a leak site, a contended mutex; every
 # frame kept (no inlining, no sibling calls).

@@ -1,11 +1,11 @@
 /*
- * jfr_events: the events the JFR writer records, each appended to a buffer with its fields in the order
+ * jfr_event: the events the JFR writer records, each appended to a buffer with its fields in the order
  * jfr_metadata declares them. Pure; used by the JFR writer (out_jfr) and its unit tests.
  */
-#ifndef LIBPROF_JFR_EVENTS_H
-#define LIBPROF_JFR_EVENTS_H
+#ifndef LIBPROF_JFR_EVENT_H
+#define LIBPROF_JFR_EVENT_H
 
-#include "jfr_encode.h"
+#include "jfr_buf.h"
 
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-#include "jfr_encode.h"
+#include "jfr_buf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,13 +28,13 @@ static bool reserve(jfr_buf *b, size_t n) {
     return true;
 }
 
-void jfr_put_bytes(jfr_buf *b, const void *data, size_t n) {
+void jfr_buf_put_bytes(jfr_buf *b, const void *data, size_t n) {
     if (!reserve(b, n)) return;
     memcpy(b->data + b->len, data, n);
     b->len += n;
 }
 
-void jfr_put_u8(jfr_buf *b, uint8_t v) {
+void jfr_buf_put_u8(jfr_buf *b, uint8_t v) {
     if (!reserve(b, 1)) return;
     b->data[b->len++] = v;
 }
@@ -44,11 +44,11 @@ static void put_be(jfr_buf *b, uint64_t v, int bytes) {
     for (int i = bytes - 1; i >= 0; i--) b->data[b->len++] = (uint8_t)(v >> (8 * i));
 }
 
-void jfr_put_be16(jfr_buf *b, uint16_t v) { put_be(b, v, 2); }
-void jfr_put_be32(jfr_buf *b, uint32_t v) { put_be(b, v, 4); }
-void jfr_put_be64(jfr_buf *b, uint64_t v) { put_be(b, v, 8); }
+void jfr_buf_put_be16(jfr_buf *b, uint16_t v) { put_be(b, v, 2); }
+void jfr_buf_put_be32(jfr_buf *b, uint32_t v) { put_be(b, v, 4); }
+void jfr_buf_put_be64(jfr_buf *b, uint64_t v) { put_be(b, v, 8); }
 
-void jfr_put_float(jfr_buf *b, float v) {
+void jfr_buf_put_float(jfr_buf *b, float v) {
     uint32_t bits;
     memcpy(&bits, &v, sizeof(bits));
     put_be(b, bits, 4);
@@ -63,7 +63,7 @@ size_t jfr_varint_len(uint64_t v) {
     return n;
 }
 
-void jfr_put_varint(jfr_buf *b, uint64_t v) {
+void jfr_buf_put_varint(jfr_buf *b, uint64_t v) {
     if (!reserve(b, 9)) return;
     for (int i = 0; i < 8; i++) {
         if (v < 0x80) {
@@ -76,12 +76,12 @@ void jfr_put_varint(jfr_buf *b, uint64_t v) {
     b->data[b->len++] = (uint8_t)v;   /* the 9th byte carries 8 bits */
 }
 
-void jfr_put_int(jfr_buf *b, int32_t v) {
-    jfr_put_varint(b, (uint32_t)v);
+void jfr_buf_put_int(jfr_buf *b, int32_t v) {
+    jfr_buf_put_varint(b, (uint32_t)v);
 }
 
-void jfr_put_short(jfr_buf *b, int16_t v) {
-    jfr_put_varint(b, (uint16_t)v);
+void jfr_buf_put_short(jfr_buf *b, int16_t v) {
+    jfr_buf_put_varint(b, (uint16_t)v);
 }
 
 static void encode5(uint8_t *p, uint64_t v) {
@@ -89,7 +89,7 @@ static void encode5(uint8_t *p, uint64_t v) {
     p[4] = (uint8_t)((v >> 28) & 0x7f);
 }
 
-void jfr_put_varint5(jfr_buf *b, uint64_t v) {
+void jfr_buf_put_varint5(jfr_buf *b, uint64_t v) {
     if (!reserve(b, 5)) return;
     encode5(b->data + b->len, v);
     b->len += 5;
@@ -104,19 +104,19 @@ void jfr_patch_be64(jfr_buf *b, size_t at, uint64_t v) {
     for (int i = 0; i < 8; i++) b->data[at + i] = (uint8_t)(v >> (8 * (7 - i)));
 }
 
-void jfr_put_string(jfr_buf *b, const char *s) {
+void jfr_buf_put_string(jfr_buf *b, const char *s) {
     if (!s) {
-        jfr_put_u8(b, 0);
+        jfr_buf_put_u8(b, 0);
         return;
     }
     size_t n = strlen(s);
     if (n == 0) {
-        jfr_put_u8(b, 1);
+        jfr_buf_put_u8(b, 1);
         return;
     }
-    jfr_put_u8(b, 3);
-    jfr_put_varint(b, n);
-    jfr_put_bytes(b, s, n);
+    jfr_buf_put_u8(b, 3);
+    jfr_buf_put_varint(b, n);
+    jfr_buf_put_bytes(b, s, n);
 }
 
 size_t jfr_get_varint(const uint8_t *p, size_t avail, uint64_t *out) {
@@ -137,13 +137,13 @@ size_t jfr_get_varint(const uint8_t *p, size_t avail, uint64_t *out) {
     return 0;
 }
 
-size_t jfr_event_begin(jfr_buf *b, uint64_t type_id) {
+size_t jfr_buf_event_begin(jfr_buf *b, uint64_t type_id) {
     size_t at = b->len;
-    jfr_put_varint5(b, 0);
-    jfr_put_varint(b, type_id);
+    jfr_buf_put_varint5(b, 0);
+    jfr_buf_put_varint(b, type_id);
     return at;
 }
 
-void jfr_event_end(jfr_buf *b, size_t at) {
+void jfr_buf_event_end(jfr_buf *b, size_t at) {
     jfr_patch_varint5(b, at, b->len - at);
 }

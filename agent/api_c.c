@@ -1,0 +1,112 @@
+/*
+ * api_c: the C API (include/libprof.h) over api_command, and async-profiler's C API names over that.
+ * The JVM is found with JNI_GetCreatedJavaVMs, looked up at run time: the library does not link libjvm,
+ * which a native host may have loaded RTLD_LOCAL.
+ */
+#define _GNU_SOURCE
+#include "libprof.h"
+
+#include "api_command.h"
+
+#include <dlfcn.h>
+#include <jni.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define LIBPROF_API __attribute__((visibility("default")))
+
+static __thread char last_error[1024];
+
+typedef jint (*created_vms_fn)(JavaVM **, jsize, jsize *);
+
+static JavaVM *find_vm(void) {
+    created_vms_fn created = (created_vms_fn)dlsym(RTLD_DEFAULT, "JNI_GetCreatedJavaVMs");
+    if (!created) {
+        void *jvm = dlopen("libjvm.so", RTLD_LAZY | RTLD_NOLOAD);
+        if (jvm) created = (created_vms_fn)dlsym(jvm, "JNI_GetCreatedJavaVMs");
+    }
+    JavaVM *vm = NULL;
+    jsize count = 0;
+    if (created && created(&vm, 1, &count) == JNI_OK && count > 0) return vm;
+    return NULL;
+}
+
+/* The VM, with the calling thread attached to it (*attached: by us, to detach afterwards); NULL with the
+ * reason in last_error. */
+static JavaVM *enter_vm(int *attached) {
+    *attached = 0;
+    JavaVM *vm = find_vm();
+    if (!vm) {
+        snprintf(last_error, sizeof(last_error),
+                 "no Java VM in this process (libjvm.so not loaded, or JNI_CreateJavaVM not called yet): "
+                 "libprof profiles JVMs only");
+        return NULL;
+    }
+    JNIEnv *env = NULL;
+    jint rc = (*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6);
+    if (rc == JNI_EDETACHED) {
+        JavaVMAttachArgs args = {JNI_VERSION_1_6, "libprof C API", NULL};
+        if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void **)&env, &args) != JNI_OK) {
+            snprintf(last_error, sizeof(last_error), "cannot attach this thread to the Java VM");
+            return NULL;
+        }
+        *attached = 1;
+    } else if (rc != JNI_OK) {
+        snprintf(last_error, sizeof(last_error), "the Java VM refuses a JNI environment (GetEnv: %d)", (int)rc);
+        return NULL;
+    }
+    return vm;
+}
+
+static void leave_vm(JavaVM *vm, int attached) {
+    if (attached) (*vm)->DetachCurrentThread(vm);
+}
+
+LIBPROF_API int libprof_init(void) {
+    int attached;
+    JavaVM *vm = enter_vm(&attached);
+    if (!vm) return -1;
+    int rc = api_init(vm, last_error, sizeof(last_error));
+    leave_vm(vm, attached);
+    if (rc == 0) last_error[0] = 0;
+    return rc;
+}
+
+LIBPROF_API int libprof_execute(const char *command, libprof_writer writer, void *arg) {
+    int attached;
+    JavaVM *vm = enter_vm(&attached);
+    if (!vm) return -1;
+    api_result r;
+    int rc = api_execute(vm, command, &r, last_error, sizeof(last_error));
+    leave_vm(vm, attached);
+    if (rc == 0) {
+        last_error[0] = 0;
+        if (writer && r.length) writer(r.output, r.length, arg);
+    }
+    free(r.output);
+    return rc;
+}
+
+LIBPROF_API const char *libprof_last_error(void) {
+    return last_error;
+}
+
+/* ---- async-profiler's C API: the error is the message itself, valid until the thread's next call ---- */
+
+static void call_asprof_writer(const char *buf, size_t size, void *arg) {
+    asprof_writer_t writer = *(asprof_writer_t *)arg;
+    writer(buf, size);
+}
+
+LIBPROF_API void asprof_init(void) {
+    libprof_init();   /* a failure shows at the first asprof_execute, as the signature has no result */
+}
+
+LIBPROF_API const char *asprof_error_str(asprof_error_t err) {
+    return err;
+}
+
+LIBPROF_API asprof_error_t asprof_execute(const char *command, asprof_writer_t output_callback) {
+    int rc = libprof_execute(command, output_callback ? call_asprof_writer : NULL, &output_callback);
+    return rc ? last_error : NULL;
+}

@@ -1,0 +1,205 @@
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ways in for a program that drives the profiler itself (issue 22): the Java API (libprof.jar), async-
+ * profiler's native interface, -javaagent and JMX, the C API from a native JVM host, LD_PRELOAD, and the
+ * metrics read by Prometheus' own promtool. The programs under test (test/java/api, test/native/api_host.c)
+ * assert on their own frames and print OK; this driver runs them and checks what they leave behind.
+ * Usage: ApiTest <case> <jdk> <libprof.so> <test classes> <work> <libprof.jar> <api test classes> <api_host>
+ */
+public class ApiTest {
+    static String jar, apiClasses, host;
+
+    public static void main(String[] args) throws Exception {
+        jar = args[5];
+        apiClasses = args[6];
+        host = args[7];
+        IntegrationTest.runMain(args, test -> {
+            switch (test) {
+                case "java_api" -> javaApi();
+                case "thread_filter" -> expectOk(java(List.of(), Map.of(), jar + ":" + apiClasses, "ApiSelf", "filter"));
+                case "async_profiler" -> expectOk(java(List.of(), Map.of(), apiClasses, "AsyncSelf", IntegrationTest.agent));
+                case "javaagent_jmx" -> javaagentJmx();
+                case "c_host" -> cHost();
+                case "agent_attach" -> agentAttach();
+                case "ld_preload" -> ldPreload();
+                case "loop_collapsed" -> loopCollapsed();
+                case "loop_jfr_rolling" -> loopJfrRolling();
+                default -> throw new IllegalArgumentException("unknown test " + test);
+            }
+        });
+    }
+
+    static void check(boolean ok, String what) {
+        IntegrationTest.check(ok, what);
+    }
+
+    static void expectOk(IntegrationTest.Run run) {
+        check(run.exit() == 0 && run.out().contains("OK"), "exit " + run.exit() + "\n" + run.out() + run.err());
+        check(!run.err().contains("[libprof]"), "no libprof message on stderr:\n" + run.err());
+    }
+
+    /** Percent of the samples of the thread whose Java root is 'root' that are in 'frame' (JIT compiler
+     *  threads take a share of the whole that grows with the machine's load: they are left out, and so are
+     *  the profiler's own API calls and the MBean server's start). */
+    static long mainShare(java.util.Map<String, Long> stacks, String frame, String root) {
+        // Samples inside the profiler's API calls (a dump through JMX runs on main) and the MBean server's
+        // start are not the workload's.
+        long api = stacks.entrySet().stream().filter(e -> e.getKey().contains(";dev/libprof/Profiler.")
+                || e.getKey().contains("ManagementFactory.getPlatformMBeanServer"))
+                .mapToLong(java.util.Map.Entry::getValue).sum();
+        long in = IntegrationTest.sumContaining(stacks, frame), all = IntegrationTest.sumContaining(stacks, root) - api;
+        System.out.println(frame + ": " + in + " of " + all + " samples of " + root);
+        check(all > 0, "no samples of " + root);
+        return 100 * in / all;
+    }
+
+    static IntegrationTest.Run run(List<String> cmd, Map<String, String> env) throws Exception {
+        Path out = Files.createTempFile(IntegrationTest.work, "stdout", ".txt");
+        Path err = Files.createTempFile(IntegrationTest.work, "stderr", ".txt");
+        ProcessBuilder b = new ProcessBuilder(cmd).directory(IntegrationTest.work.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        b.environment().putAll(env);
+        Process p = b.start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("did not finish in 120 s: " + cmd);
+        }
+        IntegrationTest.Run r = new IntegrationTest.Run(p.exitValue(), Files.readString(out), Files.readString(err));
+        String shown = r.out().strip();
+        System.out.println("$ " + env + " " + String.join(" ", cmd) + "\n  exit " + r.exit() + "\n  stdout: "
+                + (shown.length() > 2000 ? shown.substring(0, 2000) + " ..." : shown) + "\n  stderr: " + r.err().strip().replace("\n", "\n          "));
+        IntegrationTest.noCrashReports();
+        return r;
+    }
+
+    static IntegrationTest.Run java(List<String> jvmOptions, Map<String, String> env, String classpath, String... main)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(IntegrationTest.javaHome + "/bin/java"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", classpath));
+        cmd.addAll(List.of(main));
+        return run(cmd, env);
+    }
+
+    /** The Java API end to end (ApiSelf self); then its files: a JFR recording jfr reads, metrics promtool reads. */
+    static void javaApi() throws Exception {
+        expectOk(java(List.of(), Map.of(), jar + ":" + apiClasses, "ApiSelf", "self", IntegrationTest.work.toString()));
+        IntegrationTest.Run jfr = run(List.of(IntegrationTest.javaHome + "/bin/jfr", "print", "--events",
+                "jdk.ExecutionSample", IntegrationTest.work.resolve("api.jfr").toString()), Map.of());
+        check(jfr.exit() == 0 && jfr.out().contains("ApiSelf.burnSelf"), "jfr reads the API's recording");
+        IntegrationTest.Run prom = run(List.of("sh", "-c", "promtool check metrics < metrics.txt"), Map.of());
+        check(prom.exit() == 0, "promtool check metrics: exit " + prom.exit() + "\n" + prom.out() + prom.err());
+        check(Files.readString(IntegrationTest.work.resolve("metrics.txt")).contains("libprof_dropped_samples_total{reason="),
+                "drops by reason in the metrics");
+    }
+
+    /** -javaagent:libprof.jar=start,...: the session runs from premain, the MBean answers, the exit writes the file. */
+    static void javaagentJmx() throws Exception {
+        Path out = IntegrationTest.work.resolve("agent.collapsed");
+        Files.deleteIfExists(out);
+        expectOk(java(List.of("-javaagent:" + jar + "=start,event=ctimer,interval=1ms,file=" + out), Map.of(),
+                apiClasses, "ApiSelf", "jmx", IntegrationTest.work.toString()));
+        var stacks = IntegrationTest.readCollapsed(out);
+        check(mainShare(stacks, "ApiSelf.burnSelf", "ApiSelf.main") >= 70, "burnSelf in >= 70% of main's samples");
+        // A bad command refuses the start of the JVM, naming the option.
+        IntegrationTest.Run bad = java(List.of("-javaagent:" + jar + "=start,interval=fast"), Map.of(), apiClasses,
+                "ApiBurn", "10");
+        check(bad.exit() != 0 && bad.err().contains("interval=fast"), "a bad -javaagent command stops the JVM");
+    }
+
+    /** libprof.jar loaded into a running JVM as a Java agent (Agent-Class): its argument starts a session. */
+    static void agentAttach() throws Exception {
+        Path out = IntegrationTest.work.resolve("attached.collapsed");
+        Files.deleteIfExists(out);
+        Path log = IntegrationTest.work.resolve("target.out");
+        Process target = new ProcessBuilder(IntegrationTest.javaHome + "/bin/java", "-cp", IntegrationTest.classes,
+                "ApiBurn", "15000").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            // Attaching before the JVM handles SIGQUIT would kill it: wait until its main runs.
+            for (int i = 0; i < 300 && !Files.readString(log).contains("ready"); i++) Thread.sleep(100);
+            long t0 = System.nanoTime();
+            var vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(target.pid()));
+            try {
+                vm.loadAgent(jar, "start,event=ctimer,interval=1ms,file=" + out);
+            } finally {
+                vm.detach();
+            }
+            System.out.printf("attach and agentmain took %.1f s%n", (System.nanoTime() - t0) / 1e9);
+            check(target.waitFor(60, TimeUnit.SECONDS), "the target did not finish");
+        } finally {
+            target.destroyForcibly();
+        }
+        System.out.println("target output: " + Files.readString(log));
+        check(target.exitValue() == 0, "target exit " + target.exitValue());
+        var stacks = IntegrationTest.readCollapsed(out);
+        check(mainShare(stacks, "ApiBurn.burn", "ApiBurn.main") >= 70, "ApiBurn.burn in >= 70% of main's samples");
+    }
+
+    /** A native program creates the JVM and profiles it through libprof.h (test/native/api_host.c). */
+    static void cHost() throws Exception {
+        expectOk(run(List.of(host, IntegrationTest.classes), Map.of()));
+    }
+
+    /** LD_PRELOAD=libprof.so LIBPROF_COMMAND=...: the launcher's JVM runs the command as -agentpath would. */
+    static void ldPreload() throws Exception {
+        Path out = IntegrationTest.work.resolve("preload.collapsed");
+        Files.deleteIfExists(out);
+        IntegrationTest.Run r = java(List.of(), Map.of("LD_PRELOAD", IntegrationTest.agent, "LIBPROF_COMMAND",
+                "start,event=ctimer,interval=1ms,file=" + out), IntegrationTest.classes, "ApiBurn", "1500");
+        check(r.exit() == 0, "exit " + r.exit());
+        var stacks = IntegrationTest.readCollapsed(out);
+        check(mainShare(stacks, "ApiBurn.burn", "ApiBurn.main") >= 70, "ApiBurn.burn in >= 70% of main's samples");
+        // async-profiler's variable name works the same.
+        Files.deleteIfExists(out);
+        r = java(List.of(), Map.of("LD_PRELOAD", IntegrationTest.agent, "ASPROF_COMMAND",
+                "start,event=ctimer,interval=1ms,file=" + out), IntegrationTest.classes, "ApiBurn", "500");
+        check(r.exit() == 0 && Files.exists(out), "ASPROF_COMMAND: a profile at " + out);
+    }
+
+    /** ApiBurn for 7 s under loop=2s, writing the files named 'pattern' into an empty directory, returned. */
+    static Path runLoop(String pattern, Map<String, String> env) throws Exception {
+        Path dir = Files.createDirectories(IntegrationTest.work.resolve("loop"));
+        try (var old = Files.list(dir)) {
+            for (Path f : old.toList()) Files.delete(f);
+        }
+        List<String> agentOptions = List.of("-agentpath:" + IntegrationTest.agent
+                + "=start,event=ctimer,interval=1ms,loop=2s,file=" + dir + "/" + pattern);
+        IntegrationTest.Run r = java(agentOptions, env, IntegrationTest.classes, "ApiBurn", "7000");
+        check(r.exit() == 0, "exit " + r.exit());
+        return dir;
+    }
+
+    /** loop=2s for 7 s: a complete profile for each of the 3 periods (and the exit's partial one), named by
+     *  %n and an environment variable. */
+    static void loopCollapsed() throws Exception {
+        Path dir = runLoop("p-%{LOOP_TAG}-%n.collapsed", Map.of("LOOP_TAG", "tag7"));
+        for (int n = 0; n < 3; n++) {
+            var stacks = IntegrationTest.readCollapsed(dir.resolve("p-tag7-" + n + ".collapsed"));
+            check(mainShare(stacks, "ApiBurn.burn", "ApiBurn.main") >= 70, "period " + n + ": ApiBurn.burn's share");
+        }
+        try (var files = Files.list(dir)) {
+            long count = files.count();
+            check(count >= 3 && count <= 4, "3 periods and at most the exit's partial one: " + count + " files");
+        }
+    }
+
+    /** loop=2s with %n{2}: JFR recordings rotate over two names, each a complete recording jfr reads. */
+    static void loopJfrRolling() throws Exception {
+        Path dir = runLoop("p-%n{2}.jfr", Map.of());
+        try (var files = Files.list(dir)) {
+            List<String> names = files.map(f -> f.getFileName().toString()).sorted().toList();
+            check(names.equals(List.of("p-0.jfr", "p-1.jfr")), "two rolling names: " + names);
+        }
+        for (String name : List.of("p-0.jfr", "p-1.jfr")) {
+            IntegrationTest.Run jfr = run(List.of(IntegrationTest.javaHome + "/bin/jfr", "print", "--events",
+                    "jdk.ExecutionSample", dir.resolve(name).toString()), Map.of());
+            check(jfr.exit() == 0 && jfr.out().contains("ApiBurn.burn"), name + ": jfr reads samples of ApiBurn.burn");
+        }
+    }
+}
