@@ -24,6 +24,22 @@ void options_init(prof_options *o) {
     o->log_level = LOG_LEVEL_UNSET;   /* warn on stderr, info into a log= file */
     o->chunk_size = OPTIONS_DEFAULT_CHUNK_SIZE;
     o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
+    o->nativelock = OPTIONS_DEFAULT_NATIVELOCK_NS;   /* issue 21: nativelock bare = 10us; nativemem 0 = every call */
+}
+
+/* issue 21: nativemem / nativelock without event=: the session records that kind (first), as
+ * async-profiler's --nativemem alone does; with event= naming another kind, beside it. */
+static void settle_native_events(prof_options *o) {
+    static const event_kind native[] = {EVENT_NATIVEMEM, EVENT_NATIVELOCK};
+    for (size_t i = 0; i < sizeof(native) / sizeof(native[0]); i++) {
+        event_kind k = native[i];
+        bool first = strcmp(o->event, event_kind_name(k)) == 0;
+        if (o->extra_events[k] && !o->event_given && !first && strcmp(o->event, "cpu") == 0) {
+            strcpy(o->event, event_kind_name(k));
+            first = true;
+        }
+        if (first) o->extra_events[k] = false;
+    }
 }
 
 
@@ -70,6 +86,7 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
     }
     free(copy);
+    if (rc == 0) settle_native_events(o);   /* issue 21 */
     if (rc == 0 && o->loop_ns && o->timeout_s)
         rc = errmsg_fail(err, errlen, "options 'loop' and 'timeout' conflict: a loop runs until stopped; give one");
     /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
@@ -111,5 +128,9 @@ const char *options_cstack_name(prof_cstack c) {
 }
 
 event_kind options_event_kind(const char *event) {
-    return strcmp(event, "wall") == 0 ? EVENT_WALL : EVENT_CPU;
+    if (strcmp(event, "wall") == 0) return EVENT_WALL;
+    /* issue 21 */
+    if (strcmp(event, "nativemem") == 0) return EVENT_NATIVEMEM;
+    if (strcmp(event, "nativelock") == 0) return EVENT_NATIVELOCK;
+    return EVENT_CPU;
 }

@@ -100,6 +100,12 @@ typedef struct prof_options {
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
     uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */
     bool thread_filter;         /* filter: sample only the threads added through the API (thread_filter.h) */
+    /* issue 21: nativemem, nativelock */
+    uint64_t nativemem;         /* nativemem=BYTES: sample every this many bytes allocated (0, the default:
+                                 * every call) */
+    uint64_t nativelock;        /* nativelock=DURATION: record every this many ns waited (default 10us) */
+    bool nofree;                /* nativemem: do not hook free (allocations only) */
+    bool leak;                  /* nativemem: the profile shows only what was not freed when it is written */
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
@@ -110,6 +116,7 @@ typedef struct prof_options {
 #define OPTIONS_DEFAULT_CHUNK_TIME_NS (3600ULL * 1000000000ULL)  /* 1h */
 #define OPTIONS_MIN_CHUNK_SIZE 1024ULL
 #define OPTIONS_MIN_CHUNK_TIME_NS 1000000000ULL
+#define OPTIONS_DEFAULT_NATIVELOCK_NS 10000ULL   /* async-profiler's default lock threshold: 10 us */
 
 void options_init(prof_options *o);
 

@@ -161,7 +161,8 @@ static int apply_size(const options_spec *s, const char *spelled, const char *va
                            "%s: expected a size in bytes of at least %llu%s, with an optional k, m or g suffix, "
                            "such as 100m",
                            subject(spelled, value, what, sizeof(what)),
-                           (unsigned long long)(s->min % 1024 ? s->min : s->min / 1024), s->min % 1024 ? "" : "k");
+                           (unsigned long long)(s->min % 1024 || !s->min ? s->min : s->min / 1024),
+                           s->min % 1024 || !s->min ? "" : "k");
     }
     *(uint64_t *)field_of(o, s->field) = bytes;
     return 0;
@@ -280,11 +281,14 @@ static int apply_file(const options_spec *s, const char *spelled, const char *va
 }
 
 #define KNOWN_EVENTS_TEXT \
-    "cpu, ctimer, itimer, wall, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
+    "cpu, ctimer, itimer, wall, " \
+    "nativemem, nativelock, " /* issue 21 */ \
+    "a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
 
 static int apply_event(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
                        size_t errlen) {
-    static const char *const engines[] = {"cpu", "ctimer", "itimer", "wall"};
+    static const char *const engines[] = {"cpu", "ctimer", "itimer", "wall",
+                                          "nativemem", "nativelock" /* issue 21 */};
     char *event = field_of(o, s->field);
     char what[600];
     o->event_given = true;   /* on dump/stop it chooses which of the session's events an output holds */

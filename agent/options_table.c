@@ -159,6 +159,14 @@ const options_spec options_table[] = {
      "else text; values per second of recording, or shares", NULL, OPTION_OWN_NONE,
      .jfrconv_sets = JFRCONV_SETS_DIFF},
     /* --- end issue 23 --- */
+    /* issue 21: jfrconv's native event selections */
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativemem", NULL,
+     "native memory: profiler.Malloc events (weight: bytes) instead of CPU samples", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_NATIVEMEM},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativelock", NULL,
+     "native locks: profiler.NativeLock events (weight: ns waited)", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_NATIVELOCK},
+    /* end issue 21 */
     {"simple", OPTION_FLAG, FIELD(simple), 0, "-s", NULL, "simple class names instead of fully qualified ones", "",
      NULL, "--simple", NULL,
      "class names without their package", NULL, OPTION_OWN_NONE},
@@ -187,6 +195,23 @@ const options_spec options_table[] = {
     {"inverted", OPTION_FLAG, FIELD(inverted), 0, "--inverted", NULL, "icicle graph: stacks grow downwards", "", NULL,
      "--inverted", NULL,
      "flame graph: open as an icicle", NULL, OPTION_OWN_NONE},
+    /* issue 21: nativemem and nativelock take their value after the flag in jprof (asprof's --nativemem N);
+     * the agent also accepts them bare (their fields keep options_init's: every call, 10us). Event kinds
+     * beside event=, or the session's first event without it (options.c settle_native_events). */
+    {"nativemem", OPTION_SIZE, FIELD(nativemem), 0, "--nativemem", "BYTES",
+     "native memory: sample malloc, calloc, realloc, posix_memalign, aligned_alloc" MORE
+     "every BYTES allocated (k, m, g; 0: every call), with their stacks", "0", NULL, NULL, NULL,
+     NULL, NULL, OPTION_OWN_NONE, .extra_event = EVENT_NATIVEMEM},
+    {"nofree", OPTION_FLAG, FIELD(nofree), 0, "--nofree", NULL, "nativemem: do not hook free (allocations only)", "",
+     NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"leak", OPTION_FLAG, FIELD(leak), 0, "--leak", NULL,
+     "nativemem: show only allocations not freed when the profile is written", "", NULL, "--leak", NULL,
+     "with --nativemem: only allocations without a later profiler.Free of their address", NULL, OPTION_OWN_NONE},
+    {"nativelock", OPTION_DURATION, FIELD(nativelock), 0, "--nativelock", "TIME",
+     "native locks: contended pthread mutexes and rwlocks, a sample every TIME" MORE
+     "waited (10us without a value), weighted by the time waited", "10us", NULL, NULL, NULL,
+     NULL, NULL, OPTION_OWN_NONE, .unit = 1, .extra_event = EVENT_NATIVELOCK},
+    /* end issue 21 */
     {"total", OPTION_FLAG, FIELD(total), 0, "--total", NULL, "count total time instead of samples", "", NULL,
      "--total", NULL,
      "count the events' weight (where they have one) instead of samples", NULL, OPTION_OWN_NONE},

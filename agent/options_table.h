@@ -66,6 +66,9 @@ typedef enum {
     JFRCONV_SETS_BCI,           /* --bci: Java frames split by bytecode index */
     JFRCONV_SETS_NORM,          /* --norm: generated class names without their numbers */
     JFRCONV_SETS_DIFF,          /* --diff: compare two profiles */
+    /* issue 21 */
+    JFRCONV_SETS_NATIVEMEM,     /* --nativemem: profiler.Malloc events */
+    JFRCONV_SETS_NATIVELOCK,    /* --nativelock: profiler.NativeLock events */
 } options_jfrconv_sets;
 
 /* One accepted value of an OPTION_CHOICE option, the int it stores, and another spelling of it. */

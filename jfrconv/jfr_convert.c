@@ -96,8 +96,20 @@ typedef struct {
     uint32_t n;
 } named_stack;
 
+/* --leak: the profiler.Malloc events of a file whose address no later profiler.Free names. A first pass
+ * numbers the Malloc events in file order and keeps, per address, the number of the last one not freed
+ * yet (a Free matches the latest Malloc of its address: the agent records frees of recorded allocations
+ * only); the second pass keeps the Malloc events whose number is left. */
+typedef struct {
+    bool collecting;         /* first pass */
+    uint64_t seq;            /* Malloc events met so far in this pass */
+    u64map live;             /* address -> seq of its unfreed Malloc (first pass) */
+    u64map leaked;           /* seq -> 1 (second pass) */
+} leak_state;
+
 typedef struct {
     const jfr_convert_options *o;
+    leak_state *leaks;       /* NULL without --leak */
     profile *p;
     jfr_convert_stats *st;
     jfr_rchunk *ch;
@@ -306,8 +318,30 @@ static bool event_wanted(converter *cv, const char *state) {
     return true;
 }
 
+/* --leak: the first pass notes the event; the second tells whether to keep it. */
+static int leak_pass(converter *cv, const jfr_sample *s, bool *keep) {
+    leak_state *l = cv->leaks;
+    uint64_t seq;
+    *keep = false;
+    if (s->free_event) {
+        if (l->collecting) u64map_remove(&l->live, s->address, &seq);
+        return 0;
+    }
+    seq = ++l->seq;
+    if (l->collecting) return u64map_put(&l->live, s->address, seq) ? out_of_memory(cv) : 0;
+    *keep = u64map_get(&l->leaked, seq, &seq);
+    return 0;
+}
+
 static int add_sample(converter *cv, const jfr_sample *s) {
     const jfr_convert_options *o = cv->o;
+    if (cv->leaks) {
+        bool keep;
+        if (leak_pass(cv, s, &keep)) return -1;
+        if (!keep) return 0;
+    } else if (s->free_event) {
+        return 0;
+    }
     cv->st->samples++;
     if (s->time_ns < o->from_ns || s->time_ns > o->to_ns) {
         cv->st->out_of_range++;
@@ -315,7 +349,8 @@ static int add_sample(converter *cv, const jfr_sample *s) {
     }
     char state[128];
     if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
-    if (!event_wanted(cv, state)) {
+    /* Native memory and lock events are their own types: already selected. */
+    if (!o->nativemem && !o->nativelock && !event_wanted(cv, state)) {
         cv->st->other_event++;
         return 0;
     }
@@ -368,13 +403,20 @@ static void converter_free(converter *cv) {
     jfr_sample_reader_free(&cv->r);
 }
 
-static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *p, jfr_convert_stats *st) {
-    converter cv = {.o = o, .p = p, .st = st, .ch = ch};
+static jfr_event_set event_set(const jfr_convert_options *o) {
+    if (o->nativemem) return JFR_EVENTS_NATIVEMEM;
+    if (o->nativelock) return JFR_EVENTS_NATIVELOCK;
+    return o->cpu_only ? JFR_EVENTS_CPU_ONLY : JFR_EVENTS_CPU;
+}
+
+static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *p, jfr_convert_stats *st,
+                         leak_state *leaks) {
+    converter cv = {.o = o, .leaks = leaks, .p = p, .st = st, .ch = ch};
     u64map_init(&cv.stacks);
     u64map_init(&cv.methods);
     u64map_init(&cv.threads);
     int rc = 0;
-    if (jfr_sample_reader_init(&cv.r, ch, o->cpu_only) > 0) {
+    if (jfr_sample_reader_init(&cv.r, ch, event_set(o)) > 0) {
         cv.has_default_state = jfr_sample_chunk_has_state(&cv.r, "STATE_DEFAULT");
         size_t pos = 0;
         jfr_revent ev;
@@ -389,13 +431,9 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
     return rc < 0 ? -1 : 0;
 }
 
-int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
-                jfr_convert_stats *stats, jfr_error *err) {
-    if (size == 0) {
-        snprintf(err->message, sizeof(err->message), "empty file (a JFR recording starts with 'FLR')");
-        err->failed = true;
-        return -1;
-    }
+/* Every finished chunk of one file through convert_chunk. */
+static int convert_file(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
+                        jfr_convert_stats *stats, jfr_error *err, leak_state *leaks) {
     stats->unfinished_at = stats->unfinished_bytes = 0;
     for (size_t at = 0; at < size;) {
         if (at > 0 && jfr_rchunk_unfinished(data, size, at)) {
@@ -405,7 +443,7 @@ int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, 
         }
         jfr_rchunk ch;
         int rc = jfr_rchunk_open(&ch, data, size, at, err);
-        if (rc == 0) rc = convert_chunk(o, &ch, p, stats);
+        if (rc == 0) rc = convert_chunk(o, &ch, p, stats, leaks);
         size_t next = ch.end;
         jfr_rchunk_close(&ch);
         if (rc) {
@@ -419,4 +457,35 @@ int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, 
         at = next;
     }
     return 0;
+}
+
+/* --leak: a first pass over the file finds the unfreed allocations (into scratch statistics: nothing is
+ * added), the second adds them. */
+static int convert_leaks(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
+                         jfr_convert_stats *stats, jfr_error *err) {
+    leak_state leaks = {.collecting = true};
+    u64map_init(&leaks.live);
+    u64map_init(&leaks.leaked);
+    jfr_convert_stats scratch = *stats;
+    int rc = convert_file(o, data, size, p, &scratch, err, &leaks);
+    for (size_t i = 0; rc == 0 && i < leaks.live.capacity; i++) {
+        if (leaks.live.keys[i] && u64map_put(&leaks.leaked, leaks.live.values[i], 1)) rc = -1;
+    }
+    leaks.collecting = false;
+    leaks.seq = 0;
+    if (rc == 0) rc = convert_file(o, data, size, p, stats, err, &leaks);
+    u64map_free(&leaks.live);
+    u64map_free(&leaks.leaked);
+    return rc;
+}
+
+int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
+                jfr_convert_stats *stats, jfr_error *err) {
+    if (size == 0) {
+        snprintf(err->message, sizeof(err->message), "empty file (a JFR recording starts with 'FLR')");
+        err->failed = true;
+        return -1;
+    }
+    if (o->nativemem && o->leak) return convert_leaks(o, data, size, p, stats, err);
+    return convert_file(o, data, size, p, stats, err, NULL);
 }

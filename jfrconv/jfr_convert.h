@@ -34,6 +34,9 @@ typedef struct {
      * jdk.ExecutionSample in STATE_DEFAULT, or every jdk.ExecutionSample of a chunk whose thread states
      * have no STATE_DEFAULT (the JDK's recordings); wall_only: samples in any other state. */
     bool cpu_only, wall_only;
+    bool nativemem;      /* profiler.Malloc events instead of CPU samples, weighted by their size */
+    bool leak;           /* nativemem: only allocations with no later profiler.Free of their address */
+    bool nativelock;     /* profiler.NativeLock events instead of CPU samples, weighted by their duration */
     bool state_frames;   /* a [STATE_...] frame under the thread frame (thread_state.h) */
     bool lines;          /* Java frames split by source line: "class.method:LINE" */
     bool bci;            /* Java frames split by bytecode index: "class.method@BCI" */

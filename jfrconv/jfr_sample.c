@@ -45,7 +45,8 @@ static int pick(jfr_sample_reader *r, size_t at, uint32_t t, const char *const *
     return 0;
 }
 
-static void add_layout(jfr_sample_reader *r, const char *event) {
+/* weight_field: the field that weighs the event ("weight" for the JDK's, "size" for malloc...). */
+static void add_layout(jfr_sample_reader *r, const char *event, const char *weight_field) {
     const jfr_meta *m = &r->ch->meta;
     uint32_t t = jfr_meta_find_name(m, event);
     int stack = jfr_meta_field(m, t, "stackTrace");
@@ -57,16 +58,28 @@ static void add_layout(jfr_sample_reader *r, const char *event) {
     l->thread = jfr_meta_field(m, t, "sampledThread");
     if (l->thread < 0) l->thread = jfr_meta_field(m, t, "eventThread");
     l->state = jfr_meta_field(m, t, "state");
-    l->weight = jfr_meta_field(m, t, "weight");
+    l->weight = weight_field ? jfr_meta_field(m, t, weight_field) : -1;
+    l->address = jfr_meta_field(m, t, "address");
+    l->free_event = strcmp(event, "profiler.Free") == 0;
+    l->weight_in_ticks = weight_field && strcmp(weight_field, "duration") == 0;
 }
 
-int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, bool cpu_only) {
+int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_set set) {
     memset(r, 0, sizeof(*r));
     r->ch = ch;
-    add_layout(r, "jdk.ExecutionSample");
-    if (!cpu_only) add_layout(r, "jdk.NativeMethodSample");
-    /* JDK 25's CPU-time sampler (JEP 509, Linux): a sample per CPU-time period of each thread. */
-    add_layout(r, "jdk.CPUTimeSample");
+    switch (set) {
+    case JFR_EVENTS_NATIVEMEM:
+        add_layout(r, "profiler.Malloc", "size");
+        add_layout(r, "profiler.Free", NULL);
+        break;
+    case JFR_EVENTS_NATIVELOCK: add_layout(r, "profiler.NativeLock", "duration"); break;
+    default:
+        add_layout(r, "jdk.ExecutionSample", "weight");
+        if (set == JFR_EVENTS_CPU) add_layout(r, "jdk.NativeMethodSample", "weight");
+        /* JDK 25's CPU-time sampler (JEP 509, Linux): a sample per CPU-time period of each thread. */
+        add_layout(r, "jdk.CPUTimeSample", NULL);
+        break;
+    }
     return r->layout_count;
 }
 
@@ -113,12 +126,18 @@ int jfr_sample_read(jfr_sample_reader *r, const jfr_revent *ev, jfr_sample *s) {
     s->time_ns = jfr_rchunk_ticks_to_ns(r->ch, f ? jfr_value_number(r->ch, at, f) : r->ch->header.start_ticks);
     at = event_field(r, l, l->weight, &f);
     s->weight = f && !f->pooled ? jfr_value_number(r->ch, at, f) : 1;
+    uint64_t tps = r->ch->header.ticks_per_second;
+    if (l->weight_in_ticks && tps && tps != 1000000000ULL)
+        s->weight = (uint64_t)((double)s->weight * 1e9 / (double)tps);
     at = event_field(r, l, l->thread, &s->thread_field);
     s->thread = s->thread_field ? jfr_value_deref(r->ch, at, s->thread_field) : 0;
     at = event_field(r, l, l->stack, &s->stack_field);
     s->stack = jfr_value_deref(r->ch, at, s->stack_field);
     s->state = event_field(r, l, l->state, &s->state_field);
     s->native_event = strcmp(type->name, "jdk.NativeMethodSample") == 0;
+    s->free_event = l->free_event;
+    at = event_field(r, l, l->address, &f);
+    s->address = f && !f->pooled ? jfr_value_number(r->ch, at, f) : 0;
     return r->ch->error->failed ? -1 : 1;
 }
 

@@ -16,8 +16,17 @@
 
 typedef struct {
     uint32_t type;                       /* event type index */
-    int time, thread, stack, state, weight;  /* field indexes, -1 when the type has no such field */
+    int time, thread, stack, state, weight, address;  /* field indexes, -1 when the type has no such field */
+    bool free_event;                     /* profiler.Free */
+    bool weight_in_ticks;                /* a duration: converted to ns */
 } jfr_sample_layout;
+
+typedef enum {
+    JFR_EVENTS_CPU,          /* jdk.ExecutionSample and jdk.NativeMethodSample */
+    JFR_EVENTS_CPU_ONLY,     /* jdk.ExecutionSample */
+    JFR_EVENTS_NATIVEMEM,    /* profiler.Malloc (weight: size) and profiler.Free */
+    JFR_EVENTS_NATIVELOCK,   /* profiler.NativeLock (weight: duration) */
+} jfr_event_set;
 
 typedef struct {
     jfr_rchunk *ch;
@@ -35,6 +44,8 @@ typedef struct {
     size_t thread, stack, state;         /* value offsets (0: null) */
     const jfr_field *thread_field, *stack_field, *state_field;
     bool native_event;                   /* jdk.NativeMethodSample */
+    bool free_event;                     /* profiler.Free: no weight, matched by address */
+    uint64_t address;                    /* profiler.Malloc, profiler.Free: the block */
 } jfr_sample;
 
 typedef struct {
@@ -43,9 +54,8 @@ typedef struct {
     int line, bci;                       /* the frame's lineNumber and bytecodeIndex, -1 when absent */
 } jfr_frame_info;
 
-/* Finds the sampling event types of the chunk (NativeMethodSample too unless cpu_only). Returns how many
- * the chunk declares (0: nothing to read in it). */
-int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, bool cpu_only);
+/* Finds the event types of 'set' the chunk declares. Returns how many (0: nothing to read in it). */
+int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_set set);
 void jfr_sample_reader_free(jfr_sample_reader *r);
 
 /* 1 with *s filled when 'ev' is a sampling event, 0 when it is another event, -1 on error. */

@@ -120,12 +120,18 @@ static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *s
     return 0;
 }
 
+/* The events read, as the report and the warnings name them. */
+static const char *events_read(const jfrconv_args *a) {
+    if (a->convert.nativemem) return a->convert.leak ? "profiler.Malloc without profiler.Free" : "profiler.Malloc";
+    if (a->convert.nativelock) return "profiler.NativeLock";
+    return a->convert.cpu_only    ? "cpu (jdk.ExecutionSample)"
+           : a->convert.wall_only ? "wall (jdk.ExecutionSample, jdk.NativeMethodSample)"
+                                  : "jdk.ExecutionSample, jdk.NativeMethodSample";
+}
+
 static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats *st, uint64_t start, uint64_t end) {
     snprintf(p->meta.engine, sizeof(p->meta.engine), "jfr");
-    snprintf(p->meta.event, sizeof(p->meta.event), "%s",
-             a->convert.cpu_only    ? "cpu (jdk.ExecutionSample)"
-             : a->convert.wall_only ? "wall (jdk.ExecutionSample, jdk.NativeMethodSample)"
-                                    : "jdk.ExecutionSample, jdk.NativeMethodSample");
+    snprintf(p->meta.event, sizeof(p->meta.event), "%s", events_read(a));
     snprintf(p->meta.title, sizeof(p->meta.title), "%s", a->output.title);
     snprintf(p->meta.cstack, sizeof(p->meta.cstack), "jfr");
     p->meta.total = a->output.total;
@@ -261,8 +267,7 @@ int main(int argc, char **argv) {
                     "converted together here; --cpu or --wall converts one of them\n",
                     (unsigned long long)st.cpu_seen, (unsigned long long)st.wall_seen);
         if (st.samples == 0 && collapsed_inputs < a.input_count)
-            fprintf(stderr, "jfrconv: warning: no jdk.ExecutionSample%s events in the input\n",
-                    a.convert.cpu_only ? "" : " or jdk.NativeMethodSample");
+            fprintf(stderr, "jfrconv: warning: no %s events in the input\n", events_read(&a));
         describe(&p, &a, &st, a.convert.from_ns > start ? a.convert.from_ns : start,
                  a.convert.to_ns < end ? a.convert.to_ns : end);
         if (collapsed_inputs == a.input_count) {   /* no recording: say where the stacks came from */

@@ -19,8 +19,9 @@ void jfrconv_usage(FILE *out) {
     fputs("Usage: jfrconv [options] input.jfr [more.jfr...] output\n"
           "Converts JFR recordings (libprof's, or the JDK's own from -XX:StartFlightRecording or jcmd JFR.dump)\n"
           "into a flame graph, call tree, text report, collapsed stacks or a viewer format. Reads\n"
-          "jdk.ExecutionSample, jdk.NativeMethodSample and jdk.CPUTimeSample events from every chunk of every\n"
-          "input; an input not named .jfr that is text is read as collapsed stacks.\n"
+          "jdk.ExecutionSample, jdk.NativeMethodSample and jdk.CPUTimeSample events (with --nativemem:\n"
+          "profiler.Malloc, --nativelock: profiler.NativeLock) from every chunk of every input; an input not\n"
+          "named .jfr that is text is read as collapsed stacks.\n"
           "The format comes from -o, else from the output's extension: .html/.htm flame graph,\n"
           ".collapsed/.folded/.csv collapsed stacks, .pb.gz/.pprof pprof, .speedscope.json, .cpuprofile,\n"
           ".gecko.json, anything else a text report. Output '-': standard output.\n"
@@ -134,6 +135,9 @@ static int apply(jfrconv_args *a, const options_spec *s, const char *name, const
     case JFRCONV_SETS_BCI: a->convert.bci = true; return 0;
     case JFRCONV_SETS_NORM: a->convert.norm = true; return 0;
     case JFRCONV_SETS_DIFF: a->diff = true; return 0;
+    /* issue 21 */
+    case JFRCONV_SETS_NATIVEMEM: a->convert.nativemem = true; return 0;
+    case JFRCONV_SETS_NATIVELOCK: a->convert.nativelock = true; return 0;
     case JFRCONV_SETS_FROM:
     case JFRCONV_SETS_TO:
         if (jfrconv_parse_time(value, s->jfrconv_sets == JFRCONV_SETS_FROM ? &a->from : &a->to))
@@ -149,6 +153,7 @@ static void settle(jfrconv_args *a) {
     a->convert.threads = a->output.threads;
     a->convert.state_frames = a->output.states;
     a->convert.style = (names_style){a->output.simple, a->output.dot, a->output.sig, a->output.ann};
+    a->convert.leak = a->output.leak;   /* issue 21 */
 }
 
 int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t errlen) {

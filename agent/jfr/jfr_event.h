@@ -13,6 +13,14 @@
  * (THREAD_STATE_DEFAULT for CPU samples). */
 void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, int state);
 
+/* Native memory and locks: profiler.Malloc (address, bytes), profiler.Free (address; no stack: key 0),
+ * profiler.NativeLock (time waited in ticks, the lock's address). */
+void jfr_event_malloc(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, uint64_t address,
+                      uint64_t size);
+void jfr_event_free(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t address);
+void jfr_event_native_lock(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64_t thread_key, uint64_t trace_key,
+                           uint64_t address);
+
 typedef struct {
     const char *name;          /* "libprof" */
     const char *destination;   /* the file the recording goes to, or NULL */

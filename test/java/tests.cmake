@@ -66,3 +66,9 @@ libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctime
 # blocked threads (WallWorkload), event=cpu,wall in one recording read by the JDK's jfr tool and separated by
 # jfrconv.
 libprof_java_tests(wall WallTest CASES half_sleep_cpu_and_wall thread_states ARGS ${PROF_JFRCONV_ARGS})
+
+# Native memory and native lock profiling (NativeMemTest.java, issue 21) over libnativemem.so: exact counts and
+# bytes per call site, leaks, a contended mutex's waiters, no hook left behind after attach and stop,
+# recordings read by the JDK's jfr and converted by jfrconv, nativemem beside event=cpu.
+libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach jfr with_cpu
+    JAVA_OPTIONS -Djfrconv=$<TARGET_FILE:jfrconv>)
