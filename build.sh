@@ -16,8 +16,10 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages the build and the tests need.
 # libunwind-dev: only test_dwarf links it, as an independent oracle for our DWARF unwinder (docs/architecture.md).
+# protobuf-c-compiler, libprotobuf-c-dev, zlib1g-dev: the pprof writer; golang-go: go tool pprof reads it in the tests.
 PACKAGES=(cmake gcc make pkg-config openjdk-17-jdk-headless libunwind-dev libcmocka-dev
           libguava-java libcommons-lang3-java libcommons-io-java libguice-java   # jars: the rewriter tests
+          protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-go
           prometheus)   # promtool: reads the metrics output as Prometheus does (issue 22)
 
 install_missing() {   # [package...], default: PACKAGES
@@ -37,16 +39,18 @@ install_missing() {   # [package...], default: PACKAGES
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
-# The browser tests' needs: Debian's chromium and node (apt, when root) and playwright-core (npm, into
-# test/browser/node_modules). Whatever is still missing, the browser tests say so and fail.
+# The browser tests' needs: Debian's chromium and node (apt, when root), playwright-core and speedscope (npm,
+# into test/browser/node_modules; speedscope's importers read the viewer formats in test/browser/viewers.test.js).
+# Whatever is still missing, the browser tests say so and fail.
 install_browser_test_deps() {
   local want=()
   [ -x /usr/bin/chromium ] || want+=(chromium)
   command -v node >/dev/null || want+=(nodejs)
   command -v npm >/dev/null || want+=(npm)   # nodejs from other sources brings its own npm
   [ ${#want[@]} -eq 0 ] || install_missing "${want[@]}"
-  if [ ! -d "$ROOT/test/browser/node_modules/playwright-core" ] && command -v npm >/dev/null; then
-    echo "build.sh: installing playwright-core into test/browser/node_modules" >&2
+  if { [ ! -d "$ROOT/test/browser/node_modules/playwright-core" ] || [ ! -d "$ROOT/test/browser/node_modules/speedscope" ]; } &&
+     command -v npm >/dev/null; then
+    echo "build.sh: installing playwright-core and speedscope into test/browser/node_modules" >&2
     (cd "$ROOT/test/browser" && npm ci --no-audit --no-fund --loglevel=error >&2) ||
       echo "build.sh: npm ci failed; the browser tests will fail" >&2
   fi
@@ -145,7 +149,10 @@ case "${1:-build}" in
     java -cp "$BUILD/bench-classes" BenchWall /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/bench"
     bash "$ROOT/bench/alloc_lock.sh"
-    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md $BUILD/bench/wall.md $BUILD/bench/alloc_lock.md" ;;
+    # Native memory profiling: a malloc-heavy JNI workload at nativemem's default interval and at 1m.
+    java -cp "$BUILD/bench-classes" BenchNativeMem /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
+         "$BUILD/bench-classes" "$BUILD/lib/libnativemem.so" "$BUILD/bench"
+    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md $BUILD/bench/wall.md $BUILD/bench/alloc_lock.md $BUILD/bench/nativemem.md" ;;
   clean)
     rm -rf "$BUILD" "$BUILD-asan" ;;
   *)

@@ -30,6 +30,14 @@ static int run_locked(JavaVM *vm, const prof_options *o, api_result *result, cha
         result->bad_command = true;
         return -1;
     }
+    /* pprof is gzip-compressed binary: returned through execute() as a String it would be cut at its first
+     * zero byte, so, as for JFR, it goes to a file. */
+    if (!o->file[0] && o->format == FORMAT_PPROF) {
+        snprintf(err, errlen, "a pprof profile is binary (gzip) and needs a file here: add file=PATH.pb.gz to the "
+                 "command");
+        result->bad_command = true;
+        return -1;
+    }
     /* An API's stop answers as async-profiler's does: an error when nothing runs (jprof's stop then writes
      * the last session's profile again; here dump does that). */
     if (o->action == ACTION_STOP && !profiler_running()) {

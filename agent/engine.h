@@ -29,6 +29,9 @@ typedef struct engine {
     /* Samples are recorded in Java code on the calling thread (instrumentation): no signals, no native
      * frames to walk. */
     bool java_only;
+    /* Samples are recorded by hooks on the calling thread (native memory, native locks): no signal of its
+     * own to watch. */
+    bool hooks;
 
     /* Outside signal handlers. check: 0 when the engine can run here with these options (which it keeps
      * for start), else -1 with the reason in err. start and stop a session; per-thread engines arm and
@@ -93,6 +96,8 @@ extern const engine engine_instrument;   /* Java methods by bytecode instrumenta
 extern const engine engine_wall;         /* every thread at a wall-clock interval, with its state */
 extern const engine engine_alloc;        /* JVMTI allocation sampling: no signals, weights in bytes */
 extern const engine engine_lock;         /* JVMTI contended monitor events: no signals, weights in ns waited */
+extern const engine engine_nativemem;    /* allocation functions hooked in import tables: units bytes */
+extern const engine engine_nativelock;   /* pthread lock functions hooked in import tables: units ns waited */
 
 /* True when the engine's weights are time (ns) rather than a count of events or calls. */
 static inline bool engine_weighs_time(const engine *e) {

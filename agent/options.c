@@ -26,6 +26,22 @@ void options_init(prof_options *o) {
     o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
     o->alloc_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
     o->lock_ns = OPTIONS_DEFAULT_LOCK_NS;
+    o->nativelock = OPTIONS_DEFAULT_NATIVELOCK_NS;   /* issue 21: nativelock bare = 10us; nativemem 0 = every call */
+}
+
+/* issue 21: nativemem / nativelock without event=: the session records that kind (first), as
+ * async-profiler's --nativemem alone does; with event= naming another kind, beside it. */
+static void settle_native_events(prof_options *o) {
+    static const event_kind native[] = {EVENT_NATIVEMEM, EVENT_NATIVELOCK};
+    for (size_t i = 0; i < sizeof(native) / sizeof(native[0]); i++) {
+        event_kind k = native[i];
+        bool first = strcmp(o->event, event_kind_name(k)) == 0;
+        if (o->extra_events[k] && !o->event_given && !first && strcmp(o->event, "cpu") == 0) {
+            strcpy(o->event, event_kind_name(k));
+            first = true;
+        }
+        if (first) o->extra_events[k] = false;
+    }
 }
 
 
@@ -78,9 +94,10 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if (!o->extra_events[k]) continue;
         snprintf(o->event, sizeof(o->event), "%s", event_kind_name((event_kind)k));
         o->extra_events[k] = false;
-        if (k != EVENT_ALLOC && k != EVENT_LOCK) o->interval_ns = o->extra_intervals[k] ? o->extra_intervals[k] : o->interval_ns;
+        if (k == EVENT_WALL) o->interval_ns = o->extra_intervals[k] ? o->extra_intervals[k] : o->interval_ns;
         break;
     }
+    if (rc == 0) settle_native_events(o);   /* issue 21 */
     if (rc == 0 && o->loop_ns && o->timeout_s)
         rc = errmsg_fail(err, errlen, "options 'loop' and 'timeout' conflict: a loop runs until stopped; give one");
     /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
@@ -98,6 +115,10 @@ prof_format options_effective_format(const prof_options *o) {
     }
     if (filepath_ends_with(o->file, ".html") || filepath_ends_with(o->file, ".htm")) return FORMAT_FLAMEGRAPH;
     if (filepath_ends_with(o->file, ".jfr")) return FORMAT_JFR;
+    if (filepath_ends_with(o->file, ".pb.gz") || filepath_ends_with(o->file, ".pprof")) return FORMAT_PPROF;
+    if (filepath_ends_with(o->file, ".speedscope.json")) return FORMAT_SPEEDSCOPE;
+    if (filepath_ends_with(o->file, ".cpuprofile")) return FORMAT_CPUPROFILE;
+    if (filepath_ends_with(o->file, ".gecko.json")) return FORMAT_GECKO;
     return FORMAT_TEXT;
 }
 
@@ -107,8 +128,9 @@ const char *options_action_name(prof_action a) {
 }
 
 const char *options_format_name(prof_format f) {
-    static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree", "jfr"};
-    return (unsigned)f <= FORMAT_JFR ? names[f] : "?";
+    static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree", "jfr",
+                                        "pprof", "speedscope", "cpuprofile", "gecko"};
+    return (unsigned)f <= FORMAT_GECKO ? names[f] : "?";
 }
 
 const char *options_cstack_name(prof_cstack c) {
@@ -118,5 +140,5 @@ const char *options_cstack_name(prof_cstack c) {
 
 event_kind options_event_kind(const char *event) {
     int kind = event_kind_find(event);
-    return kind == EVENT_WALL || kind == EVENT_ALLOC || kind == EVENT_LOCK ? (event_kind)kind : EVENT_CPU;
+    return kind >= 0 && kind < EVENT_KIND_COUNT ? (event_kind)kind : EVENT_CPU;
 }

@@ -35,6 +35,10 @@ typedef enum {
     FORMAT_FLAMEGRAPH, /* interactive HTML flame graph (also "html", and the .html extension) */
     FORMAT_TREE,       /* interactive HTML call tree */
     FORMAT_JFR,        /* Java Flight Recorder recording, streamed while profiling (also the .jfr extension) */
+    FORMAT_PPROF,      /* gzipped pprof profile.proto (.pb.gz, .pprof) */
+    FORMAT_SPEEDSCOPE, /* speedscope JSON (.speedscope.json) */
+    FORMAT_CPUPROFILE, /* Chrome DevTools .cpuprofile */
+    FORMAT_GECKO,      /* Firefox Profiler Gecko JSON (.gecko.json) */
 } prof_format;
 
 typedef enum {
@@ -90,6 +94,7 @@ typedef struct prof_options {
     double minwidth;            /* html: frames narrower than this percent of the total are not written */
     bool reverse;               /* html: start with stacks merged from the leaf (backtraces) */
     bool inverted;              /* flame graph: start as an icicle (root at the top) */
+    char highlight[256];        /* flame graph: a regular expression the page opens searched for (jfrconv) */
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
@@ -98,6 +103,12 @@ typedef struct prof_options {
     uint64_t lock_ns;           /* waits shorter than this are not recorded (0: every wait) */
     uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */
     bool thread_filter;         /* filter: sample only the threads added through the API (thread_filter.h) */
+    /* issue 21: nativemem, nativelock */
+    uint64_t nativemem;         /* nativemem=BYTES: sample every this many bytes allocated (0, the default:
+                                 * every call) */
+    uint64_t nativelock;        /* nativelock=DURATION: record every this many ns waited (default 10us) */
+    bool nofree;                /* nativemem: do not hook free (allocations only) */
+    bool leak;                  /* nativemem: the profile shows only what was not freed when it is written */
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
@@ -110,6 +121,7 @@ typedef struct prof_options {
 #define OPTIONS_DEFAULT_CHUNK_TIME_NS (3600ULL * 1000000000ULL)  /* 1h */
 #define OPTIONS_MIN_CHUNK_SIZE 1024ULL
 #define OPTIONS_MIN_CHUNK_TIME_NS 1000000000ULL
+#define OPTIONS_DEFAULT_NATIVELOCK_NS 10000ULL   /* async-profiler's default lock threshold: 10 us */
 
 void options_init(prof_options *o);
 

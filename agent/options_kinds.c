@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,7 @@ static const char *const kind_names[OPTION_KIND_COUNT] = {
     [OPTION_DURATION] = "duration", [OPTION_SIZE] = "size",       [OPTION_PERCENT] = "percent",
     [OPTION_CHOICE] = "choice",     [OPTION_EVENT] = "event",     [OPTION_TEXT] = "text",
     [OPTION_PATTERN] = "pattern",   [OPTION_FILE] = "file",       [OPTION_TIME] = "time",
-    [OPTION_STATES] = "states",     [OPTION_CHOICE_SET] = "choice set", [OPTION_TIDS] = "thread ids",
+    [OPTION_STATES] = "states",     [OPTION_CHOICE_SET] = "choice set", [OPTION_TIDS] = "thread ids", [OPTION_REGEX] = "regex",
 };
 
 const char *options_table_kind_name(options_kind kind) {
@@ -160,7 +161,8 @@ static int apply_size(const options_spec *s, const char *spelled, const char *va
                            "%s: expected a size in bytes of at least %llu%s, with an optional k, m or g suffix, "
                            "such as 100m",
                            subject(spelled, value, what, sizeof(what)),
-                           (unsigned long long)(s->min % 1024 ? s->min : s->min / 1024), s->min % 1024 ? "" : "k");
+                           (unsigned long long)(s->min % 1024 || !s->min ? s->min : s->min / 1024),
+                           s->min % 1024 || !s->min ? "" : "k");
     }
     *(uint64_t *)field_of(o, s->field) = bytes;
     return 0;
@@ -234,6 +236,22 @@ static int apply_text(const options_spec *s, const char *spelled, const char *va
     return 0;
 }
 
+/* A POSIX extended regular expression (the flame graph's search reads it as a JavaScript one: the common
+ * subset), checked now so a bad one is refused before any conversion. */
+static int apply_regex(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
+                       size_t errlen) {
+    if (apply_text(s, spelled, value, field_of(o, s->field), err, errlen)) return -1;
+    regex_t re;
+    char what[600];
+    if (regcomp(&re, value, REG_EXTENDED | REG_NOSUB) != 0) {
+        *(char *)field_of(o, s->field) = 0;
+        return errmsg_fail(err, errlen, "%s: expected a regular expression, such as 'Main\\.(run|work)'",
+                           subject(spelled, value, what, sizeof(what)));
+    }
+    regfree(&re);
+    return 0;
+}
+
 static int apply_pattern(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
                          size_t errlen) {
     int *count = field_of(o, s->count_field);
@@ -263,11 +281,14 @@ static int apply_file(const options_spec *s, const char *spelled, const char *va
 }
 
 #define KNOWN_EVENTS_TEXT \
-    "cpu, ctimer, itimer, wall, alloc, lock, a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
+    "cpu, ctimer, itimer, wall, alloc, lock, " \
+    "nativemem, nativelock, " /* issue 21 */ \
+    "a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
 
 static int apply_event(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
                        size_t errlen) {
-    static const char *const engines[] = {"cpu", "ctimer", "itimer", "wall", "alloc", "lock"};
+    static const char *const engines[] = {"cpu", "ctimer", "itimer", "wall", "alloc", "lock",
+                                          "nativemem", "nativelock" /* issue 21 */};
     char *event = field_of(o, s->field);
     char what[600];
     o->event_given = true;   /* on dump/stop it chooses which of the session's events an output holds */
@@ -356,6 +377,7 @@ static int apply_kind(const options_spec *s, const char *spelled, const char *va
     case OPTION_CHOICE_SET: return apply_choice_set(s, spelled, value, o, err, errlen);
     case OPTION_EVENT: return apply_event(s, spelled, value, o, err, errlen);
     case OPTION_TEXT: return apply_text(s, spelled, value, field_of(o, s->field), err, errlen);
+    case OPTION_REGEX: return apply_regex(s, spelled, value, o, err, errlen);
     case OPTION_PATTERN: return apply_pattern(s, spelled, value, o, err, errlen);
     case OPTION_FILE: return apply_file(s, spelled, value, o, err, errlen);
     case OPTION_TIDS: return apply_tids(s, spelled, value, o, err, errlen);

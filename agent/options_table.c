@@ -35,6 +35,14 @@ static const options_choice loglevel_choices[] = {
     {"error", LOG_ERROR, NULL}, {"none", LOG_NONE, NULL},   {NULL, 0, NULL},
 };
 
+/* jfrconv's -o: the formats it writes (not jfr), stored in prof_options.format. */
+_Static_assert(sizeof(prof_format) == sizeof(int), "format is set as an int");
+static const options_choice format_choices[] = {
+    {"collapsed", FORMAT_COLLAPSED, NULL}, {"flamegraph", FORMAT_FLAMEGRAPH, "html"}, {"tree", FORMAT_TREE, NULL},
+    {"text", FORMAT_TEXT, NULL},           {"pprof", FORMAT_PPROF, NULL},              {"speedscope", FORMAT_SPEEDSCOPE, NULL},
+    {"cpuprofile", FORMAT_CPUPROFILE, NULL}, {"gecko", FORMAT_GECKO, NULL},            {NULL, 0, NULL},
+};
+
 /* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */
 static const options_choice feature_choices[] = {
     {"agct", PROF_FEATURE_AGCT, NULL},
@@ -103,9 +111,11 @@ const options_spec options_table[] = {
      .cap = TEXT_CAP(file)},
     {NULL, OPTION_TEXT, 0, 0, "-o", "FORMAT",
      "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE
-     "traces[=N], flat[=N]; default: from the -f extension, else text", NULL, "-o", "--output", "FORMAT",
-     "collapsed, flamegraph (or html), tree, text", NULL, OPTION_OWN_FORMAT,
-     .jfrconv_sets = JFRCONV_SETS_FORMAT},
+     "pprof, speedscope, cpuprofile, gecko, traces[=N], flat[=N];" MORE
+     "default: from the -f extension, else text", NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_FORMAT},
+    /* jfrconv's formats: every one it can write, by the name -o takes (the agent's flag rows below). */
+    {NULL, OPTION_CHOICE, FIELD(format), 0, NULL, NULL, NULL, NULL, "-o", "--output", "FORMAT",
+     "output format (default: from the output's extension, else text)" JMORE "accepted", format_choices, OPTION_OWN_NONE},
     {"collapsed", OPTION_FLAG, 0, FORMAT_COLLAPSED, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"text", OPTION_FLAG, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"traces", OPTION_COUNT, FIELD(traces), FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
@@ -148,6 +158,34 @@ const options_spec options_table[] = {
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--wall", NULL,
      "wall-clock samples only: jdk.ExecutionSample in any state but STATE_DEFAULT", NULL, OPTION_OWN_NONE,
      .jfrconv_sets = JFRCONV_SETS_WALL_ONLY},
+    /* --- issue 23 (viewers): jfrconv's frame naming, highlight and diff --- */
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--lines", NULL,
+     "Java frames split by source line: class.method:LINE", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_LINES},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--bci", NULL,
+     "Java frames split by bytecode index: class.method@BCI", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_BCI},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--norm", NULL,
+     "lambda and hidden class names without generated numbers and" JMORE
+     "addresses (Main$$Lambda$14/0x0000000800c03000 -> Main$$Lambda)", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_NORM},
+    {NULL, OPTION_REGEX, FIELD(highlight), 0, NULL, NULL, NULL, NULL, NULL, "--highlight", "REGEX",
+     "flame graph: open with the frames matching REGEX highlighted (searched)", NULL, OPTION_OWN_NONE,
+     .cap = TEXT_CAP(highlight)},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--diff", NULL,
+     "compare two profiles: jfrconv --diff BASE NEW OUTPUT (each a .jfr or" JMORE
+     "collapsed stacks); OUTPUT .html: a flame graph coloured by change," JMORE
+     "else text; values per second of recording, or shares", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_DIFF},
+    /* --- end issue 23 --- */
+    /* issue 21: jfrconv's native event selections */
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativemem", NULL,
+     "native memory: profiler.Malloc events (weight: bytes) instead of CPU samples", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_NATIVEMEM},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativelock", NULL,
+     "native locks: profiler.NativeLock events (weight: ns waited)", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_NATIVELOCK},
+    /* end issue 21 */
     {"simple", OPTION_FLAG, FIELD(simple), 0, "-s", NULL, "simple class names instead of fully qualified ones", "",
      NULL, "--simple", NULL,
      "class names without their package", NULL, OPTION_OWN_NONE},
@@ -176,6 +214,23 @@ const options_spec options_table[] = {
     {"inverted", OPTION_FLAG, FIELD(inverted), 0, "--inverted", NULL, "icicle graph: stacks grow downwards", "", NULL,
      "--inverted", NULL,
      "flame graph: open as an icicle", NULL, OPTION_OWN_NONE},
+    /* issue 21: nativemem and nativelock take their value after the flag in jprof (asprof's --nativemem N);
+     * the agent also accepts them bare (their fields keep options_init's: every call, 10us). Event kinds
+     * beside event=, or the session's first event without it (options.c settle_native_events). */
+    {"nativemem", OPTION_SIZE, FIELD(nativemem), 0, "--nativemem", "BYTES",
+     "native memory: sample malloc, calloc, realloc, posix_memalign, aligned_alloc" MORE
+     "every BYTES allocated (k, m, g; 0: every call), with their stacks", "0", NULL, NULL, NULL,
+     NULL, NULL, OPTION_OWN_NONE, .extra_event = EVENT_NATIVEMEM},
+    {"nofree", OPTION_FLAG, FIELD(nofree), 0, "--nofree", NULL, "nativemem: do not hook free (allocations only)", "",
+     NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"leak", OPTION_FLAG, FIELD(leak), 0, "--leak", NULL,
+     "nativemem: show only allocations not freed when the profile is written", "", NULL, "--leak", NULL,
+     "with --nativemem: only allocations without a later profiler.Free of their address", NULL, OPTION_OWN_NONE},
+    {"nativelock", OPTION_DURATION, FIELD(nativelock), 0, "--nativelock", "TIME",
+     "native locks: contended pthread mutexes and rwlocks, a sample every TIME" MORE
+     "waited (10us without a value), weighted by the time waited", "10us", NULL, NULL, NULL,
+     NULL, NULL, OPTION_OWN_NONE, .unit = 1, .extra_event = EVENT_NATIVELOCK},
+    /* end issue 21 */
     {"total", OPTION_FLAG, FIELD(total), 0, "--total", NULL, "count total time instead of samples", "", NULL,
      "--total", NULL,
      "count the events' weight (where they have one) instead of samples", NULL, OPTION_OWN_NONE},
@@ -195,6 +250,10 @@ const options_spec options_table[] = {
      "info", NULL, NULL, NULL, NULL, loglevel_choices, OPTION_OWN_NONE},
     {"quiet", OPTION_FLAG, FIELD(quiet), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"jfr", OPTION_FLAG, 0, FORMAT_JFR, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"pprof", OPTION_FLAG, 0, FORMAT_PPROF, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"speedscope", OPTION_FLAG, 0, FORMAT_SPEEDSCOPE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"cpuprofile", OPTION_FLAG, 0, FORMAT_CPUPROFILE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {"gecko", OPTION_FLAG, 0, FORMAT_GECKO, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"chunksize", OPTION_SIZE, FIELD(chunk_size), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
      .min = OPTIONS_MIN_CHUNK_SIZE},
     {"chunktime", OPTION_DURATION, FIELD(chunk_time_ns), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,

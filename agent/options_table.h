@@ -30,6 +30,7 @@ typedef enum {
     OPTION_CHOICE_SET, /* one or more of the row's choices joined by '+'; their values (bits) OR-ed into an int */
     OPTION_EVENT,      /* cpu, ctimer, itimer, a perf event (perf_events.h) or methods to instrument */
     OPTION_TEXT,       /* any non-empty text that fits the row's char array */
+    OPTION_REGEX,      /* a POSIX extended regular expression that fits the row's char array */
     OPTION_PATTERN,    /* a frame pattern, '*' only at its ends; repeatable: appended to the row's list */
     OPTION_FILE,       /* an output file name pattern (%p, %t, %n, %n{MAX}, %{NAME}: filepath.h), checked now */
     OPTION_TIDS,       /* thread ids and ranges, ';' between (120-127;132): pairs into the row's uint32_t
@@ -54,7 +55,6 @@ typedef enum {
  * options (jfrconv_args.output), exactly as in the agent; the others are the converter's own settings. */
 typedef enum {
     JFRCONV_SETS_OUTPUT = 0,    /* options_table_apply into the output options */
-    JFRCONV_SETS_FORMAT,        /* -o: a format name */
     JFRCONV_SETS_STATES,        /* -s: the thread states kept */
     JFRCONV_SETS_INCLUDE,       /* -I: the agent's pattern or a regular expression */
     JFRCONV_SETS_EXCLUDE,       /* -X: likewise */
@@ -64,6 +64,13 @@ typedef enum {
     JFRCONV_SETS_WALL_ONLY,     /* --wall */
     JFRCONV_SETS_ALLOC_ONLY,    /* --alloc */
     JFRCONV_SETS_LOCK_ONLY,     /* --lock */
+    JFRCONV_SETS_LINES,         /* --lines: Java frames split by source line */
+    JFRCONV_SETS_BCI,           /* --bci: Java frames split by bytecode index */
+    JFRCONV_SETS_NORM,          /* --norm: generated class names without their numbers */
+    JFRCONV_SETS_DIFF,          /* --diff: compare two profiles */
+    /* issue 21 */
+    JFRCONV_SETS_NATIVEMEM,     /* --nativemem: profiler.Malloc events */
+    JFRCONV_SETS_NATIVELOCK,    /* --nativelock: profiler.NativeLock events */
 } options_jfrconv_sets;
 
 /* One accepted value of an OPTION_CHOICE option, the int it stores, and another spelling of it. */
@@ -97,7 +104,7 @@ typedef struct {
     bool seconds;            /* OPTION_DURATION: stored as whole seconds in an int */
     int dflt;                /* OPTION_COUNT: the value of the bare name ("traces"); 0: a value is required */
     bool off;                /* OPTION_FLAG: sets its bool to false ("samples" undoes "total") */
-    size_t cap;              /* OPTION_TEXT, OPTION_FILE, OPTION_PATTERN: the char array's size */
+    size_t cap;              /* OPTION_TEXT, OPTION_REGEX, OPTION_FILE, OPTION_PATTERN: the char array's size */
     size_t count_field;      /* OPTION_PATTERN: offsetof the int counting the list's entries */
     size_t unit_field;       /* OPTION_DURATION: offsetof a bool set when the value carried a unit, or 0 */
     options_jfrconv_sets jfrconv_sets;  /* where jfrconv puts the row's value */

@@ -1,6 +1,7 @@
 /*
  * out_collapsed: the collapsed-stacks format (Brendan Gregg's, as async-profiler writes it): one line per
  * distinct stack, frames root first separated by ';', then a space and the count (the weight with 'total').
+ * Samples dropped without a stack follow as one "[dropped REASON] N" line per reason.
  */
 #ifndef LIBPROF_OUT_COLLAPSED_H
 #define LIBPROF_OUT_COLLAPSED_H

@@ -7,6 +7,8 @@
 #include "out_html.h"
 
 #include "calltree.h"
+#include "completeness.h"
+#include "json_out.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +18,6 @@ extern const char html_template[];
 extern const size_t html_template_len;
 
 #define DATA_MARKER "/*@PROFILE_DATA@*/"
-
-static void write_json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\') fprintf(out, "\\%c", *c);
-        else if (*c < 0x20 || *c == '<' || *c == '>' || *c == '&') fprintf(out, "\\u%04x", *c);
-        else fputc(*c, out);
-    }
-    fputc('"', out);
-}
 
 static void write_base36(FILE *out, uint64_t v) {
     char buf[16];
@@ -108,7 +100,7 @@ static void write_names(const tree_writer *w, const profile *p, FILE *out) {
     fputs(",\n\"names\":[", out);
     for (uint32_t i = 0; i < w->used_count; i++) {
         if (i) fputs(",\n", out);
-        write_json_string(out, p->names[w->used[i]]);
+        json_out_string(out, p->names[w->used[i]]);
     }
     fputs("],\n\"types\":\"", out);
     for (uint32_t i = 0; i < w->used_count; i++) fputc("0123456789abcdefghijklmnopqrstuvwxyz"[p->types[w->used[i]] % 36], out);
@@ -119,17 +111,23 @@ static void write_names(const tree_writer *w, const profile *p, FILE *out) {
 
 static void write_meta(const profile *p, const out_html_options *opt, uint64_t total, FILE *out) {
     fputs("{\"title\":", out);
-    write_json_string(out, p->meta.title[0] ? p->meta.title : (opt->tree ? "Call tree" : "Flame graph"));
+    json_out_string(out, p->meta.title[0] ? p->meta.title : (opt->tree ? "Call tree" : "Flame graph"));
     fputs(",\"engine\":", out);
-    write_json_string(out, p->meta.engine);
+    json_out_string(out, p->meta.engine);
     fputs(",\"event\":", out);
-    write_json_string(out, p->meta.event);
+    json_out_string(out, p->meta.event);
     fputs(",\"units\":", out);
-    write_json_string(out, profile_value_unit(p));
+    json_out_string(out, profile_value_unit(p));
     fputs(",\"counts\":", out);
-    write_json_string(out, p->meta.counts);
+    json_out_string(out, p->meta.counts);
     fputs(",\"warning\":", out);
-    write_json_string(out, p->meta.warning);
+    json_out_string(out, p->meta.warning);
+    char completeness[1024];
+    completeness_summary(p, completeness, sizeof(completeness));
+    fputs(",\"completeness\":", out);
+    json_out_string(out, completeness);
+    fputs(",\"highlight\":", out);
+    json_out_string(out, opt->highlight ? opt->highlight : "");
     fprintf(out, ",\"total\":%llu,\"samples\":%llu,\"durationNs\":%llu,\"minwidth\":%g", (unsigned long long)total,
             (unsigned long long)p->total_samples, (unsigned long long)p->meta.duration_ns, opt->minwidth);
     fprintf(out, ",\"view\":\"%s\",\"reverse\":%s,\"inverted\":%s", opt->tree ? "tree" : "flame",

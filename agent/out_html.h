@@ -17,6 +17,7 @@ typedef struct {
     double minwidth;  /* percent of the total: narrower frames (and all below them) are not written */
     bool reverse;     /* open with stacks merged from the leaf */
     bool inverted;    /* open the flame graph as an icicle */
+    const char *highlight;  /* a regular expression the page opens searched for, or NULL */
 } out_html_options;
 
 /* Returns 0, or -1 when out of memory or writing failed. */

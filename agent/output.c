@@ -3,7 +3,11 @@
 
 #include "filepath.h"
 #include "out_collapsed.h"
+#include "out_cpuprofile.h"
+#include "out_gecko.h"
 #include "out_html.h"
+#include "out_pprof.h"
+#include "out_speedscope.h"
 #include "out_text.h"
 #include "safe_file.h"
 
@@ -35,9 +39,18 @@ static int write_profile_body(FILE *out, const void *arg) {
     switch (options_effective_format(o)) {
     case FORMAT_COLLAPSED:
         return out_collapsed_write(job->profile, out);
+    case FORMAT_PPROF:
+        return out_pprof_write(job->profile, out);
+    case FORMAT_SPEEDSCOPE:
+        return out_speedscope_write(job->profile, out);
+    case FORMAT_CPUPROFILE:
+        return out_cpuprofile_write(job->profile, out);
+    case FORMAT_GECKO:
+        return out_gecko_write(job->profile, out);
     case FORMAT_FLAMEGRAPH:
     case FORMAT_TREE: {
-        out_html_options html = {options_effective_format(o) == FORMAT_TREE, o->minwidth, o->reverse, o->inverted};
+        out_html_options html = {options_effective_format(o) == FORMAT_TREE, o->minwidth, o->reverse, o->inverted,
+                                 o->highlight};
         return out_html_write(job->profile, out, &html);
     }
     default: {

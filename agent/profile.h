@@ -28,6 +28,11 @@ typedef enum {
     FTYPE_CLASS,       /* an allocation or lock sample's class (the leaf) */
 } frame_type;
 
+/* Whether a frame is a Java method, whatever its execution type. */
+static inline bool frame_type_is_java(frame_type t) {
+    return t == FTYPE_JAVA || t == FTYPE_INTERPRETED || t == FTYPE_C1 || t == FTYPE_JIT || t == FTYPE_INLINED;
+}
+
 /* async-profiler's 'ann' suffix of a Java frame type: _[0] _[1] _[j] _[i] (_[j] when unknown). */
 static inline const char *frame_type_java_suffix(frame_type t) {
     return t == FTYPE_INTERPRETED ? "_[0]" : t == FTYPE_C1 ? "_[1]" : t == FTYPE_INLINED ? "_[i]" : "_[j]";

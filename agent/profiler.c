@@ -12,6 +12,7 @@
 #include "named_profile.h"
 #include "engine.h"
 #include "filepath.h"
+#include "native_hooks_install.h"
 #include "jvm.h"
 #include "log.h"
 #include "native_map.h"
@@ -477,8 +478,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     /* filter=120-127;132: those threads join the filter the API also adds to; Linux ids stay below
      * PID_MAX_LIMIT (2^22), which bounds a range such as 1-4294967295. */
     for (int i = 0; i < o->tid_range_count; i++)
-        for (uint64_t tid = o->tid_ranges[i][0]; tid <= o->tid_ranges[i][1] && tid <= INT32_MAX; tid++)
-            if (tid > 0 && tid < (1u << 22)) thread_filter_set((int)tid, true);
+        for (uint64_t tid = o->tid_ranges[i][0]; tid <= o->tid_ranges[i][1] && tid < (1u << 22); tid++)
+            thread_filter_set((int)tid, true);
     thread_filter_enable(o->thread_filter);
     atomic_store(&current_engine, e);
     atomic_store(&session_engine_count, 0);
@@ -500,7 +501,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         return -1;
     }
     if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
-    if (!e->java_only && signal_watch_start(e, interval, keep))
+    if (!e->java_only && !e->hooks && signal_watch_start(e, interval, keep))
         log_warn("cannot start the thread that checks the profiling signal: a signal taken by another party "
                  "would go unnoticed");
     started_ns = now_ns();
@@ -549,6 +550,8 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
                               walk_vm_failure_name((vmwalk_failure)r), (unsigned long long)c.vm_fallbacks[r]);
     if (effective_cstack == CSTACK_VM && n < sizeof(text))
         n += (size_t)snprintf(text + n, sizeof(text) - n, "walker_named: %llu\n", (unsigned long long)c.vm_self_named);
+    if (n < sizeof(text))   /* import slots holding a nativemem/nativelock hook: none once a session stopped */
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "native_hook_slots: %zu\n", native_hooks_count_installed());
     char warning[512];
     signal_watch_note(warning, sizeof(warning));
     if (warning[0] && n < sizeof(text)) n += (size_t)snprintf(text + n, sizeof(text) - n, "warning: %s\n", warning);

@@ -50,6 +50,10 @@ traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t 
  * complete stack. Async-signal-safe. */
 traces_result traces_add(trace_table *t, uint32_t id, uint64_t weight);
 
+/* Takes one sample worth 'weight' back from the stack stored under 'id' (never below zero): false when
+ * it has none left. Async-signal-safe. A stack left with no samples is not visited. */
+bool traces_subtract(trace_table *t, uint32_t id, uint64_t weight);
+
 /* The stack stored under 'id': false when the id is unknown or its frames are not (yet) complete. */
 bool traces_get(trace_table *t, uint32_t id, const trace_frame **frames, uint32_t *depth);
 /* The key of the stack stored under 'id' (false as traces_get). */

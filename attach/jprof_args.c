@@ -156,7 +156,11 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
                     jprof_action_name(a->action));
     if (!a->target[0] && a->action != JPROF_LIST)
         return fail(err, errlen, "%s", "no target: give the pid or the main class name of a running JVM");
-    if (a->action == JPROF_COLLECT && !find_option(a->profiling, "timeout="))
+    bool loop = find_option(a->profiling, "loop=") != NULL;
+    /* --loop without -d is continuous profiling: start the loop and return, as asprof does. */
+    if (loop && a->action == JPROF_COLLECT && !a->duration_given) a->action = JPROF_START;
+    /* The safety stop (if jprof dies, the session ends) would end a loop: with -d, jprof stops it itself. */
+    if (a->action == JPROF_COLLECT && !loop && !find_option(a->profiling, "timeout="))
         a->start_timeout_s = a->duration_s + JPROF_SAFETY_MARGIN_S;
     return 0;
 }

@@ -24,33 +24,47 @@ void jfr_convert_options_init(jfr_convert_options *o) {
     o->to_ns = UINT64_MAX;
 }
 
-int jfr_convert_event_kind(const jfr_convert_options *o) {
-    return o->lock ? JFR_EVENTS_LOCK : o->live ? JFR_EVENTS_LIVE : o->alloc ? JFR_EVENTS_ALLOC : JFR_EVENTS_CPU;
+jfr_event_set jfr_convert_event_set(const jfr_convert_options *o) {
+    if (o->nativemem) return JFR_EVENTS_NATIVEMEM;
+    if (o->nativelock) return JFR_EVENTS_NATIVELOCK;
+    if (o->lock) return JFR_EVENTS_LOCK;
+    if (o->live) return JFR_EVENTS_LIVE;
+    if (o->alloc) return JFR_EVENTS_ALLOC;
+    return o->cpu_only ? JFR_EVENTS_CPU_ONLY : JFR_EVENTS_CPU;
 }
 
 const char *jfr_convert_event_names(const jfr_convert_options *o) {
-    switch (jfr_convert_event_kind(o)) {
+    switch (jfr_convert_event_set(o)) {
+    case JFR_EVENTS_NATIVEMEM: return o->leak ? "profiler.Malloc without profiler.Free" : "profiler.Malloc";
+    case JFR_EVENTS_NATIVELOCK: return "profiler.NativeLock";
     case JFR_EVENTS_LOCK: return "jdk.JavaMonitorEnter, jdk.ThreadPark";
     case JFR_EVENTS_LIVE: return "jdk.OldObjectSample";
     case JFR_EVENTS_ALLOC: return "jdk.ObjectAllocationSample (else jdk.ObjectAllocationInNewTLAB, ...OutsideTLAB)";
+    case JFR_EVENTS_CPU_ONLY: return "cpu (jdk.ExecutionSample)";
+    case JFR_EVENTS_CPU: break;
     }
-    return o->cpu_only    ? "cpu (jdk.ExecutionSample)"
-           : o->wall_only ? "wall (jdk.ExecutionSample, jdk.NativeMethodSample)"
-                          : "jdk.ExecutionSample, jdk.NativeMethodSample";
+    return o->wall_only ? "wall (jdk.ExecutionSample, jdk.NativeMethodSample)"
+                        : "jdk.ExecutionSample, jdk.NativeMethodSample";
 }
 
 const char *jfr_convert_units(const jfr_convert_options *o) {
-    int kind = jfr_convert_event_kind(o);
-    return kind == JFR_EVENTS_LOCK ? "ns" : kind == JFR_EVENTS_CPU ? "samples" : "bytes";
+    switch (jfr_convert_event_set(o)) {
+    case JFR_EVENTS_LOCK:
+    case JFR_EVENTS_NATIVELOCK: return "ns";
+    case JFR_EVENTS_ALLOC:
+    case JFR_EVENTS_LIVE:
+    case JFR_EVENTS_NATIVEMEM: return "bytes";
+    default: return "samples";
+    }
 }
 
 const char *jfr_convert_counts(const jfr_convert_options *o) {
-    switch (jfr_convert_event_kind(o)) {
+    switch (jfr_convert_event_set(o)) {
     case JFR_EVENTS_LOCK: return ENGINE_LOCK_COUNTS;
     case JFR_EVENTS_LIVE: return "old object samples (alive at the recording's end); weight: their size in bytes";
     case JFR_EVENTS_ALLOC: return "allocation samples; weight: the events' weight in bytes";
+    default: return "";
     }
-    return "";
 }
 
 void jfr_convert_options_free(jfr_convert_options *o) {
@@ -128,8 +142,20 @@ typedef struct {
     uint32_t n;
 } named_stack;
 
+/* --leak: the profiler.Malloc events of a file whose address no later profiler.Free names. A first pass
+ * numbers the Malloc events in file order and keeps, per address, the number of the last one not freed
+ * yet (a Free matches the latest Malloc of its address: the agent records frees of recorded allocations
+ * only); the second pass keeps the Malloc events whose number is left. */
+typedef struct {
+    bool collecting;         /* first pass */
+    uint64_t seq;            /* Malloc events met so far in this pass */
+    u64map live;             /* address -> seq of its unfreed Malloc (first pass) */
+    u64map leaked;           /* seq -> 1 (second pass) */
+} leak_state;
+
 typedef struct {
     const jfr_convert_options *o;
+    leak_state *leaks;       /* NULL without --leak */
     profile *p;
     jfr_convert_stats *st;
     jfr_rchunk *ch;
@@ -179,6 +205,21 @@ static frame_type java_type(const char *t) {
     return strcmp(t, "JIT compiled") == 0 ? FTYPE_JIT : FTYPE_JAVA;
 }
 
+/* --norm: generated class names made stable across runs. A lambda class keeps "Outer$$Lambda" and loses
+ * what the JDK appends ("$14/0x0000000800c03000" on recent JDKs, "$69+0x00007f6bfc0275c8/2011791487" on
+ * 17); another hidden class loses its "/0x..." or "+0x..." address suffix ("LambdaForm$MH/0x800c04000"
+ * reads "LambdaForm$MH"). */
+static void normalise_class(char *cls) {
+    char *lambda = strstr(cls, "$$Lambda");
+    if (lambda) {
+        lambda[8] = 0;
+        return;
+    }
+    char *slash = strstr(cls, "/0x"), *plus = strstr(cls, "+0x");
+    char *cut = slash && (!plus || slash < plus) ? slash : plus;
+    if (cut) *cut = 0;
+}
+
 /* The name of one frame, interned. Java-typed frames, and the JDK's "Native" frames of Java native
  * methods (which have a class), are class.method; the others (our synthetic class "") the method alone. */
 static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
@@ -192,11 +233,16 @@ static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
          * before their address ("java.util.regex.Pattern$$Lambda/0x800000027"): dots before the first
          * slash are package separators. */
         for (char *c = cls; *c && *c != '/'; c++) if (*c == '.') *c = '/';
+        if (cv->o->norm) normalise_class(cls);
         names_style style = cv->o->style;
         style.ann = false;
         names_java_method(name, sizeof(name) - 8, cls[0] ? cls : "[unknown_class]",
                           fi->method[0] ? fi->method : "[unknown_method]", fi->descriptor[0] ? fi->descriptor : NULL,
                           style);
+        size_t used = strlen(name);
+        if (cv->o->lines && fi->line >= 0) used += (size_t)snprintf(name + used, sizeof(name) - 8 - used, ":%d", fi->line);
+        if (cv->o->bci && fi->bci >= 0 && used < sizeof(name) - 8)
+            snprintf(name + used, sizeof(name) - 8 - used, "@%d", fi->bci);
         if (cv->o->style.ann) strcat(name, java_suffix(fi->frame_type));
         type = java_type(fi->frame_type);
     } else {
@@ -215,7 +261,12 @@ static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame) {
     jfr_frame_info fi;
     size_t method;
     if (jfr_sample_frame(&cv->r, s, frame, &fi, &method)) return UINT32_MAX;
-    struct { size_t method; char type[sizeof(fi.frame_type)]; } key = {method, {0}};
+    /* Named per method and frame type, and per line or bytecode index when the name shows them. */
+    struct { size_t method; int line, bci; char type[sizeof(fi.frame_type)]; } key;
+    memset(&key, 0, sizeof(key));   /* hashed as bytes */
+    key.method = method;
+    key.line = cv->o->lines ? fi.line : 0;
+    key.bci = cv->o->bci ? fi.bci : 0;
     strcpy(key.type, fi.frame_type);
     uint64_t h = u64map_hash_bytes(&key, sizeof(key)), cached;
     if (method && u64map_get(&cv->methods, h, &cached)) return (uint32_t)(cached - 1);
@@ -320,9 +371,11 @@ static bool any_match(const jfr_filter *list, int count, const profile *p, const
     return false;
 }
 
-/* --cpu / --wall: whether the sample belongs to the chosen event (jfr_convert.h). */
-static bool event_wanted(converter *cv, const jfr_sample *s, const char *state) {
-    if (s->layout->class_kind >= 0) return true;   /* allocation and lock events: chosen by their type */
+/* --cpu / --wall: whether the sample belongs to the chosen event (jfr_convert.h). Other events
+ * (allocation, lock, native memory and locks) are their own types: already chosen by the reader. */
+static bool event_wanted(converter *cv, const char *state) {
+    jfr_event_set set = jfr_convert_event_set(cv->o);
+    if (set != JFR_EVENTS_CPU && set != JFR_EVENTS_CPU_ONLY) return true;
     bool is_cpu = cv->has_default_state ? strcmp(state, "STATE_DEFAULT") == 0 : true;
     if (cv->has_default_state) *(is_cpu ? &cv->st->cpu_seen : &cv->st->wall_seen) += 1;
     if (cv->o->cpu_only) return is_cpu;
@@ -330,8 +383,30 @@ static bool event_wanted(converter *cv, const jfr_sample *s, const char *state) 
     return true;
 }
 
+/* --leak: the first pass notes the event; the second tells whether to keep it. */
+static int leak_pass(converter *cv, const jfr_sample *s, bool *keep) {
+    leak_state *l = cv->leaks;
+    uint64_t seq;
+    *keep = false;
+    if (s->free_event) {
+        if (l->collecting) u64map_remove(&l->live, s->address, &seq);
+        return 0;
+    }
+    seq = ++l->seq;
+    if (l->collecting) return u64map_put(&l->live, s->address, seq) ? out_of_memory(cv) : 0;
+    *keep = u64map_get(&l->leaked, seq, &seq);
+    return 0;
+}
+
 static int add_sample(converter *cv, const jfr_sample *s) {
     const jfr_convert_options *o = cv->o;
+    if (cv->leaks) {
+        bool keep;
+        if (leak_pass(cv, s, &keep)) return -1;
+        if (!keep) return 0;
+    } else if (s->free_event) {
+        return 0;
+    }
     cv->st->samples++;
     if (s->time_ns < o->from_ns || s->time_ns > o->to_ns) {
         cv->st->out_of_range++;
@@ -339,7 +414,7 @@ static int add_sample(converter *cv, const jfr_sample *s) {
     }
     char state[128];
     if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
-    if (!event_wanted(cv, s, state)) {
+    if (!event_wanted(cv, state)) {
         cv->st->other_event++;
         return 0;
     }
@@ -408,17 +483,18 @@ static bool chunk_has_event(jfr_rchunk *ch, const char *event) {
     return false;
 }
 
-static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *p, jfr_convert_stats *st) {
-    converter cv = {.o = o, .p = p, .st = st, .ch = ch};
+static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *p, jfr_convert_stats *st,
+                         leak_state *leaks) {
+    converter cv = {.o = o, .leaks = leaks, .p = p, .st = st, .ch = ch};
     u64map_init(&cv.stacks);
     u64map_init(&cv.methods);
     u64map_init(&cv.threads);
     int rc = 0;
-    int kind = jfr_convert_event_kind(o);
-    if (jfr_sample_reader_init(&cv.r, ch, (jfr_event_kind)kind, o->cpu_only) > 0) {
+    jfr_event_set set = jfr_convert_event_set(o);
+    if (jfr_sample_reader_init(&cv.r, ch, set) > 0) {
         /* The JDK's TLAB events and its allocation samples describe the same allocations: a chunk with
          * allocation samples is read through them alone. */
-        if (kind == JFR_EVENTS_ALLOC && chunk_has_event(ch, "jdk.ObjectAllocationSample"))
+        if (set == JFR_EVENTS_ALLOC && chunk_has_event(ch, "jdk.ObjectAllocationSample"))
             jfr_sample_reader_only(&cv.r, "jdk.ObjectAllocationSample");
         cv.has_default_state = jfr_sample_chunk_has_state(&cv.r, "STATE_DEFAULT");
         size_t pos = 0;
@@ -434,13 +510,9 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
     return rc < 0 ? -1 : 0;
 }
 
-int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
-                jfr_convert_stats *stats, jfr_error *err) {
-    if (size == 0) {
-        snprintf(err->message, sizeof(err->message), "empty file (a JFR recording starts with 'FLR')");
-        err->failed = true;
-        return -1;
-    }
+/* Every finished chunk of one file through convert_chunk. */
+static int convert_file(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
+                        jfr_convert_stats *stats, jfr_error *err, leak_state *leaks) {
     stats->unfinished_at = stats->unfinished_bytes = 0;
     for (size_t at = 0; at < size;) {
         if (at > 0 && jfr_rchunk_unfinished(data, size, at)) {
@@ -450,7 +522,7 @@ int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, 
         }
         jfr_rchunk ch;
         int rc = jfr_rchunk_open(&ch, data, size, at, err);
-        if (rc == 0) rc = convert_chunk(o, &ch, p, stats);
+        if (rc == 0) rc = convert_chunk(o, &ch, p, stats, leaks);
         size_t next = ch.end;
         jfr_rchunk_close(&ch);
         if (rc) {
@@ -464,4 +536,35 @@ int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, 
         at = next;
     }
     return 0;
+}
+
+/* --leak: a first pass over the file finds the unfreed allocations (into scratch statistics: nothing is
+ * added), the second adds them. */
+static int convert_leaks(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
+                         jfr_convert_stats *stats, jfr_error *err) {
+    leak_state leaks = {.collecting = true};
+    u64map_init(&leaks.live);
+    u64map_init(&leaks.leaked);
+    jfr_convert_stats scratch = *stats;
+    int rc = convert_file(o, data, size, p, &scratch, err, &leaks);
+    for (size_t i = 0; rc == 0 && i < leaks.live.capacity; i++) {
+        if (leaks.live.keys[i] && u64map_put(&leaks.leaked, leaks.live.values[i], 1)) rc = -1;
+    }
+    leaks.collecting = false;
+    leaks.seq = 0;
+    if (rc == 0) rc = convert_file(o, data, size, p, stats, err, &leaks);
+    u64map_free(&leaks.live);
+    u64map_free(&leaks.leaked);
+    return rc;
+}
+
+int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
+                jfr_convert_stats *stats, jfr_error *err) {
+    if (size == 0) {
+        snprintf(err->message, sizeof(err->message), "empty file (a JFR recording starts with 'FLR')");
+        err->failed = true;
+        return -1;
+    }
+    if (o->nativemem && o->leak) return convert_leaks(o, data, size, p, stats, err);
+    return convert_file(o, data, size, p, stats, err, NULL);
 }

@@ -9,6 +9,7 @@
 #define LIBPROF_JFR_CONVERT_H
 
 #include "jfr_cursor.h"
+#include "jfr_sample.h"
 #include "names.h"
 #include "profile.h"
 
@@ -34,8 +35,14 @@ typedef struct {
      * jdk.ExecutionSample in STATE_DEFAULT, or every jdk.ExecutionSample of a chunk whose thread states
      * have no STATE_DEFAULT (the JDK's recordings); wall_only: samples in any other state. */
     bool cpu_only, wall_only;
+    bool nativemem;      /* profiler.Malloc events instead of CPU samples, weighted by their size */
+    bool leak;           /* nativemem: only allocations with no later profiler.Free of their address */
+    bool nativelock;     /* profiler.NativeLock events instead of CPU samples, weighted by their duration */
     bool state_frames;   /* a [STATE_...] frame under the thread frame (thread_state.h) */
     bool alloc, live, lock;   /* --alloc, --live, --lock: which events instead of execution samples */
+    bool lines;          /* Java frames split by source line: "class.method:LINE" */
+    bool bci;            /* Java frames split by bytecode index: "class.method@BCI" */
+    bool norm;           /* lambda and hidden class names without their generated numbers and addresses */
     uint64_t from_ns, to_ns;  /* wall-clock range of the samples kept (inclusive) */
     int include_count, exclude_count, state_count;
     jfr_filter include[JFR_CONVERT_MAX_FILTERS], exclude[JFR_CONVERT_MAX_FILTERS];
@@ -55,8 +62,9 @@ typedef struct {
 
 void jfr_convert_options_init(jfr_convert_options *o);
 
-/* The events the options select (jfr_sample.h): lock, else live, else alloc, else CPU samples. */
-int jfr_convert_event_kind(const jfr_convert_options *o);
+/* The events the options select (jfr_sample.h): native memory, else native locks, else lock, else live,
+ * else alloc, else CPU samples. */
+jfr_event_set jfr_convert_event_set(const jfr_convert_options *o);
 
 /* What the selected events are and what their weight counts ("bytes", "ns", "samples"). */
 const char *jfr_convert_event_names(const jfr_convert_options *o);

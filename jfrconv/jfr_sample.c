@@ -48,9 +48,11 @@ static int pick(jfr_sample_reader *r, size_t at, uint32_t t, const char *const *
     return 0;
 }
 
-/* weight: the field holding the sample's weight ("duration": its duration); cls: its class field
- * ("object.type": the field 'type' of the struct in 'object'); class_kind: the class leaf's kind, or -1. */
-static void add_layout(jfr_sample_reader *r, const char *event, const char *weight, const char *cls, int class_kind) {
+/* weight_field: the field that weighs the event ("weight" for the JDK's samples, "size" for malloc,
+ * "duration": the time waited; NULL: none, each event weighs 1); cls: its class field ("object.type": the
+ * field 'type' of the struct in 'object'), NULL without; class_kind: the class leaf's kind, or -1. */
+static void add_layout(jfr_sample_reader *r, const char *event, const char *weight_field, const char *cls,
+                       int class_kind) {
     const jfr_meta *m = &r->ch->meta;
     uint32_t t = jfr_meta_find_name(m, event);
     int stack = jfr_meta_field(m, t, "stackTrace");
@@ -62,8 +64,10 @@ static void add_layout(jfr_sample_reader *r, const char *event, const char *weig
     l->thread = jfr_meta_field(m, t, "sampledThread");
     if (l->thread < 0) l->thread = jfr_meta_field(m, t, "eventThread");
     l->state = jfr_meta_field(m, t, "state");
-    l->weight = jfr_meta_field(m, t, weight);
-    l->weight_is_duration = strcmp(weight, "duration") == 0;
+    l->weight = weight_field ? jfr_meta_field(m, t, weight_field) : -1;
+    l->weight_in_ticks = weight_field && strcmp(weight_field, "duration") == 0;
+    l->address = jfr_meta_field(m, t, "address");
+    l->free_event = strcmp(event, "profiler.Free") == 0;
     l->cls = l->cls_inner = -1;
     l->class_kind = class_kind;
     if (cls) {
@@ -76,14 +80,10 @@ static void add_layout(jfr_sample_reader *r, const char *event, const char *weig
     }
 }
 
-int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_kind kind, bool cpu_only) {
+int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_set set) {
     memset(r, 0, sizeof(*r));
     r->ch = ch;
-    switch (kind) {
-    case JFR_EVENTS_CPU:
-        add_layout(r, "jdk.ExecutionSample", "weight", NULL, -1);
-        if (!cpu_only) add_layout(r, "jdk.NativeMethodSample", "weight", NULL, -1);
-        break;
+    switch (set) {
     case JFR_EVENTS_ALLOC:
         add_layout(r, "jdk.ObjectAllocationSample", "weight", "objectClass", FRAME_CLASS_ALLOC);
         add_layout(r, "jdk.ObjectAllocationInNewTLAB", "tlabSize", "objectClass", FRAME_CLASS_ALLOC);
@@ -95,6 +95,18 @@ int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_kind 
     case JFR_EVENTS_LOCK:
         add_layout(r, "jdk.JavaMonitorEnter", "duration", "monitorClass", FRAME_CLASS_MONITOR);
         add_layout(r, "jdk.ThreadPark", "duration", "parkedClass", FRAME_CLASS_PARK);
+        break;
+    case JFR_EVENTS_NATIVEMEM:
+        add_layout(r, "profiler.Malloc", "size", NULL, -1);
+        add_layout(r, "profiler.Free", NULL, NULL, -1);
+        break;
+    case JFR_EVENTS_NATIVELOCK: add_layout(r, "profiler.NativeLock", "duration", NULL, -1); break;
+    case JFR_EVENTS_CPU:
+    case JFR_EVENTS_CPU_ONLY:
+        add_layout(r, "jdk.ExecutionSample", "weight", NULL, -1);
+        if (set == JFR_EVENTS_CPU) add_layout(r, "jdk.NativeMethodSample", "weight", NULL, -1);
+        /* JDK 25's CPU-time sampler (JEP 509, Linux): a sample per CPU-time period of each thread. */
+        add_layout(r, "jdk.CPUTimeSample", NULL, NULL, -1);
         break;
     }
     return r->layout_count;
@@ -154,10 +166,10 @@ int jfr_sample_read(jfr_sample_reader *r, const jfr_revent *ev, jfr_sample *s) {
     s->time_ns = jfr_rchunk_ticks_to_ns(r->ch, f ? jfr_value_number(r->ch, at, f) : r->ch->header.start_ticks);
     at = event_field(r, l, l->weight, &f);
     s->weight = f && !f->pooled ? jfr_value_number(r->ch, at, f) : 1;
-    if (f && l->weight_is_duration && !f->pooled) {
+    if (f && l->weight_in_ticks && !f->pooled) {
         /* ticks to ns: a duration, not a point in time */
-        const jfr_rheader *h = &r->ch->header;
-        s->weight = (uint64_t)((unsigned __int128)s->weight * 1000000000U / h->ticks_per_second);
+        uint64_t tps = r->ch->header.ticks_per_second;
+        if (tps && tps != 1000000000ULL) s->weight = (uint64_t)((unsigned __int128)s->weight * 1000000000U / tps);
     }
     s->layout = l;
     at = event_field(r, l, l->cls, &s->cls_field);
@@ -168,6 +180,9 @@ int jfr_sample_read(jfr_sample_reader *r, const jfr_revent *ev, jfr_sample *s) {
     s->stack = jfr_value_deref(r->ch, at, s->stack_field);
     s->state = event_field(r, l, l->state, &s->state_field);
     s->native_event = strcmp(type->name, "jdk.NativeMethodSample") == 0;
+    s->free_event = l->free_event;
+    at = event_field(r, l, l->address, &f);
+    s->address = f && !f->pooled ? jfr_value_number(r->ch, at, f) : 0;
     return r->ch->error->failed ? -1 : 1;
 }
 
@@ -202,17 +217,20 @@ int jfr_sample_stack(jfr_sample_reader *r, const jfr_sample *s, bool *truncated,
 }
 
 int jfr_sample_frame(jfr_sample_reader *r, const jfr_sample *s, size_t frame, jfr_frame_info *out, size_t *method) {
-    static const char *const frame_fields[] = {"method", "type"};
+    static const char *const frame_fields[] = {"method", "type", "lineNumber", "bytecodeIndex"};
     static const char *const method_fields[] = {"type", "name", "descriptor", "hidden"};
     static const char *const class_fields[] = {"name"};
     memset(out, 0, sizeof(*out));
+    out->line = out->bci = -1;
     *method = 0;
     const jfr_field *frames = jfr_meta_field(&r->ch->meta, s->stack_field->type, "frames") >= 0
         ? &r->ch->meta.types[s->stack_field->type].fields[jfr_meta_field(&r->ch->meta, s->stack_field->type, "frames")]
         : NULL;
     picked f, m, k;
-    if (!frames || pick(r, frame, frames->type, frame_fields, 2, &f)) return r->ch->error->failed ? -1 : 0;
+    if (!frames || pick(r, frame, frames->type, frame_fields, 4, &f)) return r->ch->error->failed ? -1 : 0;
     if (f.field[1] && jfr_value_text(r->ch, f.at[1], f.field[1], out->frame_type, sizeof(out->frame_type))) return -1;
+    if (f.field[2]) out->line = (int)jfr_value_number(r->ch, f.at[2], f.field[2]);
+    if (f.field[3]) out->bci = (int)jfr_value_number(r->ch, f.at[3], f.field[3]);
     if (!f.field[0]) return 0;
     *method = jfr_value_deref(r->ch, f.at[0], f.field[0]);
     if (pick(r, *method, f.field[0]->type, method_fields, 4, &m)) return -1;

@@ -14,25 +14,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Which events a conversion reads (one kind at a time, as async-profiler's jfrconv). */
-typedef enum {
-    JFR_EVENTS_CPU = 0,   /* jdk.ExecutionSample (and jdk.NativeMethodSample unless cpu_only) */
-    JFR_EVENTS_ALLOC,     /* jdk.ObjectAllocationSample; ...InNewTLAB / ...OutsideTLAB where a chunk has none */
-    JFR_EVENTS_LIVE,      /* jdk.OldObjectSample: objects still alive when the recording ended */
-    JFR_EVENTS_LOCK,      /* jdk.JavaMonitorEnter, jdk.ThreadPark */
-} jfr_event_kind;
-
 typedef struct {
     uint32_t type;                       /* event type index */
-    int time, thread, stack, state, weight;  /* field indexes, -1 when the type has no such field */
+    int time, thread, stack, state, weight, address;  /* field indexes, -1 when the type has no such field */
     int cls, cls_inner;                  /* the class field (and the field of it that is the class: OldObject.type) */
-    bool weight_is_duration;             /* the weight is the event's duration in ticks */
+    bool weight_in_ticks;                /* the weight is a duration in ticks: converted to ns */
+    bool free_event;                     /* profiler.Free */
     int class_kind;                      /* frame_kind of the class leaf (a FRAME_CLASS_* of frame.h), -1 without */
 } jfr_sample_layout;
 
+typedef enum {
+    JFR_EVENTS_CPU,          /* jdk.ExecutionSample and jdk.NativeMethodSample */
+    JFR_EVENTS_CPU_ONLY,     /* jdk.ExecutionSample */
+    JFR_EVENTS_ALLOC,        /* jdk.ObjectAllocationSample; ...InNewTLAB / ...OutsideTLAB where a chunk has none */
+    JFR_EVENTS_LIVE,         /* jdk.OldObjectSample: objects still alive when the recording ended */
+    JFR_EVENTS_LOCK,         /* jdk.JavaMonitorEnter, jdk.ThreadPark */
+    JFR_EVENTS_NATIVEMEM,    /* profiler.Malloc (weight: size) and profiler.Free */
+    JFR_EVENTS_NATIVELOCK,   /* profiler.NativeLock (weight: duration) */
+} jfr_event_set;
+
 typedef struct {
     jfr_rchunk *ch;
-    jfr_sample_layout layouts[4];
+    jfr_sample_layout layouts[4];        /* room for the most one set reads (3: CPU, allocation) */
     int layout_count;
     size_t *scratch;                     /* field offsets */
     uint32_t scratch_capacity;
@@ -49,16 +52,18 @@ typedef struct {
     const jfr_sample_layout *layout;
     size_t cls;                          /* the class struct's value offset (0: none) */
     const jfr_field *cls_field;
+    bool free_event;                     /* profiler.Free: no weight, matched by address */
+    uint64_t address;                    /* profiler.Malloc, profiler.Free: the block */
 } jfr_sample;
 
 typedef struct {
     char cls[512], method[512], descriptor[512], frame_type[64];
     bool hidden;
+    int line, bci;                       /* the frame's lineNumber and bytecodeIndex, -1 when absent */
 } jfr_frame_info;
 
-/* Finds the event types of 'kind' in the chunk (NativeMethodSample too unless cpu_only). Returns how many
- * the chunk declares (0: nothing to read in it). */
-int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_kind kind, bool cpu_only);
+/* Finds the event types of 'set' the chunk declares. Returns how many (0: nothing to read in it). */
+int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_set set);
 
 /* Reads only the layout of 'event' (drops the others); false when the chunk has no such type. */
 bool jfr_sample_reader_only(jfr_sample_reader *r, const char *event);

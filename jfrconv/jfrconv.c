@@ -7,9 +7,13 @@
 #define _GNU_SOURCE
 #include "jfrconv_args.h"
 
+#include "collapsed_read.h"
+#include "completeness.h"
 #include "jfr_convert.h"
+#include "out_diff.h"
 #include "output.h"
 #include "profile.h"
+#include "profile_diff.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +75,32 @@ static void unmap_input(mapped_file *f) {
     f->data = NULL;
 }
 
+/* Collapsed stacks rather than a recording: not named .jfr, not starting with the chunk magic, and text
+ * (no control bytes but tab, newline, carriage return in its first 4 KiB). Anything else goes to the JFR
+ * reader, whose error says what it expected. */
+static bool is_collapsed(const mapped_file *f) {
+    size_t n = strlen(f->path);
+    if (!f->size || (n > 4 && strcmp(f->path + n - 4, ".jfr") == 0)) return false;
+    if (f->size >= 4 && memcmp(f->data, "FLR", 4) == 0) return false;
+    for (size_t i = 0; i < f->size && i < 4096; i++) {
+        if (f->data[i] < 0x20 && f->data[i] != '\t' && f->data[i] != '\n' && f->data[i] != '\r') return false;
+    }
+    return true;
+}
+
+/* Collapsed stacks into p (jfrconv's filters and time range do not apply to them). */
+static int read_collapsed_input(const mapped_file *f, profile *p) {
+    FILE *in = f->size ? fmemopen((void *)f->data, f->size, "r") : NULL;
+    char err[512];
+    int rc = f->size && !in ? -1 : 0;
+    if (in && collapsed_read(in, f->path, p, err, sizeof(err))) {
+        fprintf(stderr, "jfrconv: error: %s (an input is a JFR recording or collapsed stacks)\n", err);
+        rc = -1;
+    }
+    if (in) fclose(in);
+    return rc;
+}
+
 /* The span of all inputs, for times relative to the recording's start or end. */
 static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *start, uint64_t *end) {
     *start = UINT64_MAX;
@@ -78,7 +108,7 @@ static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *s
     for (int i = 0; i < a->input_count; i++) {
         uint64_t s, e;
         jfr_error err = {0};
-        if (files[i].size == 0) continue;  /* reported by the conversion */
+        if (files[i].size == 0 || is_collapsed(&files[i])) continue;  /* reported by the conversion; collapsed text */
         if (jfr_convert_span(files[i].data, files[i].size, &s, &e, &err)) {
             fprintf(stderr, "jfrconv: error: %s: not a readable JFR recording: %s\n", files[i].path, err.message);
             return -1;
@@ -104,6 +134,76 @@ static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats 
     p->meta.duration_ns = end > start ? end - start : 0;
 }
 
+/* One input of --diff: a JFR recording (by its magic "FLR\0"), else collapsed stacks. */
+static int load_for_diff(const char *path, jfrconv_args *a, profile *p) {
+    mapped_file f;
+    if (map_input(path, &f)) return -1;
+    int rc = 0;
+    if (!is_collapsed(&f)) {
+        uint64_t start = 0, end = 0;
+        jfr_convert_stats st = {0};
+        jfr_error jerr = {0};
+        a->input_count = 1;
+        a->inputs[0] = path;
+        rc = recording_span(a, &f, &start, &end);
+        a->convert.from_ns = jfrconv_resolve_time(&a->from, start, end, 0);
+        a->convert.to_ns = jfrconv_resolve_time(&a->to, start, end, UINT64_MAX);
+        if (rc == 0 && jfr_convert(&a->convert, f.data, f.size, p, &st, &jerr)) {
+            fprintf(stderr, "jfrconv: error: %s: not a readable JFR recording: %s\n", path, jerr.message);
+            rc = -1;
+        }
+        if (rc == 0)
+            describe(p, a, &st, a->convert.from_ns > start ? a->convert.from_ns : start,
+                     a->convert.to_ns < end ? a->convert.to_ns : end);
+    } else {
+        rc = read_collapsed_input(&f, p);
+        p->meta.total = a->output.total;   /* collapsed text has no duration: compared as shares */
+    }
+    unmap_input(&f);
+    return rc;
+}
+
+static int write_diff(const jfrconv_args *a, const char *base_path, const char *next_path, profile *base,
+                      profile *next) {
+    profile_diff d;
+    if (profile_diff_build(base, next, &d)) {
+        fprintf(stderr, "jfrconv: error: out of memory comparing the profiles\n");
+        return -1;
+    }
+    char base_summary[1024], next_summary[1024];
+    completeness_summary(base, base_summary, sizeof(base_summary));
+    completeness_summary(next, next_summary, sizeof(next_summary));
+    out_diff_labels labels = {base_path, next_path, base_summary, next_summary, a->output.title};
+    bool to_stdout = strcmp(a->output_path, "-") == 0;
+    size_t n = strlen(a->output_path);
+    bool html = n > 5 && strcmp(a->output_path + n - 5, ".html") == 0;
+    FILE *out = to_stdout ? stdout : fopen(a->output_path, "w");
+    int rc = -1;
+    if (!out) {
+        fprintf(stderr, "jfrconv: error: cannot write '%s': %s\n", a->output_path, strerror(errno));
+    } else {
+        rc = html ? out_diff_write_html(&d, &labels, out) : out_diff_write_text(&d, &labels, out);
+        if ((to_stdout ? fflush(out) : fclose(out)) != 0) rc = -1;
+        if (rc) fprintf(stderr, "jfrconv: error: cannot write '%s'\n", a->output_path);
+    }
+    profile_diff_free(&d);
+    return rc;
+}
+
+static int run_diff(jfrconv_args *a) {
+    const char *base_path = a->inputs[0], *next_path = a->inputs[1];
+    profile base, next;
+    profile_init(&base);
+    profile_init(&next);
+    int rc = load_for_diff(base_path, a, &base);
+    if (rc == 0) rc = load_for_diff(next_path, a, &next);
+    if (rc == 0) rc = write_diff(a, base_path, next_path, &base, &next);
+    profile_free(&base);
+    profile_free(&next);
+    jfr_convert_options_free(&a->convert);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     jfrconv_args a;
     char err[OPTIONS_ERROR_MAX];
@@ -117,6 +217,7 @@ int main(int argc, char **argv) {
         jfr_convert_options_free(&a.convert);
         return 0;
     }
+    if (a.diff) return run_diff(&a);
     static mapped_file files[JFRCONV_MAX_INPUTS];
     int rc = 0, mapped = 0;
     for (; mapped < a.input_count && rc == 0; mapped++) rc = map_input(a.inputs[mapped], &files[mapped]);
@@ -128,9 +229,13 @@ int main(int argc, char **argv) {
     profile p;
     profile_init(&p);
     jfr_convert_stats st = {0};
+    int collapsed_inputs = 0;
     for (int i = 0; i < a.input_count && rc == 0; i++) {
         jfr_error jerr = {0};
-        if (jfr_convert(&a.convert, files[i].data, files[i].size, &p, &st, &jerr)) {
+        if (is_collapsed(&files[i])) {
+            rc = read_collapsed_input(&files[i], &p);
+            collapsed_inputs++;
+        } else if (jfr_convert(&a.convert, files[i].data, files[i].size, &p, &st, &jerr)) {
             fprintf(stderr, "jfrconv: error: %s: not a readable JFR recording: %s\n", files[i].path, jerr.message);
             rc = -1;
         } else if (st.unfinished_bytes) {
@@ -156,10 +261,14 @@ int main(int argc, char **argv) {
             fprintf(stderr, "jfrconv: warning: the input holds CPU samples (%llu) and wall-clock samples (%llu), "
                     "converted together here; --cpu or --wall converts one of them\n",
                     (unsigned long long)st.cpu_seen, (unsigned long long)st.wall_seen);
-        if (st.samples == 0)
+        if (st.samples == 0 && collapsed_inputs < a.input_count)
             fprintf(stderr, "jfrconv: warning: no %s events in the input\n", jfr_convert_event_names(&a.convert));
         describe(&p, &a, &st, a.convert.from_ns > start ? a.convert.from_ns : start,
                  a.convert.to_ns < end ? a.convert.to_ns : end);
+        if (collapsed_inputs == a.input_count) {   /* no recording: say where the stacks came from */
+            snprintf(p.meta.engine, sizeof(p.meta.engine), "collapsed");
+            snprintf(p.meta.event, sizeof(p.meta.event), "collapsed stacks");
+        }
         if (output_write_profile(&a.output, &p, err, sizeof(err))) {
             fprintf(stderr, "jfrconv: error: %s\n", err);
             rc = -1;

@@ -18,10 +18,13 @@
 void jfrconv_usage(FILE *out) {
     fputs("Usage: jfrconv [options] input.jfr [more.jfr...] output\n"
           "Converts JFR recordings (libprof's, or the JDK's own from -XX:StartFlightRecording or jcmd JFR.dump)\n"
-          "into a flame graph, call tree, text report or collapsed stacks. Reads jdk.ExecutionSample and\n"
-          "jdk.NativeMethodSample events from every chunk of every input.\n"
+          "into a flame graph, call tree, text report, collapsed stacks or a viewer format. Reads\n"
+          "jdk.ExecutionSample, jdk.NativeMethodSample and jdk.CPUTimeSample events (with --nativemem:\n"
+          "profiler.Malloc, --nativelock: profiler.NativeLock) from every chunk of every input; an input not\n"
+          "named .jfr that is text is read as collapsed stacks.\n"
           "The format comes from -o, else from the output's extension: .html/.htm flame graph,\n"
-          ".collapsed/.folded/.csv collapsed stacks, anything else a text report. Output '-': standard output.\n"
+          ".collapsed/.folded/.csv collapsed stacks, .pb.gz/.pprof pprof, .speedscope.json, .cpuprofile,\n"
+          ".gecko.json, anything else a text report. Output '-': standard output.\n"
           "With only an input, writes input.html beside it.\n"
           "\n"
           "Options:\n",
@@ -116,27 +119,12 @@ uint64_t jfrconv_resolve_time(const jfrconv_time *t, uint64_t start_ns, uint64_t
     }
 }
 
-static int set_format(jfrconv_args *a, const char *value, char *err, size_t errlen) {
-    static const struct { const char *name; prof_format format; } formats[] = {
-        {"collapsed", FORMAT_COLLAPSED}, {"flamegraph", FORMAT_FLAMEGRAPH}, {"html", FORMAT_FLAMEGRAPH},
-        {"tree", FORMAT_TREE}, {"text", FORMAT_TEXT},
-    };
-    for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-        if (strcmp(value, formats[i].name) == 0) {
-            a->output.format = formats[i].format;
-            return 0;
-        }
-    }
-    return errmsg_fail(err, errlen, "-o '%s': unknown format; accepted: collapsed, flamegraph (or html), tree, text", value);
-}
-
 /* A flag's value by its row: the converter's own settings by the row's jfrconv_sets, every other row by
  * the agent's parser into the output options, with the agent's messages. 'name' is the flag as given. */
 static int apply(jfrconv_args *a, const options_spec *s, const char *name, const char *value, char *err,
                  size_t errlen) {
     switch (s->jfrconv_sets) {
     case JFRCONV_SETS_OUTPUT: return options_table_apply(s, name, value, &a->output, err, errlen);
-    case JFRCONV_SETS_FORMAT: return set_format(a, value, err, errlen);
     case JFRCONV_SETS_STATES: return jfr_convert_add_states(&a->convert, value, err, errlen);
     case JFRCONV_SETS_INCLUDE:
     case JFRCONV_SETS_EXCLUDE:
@@ -145,6 +133,13 @@ static int apply(jfrconv_args *a, const options_spec *s, const char *name, const
     case JFRCONV_SETS_WALL_ONLY: a->convert.wall_only = true; return 0;
     case JFRCONV_SETS_ALLOC_ONLY: a->convert.alloc = true; return 0;
     case JFRCONV_SETS_LOCK_ONLY: a->convert.lock = true; return 0;
+    case JFRCONV_SETS_LINES: a->convert.lines = true; return 0;
+    case JFRCONV_SETS_BCI: a->convert.bci = true; return 0;
+    case JFRCONV_SETS_NORM: a->convert.norm = true; return 0;
+    case JFRCONV_SETS_DIFF: a->diff = true; return 0;
+    /* issue 21 */
+    case JFRCONV_SETS_NATIVEMEM: a->convert.nativemem = true; return 0;
+    case JFRCONV_SETS_NATIVELOCK: a->convert.nativelock = true; return 0;
     case JFRCONV_SETS_FROM:
     case JFRCONV_SETS_TO:
         if (jfrconv_parse_time(value, s->jfrconv_sets == JFRCONV_SETS_FROM ? &a->from : &a->to))
@@ -161,6 +156,7 @@ static void settle(jfrconv_args *a) {
     a->convert.state_frames = a->output.states;
     a->convert.live = a->output.live;
     a->convert.style = (names_style){a->output.simple, a->output.dot, a->output.sig, a->output.ann};
+    a->convert.leak = a->output.leak;   /* issue 21 */
 }
 
 int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t errlen) {
@@ -212,6 +208,9 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
     if (a->convert.cpu_only && a->convert.wall_only)
         return errmsg_fail(err, errlen, "--cpu and --wall: give one (each selects one event of the recording)");
     if (npos == 0) return errmsg_fail(err, errlen, "no input file; usage: jfrconv [options] input.jfr [more.jfr...] output");
+    if (a->diff && npos != 3)
+        return errmsg_fail(err, errlen, "--diff takes two inputs and an output (jfrconv --diff BASE NEW OUTPUT); got "
+                           "%d file name%s", npos, npos == 1 ? "" : "s");
     if (npos == 1) {
         /* Only an input: the flame graph beside it, as async-profiler's jfrconv does. */
         static char derived[4096];

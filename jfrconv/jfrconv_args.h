@@ -40,6 +40,7 @@ typedef struct {
     int input_count;
     const char *output_path;      /* "-" = standard output */
     jfrconv_time from, to;
+    bool diff;                    /* --diff BASE NEW OUTPUT */
     bool help;
 } jfrconv_args;
 

@@ -21,6 +21,13 @@ void jfr_event_monitor_enter(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64
                              uint64_t class_key);
 void jfr_event_thread_park(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t thread_key, uint64_t trace_key,
                            uint64_t class_key);
+/* Native memory and locks: profiler.Malloc (address, bytes), profiler.Free (address; no stack: key 0),
+ * profiler.NativeLock (time waited in ticks, the lock's address). */
+void jfr_event_malloc(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, uint64_t address,
+                      uint64_t size);
+void jfr_event_free(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t address);
+void jfr_event_native_lock(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64_t thread_key, uint64_t trace_key,
+                           uint64_t address);
 
 typedef struct {
     const char *name;          /* "libprof" */

@@ -24,6 +24,16 @@ bool jfr_sample_event_write(jfr_buf *b, const sample_record *rec, uint64_t threa
         jfr_event_execution_sample(b, rec->ticks, thread_key, trace_key,
                                    rec->state == THREAD_STATE_DEFAULT ? THREAD_STATE_RUNNABLE : rec->state);
         return true;
+    case EVENT_NATIVEMEM:
+        /* A record without a stack is a free of a recorded allocation (native_hooks.c). */
+        if (!rec->trace_id) jfr_event_free(b, rec->ticks, thread_key, rec->address);
+        else jfr_event_malloc(b, rec->ticks, thread_key, trace_key, rec->address, rec->size);
+        return true;
+    case EVENT_NATIVELOCK:
+        /* Queued when the wait ended; the weight is the time waited. */
+        jfr_event_native_lock(b, rec->ticks > rec->weight ? rec->ticks - rec->weight : rec->ticks, rec->weight,
+                              thread_key, trace_key, rec->address);
+        return true;
     default:
         return false;
     }

@@ -49,6 +49,8 @@ enum jfr_type_id {
     /* events */
     JFR_EXECUTION_SAMPLE = 101, JFR_ACTIVE_RECORDING, JFR_ACTIVE_SETTING, JFR_CPU_LOAD, JFR_OS_INFORMATION,
     JFR_JVM_INFORMATION, JFR_OBJECT_ALLOCATION_SAMPLE, JFR_JAVA_MONITOR_ENTER, JFR_THREAD_PARK,
+    /* async-profiler's native memory and lock events (names and fields as it declares them) */
+    JFR_MALLOC = 120, JFR_FREE, JFR_NATIVE_LOCK,
     /* annotations (display only) */
     JFR_ANN_LABEL = 200, JFR_ANN_CONTENT_TYPE, JFR_ANN_TIMESTAMP, JFR_ANN_TIMESPAN, JFR_ANN_DATA_AMOUNT,
     JFR_ANN_PERCENTAGE,

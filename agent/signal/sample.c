@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -163,6 +164,51 @@ static void after_sample(const sample_config *config, int owner, const siginfo_t
         const engine *e = config->engines[i];
         if ((owner < 0 || owner == i) && e->after_sample) e->after_sample(info);
     }
+}
+
+bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t weight,
+                        const trace_store_native *native, uint64_t *ref) {
+    bool stored = false;
+    atomic_fetch_add(&sampling.in_flight, 1);
+    if (!atomic_load(&sampling.active)) goto out;
+    count(&sampling.signals);
+    uint64_t started = sample_cost_now();
+    uint32_t tid = current_tid();
+    int b = claim_buffer(tid);
+    if (b < 0) {
+        count(&sampling.dropped[DROP_BUFFER_BUSY]);
+        goto out;
+    }
+    const sample_config *config = &sampling.config;
+    asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
+    trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
+    /* The walkers and AsyncGetCallTrace read the three registers a frame-pointer or DWARF step needs; the
+     * rest of the context stays zero. No getcontext: it makes a system call (the signal mask) per sample. */
+    ucontext_t uc;
+    memset(&uc.uc_mcontext, 0, sizeof(uc.uc_mcontext));
+    uc.uc_mcontext.gregs[REG_RIP] = (greg_t)site->pc;
+    uc.uc_mcontext.gregs[REG_RSP] = (greg_t)site->sp;
+    uc.uc_mcontext.gregs[REG_RBP] = (greg_t)site->fp;
+    uint32_t depth = 0;
+    if (site->leaf) frames[depth++] = (trace_frame){site->leaf, 0, FRAME_NATIVE};
+    depth += stack_collect(NULL, NULL, &uc, thread_env(tid), tid, raw, frames + depth);
+    trace_key key = {tid, (uint8_t)event, 0};
+    trace_store_result r = trace_store_put_native(frames, depth, &key, weight, native, ref);
+    count_result(r);
+    if ((stored = r == TRACE_STORE_STORED)) count_marker_frames(frames, depth);
+    sample_cost_record(depth, sample_cost_now() - started);
+    atomic_store_explicit(&sampling.buffer_busy[b], 0, memory_order_release);
+out:
+    atomic_fetch_sub(&sampling.in_flight, 1);
+    return stored;
+}
+
+void sample_record_free(event_kind event, uint64_t address) {
+    atomic_fetch_add(&sampling.in_flight, 1);
+    trace_key key = {current_tid(), (uint8_t)event, 0};
+    if (atomic_load(&sampling.active) && !trace_store_queue_free(&key, address))
+        count(&sampling.dropped[DROP_RING_FULL]);
+    atomic_fetch_sub(&sampling.in_flight, 1);
 }
 
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {

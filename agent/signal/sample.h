@@ -12,6 +12,7 @@
 #include "options.h"
 #include "engine.h"
 #include "frame.h"
+#include "trace_store.h"
 #include "walk_vm.h"
 
 #include <signal.h>
@@ -88,6 +89,22 @@ void sample_count_repeat(int trace_store_result);
 /* jstackdepth of the session; the calling thread's OS id (cached per thread). */
 int sample_max_depth(void);
 uint32_t sample_thread_id(void);
+
+/* Recording at a call of a hooked function (native memory and lock hooks, signal/native_hooks.c), on the
+ * calling thread, outside any signal handler but with the same rules: the stack is walked from the
+ * registers of the hook's caller (pc: the return address into it, sp and fp at that point) and 'leaf', a
+ * native pc such as the hooked function's own address, is put on top when not 0. The sample is of 'event'
+ * (EVENT_NATIVEMEM, EVENT_NATIVELOCK), worth 'weight', its record carrying 'native'. Returns true when the
+ * stack was stored, with *ref naming it for trace_store_subtract (leak detection; may be NULL).
+ * Async-signal-safe; stop waits for recordings under way like for handlers. */
+typedef struct {
+    uintptr_t pc, sp, fp;
+    uint64_t leaf;
+} sample_call_site;
+bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t weight,
+                        const trace_store_native *native, uint64_t *ref);
+/* Queues a free of 'address' (no stack) as an 'event' record for the JFR writer, when one runs. */
+void sample_record_free(event_kind event, uint64_t address);
 
 /* The SIGPROF handler the engines install. */
 void sample_signal_handler(int signo, siginfo_t *info, void *ucontext);

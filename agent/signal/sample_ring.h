@@ -22,6 +22,8 @@ typedef struct {
     uint64_t weight;      /* what this one sample stands for, in its event's units (ns, bytes...) */
     uint8_t event;        /* event_kind: which JFR event the writer makes of it */
     uint8_t state;        /* thread_state */
+    uint64_t address;     /* nativemem: the block (trace_id 0: a free of it); nativelock: the lock */
+    uint64_t size;        /* nativemem: the bytes asked for (the weight may stand for more) */
 } sample_record;
 
 typedef struct sample_ring sample_ring;

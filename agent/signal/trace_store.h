@@ -52,6 +52,23 @@ trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, co
  * Async-signal-safe. */
 trace_store_result trace_store_repeat(uint64_t ref, const trace_key *key, uint64_t weight);
 
+/* The address and size a native memory or lock record carries (sample_ring.h). */
+typedef struct {
+    uint64_t address, size;
+} trace_store_native;
+
+/* trace_store_put whose record also carries 'native' (nativemem, nativelock samples). */
+trace_store_result trace_store_put_native(const trace_frame *frames, uint32_t depth, const trace_key *key,
+                                          uint64_t weight, const trace_store_native *native, uint64_t *ref);
+
+/* Queues a record without a stack (a free of 'address', under 'key') for the JFR writer; true when there is
+ * no writer or it took it. */
+bool trace_store_queue_free(const trace_key *key, uint64_t address);
+
+/* Takes one sample worth 'weight' back from the stack stored at 'ref' (a freed allocation, for leak
+ * detection): false when that stack's table was swapped or reset since. Async-signal-safe. */
+bool trace_store_subtract(uint64_t ref, uint64_t weight);
+
 /* Shared by the two halves, nobody else. A handler announces itself in users[i] before it uses tables[i],
  * so a swap can wait until the previous table is unused. */
 typedef struct {

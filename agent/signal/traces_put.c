@@ -90,3 +90,20 @@ traces_result traces_add(trace_table *t, uint32_t id, uint64_t weight) {
     atomic_fetch_add_explicit(&s->weight, weight, memory_order_relaxed);
     return TRACES_STORED;
 }
+
+bool traces_subtract(trace_table *t, uint32_t id, uint64_t weight) {
+    if (id == 0 || id - 1 > t->mask) return false;
+    trace_slot *s = &t->slots[id - 1];
+    /* Never below zero: a reset between the put and this call starts the slot over. */
+    uint64_t samples = atomic_load_explicit(&s->samples, memory_order_relaxed);
+    do {
+        if (samples == 0) return false;
+    } while (!atomic_compare_exchange_weak_explicit(&s->samples, &samples, samples - 1, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    uint64_t w = atomic_load_explicit(&s->weight, memory_order_relaxed);
+    do {
+        if (w < weight) weight = w;
+    } while (!atomic_compare_exchange_weak_explicit(&s->weight, &w, w - weight, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    return true;
+}

@@ -185,9 +185,28 @@ static void test_collect_sends_a_safety_timeout(void **state) {
     assert_int_equal(a.start_timeout_s, 0);
 }
 
+/* --loop runs until stopped: with -d jprof stops it (no safety timeout, which loop= refuses); without -d it
+ * starts the loop and returns, as asprof does. */
+static void test_loop_is_never_given_a_timeout(void **state) {
+    (void)state;
+    jprof_args a;
+    char out[JPROF_OPTIONS_MAX];
+    prof_options o;
+    assert_int_equal(PARSE(&a, "--loop", "2s", "-d", "5", "1"), 0);
+    assert_int_equal(a.action, JPROF_COLLECT);
+    assert_int_equal(a.start_timeout_s, 0);
+    assert_int_equal(jprof_args_agent_options(&a, "start", "/f-%n", NULL, out, sizeof(out)), 0);
+    assert_null(strstr(out, "timeout"));
+    assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
+    assert_int_equal(PARSE(&a, "--loop", "1h", "1"), 0);
+    assert_int_equal(a.action, JPROF_START);
+    assert_int_equal(a.start_timeout_s, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_action_is_collect_for_60s),
+        cmocka_unit_test(test_loop_is_never_given_a_timeout),
         cmocka_unit_test(test_flags_become_agent_options),
         cmocka_unit_test(test_agent_option_string_per_action),
         cmocka_unit_test(test_asprof_parity),

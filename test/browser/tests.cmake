@@ -16,3 +16,8 @@ add_custom_target(browser_workload ALL DEPENDS ${BROWSER_CLASSES}/FlameWorkload.
 
 libprof_browser_test(html ${CMAKE_SOURCE_DIR}/test/browser/html.test.js 240 ENVIRONMENT
   "LIBPROF_SO=$<TARGET_FILE:prof>;RENDER_PROFILE=$<TARGET_FILE:render_profile>;JAVA=${JAVA_HOME}/bin/java;BROWSER_CLASSES=${BROWSER_CLASSES};BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-out")
+
+# The viewer formats read by the viewers' own code: speedscope's importers (npm) in headless chromium and
+# go tool pprof, checked against the collapsed stacks of the same samples.
+libprof_browser_test(viewers ${CMAKE_SOURCE_DIR}/test/browser/viewers.test.js 300 ENVIRONMENT
+  "LIBPROF_SO=$<TARGET_FILE:prof>;RENDER_PROFILE=$<TARGET_FILE:render_profile>;JFRCONV=$<TARGET_FILE:jfrconv>;JAVA=${JAVA_HOME}/bin/java;BROWSER_CLASSES=${BROWSER_CLASSES};BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-out")

@@ -35,6 +35,7 @@ public class JfrconvTest {
                 case "jdk_recording" -> jdkRecording();
                 case "bad_input" -> badInput(Path.of(args[6]));
                 case "roundtrip" -> roundTrip();
+                case "cpu_time_sample" -> cpuTimeSample();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -109,14 +110,49 @@ public class JfrconvTest {
 
     /** Leaf frame -> count of jdk.ExecutionSample events as the JDK's own jfr tool prints them. */
     static Map<String, Long> jfrToolLeaves(Path recording) throws IOException, InterruptedException {
-        Result r = run(List.of(javaHome + "/bin/jfr", "print", "--events", "jdk.ExecutionSample", "--stack-depth", "1",
+        return jfrToolLeaves(recording, "jdk.ExecutionSample");
+    }
+
+    static Map<String, Long> jfrToolLeaves(Path recording, String event) throws IOException, InterruptedException {
+        Result r = run(List.of(javaHome + "/bin/jfr", "print", "--events", event, "--stack-depth", "1",
                 recording.toString()));
         check(r.exit() == 0, "jfr print failed: " + r.err());
         Map<String, Long> m = new HashMap<>();
         Pattern frame = Pattern.compile("stackTrace = \\[\\s*\\n\\s+([^\\s(]+)\\(");
         Matcher matcher = frame.matcher(r.out());
         while (matcher.find()) m.merge(matcher.group(1), 1L, Long::sum);
-        check(!m.isEmpty(), "jfr print showed no jdk.ExecutionSample stacks");
+        check(!m.isEmpty(), "jfr print showed no " + event + " stacks");
+        return m;
+    }
+
+    /** JDK 25's CPU-time sampler (jdk.CPUTimeSample, JEP 509): its samples converted one for one, each leaf as
+     *  the JDK's jfr tool prints it. A JDK without the event (17) records none: the case says so and stops. */
+    static void cpuTimeSample() throws Exception {
+        Path rec = work.resolve("cputime.jfr");
+        Files.deleteIfExists(rec);
+        Result r = run(List.of(javaHome + "/bin/java", "-XX:StartFlightRecording=filename=" + rec
+                + ",settings=none,+jdk.CPUTimeSample#enabled=true,+jdk.CPUTimeSample#throttle=2ms",
+                "-cp", classes, "Burn7525", "2"));
+        Result summary = Files.exists(rec) ? run(List.of(javaHome + "/bin/jfr", "summary", rec.toString())) : r;
+        if (!summary.out().contains("jdk.CPUTimeSample ")) {
+            System.out.println("this JDK records no jdk.CPUTimeSample events (JDK 25+ on Linux only): nothing to convert");
+            return;
+        }
+        check(r.exit() == 0, "the workload failed: " + r.err());
+        Map<String, Long> ours = dotted(leaves(collapsed("cputime", rec.toString()))), tool = jfrToolLeaves(rec, "jdk.CPUTimeSample");
+        System.out.printf("jdk.CPUTimeSample: %d converted, %d in jfr print%n", sum(ours), sum(tool));
+        check(sum(ours) == sum(tool) && sum(ours) > 20, "jdk.CPUTimeSample counts differ: ours " + sum(ours) + " jfr " + sum(tool));
+        check(hottest(ours).equals("Burn7525.spin"), "hottest CPU-time leaf is " + hottest(ours) + ", not Burn7525.spin");
+    }
+
+    /** Leaf "class.method:LINE" -> count of jdk.ExecutionSample events, as the jfr tool prints them. */
+    static Map<String, Long> jfrToolLeafLines(Path recording) throws IOException, InterruptedException {
+        Result r = run(List.of(javaHome + "/bin/jfr", "print", "--events", "jdk.ExecutionSample", "--stack-depth", "1",
+                recording.toString()));
+        check(r.exit() == 0, "jfr print failed: " + r.err());
+        Map<String, Long> m = new HashMap<>();
+        Matcher matcher = Pattern.compile("stackTrace = \\[\\s*\\n\\s+([^\\s(]+)\\(.*\\)\\s+line: (\\d+)").matcher(r.out());
+        while (matcher.find()) m.merge(matcher.group(1) + ":" + matcher.group(2), 1L, Long::sum);
         return m;
     }
 
@@ -189,6 +225,38 @@ public class JfrconvTest {
             differences += Math.abs(cpu.getOrDefault(k, 0L) - tool.getOrDefault(k, 0L));
         check(sum(cpu) == sum(tool) && differences <= 2 * hidden && hidden <= sum(cpu) / 20,
                 "leaf frames differ from jfr print (" + hidden + " hidden-frame samples): ours " + cpu + " jfr " + tool);
+
+        // --lines: every ExecutionSample's leaf line as jfr print reads it (class.method:LINE); --bci splits as
+        // finely or finer; --norm keeps every sample and leaves no generated lambda number or hidden-class address.
+        Map<String, Long> lines = dotted(leaves(collapsed("lines", "--cpu", "--lines", rec.toString())));
+        Map<String, Long> toolLines = jfrToolLeafLines(rec);
+        long lineDifferences = 0;
+        java.util.Set<String> lineKeys = new java.util.HashSet<>(lines.keySet());
+        lineKeys.addAll(toolLines.keySet());
+        for (String k : lineKeys) lineDifferences += Math.abs(lines.getOrDefault(k, 0L) - toolLines.getOrDefault(k, 0L));
+        check(sum(lines) == sum(toolLines) && lineDifferences <= 2 * hidden,
+                "leaf lines differ from jfr print: ours " + lines + " jfr " + toolLines);
+        check(lines.keySet().stream().anyMatch(k -> k.matches("Burn7525\\.spin:\\d+")), "no Burn7525.spin:LINE leaf: " + lines.keySet());
+        Map<String, Long> bci = leaves(collapsed("bci", "--cpu", "--bci", rec.toString()));
+        check(sum(bci) == sum(lines) && bci.keySet().stream().anyMatch(k -> k.matches("Burn7525\\.spin@\\d+"))
+                && bci.size() >= leaves(collapsed("cpu-plain", "--cpu", rec.toString())).size(),
+                "--bci: no Burn7525.spin@BCI leaf, or fewer distinct leaves than without it: " + bci.keySet());
+        Map<String, Long> norm = collapsed("norm", "--norm", rec.toString());
+        check(sum(norm) == total && norm.keySet().stream().noneMatch(k -> k.matches(".*(\\$\\$Lambda[^.;]|[/+]0x[0-9a-f]+).*")),
+                "--norm: " + sum(norm) + " of " + total + " samples, generated names left: "
+                + norm.keySet().stream().filter(k -> k.contains("0x") || k.contains("$$Lambda")).toList());
+
+        // Collapsed stacks as an input: the conversion's own output read back gives the same stacks, and a
+        // diff of it with itself has every stack "same"; with the --cpu-only profile, stacks change signs.
+        check(collapsed("from-collapsed", work.resolve("all.collapsed").toString()).equals(all),
+                "collapsed input: the stacks read back differ from the ones written");
+        Result self = jfrconv("--diff", work.resolve("all.collapsed").toString(), work.resolve("all.collapsed").toString(), "-");
+        check(self.exit() == 0 && self.out().lines().filter(l -> l.matches("^(added|grown|shrunk|removed) .*")).count() == 0
+                && self.out().lines().filter(l -> l.startsWith("same ")).count() == all.size(),
+                "a diff of a profile with itself is not all 'same': " + self.out() + self.err());
+        Result vsJfr = jfrconv("--diff", rec.toString(), work.resolve("cpu-plain.collapsed").toString(), "-");
+        check(vsJfr.exit() == 0 && vsJfr.out().contains("Normalised     : % of samples"),
+                "a diff of a recording with collapsed stacks is not compared as shares: " + vsJfr.out() + vsJfr.err());
 
         // The jcmd JFR.dump copy of the same run converts too, with the same hot method.
         Map<String, Long> dumped = collapsed("dump", work.resolve("dump.jfr").toString());

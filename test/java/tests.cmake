@@ -30,7 +30,7 @@ libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit a
 # jfrconv (JfrconvTest.java): recordings made by the JDK itself, and one session written both ways (file=x.jfr
 # streamed, collapsed at stop) whose conversion equals it; bad inputs (cut and corrupted from a JDK recording
 # of the fuzz corpus) once, as they need no JVM.
-libprof_java_tests(jfrconv JfrconvTest CASES jdk_recording roundtrip ARGS ${PROF_JFRCONV_ARGS})
+libprof_java_tests(jfrconv JfrconvTest CASES jdk_recording roundtrip cpu_time_sample ARGS ${PROF_JFRCONV_ARGS})
 libprof_java_tests(jfrconv JfrconvTest ONCE CASES bad_input
     ARGS ${PROF_JFRCONV_ARGS} ${CMAKE_SOURCE_DIR}/test/native/corpus/jfr/jdk17-min.jfr)
 
@@ -72,3 +72,8 @@ libprof_java_tests(wall WallTest CASES half_sleep_cpu_and_wall thread_states ARG
 libprof_java_tests(alloclock AllocLockTest CASES alloc_shares alloc_live lock_time jfr_events jdk_recording combined
     ARGS ${PROF_JFRCONV_ARGS})
 libprof_java_tests(alloclock AllocLockTest ONCE CASES bad_options ARGS ${PROF_JFRCONV_ARGS})
+# Native memory and native lock profiling (NativeMemTest.java, issue 21) over libnativemem.so: exact counts and
+# bytes per call site, leaks, a contended mutex's waiters, no hook left behind after attach and stop,
+# recordings read by the JDK's jfr and converted by jfrconv, nativemem beside event=cpu.
+libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach jfr with_cpu
+    JAVA_OPTIONS -Djfrconv=$<TARGET_FILE:jfrconv>)

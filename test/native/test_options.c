@@ -132,6 +132,37 @@ static void test_wall_and_several_events(void **state) {
     assert_false(o.event_given);
 }
 
+/* Native memory and locks (issue 21): table rows of kind size / duration with .extra_event; alone they are
+ * the session's first event, beside event= an extra one. */
+static void test_native_events(void **state) {
+    (void)state;
+    parses("start,nativemem");
+    assert_string_equal(o.event, "nativemem");
+    assert_int_equal(options_event_kind(o.event), EVENT_NATIVEMEM);
+    assert_false(o.extra_events[EVENT_NATIVEMEM]);
+    assert_int_equal(o.nativemem, 0);   /* bare: every call */
+    parses("start,nativemem=1m,leak");
+    assert_int_equal(o.nativemem, 1 << 20);
+    assert_true(o.leak);
+    parses("start,event=cpu,nativemem=0,nofree");
+    assert_string_equal(o.event, "cpu");
+    assert_true(o.extra_events[EVENT_NATIVEMEM]);
+    assert_true(o.nofree);
+    parses("start,event=nativelock");
+    assert_int_equal(options_event_kind(o.event), EVENT_NATIVELOCK);
+    assert_int_equal(o.nativelock, OPTIONS_DEFAULT_NATIVELOCK_NS);
+    parses("start,nativelock=0");
+    assert_string_equal(o.event, "nativelock");
+    assert_int_equal(o.nativelock, 0);
+    parses("start,event=wall,nativelock=2ms,nativemem");
+    assert_string_equal(o.event, "wall");
+    assert_true(o.extra_events[EVENT_NATIVELOCK] && o.extra_events[EVENT_NATIVEMEM]);
+    assert_int_equal(o.nativelock, 2000000);
+    refused("nativemem=1x", "option 'nativemem=1x': expected a size in bytes of at least 0,");
+    refused("nativelock=soon", "nativelock=soon");
+    refused("nativemems", "nativemem[=SIZE]");
+}
+
 /* Stack walking modes: vm (the default when left out), async-profiler's vmx as its alias, the stitching ones. */
 static void test_cstack(void **state) {
     (void)state;
@@ -387,6 +418,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),   cmocka_unit_test(test_actions),
         cmocka_unit_test(test_full_line),  cmocka_unit_test(test_events), cmocka_unit_test(test_wall_and_several_events),
+        cmocka_unit_test(test_native_events),   /* issue 21 */
         cmocka_unit_test(test_perf_events),
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),

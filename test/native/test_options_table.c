@@ -35,6 +35,7 @@ static void every_row_has_a_kind_and_help(void **state) {
         if ((s->kind == OPTION_TEXT || s->kind == OPTION_PATTERN || s->kind == OPTION_FILE ||
              s->kind == OPTION_EVENT) && s->name && !s->cap)
             fail_msg("%s: text without a capacity", label);
+        if (s->kind == OPTION_REGEX && !s->cap) fail_msg("%s: a regex without a capacity", label);
         if ((s->kind == OPTION_COUNT) && s->name && (s->min > s->max || !s->max)) fail_msg("%s: count without limits", label);
         if (s->kind == OPTION_DURATION && s->name && !s->unit) fail_msg("%s: duration without a bare unit", label);
         if (s->kind == OPTION_TIDS && (!s->max || !s->count_field)) fail_msg("%s: thread ids without limits", label);
@@ -103,6 +104,18 @@ static void each_kind_refuses_a_bad_value_naming_it(void **state) {
     char *states_argv[] = {"jfrconv", "-s", "RUNNABLE,,", "a.jfr", "x", NULL};
     assert_int_equal(jfrconv_args_parse(5, states_argv, &a, err, sizeof(err)), -1);
     if (!strstr(err, "RUNNABLE,,") || !strstr(err, "SLEEPING")) fail_msg("states: %s", err);
+    jfr_convert_options_free(&a.convert);
+    seen[OPTION_STATES] = true;
+    char *regex_argv[] = {"jfrconv", "--highlight", "Main.(run", "a.jfr", "x.html", NULL};
+    assert_int_equal(jfrconv_args_parse(5, regex_argv, &a, err, sizeof(err)), -1);
+    if (!strstr(err, "--highlight 'Main.(run'") || !strstr(err, "regular expression")) fail_msg("regex: %s", err);
+    jfr_convert_options_free(&a.convert);
+    seen[OPTION_REGEX] = true;
+    /* jfrconv's -o: a choice whose list is the table's, every viewer format included. */
+    char *format_argv[] = {"jfrconv", "-o", "svg", "a.jfr", "x", NULL};
+    assert_int_equal(jfrconv_args_parse(5, format_argv, &a, err, sizeof(err)), -1);
+    if (!strstr(err, "-o 'svg'") || !strstr(err, "flamegraph (or html)") || !strstr(err, "pprof, speedscope, cpuprofile, gecko"))
+        fail_msg("format: %s", err);
     jfr_convert_options_free(&a.convert);
     seen[OPTION_ACTION] = true;   /* actions: options_parse ("start=1", test_options) */
     for (int k = 0; k < OPTION_KIND_COUNT; k++) {

@@ -73,7 +73,7 @@ static void assert_all_in(const char *hay, const char *const *needles) {
 }
 #define ASSERT_ALL_IN(hay, ...) assert_all_in(hay, (const char *const[]){__VA_ARGS__, NULL})
 
-static const out_html_options flame = {false, 0, false, false};
+static const out_html_options flame = {false, 0, false, false, NULL};
 
 static void test_tree_decodes(void **state) {
     (void)state;
@@ -109,7 +109,7 @@ static void test_minwidth_total_and_flags(void **state) {
     synthetic_profile(&p);
     p.meta.total = true;
     strcpy(p.meta.title, "Weights");
-    out_html_options opt = {true, 15.0, true, true};
+    out_html_options opt = {true, 15.0, true, true, NULL};
     char *page = render_html(&p, &opt);
     char lines[1024];
     decode(page, lines, sizeof(lines));

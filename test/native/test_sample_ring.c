@@ -14,8 +14,8 @@ static void test_order_and_capacity(void **state) {
     (void)state;
     sample_ring *r = sample_ring_create(20);   /* rounded up to 32 */
     assert_non_null(r);
-    for (uint32_t i = 0; i < 32; i++) assert_true(sample_ring_push(r, &(sample_record){i * 10ULL, 7, i + 1, 0, 0, 0}));
-    assert_false(sample_ring_push(r, &(sample_record){0, 7, 99, 0, 0, 0}));   /* full */
+    for (uint32_t i = 0; i < 32; i++) assert_true(sample_ring_push(r, &(sample_record){i * 10ULL, 7, i + 1, 0, 0, 0, 0, 0}));
+    assert_false(sample_ring_push(r, &(sample_record){0, 7, 99, 0, 0, 0, 0, 0}));   /* full */
     sample_record out[64];
     assert_int_equal(sample_ring_drain(r, out, 10), 10);
     for (uint32_t i = 0; i < 10; i++) {
@@ -23,14 +23,14 @@ static void test_order_and_capacity(void **state) {
         assert_int_equal(out[i].ticks, i * 10ULL);
         assert_int_equal(out[i].tid, 7);
     }
-    assert_true(sample_ring_push(r, &(sample_record){0, 8, 100, 0, 0, 0}));   /* room again */
+    assert_true(sample_ring_push(r, &(sample_record){0, 8, 100, 0, 0, 0, 0, 0}));   /* room again */
     assert_int_equal(sample_ring_drain(r, out, 64), 23);
     assert_int_equal(out[21].trace_id, 32);
     assert_int_equal(out[22].trace_id, 100);
     assert_int_equal(sample_ring_drain(r, out, 64), 0);
     /* Many laps around the ring. */
     for (uint32_t lap = 0; lap < 1000; lap++) {
-        for (uint32_t i = 0; i < 5; i++) assert_true(sample_ring_push(r, &(sample_record){lap, i, lap * 5 + i, 0, 0, 0}));
+        for (uint32_t i = 0; i < 5; i++) assert_true(sample_ring_push(r, &(sample_record){lap, i, lap * 5 + i, 0, 0, 0, 0, 0}));
         assert_int_equal(sample_ring_drain(r, out, 64), 5);
         for (uint32_t i = 0; i < 5; i++) assert_int_equal(out[i].trace_id, lap * 5 + i);
     }
@@ -49,7 +49,7 @@ typedef struct {
 static void *produce(void *arg) {
     producer *p = arg;
     for (uint32_t i = 1; i <= PER_PRODUCER; i++) {
-        while (!sample_ring_push(p->ring, &(sample_record){i, p->id, i, 0, 0, 0})) p->full++;
+        while (!sample_ring_push(p->ring, &(sample_record){i, p->id, i, 0, 0, 0, 0, 0})) p->full++;
     }
     return NULL;
 }

@@ -30,13 +30,15 @@ static void test_collapsed_samples_and_total(void **state) {
     char *out = render(out_collapsed_write, &p);
     assert_string_equal(out, "Main.main;Main.work;Main.hot 60\n"
                              "Main.main;Main.work;Main.cold 30\n"
-                             "Main.main;Main.idle 10\n");
+                             "Main.main;Main.idle 10\n"
+                             "[dropped table_full] 4\n");   /* the samples dropped without a stack */
     free(out);
     p.meta.total = true;
     out = render(out_collapsed_write, &p);
     assert_string_equal(out, "Main.main;Main.work;Main.hot 600\n"
                              "Main.main;Main.work;Main.cold 300\n"
-                             "Main.main;Main.idle 100\n");
+                             "Main.main;Main.idle 100\n"
+                             "[dropped table_full] 40\n");   /* at the mean weight, 10 ns, of a stored sample */
     free(out);
     profile_free(&p);
 }

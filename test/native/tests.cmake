@@ -9,6 +9,10 @@ foreach(t test_options test_filepath test_traces test_profile test_writers test_
     # 15.4, 16.10), output files: devices, FIFOs, links, planted temporary names, modes, failed moves
     # (safe_file, output), jstackdepth bounding the whole recorded stack, full names from the JVM's thread dump.
     test_clone_names test_log test_stack_bound test_thread_dump
+    # Every writer states how complete the profile is (issue 23.2).
+    test_completeness
+    # Differential profiles (issue 23.4).
+    test_profile_diff
     # The metrics in Prometheus' text format (issue 22.6).
     test_out_metrics)
   libprof_unit_test(${t})
@@ -72,3 +76,16 @@ add_executable(seccomp_launch test/native/seccomp_launch.c)
 # The option table against the three tools that read it: kinds, help, messages (issue 17).
 libprof_unit_test(test_options_table SOURCES jfrconv/jfrconv_args.c attach/jprof_help.c attach/jprof_args.c
   INCLUDES jfrconv attach LIBS jfrconv_lib)
+
+# Native memory and lock profiling (issue 21): two allocation sites, a leak site, a contended mutex; every
+# frame kept (no inlining, no sibling calls).
+add_library(nativemem SHARED test/native/jni/nativemem.c)
+target_include_directories(nativemem PRIVATE ${JNI_INCLUDES})
+target_compile_options(nativemem PRIVATE -fno-optimize-sibling-calls -fno-inline -fno-omit-frame-pointer)
+target_link_libraries(nativemem PRIVATE dl pthread)
+# Native memory hooks (issue 21): the table of live sampled allocations and traces_subtract (leak detection),
+# and import slot rewriting on the JNI library above (dlopened, no JVM).
+libprof_unit_test(test_leak_table SOURCES agent/leak_table_create.c)
+libprof_unit_test(test_got_patch SOURCES agent/got_patch.c LIBS dl)
+target_compile_definitions(test_got_patch PRIVATE TEST_NATIVEMEM_LIB="$<TARGET_FILE:nativemem>")
+add_dependencies(test_got_patch nativemem)

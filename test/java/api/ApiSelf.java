@@ -102,6 +102,23 @@ public class ApiSelf {
         check(new String(Files.readAllBytes(html), StandardCharsets.UTF_8).contains("burnSelf"), "html file");
         check(samplesWith(new String(Files.readAllBytes(folded), StandardCharsets.UTF_8), "ApiSelf.burnSelf")[0]
                 == share[0], "the collapsed file equals the collapsed string");
+        // The viewer formats (issue 23): the JSON ones come back as strings; pprof is binary, so only into a file.
+        check(p.execute("speedscope").contains("ApiSelf.burnSelf"), "speedscope through the API");
+        try {
+            p.execute("pprof");
+            check(false, "binary pprof into a string was accepted");
+        } catch (IllegalArgumentException e) {
+            check(e.getMessage().contains("file="), "pprof without file: " + e.getMessage());
+        }
+        Path pprof = work.resolve("api.pb.gz");
+        p.dump(pprof.toString());
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(pprof))) {
+            java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream();
+            byte[] buf = new byte[65536];
+            for (int n; (n = in.read(buf)) > 0; ) raw.write(buf, 0, n);
+            check(new String(raw.toByteArray(), StandardCharsets.ISO_8859_1).contains("ApiSelf.burnSelf"),
+                  "the pprof file (gunzipped) names burnSelf");
+        }
         check(p.execute("status").contains("state: idle"), "status after stop");
         // Bad input: one clear message naming the value; a stop with nothing running.
         try {

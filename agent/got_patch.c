@@ -1,0 +1,208 @@
+/*
+ * got_patch: the import table rewriting (got_patch.h). Each loaded object's dynamic section gives its
+ * relocation tables (DT_JMPREL for the PLT, DT_RELA for the rest) and its dynamic symbol and string
+ * tables; a relocation of type JUMP_SLOT or GLOB_DAT whose symbol is one of ours locates a slot at
+ * load address + r_offset.
+ */
+#define _GNU_SOURCE
+#include "got_patch.h"
+
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Slots patched and what they held; a process has a few hundred at most (one per object and function). */
+#define MAX_SAVED 8192
+static struct {
+    uintptr_t slot;
+    uintptr_t original;
+} saved[MAX_SAVED];
+static size_t saved_count;
+static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+typedef enum { WALK_INSTALL, WALK_RESTORE, WALK_COUNT } walk_action;
+
+typedef struct {
+    walk_action action;
+    const got_hook *hooks;
+    size_t count;
+    got_patch_stats stats;
+    size_t result;
+} walk_state;
+
+/* Objects whose calls are never redirected: libprof (its own allocations must not be sampled, and the hooks
+ * call the real functions through it), libc (its internal calls bind directly anyway; the ones through its
+ * GOT belong to the allocator itself) and the dynamic loader (whose allocations during dlopen hold its
+ * lock). */
+static bool excluded(const struct dl_phdr_info *info) {
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    if (strncmp(base, "libc.so", 7) == 0 || strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "linux-vdso", 10) == 0)
+        return true;
+    uintptr_t own = (uintptr_t)&got_patch_install;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && own >= start && own < start + ph->p_memsz) return true;
+    }
+    return false;
+}
+
+/* Dynamic section pointers are absolute once the loader relocated them, except in objects it did not
+ * (the vDSO): an address below the load base is still relative. */
+static uintptr_t dyn_ptr(const struct dl_phdr_info *info, ElfW(Addr) p) {
+    return p < info->dlpi_addr ? info->dlpi_addr + p : p;
+}
+
+typedef struct {
+    const ElfW(Sym) *symtab;
+    const char *strtab;
+    const ElfW(Rela) *tables[2];
+    size_t sizes[2];
+    uintptr_t relro_start, relro_end;
+    uintptr_t low, high;   /* the object's mapped range: a slot pointing inside is an unresolved lazy stub */
+} object_tables;
+
+static bool read_tables(const struct dl_phdr_info *info, object_tables *t) {
+    memset(t, 0, sizeof(*t));
+    const ElfW(Dyn) *dyn = NULL;
+    t->low = UINTPTR_MAX;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_DYNAMIC) dyn = (const ElfW(Dyn) *)start;
+        if (ph->p_type == PT_GNU_RELRO) {
+            t->relro_start = start;
+            t->relro_end = start + ph->p_memsz;
+        }
+        if (ph->p_type == PT_LOAD) {
+            if (start < t->low) t->low = start;
+            if (start + ph->p_memsz > t->high) t->high = start + ph->p_memsz;
+        }
+    }
+    if (!dyn) return false;
+    for (; dyn->d_tag != DT_NULL; dyn++) {
+        switch (dyn->d_tag) {
+        case DT_SYMTAB: t->symtab = (const ElfW(Sym) *)dyn_ptr(info, dyn->d_un.d_ptr); break;
+        case DT_STRTAB: t->strtab = (const char *)dyn_ptr(info, dyn->d_un.d_ptr); break;
+        case DT_JMPREL: t->tables[0] = (const ElfW(Rela) *)dyn_ptr(info, dyn->d_un.d_ptr); break;
+        case DT_PLTRELSZ: t->sizes[0] = dyn->d_un.d_val; break;
+        case DT_RELA: t->tables[1] = (const ElfW(Rela) *)dyn_ptr(info, dyn->d_un.d_ptr); break;
+        case DT_RELASZ: t->sizes[1] = dyn->d_un.d_val; break;
+        default: break;
+        }
+    }
+    return t->symtab && t->strtab;
+}
+
+static const got_hook *hook_named(const walk_state *w, const char *name) {
+    for (size_t i = 0; i < w->count; i++) {
+        if (strcmp(w->hooks[i].symbol, name) == 0) return &w->hooks[i];
+    }
+    return NULL;
+}
+
+static uintptr_t original_of(uintptr_t slot, uintptr_t fallback) {
+    for (size_t i = 0; i < saved_count; i++) {
+        if (saved[i].slot == slot) return saved[i].original;
+    }
+    return fallback;
+}
+
+static void remember(uintptr_t slot, uintptr_t original) {
+    for (size_t i = 0; i < saved_count; i++) {
+        if (saved[i].slot == slot) {
+            saved[i].original = original;
+            return;
+        }
+    }
+    if (saved_count < MAX_SAVED) saved[saved_count++] = (typeof(saved[0])){slot, original};
+}
+
+/* Writes one slot, opening a RELRO page for the write. */
+static bool write_slot(const object_tables *t, uintptr_t slot, uintptr_t value) {
+    bool relro = slot >= t->relro_start && slot < t->relro_end;
+    uintptr_t page = slot & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
+    size_t len = (size_t)sysconf(_SC_PAGESIZE);
+    if (relro && mprotect((void *)page, len, PROT_READ | PROT_WRITE) != 0) return false;
+    atomic_store_explicit((_Atomic uintptr_t *)slot, value, memory_order_release);
+    if (relro) mprotect((void *)page, len, PROT_READ);
+    return true;
+}
+
+static void visit_slot(walk_state *w, const object_tables *t, uintptr_t slot, const got_hook *h) {
+    uintptr_t value = atomic_load_explicit((_Atomic uintptr_t *)slot, memory_order_acquire);
+    uintptr_t hook = (uintptr_t)h->hook, real = (uintptr_t)h->real;
+    switch (w->action) {
+    case WALK_COUNT:
+        if (value == hook) w->result++;
+        return;
+    case WALK_RESTORE:
+        if (value == hook && write_slot(t, slot, original_of(slot, real))) w->result++;
+        return;
+    case WALK_INSTALL:
+        if (value == hook) {
+            w->result++;
+            return;
+        }
+        if (value != real && !(value >= t->low && value < t->high)) {
+            w->stats.foreign++;
+            return;
+        }
+        if (!write_slot(t, slot, hook)) {
+            w->stats.failed++;
+            return;
+        }
+        remember(slot, value);
+        w->stats.patched++;
+        w->result++;
+        return;
+    }
+}
+
+static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    walk_state *w = arg;
+    object_tables t;
+    if (excluded(info) || !read_tables(info, &t)) return 0;
+    w->stats.objects++;
+    for (int k = 0; k < 2; k++) {
+        size_t n = t.tables[k] ? t.sizes[k] / sizeof(ElfW(Rela)) : 0;
+        for (size_t i = 0; i < n; i++) {
+            const ElfW(Rela) *r = &t.tables[k][i];
+            unsigned type = (unsigned)ELF64_R_TYPE(r->r_info), sym = (unsigned)ELF64_R_SYM(r->r_info);
+            if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || sym == 0) continue;
+            const got_hook *h = hook_named(w, t.strtab + t.symtab[sym].st_name);
+            if (h) visit_slot(w, &t, info->dlpi_addr + r->r_offset, h);
+        }
+    }
+    return 0;
+}
+
+static size_t walk(walk_action action, const got_hook *hooks, size_t count, got_patch_stats *stats) {
+    walk_state w = {action, hooks, count, {0}, 0};
+    pthread_mutex_lock(&patch_lock);
+    dl_iterate_phdr(visit_object, &w);
+    pthread_mutex_unlock(&patch_lock);
+    if (stats) *stats = w.stats;
+    return w.result;
+}
+
+size_t got_patch_install(const got_hook *hooks, size_t count, got_patch_stats *stats) {
+    return walk(WALK_INSTALL, hooks, count, stats);
+}
+
+size_t got_patch_restore(const got_hook *hooks, size_t count) {
+    return walk(WALK_RESTORE, hooks, count, NULL);
+}
+
+size_t got_patch_count_hooked(const got_hook *hooks, size_t count) {
+    return walk(WALK_COUNT, hooks, count, NULL);
+}

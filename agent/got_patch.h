@@ -1,0 +1,44 @@
+/*
+ * got_patch: redirects the calls loaded objects make to chosen library functions, by rewriting their
+ * import table entries (the GOT slots of R_X86_64_JUMP_SLOT and R_X86_64_GLOB_DAT relocations naming the
+ * function), and puts the entries back. Used by the native memory and lock hooks (native_hooks_install.c).
+ *
+ * A slot is rewritten only when it holds the function as the process resolves it, or the object's own lazy
+ * binding stub (not called yet): an object bound to some other definition (its own allocator, a
+ * DEEPBIND'ed copy) keeps it. What a slot held is remembered and written back at restore, only into slots
+ * that still hold our hook, of objects still loaded (both walks run under the loader's lock, so no object
+ * is unloaded meanwhile). RELRO pages are made writable for the write and read-only again.
+ *
+ * Not signal-safe: runs on the profiler's threads (start, stop, the periodic rescan), serialised by a lock.
+ */
+#ifndef LIBPROF_GOT_PATCH_H
+#define LIBPROF_GOT_PATCH_H
+
+#include <stddef.h>
+
+typedef struct {
+    const char *symbol;   /* "malloc" */
+    void *real;           /* what the process resolves it to */
+    void *hook;           /* what calls should reach instead */
+} got_hook;
+
+typedef struct {
+    size_t objects;       /* loaded objects scanned (libprof, libc and the dynamic loader excluded) */
+    size_t patched;       /* slots rewritten by this call */
+    size_t foreign;       /* slots left alone: bound to another definition of the function */
+    size_t failed;        /* slots that could not be made writable */
+} got_patch_stats;
+
+/* Rewrites the slots of every loaded object (but libprof itself, libc and the dynamic loader) for the
+ * 'count' hooks; slots patched already are left as they are, so calling it again picks up objects loaded
+ * since. Returns the number of slots that hold a hook afterwards. */
+size_t got_patch_install(const got_hook *hooks, size_t count, got_patch_stats *stats);
+
+/* Writes back what every slot held before it was patched, wherever it still holds a hook of 'hooks'.
+ * Returns the number of slots restored. */
+size_t got_patch_restore(const got_hook *hooks, size_t count);
+
+/* The number of slots of loaded objects that hold one of the hooks now (for tests and the log). */
+size_t got_patch_count_hooked(const got_hook *hooks, size_t count);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * native_hooks_install: which symbols get which hook (native_hooks_install.h), the real functions the hooks
+ * call (resolved once, through libprof's own imports, which are never patched), and the thread that hooks
+ * objects loaded during a session.
+ */
+#define _GNU_SOURCE
+#include "native_hooks_install.h"
+
+#include "got_patch.h"
+#include "log.h"
+#include "native_hooks.h"
+#include "periodic.h"
+
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WATCH_PERIOD_NS 100000000L
+
+static got_hook memory_hooks[6], lock_hooks[3];
+/* The hooks of the kinds turned on (nativemem and nativelock may run together), under 'lock', which the
+ * watcher's rescans also hold so that a rescan never puts back a kind just removed. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool kind_on[2], free_on;
+static got_hook active[9];
+static size_t active_count;
+static periodic watcher;
+static unsigned long long seen_adds;
+
+static void resolve_real_functions(void) {
+    static bool done;
+    if (done) return;
+    native_real_functions *r = &native_hooks.real;
+    *r = (native_real_functions){malloc, calloc, realloc, free, posix_memalign, aligned_alloc,
+                                 pthread_mutex_lock, pthread_mutex_trylock, pthread_rwlock_rdlock,
+                                 pthread_rwlock_tryrdlock, pthread_rwlock_wrlock, pthread_rwlock_trywrlock};
+    got_hook mem[] = {{"malloc", (void *)r->malloc, (void *)native_hook_malloc},
+                      {"calloc", (void *)r->calloc, (void *)native_hook_calloc},
+                      {"realloc", (void *)r->realloc, (void *)native_hook_realloc},
+                      {"posix_memalign", (void *)r->posix_memalign, (void *)native_hook_posix_memalign},
+                      {"aligned_alloc", (void *)r->aligned_alloc, (void *)native_hook_aligned_alloc},
+                      {"free", (void *)r->free, (void *)native_hook_free}};
+    got_hook locks[] = {{"pthread_mutex_lock", (void *)r->mutex_lock, (void *)native_hook_mutex_lock},
+                        {"pthread_rwlock_rdlock", (void *)r->rwlock_rdlock, (void *)native_hook_rwlock_rdlock},
+                        {"pthread_rwlock_wrlock", (void *)r->rwlock_wrlock, (void *)native_hook_rwlock_wrlock}};
+    memcpy(memory_hooks, mem, sizeof(mem));
+    memcpy(lock_hooks, locks, sizeof(locks));
+    done = true;
+}
+
+/* The list of hooks of the kinds on. free is last in the memory list: leaving it out is 'nofree'. Caller
+ * holds 'lock'. */
+static void rebuild_active(void) {
+    active_count = 0;
+    size_t mem = free_on ? 6 : 5;
+    if (kind_on[NATIVE_HOOKS_MEMORY])
+        for (size_t i = 0; i < mem; i++) active[active_count++] = memory_hooks[i];
+    if (kind_on[NATIVE_HOOKS_LOCKS])
+        for (size_t i = 0; i < 3; i++) active[active_count++] = lock_hooks[i];
+}
+
+/* The loader counts every object it ever added: a change means a dlopen since the last look. */
+static int read_adds(struct dl_phdr_info *info, size_t size, void *arg) {
+    if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
+        *(unsigned long long *)arg = info->dlpi_adds;
+    return 1;
+}
+
+static unsigned long long loader_adds(void) {
+    unsigned long long adds = 0;
+    dl_iterate_phdr(read_adds, &adds);
+    return adds;
+}
+
+static void watch_tick(void) {
+    unsigned long long adds = loader_adds();
+    if (adds == seen_adds) return;
+    seen_adds = adds;
+    got_patch_stats st;
+    pthread_mutex_lock(&lock);
+    got_patch_install(active, active_count, &st);
+    pthread_mutex_unlock(&lock);
+    if (st.patched) log_debug("native hooks: %zu import slots hooked in objects loaded since", st.patched);
+}
+
+int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size_t errlen) {
+    resolve_real_functions();
+    pthread_mutex_lock(&lock);
+    kind_on[kind] = true;
+    if (kind == NATIVE_HOOKS_MEMORY) free_on = with_free;
+    rebuild_active();
+    seen_adds = loader_adds();
+    got_patch_stats st;
+    size_t hooked = got_patch_install(active, active_count, &st);
+    pthread_mutex_unlock(&lock);
+    if (st.failed) log_warn("native hooks: %zu import slots could not be made writable", st.failed);
+    log_info("native hooks: %zu import slots hooked in %zu objects (%zu bound to other definitions, left alone)",
+             hooked, st.objects, st.foreign);
+    if (periodic_start(&watcher, WATCH_PERIOD_NS, watch_tick)) {
+        native_hooks_remove(kind);
+        snprintf(err, errlen, "native hooks: cannot start the thread that hooks libraries loaded later");
+        return -1;
+    }
+    return (int)hooked;
+}
+
+void native_hooks_remove(native_hooks_kind kind) {
+    pthread_mutex_lock(&lock);
+    if (!kind_on[kind]) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    kind_on[kind] = false;
+    rebuild_active();
+    size_t restored = kind == NATIVE_HOOKS_MEMORY ? got_patch_restore(memory_hooks, 6) : got_patch_restore(lock_hooks, 3);
+    bool none = !kind_on[NATIVE_HOOKS_MEMORY] && !kind_on[NATIVE_HOOKS_LOCKS];
+    pthread_mutex_unlock(&lock);
+    log_debug("native hooks: %zu import slots restored", restored);
+    /* Outside the lock: a rescan waiting for it must be able to finish for the join. */
+    if (none) periodic_stop(&watcher);
+}
+
+size_t native_hooks_count_installed(void) {
+    resolve_real_functions();
+    return got_patch_count_hooked(memory_hooks, 6) + got_patch_count_hooked(lock_hooks, 3);
+}

@@ -1,0 +1,204 @@
+#define _GNU_SOURCE
+#include "out_diff.h"
+
+#include "json_out.h"
+#include "names.h"
+#include "child_index.h"
+#include "u64map.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int by_change(const void *a, const void *b, void *arg) {
+    const profile_diff *d = arg;
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    double dx = fabs(d->next[x] - d->base[x]), dy = fabs(d->next[y] - d->base[y]);
+    if (dx != dy) return dx < dy ? 1 : -1;
+    return x < y ? -1 : x > y;
+}
+
+static double percent_change(double base, double next) {
+    return base > 0 ? 100.0 * (next - base) / base : 0.0;
+}
+
+int out_diff_write_text(const profile_diff *d, const out_diff_labels *l, FILE *out) {
+    const profile *u = &d->stacks;
+    size_t *order = malloc((u->stack_count ? u->stack_count : 1) * sizeof(size_t));
+    if (!order) return -1;
+    for (size_t i = 0; i < u->stack_count; i++) order[i] = i;
+    qsort_r(order, u->stack_count, sizeof(size_t), by_change, (void *)d);
+    fprintf(out, "--- Differential profile ---\n");
+    fprintf(out, "Base           : %s (%s)\n", l->base_name, l->base_summary);
+    fprintf(out, "New            : %s (%s)\n", l->next_name, l->next_summary);
+    fprintf(out, "Normalised     : %s (%s)\n", d->unit,
+            d->per_second ? "per second of each recording" : "durations unknown: share of each profile's samples");
+    fprintf(out, "Total          : base %.4f, new %.4f, delta %+.4f\n\n", d->base_total, d->next_total,
+            d->next_total - d->base_total);
+    fprintf(out, "%-8s %14s %14s %14s %9s  %s\n", "change", "delta", "base", "new", "delta %", "stack");
+    for (size_t k = 0; k < u->stack_count; k++) {
+        size_t i = order[k];
+        diff_change c = profile_diff_change(d->base[i], d->next[i]);
+        fprintf(out, "%-8s %+14.4f %14.4f %14.4f ", profile_diff_change_name(c), d->next[i] - d->base[i], d->base[i],
+                d->next[i]);
+        if (c == DIFF_ADDED || c == DIFF_REMOVED) fprintf(out, "%9s  ", "");
+        else fprintf(out, "%+8.1f%%  ", percent_change(d->base[i], d->next[i]));
+        const profile_stack *s = &u->stacks[i];
+        for (uint32_t f = 0; f < s->depth; f++) {
+            if (f) fputc(';', out);
+            names_fputs_escaped(u->names[s->frames[f]], ";", out);
+        }
+        fputc('\n', out);
+    }
+    free(order);
+    return ferror(out) ? -1 : 0;
+}
+
+/* The merged tree of the union's stacks: each node with its base and new totals. */
+typedef struct {
+    uint32_t name, first_child, next_sibling;
+    double base, next;
+} diff_node;
+
+typedef struct {
+    diff_node *nodes;
+    uint32_t count, capacity;
+    u64map children;   /* child_index: (parent, name) -> node */
+} diff_tree;
+
+#define NO_NODE UINT32_MAX
+
+static uint32_t tree_child(diff_tree *t, uint32_t parent, uint32_t name) {
+    bool added;
+    uint32_t id = child_index_get(&t->children, parent, name, t->count, &added);
+    if (!added) return id;
+    if (t->count == t->capacity) {
+        uint32_t cap = t->capacity ? t->capacity * 2 : 1024;
+        diff_node *grown = realloc(t->nodes, cap * sizeof(diff_node));
+        if (!grown) return NO_NODE;   /* the index keeps an id never used: the whole tree is abandoned */
+        t->nodes = grown;
+        t->capacity = cap;
+    }
+    t->count++;
+    t->nodes[id] = (diff_node){name, NO_NODE, NO_NODE, 0, 0};
+    if (parent != NO_NODE) {
+        t->nodes[id].next_sibling = t->nodes[parent].first_child;
+        t->nodes[parent].first_child = id;
+    }
+    return id;
+}
+
+static int build_tree(diff_tree *t, const profile_diff *d) {
+    if (tree_child(t, NO_NODE, 0) != 0) return -1;
+    for (size_t i = 0; i < d->stacks.stack_count; i++) {
+        const profile_stack *s = &d->stacks.stacks[i];
+        uint32_t node = 0;
+        t->nodes[0].base += d->base[i];
+        t->nodes[0].next += d->next[i];
+        for (uint32_t f = 0; f < s->depth; f++) {
+            if ((node = tree_child(t, node, s->frames[f])) == NO_NODE) return -1;
+            t->nodes[node].base += d->base[i];
+            t->nodes[node].next += d->next[i];
+        }
+    }
+    return 0;
+}
+
+/* What was removed below a node (its base value where the new profile has nothing), drawn at that width so
+ * that it stays visible beside the new profile's frames. */
+static double removed_width(const diff_tree *t, uint32_t node) {
+    const diff_node *n = &t->nodes[node];
+    if (n->next == 0) return n->base;
+    double w = 0;
+    for (uint32_t c = n->first_child; c != NO_NODE; c = t->nodes[c].next_sibling) w += removed_width(t, c);
+    return w;
+}
+
+static int write_nodes(const diff_tree *t, const profile_diff *d, FILE *out) {
+    /* Preorder with an explicit stack (deep Java stacks); rows [left %, width %, depth, name, base, new,
+     * delta relative to the largest change]. Frames narrower than 0.01% are left out. */
+    typedef struct { uint32_t node, depth; double left; } item;
+    item *todo = malloc((size_t)(t->count ? t->count : 1) * sizeof(item));
+    if (!todo) return -1;
+    uint32_t top = 0;
+    double total = t->nodes[0].next + removed_width(t, 0);
+    double max_delta = 0;
+    for (uint32_t i = 1; i < t->count; i++) max_delta = fmax(max_delta, fabs(t->nodes[i].next - t->nodes[i].base));
+    todo[top++] = (item){0, 0, 0};
+    bool first = true;
+    while (top) {
+        item it = todo[--top];
+        const diff_node *n = &t->nodes[it.node];
+        double w = n->next + removed_width(t, it.node);
+        if (it.node && total > 0 && w / total >= 0.0001) {
+            fprintf(out, "%s[%.6f,%.6f,%u,", first ? "" : ",\n", 100 * it.left / total, 100 * w / total, it.depth - 1);
+            json_out_string(out, d->stacks.names[n->name]);
+            fprintf(out, ",%.6g,%.6g,%.4f]", n->base, n->next, max_delta > 0 ? (n->next - n->base) / max_delta : 0);
+            first = false;
+        }
+        double left = it.left;
+        for (uint32_t c = n->first_child; c != NO_NODE; c = t->nodes[c].next_sibling) {
+            todo[top++] = (item){c, it.depth + 1, left};
+            left += t->nodes[c].next + removed_width(t, c);
+        }
+    }
+    free(todo);
+    return 0;
+}
+
+static const char page_head[] =
+    "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>libprof differential profile</title><style>"
+    "body{font:12px sans-serif;margin:8px}#g{position:relative}"
+    ".f{position:absolute;height:16px;overflow:hidden;white-space:nowrap;box-sizing:border-box;"
+    "border:1px solid #fff;padding-left:2px;line-height:14px;cursor:default}"
+    ".removed{background-image:repeating-linear-gradient(45deg,transparent 0 3px,rgba(255,255,255,.6) 3px 6px)}"
+    "#tip{position:fixed;background:#ffe;border:1px solid #999;padding:4px;white-space:pre;display:none}"
+    "</style></head><body><h3 id=\"title\"></h3><div id=\"summary\"></div><p>Widths: the new profile (removed "
+    "stacks at their base width, hatched). Red: grown or added; blue: shrunk or removed; grey: unchanged.</p>"
+    "<div id=\"g\"></div><div id=\"tip\"></div><script>\nconst DIFF=";
+
+static const char page_tail[] =
+    ";\nconst fmt=(v)=>Number(v).toLocaleString('en-US',{maximumFractionDigits:4});\n"
+    "document.getElementById('title').textContent=DIFF.title;\n"
+    "document.getElementById('summary').textContent=`base: ${DIFF.base} (${DIFF.baseSummary}) \\u00b7 new: "
+    "${DIFF.next} (${DIFF.nextSummary}) \\u00b7 values in ${DIFF.unit}`;\n"
+    "const g=document.getElementById('g'),tip=document.getElementById('tip');let depth=0;\n"
+    "for(const [left,width,d,name,base,next,rel] of DIFF.frames){depth=Math.max(depth,d+1);"
+    "const e=document.createElement('div');e.className='f'+(next===0?' removed':'');"
+    "e.style.left=left+'%';e.style.width=width+'%';e.style.top=(d*17)+'px';"
+    "const a=Math.min(1,Math.abs(rel));e.style.background=rel>0?`rgb(255,${Math.round(230-180*a)},${Math.round(230-180*a)})`:"
+    "rel<0?`rgb(${Math.round(230-180*a)},${Math.round(230-180*a)},255)`:'#ddd';"
+    "e.textContent=name;const delta=next-base;"
+    "e.dataset.tip=`${name}\\nbase ${fmt(base)}  new ${fmt(next)}  delta ${delta>=0?'+':''}${fmt(delta)} ${DIFF.unit}`+"
+    "(base>0&&next>0?` (${delta>=0?'+':''}${fmt(100*delta/base)}%)`:next===0?' (removed)':' (added)');"
+    "e.onmousemove=(ev)=>{tip.textContent=e.dataset.tip;tip.style.display='block';tip.style.left=(ev.clientX+12)+'px';"
+    "tip.style.top=(ev.clientY+12)+'px'};e.onmouseleave=()=>{tip.style.display='none'};g.appendChild(e);}\n"
+    "g.style.height=(depth*17)+'px';\n</script></body></html>\n";
+
+int out_diff_write_html(const profile_diff *d, const out_diff_labels *l, FILE *out) {
+    diff_tree t = {0};
+    u64map_init(&t.children);
+    int rc = -1;
+    if (build_tree(&t, d) == 0) {
+        fputs(page_head, out);
+        fputs("{\"title\":", out);
+        json_out_string(out, l->title && l->title[0] ? l->title : "Differential profile");
+        fputs(",\"base\":", out);
+        json_out_string(out, l->base_name);
+        fputs(",\"next\":", out);
+        json_out_string(out, l->next_name);
+        fputs(",\"baseSummary\":", out);
+        json_out_string(out, l->base_summary);
+        fputs(",\"nextSummary\":", out);
+        json_out_string(out, l->next_summary);
+        fputs(",\"unit\":", out);
+        json_out_string(out, d->unit);
+        fputs(",\"frames\":[\n", out);
+        rc = write_nodes(&t, d, out);
+        fputs("]}", out);
+        fputs(page_tail, out);
+        if (ferror(out)) rc = -1;
+    }
+    free(t.nodes);
+    u64map_free(&t.children);
+    return rc;
+}
