@@ -148,10 +148,11 @@ case "${1:-build}" in
          "$BUILD/bench-classes" "$BUILD/bench"
     java -cp "$BUILD/bench-classes" BenchWall /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/bench"
+    bash "$ROOT/bench/alloc_lock.sh"
     # Native memory profiling: a malloc-heavy JNI workload at nativemem's default interval and at 1m.
     java -cp "$BUILD/bench-classes" BenchNativeMem /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/lib/libnativemem.so" "$BUILD/bench"
-    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md $BUILD/bench/wall.md $BUILD/bench/nativemem.md" ;;
+    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md $BUILD/bench/wall.md $BUILD/bench/alloc_lock.md $BUILD/bench/nativemem.md" ;;
   clean)
     rm -rf "$BUILD" "$BUILD-asan" ;;
   *)

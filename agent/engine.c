@@ -44,6 +44,13 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
         if (verbose) log_info("event=%s: using the instrument engine (bytecode instrumentation)", event);
         return &engine_instrument;
     }
+    const engine *jvmti_engines[] = {&engine_alloc, &engine_lock};
+    for (size_t i = 0; i < sizeof(jvmti_engines) / sizeof(jvmti_engines[0]); i++) {
+        if (strcmp(event, jvmti_engines[i]->name) != 0) continue;
+        if (jvmti_engines[i]->check(o, err, errlen) != 0) return NULL;
+        if (verbose) log_info("event=%s: using the JVM's own %s events (JVMTI)", event, event);
+        return jvmti_engines[i];
+    }
     const perf_event_kind *perf = perf_events_find(event);
     if (perf) {
         const engine *e = perf->time_based ? &engine_perf : &engine_perf_count;
@@ -64,7 +71,7 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
         if (verbose) log_info("event=%s: using the %s engine", event, all[i]->name);
         return all[i];
     }
-    snprintf(err, errlen, "event=%s: unknown event; accepted: cpu, ctimer, itimer, " PERF_EVENTS_TEXT, event);
+    snprintf(err, errlen, "event=%s: unknown event; accepted: cpu, ctimer, itimer, alloc, lock, " PERF_EVENTS_TEXT, event);
     return NULL;
 }
 
@@ -113,7 +120,8 @@ int engine_move_signal(void) {
 const engine *engine_for_event(event_kind event, const prof_options *o, char *err, size_t errlen) {
     /* One engine per kind; issues 20 and 21 add theirs here (alloc, lock, nativemem, nativelock). */
     static const engine *const by_kind[EVENT_KIND_COUNT] = {
-        [EVENT_WALL] = &engine_wall, [EVENT_NATIVEMEM] = &engine_nativemem, [EVENT_NATIVELOCK] = &engine_nativelock};
+        [EVENT_WALL] = &engine_wall,           [EVENT_ALLOC] = &engine_alloc,          [EVENT_LOCK] = &engine_lock,
+        [EVENT_NATIVEMEM] = &engine_nativemem, [EVENT_NATIVELOCK] = &engine_nativelock};
     const engine *e = (unsigned)event < EVENT_KIND_COUNT ? by_kind[event] : NULL;
     char why[256];
     if (!e) {

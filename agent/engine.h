@@ -24,6 +24,7 @@ typedef struct engine {
     const char *name;
     event_kind event;                   /* what its samples are recorded as */
     const char *units;                  /* of the sample weight: "ns" for time, else what is counted */
+    const char *counts;                 /* what a sample and its weight stand for, said in the outputs; may be NULL */
     uint64_t default_interval_ns;
     /* Samples are recorded in Java code on the calling thread (instrumentation): no signals, no native
      * frames to walk. */
@@ -72,6 +73,12 @@ typedef struct engine {
     bool (*is_own)(const siginfo_t *info);
     int (*move_signal)(int signo);
     int (*check_owned)(char *why, size_t errlen);
+
+    /* Outside handlers, under the session lock, when a text, collapsed or HTML profile of this engine's
+     * event is written (may be NULL, or return NULL): an engine that decides what counts only then
+     * (alloc,live: the sampled objects still reachable) gives a table of its own to read instead of the
+     * session's. */
+    trace_table *(*dump_table)(void);
 } engine;
 
 /* True when the signal described by info was raised by engine e itself. Async-signal-safe. */
@@ -87,6 +94,8 @@ extern const engine engine_perf;         /* time events (cpu-clock, task-clock):
 extern const engine engine_perf_count;   /* counted events (page-faults...): weights in events */
 extern const engine engine_instrument;   /* Java methods by bytecode instrumentation: no signals, units calls */
 extern const engine engine_wall;         /* every thread at a wall-clock interval, with its state */
+extern const engine engine_alloc;        /* JVMTI allocation sampling: no signals, weights in bytes */
+extern const engine engine_lock;         /* JVMTI contended monitor events: no signals, weights in ns waited */
 extern const engine engine_nativemem;    /* allocation functions hooked in import tables: units bytes */
 extern const engine engine_nativelock;   /* pthread lock functions hooked in import tables: units ns waited */
 

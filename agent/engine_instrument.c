@@ -2,8 +2,7 @@
  * engine_instrument: samples chosen Java methods by bytecode instrumentation instead of signals. Each
  * selected method starts with `invokestatic libprof/Instrument.recordSample()V` (classfile.c inserts it);
  * the native behind it counts the call and every Nth call (interval=N, default 1) takes the calling
- * thread's Java stack on that thread, without a signal (AsyncGetCallTrace from the native method's frame
- * anchor, JVMTI GetStackTrace when that fails), and stores it with the other samples.
+ * thread's Java stack on that thread, without a signal (java_stack.h), and stores it with the other samples.
  *
  * Classes loaded from now on are rewritten by the ClassFileLoadHook; classes already loaded (those loaded
  * before VMInit included) by RetransformClasses. Stopping turns the hook into a pass-through and
@@ -20,6 +19,8 @@
 #include "classfile.h"
 #include "engine.h"
 #include "instrument_helper.h"
+#include "java_stack.h"
+#include "lock_park.h"
 #include "jvm.h"
 #include "log.h"
 #include "method_target.h"
@@ -43,95 +44,12 @@ static bool vm_dying;
 static bool jvmti_only;   /* LIBPROF_TEST_INSTRUMENT_JVMTI=1 (tests): skip AsyncGetCallTrace */
 static _Atomic uint64_t classes_rewritten, methods_rewritten, classes_refused;
 
-/* Per-thread buffers for the raw frames and the converted ones, freed when the thread exits. */
-typedef struct {
-    int capacity;
-    asgct_frame *raw;        /* capacity + 1: the helper's own frame comes first */
-    jvmtiFrameInfo *info;    /* capacity */
-    trace_frame *frames;     /* capacity + 1: a truncation marker */
-} stack_buffer;
-static pthread_key_t buffer_key;
-#define INITIAL_FRAMES 128
-static pthread_once_t buffer_key_once = PTHREAD_ONCE_INIT;
-
-static void create_buffer_key(void) {
-    pthread_key_create(&buffer_key, free);
-}
-
-/* The thread's buffer with room for exactly 'depth' frames. */
-static stack_buffer *thread_buffer(int depth) {
-    stack_buffer *b = pthread_getspecific(buffer_key);
-    if (b && b->capacity == depth) return b;
-    free(b);
-    size_t slots = (size_t)depth + 1;
-    b = malloc(sizeof(*b) + slots * sizeof(asgct_frame) + slots * sizeof(jvmtiFrameInfo) + slots * sizeof(trace_frame));
-    if (b) {
-        b->capacity = depth;
-        b->raw = (asgct_frame *)(b + 1);
-        b->info = (jvmtiFrameInfo *)(b->raw + slots);
-        b->frames = (trace_frame *)(b->info + slots);
-    }
-    pthread_setspecific(buffer_key, b);
-    return b;
-}
-
-/* AsyncGetCallTrace on the calling thread: it sits in our native method, so HotSpot walks from the frame
- * anchor the native call left and needs no signal context; it costs about half of GetStackTrace (which
- * builds a vframe per frame). Returns the frame count, or 0 when it could not walk or met a method without
- * a jmethodID, and then GetStackTrace does the job. */
-static uint32_t stack_by_asgct(JNIEnv *jni, stack_buffer *b, int depth) {
-    asgct_fn asgct = jvm_asgct();
-    if (!asgct) return 0;
-    asgct_trace trace = {jni, 0, b->raw};
-    asgct(&trace, depth + 1, NULL);
-    /* The first frame is the helper (a native method, bci -3). */
-    if (trace.num_frames < 2 || b->raw[0].lineno != -3) return 0;
-    uint32_t n = 0;
-    for (jint i = 1; i < trace.num_frames; i++) {
-        if (!b->raw[i].method_id) return 0;
-        b->frames[n++] = (trace_frame){(uint64_t)(uintptr_t)b->raw[i].method_id, b->raw[i].lineno, FRAME_JAVA};
-    }
-    if (trace.num_frames >= depth + 1) b->frames[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
-    return n;
-}
-
-static uint32_t stack_by_jvmti(stack_buffer *b, int depth) {
-    jint count = 0;
-    jvmtiEnv *jvmti = jvm_jvmti();
-    uint32_t n = 0;
-    /* Depth 1 skips the helper's own frame. */
-    if ((*jvmti)->GetStackTrace(jvmti, NULL, 1, depth, b->info, &count) != JVMTI_ERROR_NONE || count <= 0) {
-        b->frames[n++] = (trace_frame){MARKER_UNKNOWN_JAVA, 0, FRAME_MARKER};
-        return n;
-    }
-    for (jint i = 0; i < count; i++)
-        b->frames[n++] = (trace_frame){(uint64_t)(uintptr_t)b->info[i].method, (int32_t)b->info[i].location, FRAME_JAVA};
-    if (count >= depth) b->frames[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
-    return n;
-}
-
-/* The calling thread's Java stack without the helper's own frame, leaf first, into the session storage. */
-static uint32_t take_stack(JNIEnv *jni, stack_buffer *b, int depth) {
-    uint32_t n = jvmti_only ? 0 : stack_by_asgct(jni, b, depth);
-    return n ? n : stack_by_jvmti(b, depth);
-}
-
 static void record_stack(JNIEnv *jni) {
     uint64_t started = sample_cost_now();
-    int depth = sample_max_depth();
-    /* Buffers start small (most stacks are shallow, and every thread that records keeps one) and grow to
-     * jstackdepth when a stack fills them. */
-    stack_buffer *b = pthread_getspecific(buffer_key);
-    int capacity = b ? b->capacity : INITIAL_FRAMES;
-    if (capacity > depth) capacity = depth;
-    if (!(b = thread_buffer(capacity))) return;
-    uint32_t n = take_stack(jni, b, capacity);
-    if (capacity < depth && b->frames[n - 1].kind == FRAME_MARKER && b->frames[n - 1].id == MARKER_TRUNCATED) {
-        if (!(b = thread_buffer(depth))) return;
-        n = take_stack(jni, b, depth);
-    }
+    trace_frame *frames = NULL;
+    uint32_t n = java_stack_take(jni, true, 0, jvmti_only, &frames);
     /* Each recorded call stands for 'every' calls, so 'total' estimates the number of calls. */
-    sample_store(b->frames, n, every, started);
+    if (n) sample_store(frames, n, every, started);
 }
 
 /* libprof/Instrument.recordSample(): the fast path is one load and, while recording, one atomic add. */
@@ -154,6 +72,8 @@ void JNICALL engine_instrument_class_file_load_hook(jvmtiEnv *jvmti, JNIEnv *jni
                                                     jint class_data_len, const unsigned char *class_data,
                                                     jint *new_class_data_len, unsigned char **new_class_data) {
     (void)jni, (void)class_being_redefined, (void)loader, (void)protection_domain;
+    if (lock_park_class_file_load_hook(jvmti, name, class_data_len, class_data, new_class_data_len, new_class_data))
+        return;
     const method_target *t = atomic_load(&hook_target);
     if (!t || class_data_len <= 0) return;
     /* Classes defined without a name (some Lookup.defineClass paths) are named by the parser. */
@@ -254,12 +174,19 @@ static JNIEnv *current_jni(char *err, size_t errlen) {
     return jni;
 }
 
-/* The target parses, and this JVM lets us rewrite classes now (capabilities added here when missing:
- * at start-up everything is possible, in a live JVM what HotSpot offers in the live phase). */
+/* The target parses, and this JVM lets us rewrite classes now. */
 static int instrument_check(const prof_options *o, char *err, size_t errlen) {
     snprintf(configured, sizeof(configured), "%s", o->event);
     method_target t;
     if (method_target_parse(configured, &t, err, errlen)) return -1;
+    char what[600];
+    snprintf(what, sizeof(what), "event=%s", configured);
+    return engine_instrument_capabilities(what, err, errlen);
+}
+
+/* Capabilities added here when missing: at start-up everything is possible, in a live JVM what HotSpot
+ * offers in the live phase. */
+int engine_instrument_capabilities(const char *what, char *err, size_t errlen) {
     jvmtiEnv *jvmti = jvm_jvmti();
     if (!jvmti) {
         snprintf(err, errlen, "no JVMTI environment");
@@ -273,7 +200,7 @@ static int instrument_check(const prof_options *o, char *err, size_t errlen) {
     memset(&want, 0, sizeof(want));
     (*jvmti)->GetPotentialCapabilities(jvmti, &potential);
     if (!potential.can_retransform_classes || !potential.can_generate_all_class_hook_events) {
-        snprintf(err, errlen, "event=%s: this JVM does not let agents %s now", configured,
+        snprintf(err, errlen, "%s: this JVM does not let agents %s now", what,
                  potential.can_retransform_classes ? "see every class load" : "retransform classes");
         return -1;
     }
@@ -282,15 +209,13 @@ static int instrument_check(const prof_options *o, char *err, size_t errlen) {
     want.can_retransform_any_class = potential.can_retransform_any_class;
     jvmtiError e = (*jvmti)->AddCapabilities(jvmti, &want);
     if (e != JVMTI_ERROR_NONE) {
-        snprintf(err, errlen, "event=%s: JVMTI refused the class retransformation capabilities (error %d)", configured,
-                 (int)e);
+        snprintf(err, errlen, "%s: JVMTI refused the class retransformation capabilities (error %d)", what, (int)e);
         return -1;
     }
     return 0;
 }
 
 static int instrument_start(uint64_t interval, char *err, size_t errlen) {
-    pthread_once(&buffer_key_once, create_buffer_key);
     const char *test_jvmti = getenv("LIBPROF_TEST_INSTRUMENT_JVMTI");
     jvmti_only = test_jvmti && strcmp(test_jvmti, "1") == 0;
     JNIEnv *jni = current_jni(err, errlen);

@@ -7,6 +7,7 @@
 
 #include <jni.h>
 #include <jvmti.h>
+#include <stddef.h>
 
 /* ClassFileLoadHook: rewrites the selected methods of a class being loaded or retransformed. */
 void JNICALL engine_instrument_class_file_load_hook(jvmtiEnv *jvmti, JNIEnv *jni, jclass class_being_redefined,
@@ -16,6 +17,10 @@ void JNICALL engine_instrument_class_file_load_hook(jvmtiEnv *jvmti, JNIEnv *jni
 
 /* ClassPrepare: keeps modules defined since the start able to read the helper class. */
 void engine_instrument_class_prepare(JNIEnv *jni);
+
+/* The class retransformation capabilities, added when missing: 0, or -1 with the reason ('what' names the
+ * option for the message). */
+int engine_instrument_capabilities(const char *what, char *err, size_t errlen);
 
 /* VMDeath: the JVM is going away, restoring classes at stop would only slow the exit down. */
 void engine_instrument_vm_death(void);

@@ -22,6 +22,11 @@ typedef enum {
     EVENT_KIND_COUNT
 } event_kind;
 
+/* What allocation and lock samples count, said in every output (the agent's and jfrconv's). */
+#define ENGINE_ALLOC_COUNTS "allocation samples; weight: bytes allocated (estimated from the sampled objects)"
+#define ENGINE_LIVE_COUNTS "live object samples; weight: bytes allocated by objects still reachable"
+#define ENGINE_LOCK_COUNTS "contended lock waits; weight: ns waited"
+
 /* "cpu", "wall", "alloc", "lock", "nativemem", "nativelock"; "?" out of range. The agent's option of the
  * same name turns the kind on beside event= (wall[=INTERVAL]); jfrconv's selecting flag is "--" + name. */
 const char *event_kind_name(event_kind k);

@@ -18,6 +18,11 @@ typedef enum {
     FRAME_JAVA_C1,       /* compiled by C1 (tiers 1-3) */
     FRAME_JAVA_JIT,      /* compiled by C2 (tier 4), or by a compiler whose tier is unknown */
     FRAME_JAVA_INLINED,  /* inlined into the compiled frame that follows it (towards the root) */
+    /* The leaf of an allocation or lock sample: id is a class_names id, the class of what it stands for. */
+    FRAME_CLASS_ALLOC,               /* an allocated object ("_[i]" with ann, as async-profiler) */
+    FRAME_CLASS_ALLOC_OUTSIDE_TLAB,  /* allocated outside a TLAB ("_[k]"): from the JDK's own recordings */
+    FRAME_CLASS_MONITOR,             /* a contended synchronized monitor's class ("_[i]") */
+    FRAME_CLASS_PARK,                /* the blocker a thread parked on ("_[i]") */
 } frame_kind;
 
 /* True for every kind whose id is a jmethodID. */
@@ -25,8 +30,18 @@ static inline bool frame_kind_is_java(int kind) {
     return kind == FRAME_JAVA || (kind >= FRAME_JAVA_INTERPRETED && kind <= FRAME_JAVA_INLINED);
 }
 
+/* True for every kind whose id is a class_names id (an allocation's or a lock's class). */
+static inline bool frame_kind_is_class(int kind) {
+    return kind >= FRAME_CLASS_ALLOC && kind <= FRAME_CLASS_PARK;
+}
+
+/* async-profiler's 'ann' suffix of a class leaf: "_[k]" outside a TLAB, "_[i]" for the others. */
+static inline const char *frame_class_suffix(int kind) {
+    return kind == FRAME_CLASS_ALLOC_OUTSIDE_TLAB ? "_[k]" : "_[i]";
+}
+
 typedef struct {
-    uint64_t id;         /* jmethodID, marker_id, native pc or kernel address, by kind */
+    uint64_t id;         /* jmethodID, marker_id, native pc, kernel address or class_names id, by kind */
     int32_t bci;         /* bytecode index for Java frames (-3: native method), else 0 */
     int32_t kind;        /* frame_kind */
 } trace_frame;

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "frame_names.h"
 
+#include "class_names.h"
 #include "codeblob.h"
 #include "codeheap.h"
 #include "demangle.h"
@@ -95,6 +96,16 @@ frame_type frame_names_get(const trace_frame *f, names_style style, bool lib, ch
         frame_names_kernel(f->id, name, len > sizeof(annotation) ? len - sizeof(annotation) + 1 : len);
         if (style.ann && len > sizeof(annotation)) strcat(name, annotation);
         return FTYPE_KERNEL;
+    }
+    if (frame_kind_is_class(f->kind)) {
+        /* Spelled as async-profiler spells them: the Java name, dotted whatever the style ("int[]",
+         * "java.lang.String"), "_[k]" for allocations outside a TLAB and "_[i]" for the others with ann. */
+        const char *suffix = frame_class_suffix(f->kind);
+        const char *signature = class_names_signature((uint32_t)f->id);
+        size_t room = len > strlen(suffix) + 1 ? len - strlen(suffix) : len;
+        class_names_java_name(signature ? signature : "[unknown_class]", name, room);
+        if (style.ann && room < len) strcat(name, suffix);
+        return FTYPE_CLASS;
     }
     const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
     snprintf(name, len, "%s", marker ? marker : "[unknown]");

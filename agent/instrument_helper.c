@@ -43,36 +43,52 @@ static jobject module_of_helper(JNIEnv *jni) {
     return global;
 }
 
-int instrument_helper_define(JNIEnv *jni, jvmtiEnv *jvmti, void(JNICALL *native)(JNIEnv *, jclass), char *err,
-                             size_t errlen) {
-    if (!helper) {
-        jclass defined = (*jni)->DefineClass(jni, INSTRUMENT_HELPER_CLASS, NULL, (const jbyte *)instrument_class,
-                                             (jsize)instrument_class_len);
+/* Defines the helper class once per process. */
+static int define_helper(JNIEnv *jni, jvmtiEnv *jvmti, char *err, size_t errlen) {
+    if (helper) return 0;
+    jclass defined = (*jni)->DefineClass(jni, INSTRUMENT_HELPER_CLASS, NULL, (const jbyte *)instrument_class,
+                                         (jsize)instrument_class_len);
+    if (!defined) {
+        /* Another copy of the agent (another path) may have defined it already: bind ours instead. */
+        (*jni)->ExceptionClear(jni);
+        defined = (*jni)->FindClass(jni, INSTRUMENT_HELPER_CLASS);
         if (!defined) {
-            /* Another copy of the agent (another path) may have defined it already: bind ours instead. */
             (*jni)->ExceptionClear(jni);
-            defined = (*jni)->FindClass(jni, INSTRUMENT_HELPER_CLASS);
-            if (!defined) {
-                (*jni)->ExceptionClear(jni);
-                snprintf(err, errlen, "cannot define the helper class %s in the boot loader", INSTRUMENT_HELPER_CLASS);
-                return -1;
-            }
-        }
-        helper = (*jni)->NewGlobalRef(jni, defined);
-        (*jni)->DeleteLocalRef(jni, defined);
-        if (!helper) {
-            snprintf(err, errlen, "out of memory keeping the helper class");
+            snprintf(err, errlen, "cannot define the helper class %s in the boot loader", INSTRUMENT_HELPER_CLASS);
             return -1;
         }
-        if (has_modules(jvmti)) helper_module = module_of_helper(jni);
     }
-    JNINativeMethod method = {(char *)INSTRUMENT_HELPER_METHOD, (char *)"()V", (void *)native};
+    helper = (*jni)->NewGlobalRef(jni, defined);
+    (*jni)->DeleteLocalRef(jni, defined);
+    if (!helper) {
+        snprintf(err, errlen, "out of memory keeping the helper class");
+        return -1;
+    }
+    if (has_modules(jvmti)) helper_module = module_of_helper(jni);
+    return 0;
+}
+
+/* Defines the helper if needed and binds its static native 'name' ()V to 'native'. */
+static int bind_native(JNIEnv *jni, jvmtiEnv *jvmti, const char *name, void(JNICALL *native)(JNIEnv *, jclass),
+                       char *err, size_t errlen) {
+    if (define_helper(jni, jvmti, err, errlen)) return -1;
+    JNINativeMethod method = {(char *)name, (char *)"()V", (void *)native};
     if ((*jni)->RegisterNatives(jni, helper, &method, 1) != 0) {
         (*jni)->ExceptionClear(jni);
-        snprintf(err, errlen, "cannot bind %s.%s to the agent", INSTRUMENT_HELPER_CLASS, INSTRUMENT_HELPER_METHOD);
+        snprintf(err, errlen, "cannot bind %s.%s to the agent", INSTRUMENT_HELPER_CLASS, name);
         return -1;
     }
     return 0;
+}
+
+int instrument_helper_define(JNIEnv *jni, jvmtiEnv *jvmti, void(JNICALL *native)(JNIEnv *, jclass), char *err,
+                             size_t errlen) {
+    return bind_native(jni, jvmti, INSTRUMENT_HELPER_METHOD, native, err, errlen);
+}
+
+int instrument_helper_bind_park(JNIEnv *jni, jvmtiEnv *jvmti, void(JNICALL *native)(JNIEnv *, jclass), char *err,
+                                size_t errlen) {
+    return bind_native(jni, jvmti, INSTRUMENT_HELPER_PARK_METHOD, native, err, errlen);
 }
 
 void instrument_helper_open_modules(JNIEnv *jni, jvmtiEnv *jvmti) {

@@ -21,6 +21,11 @@
 int instrument_helper_define(JNIEnv *jni, jvmtiEnv *jvmti, void(JNICALL *native)(JNIEnv *, jclass), char *err,
                              size_t errlen);
 
+/* Binds the helper's parkEdge()V to 'native' (the class defined first if needed). 0, or -1 with the reason. */
+int instrument_helper_bind_park(JNIEnv *jni, jvmtiEnv *jvmti, void(JNICALL *native)(JNIEnv *, jclass), char *err,
+                                size_t errlen);
+#define INSTRUMENT_HELPER_PARK_METHOD "parkEdge"
+
 /* Makes every named module read the helper's module (the boot loader's unnamed module), so instrumented
  * classes of named modules may link to it. Cheap when no module was added since the last call. Java 9+;
  * does nothing on older JVMs or before instrument_helper_define succeeded. */

@@ -7,6 +7,8 @@
 #include "jvm.h"
 
 #include "engine_instrument.h"
+#include "jvmti_events.h"
+#include "lock_park.h"
 #include "java_tids.h"
 #include "java_tids_init.h"
 #include "jit_stubs.h"
@@ -88,6 +90,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni) {
     (void)env, (void)jni;
     engine_instrument_vm_death();
+    lock_park_vm_death();
     profiler_on_vm_death();
 }
 
@@ -133,6 +136,9 @@ static int enable_events(char *err, size_t errlen) {
     cb.VMDeath = on_vm_death;
     cb.DynamicCodeGenerated = on_dynamic_code;
     cb.ClassFileLoadHook = engine_instrument_class_file_load_hook;   /* enabled while instrumenting */
+    cb.SampledObjectAlloc = engine_alloc_on_sample;                  /* enabled while profiling alloc */
+    cb.MonitorContendedEnter = engine_lock_on_contended_enter;       /* enabled while profiling lock */
+    cb.MonitorContendedEntered = engine_lock_on_contended_entered;
     if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof(cb)) != JVMTI_ERROR_NONE) {
         snprintf(err, errlen, "JVMTI SetEventCallbacks failed");
         return -1;

@@ -24,6 +24,8 @@ void options_init(prof_options *o) {
     o->log_level = LOG_LEVEL_UNSET;   /* warn on stderr, info into a log= file */
     o->chunk_size = OPTIONS_DEFAULT_CHUNK_SIZE;
     o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
+    o->alloc_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
+    o->lock_ns = OPTIONS_DEFAULT_LOCK_NS;
     o->nativelock = OPTIONS_DEFAULT_NATIVELOCK_NS;   /* issue 21: nativelock bare = 10us; nativemem 0 = every call */
 }
 
@@ -86,6 +88,15 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
     }
     free(copy);
+    /* async-profiler's rule: without event=, the first other event given is the session's event
+     * (start,alloc profiles allocations only; event=cpu,alloc both). */
+    for (int k = EVENT_CPU + 1; rc == 0 && !o->event_given && k < EVENT_KIND_COUNT; k++) {
+        if (!o->extra_events[k]) continue;
+        snprintf(o->event, sizeof(o->event), "%s", event_kind_name((event_kind)k));
+        o->extra_events[k] = false;
+        if (k == EVENT_WALL) o->interval_ns = o->extra_intervals[k] ? o->extra_intervals[k] : o->interval_ns;
+        break;
+    }
     if (rc == 0) settle_native_events(o);   /* issue 21 */
     if (rc == 0 && o->loop_ns && o->timeout_s)
         rc = errmsg_fail(err, errlen, "options 'loop' and 'timeout' conflict: a loop runs until stopped; give one");
@@ -128,9 +139,6 @@ const char *options_cstack_name(prof_cstack c) {
 }
 
 event_kind options_event_kind(const char *event) {
-    if (strcmp(event, "wall") == 0) return EVENT_WALL;
-    /* issue 21 */
-    if (strcmp(event, "nativemem") == 0) return EVENT_NATIVEMEM;
-    if (strcmp(event, "nativelock") == 0) return EVENT_NATIVELOCK;
-    return EVENT_CPU;
+    int kind = event_kind_find(event);
+    return kind >= 0 && kind < EVENT_KIND_COUNT ? (event_kind)kind : EVENT_CPU;
 }

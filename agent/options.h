@@ -98,6 +98,9 @@ typedef struct prof_options {
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
+    uint64_t alloc_bytes;       /* alloc[=BYTES]: the mean allocation sampling interval in bytes */
+    bool live;                  /* alloc: only objects still reachable when the profile is written */
+    uint64_t lock_ns;           /* waits shorter than this are not recorded (0: every wait) */
     uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */
     bool thread_filter;         /* filter: sample only the threads added through the API (thread_filter.h) */
     /* issue 21: nativemem, nativelock */
@@ -110,6 +113,8 @@ typedef struct prof_options {
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
 #define OPTIONS_DEFAULT_JSTACKDEPTH 2048
+#define OPTIONS_DEFAULT_ALLOC_BYTES 524287ULL   /* async-profiler's default: 512 KiB */
+#define OPTIONS_DEFAULT_LOCK_NS 10000ULL        /* async-profiler's default: 10 us */
 #define OPTIONS_DEFAULT_TOP 200   /* traces / flat without a count */
 #define OPTIONS_MAX_JSTACKDEPTH 65536
 #define OPTIONS_DEFAULT_CHUNK_SIZE (100ULL << 20)               /* async-profiler's default: 100m */

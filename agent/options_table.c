@@ -72,15 +72,34 @@ const options_spec options_table[] = {
      OPTION_OWN_NONE, .min = SECOND, .unit = SECOND},
     /* --- end issue 22 --- */
     {"event", OPTION_EVENT, FIELD(event), 0, "-e", "EVENT",
-     "sampling event: cpu (default), ctimer, itimer, wall (see 'jprof list'), or" MORE
-     "Java methods to instrument: pkg.Class.method, pkg.Class.*; -e cpu,wall" MORE
-     "records both (a .jfr holds every event, other formats the first)", "cpu", NULL, NULL, NULL, NULL, NULL,
+     "sampling event: cpu (default), ctimer, itimer, wall, alloc, lock (see 'jprof" MORE
+     "list'), or Java methods to instrument: pkg.Class.method, pkg.Class.*;" MORE
+     "-e cpu,wall records both (a .jfr holds every event, other formats the first)", "cpu", NULL, NULL, NULL, NULL, NULL,
      OPTION_OWN_NONE, .cap = TEXT_CAP(event)},
     /* An event kind beside event=: alone (event=cpu,wall) or with its interval (wall=20ms); jprof's --wall
      * always with one. The row's kind parses the value into extra_intervals[kind]. */
     {"wall", OPTION_DURATION, FIELD(extra_intervals[EVENT_WALL]), 0, "--wall", "INTERVAL",
      "wall-clock profiling beside -e (e.g. -e cpu --wall 50ms -f both.jfr)", "50ms", NULL, NULL, NULL, NULL, NULL,
      OPTION_OWN_NONE, .min = 1, .unit = 1, .extra_event = EVENT_WALL},
+    /* alloc and lock: event kinds beside event= like wall; their values go to their own fields (defaults set
+     * by options_init: 512k, 10us). Without event=, the first of them given is the session's event. */
+    {"alloc", OPTION_SIZE, FIELD(alloc_bytes), 0, "--alloc", "BYTES",
+     "allocation profiling: a sample every BYTES allocated on average (default" MORE
+     "512k), through the JVM's own sampling (JDK 11+)", "512k", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
+     .min = 1, .max = 0x7fffffffULL, .extra_event = EVENT_ALLOC},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--alloc", NULL,
+     "allocation samples (jdk.ObjectAllocationSample; the TLAB events where a" JMORE
+     "chunk has none), weighted by bytes", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_ALLOC_ONLY},
+    {"live", OPTION_FLAG, FIELD(live), 0, "--live", NULL,
+     "alloc: only objects still reachable when the profile is written", "", NULL, "--live", NULL,
+     "objects still alive at the recording's end (jdk.OldObjectSample), by size", NULL, OPTION_OWN_NONE},
+    {"lock", OPTION_DURATION, FIELD(lock_ns), 0, "--lock", "DURATION",
+     "lock profiling: contended synchronized monitors waited on for at least" MORE
+     "DURATION (default 10us; 0: every wait)", "10us", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
+     .unit = 1, .extra_event = EVENT_LOCK},
+    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--lock", NULL,
+     "lock samples (jdk.JavaMonitorEnter, jdk.ThreadPark), weighted by ns waited", NULL, OPTION_OWN_NONE,
+     .jfrconv_sets = JFRCONV_SETS_LOCK_ONLY},
     {"interval", OPTION_DURATION, FIELD(interval_ns), 0, "-i", "INTERVAL",
      "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;" MORE
      "with -e pkg.Class.method: record every Nth call", "10ms", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,

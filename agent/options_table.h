@@ -62,6 +62,8 @@ typedef enum {
     JFRCONV_SETS_TO,            /* --to */
     JFRCONV_SETS_CPU_ONLY,      /* --cpu */
     JFRCONV_SETS_WALL_ONLY,     /* --wall */
+    JFRCONV_SETS_ALLOC_ONLY,    /* --alloc */
+    JFRCONV_SETS_LOCK_ONLY,     /* --lock */
     JFRCONV_SETS_LINES,         /* --lines: Java frames split by source line */
     JFRCONV_SETS_BCI,           /* --bci: Java frames split by bytecode index */
     JFRCONV_SETS_NORM,          /* --norm: generated class names without their numbers */

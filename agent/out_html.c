@@ -41,10 +41,11 @@ static const char *type_key(frame_type t) {
     case FTYPE_C1: return "c1";
     case FTYPE_JIT: return "jit";
     case FTYPE_INLINED: return "inlined";
+    case FTYPE_CLASS: return "class";
     }
     return "other";
 }
-#define TYPE_KEY_COUNT (FTYPE_INLINED + 1)
+#define TYPE_KEY_COUNT (FTYPE_CLASS + 1)
 
 typedef struct {
     const calltree *tree;
@@ -117,6 +118,8 @@ static void write_meta(const profile *p, const out_html_options *opt, uint64_t t
     json_out_string(out, p->meta.event);
     fputs(",\"units\":", out);
     json_out_string(out, profile_value_unit(p));
+    fputs(",\"counts\":", out);
+    json_out_string(out, p->meta.counts);
     fputs(",\"warning\":", out);
     json_out_string(out, p->meta.warning);
     char completeness[1024];

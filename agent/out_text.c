@@ -21,6 +21,7 @@ static void write_header(const profile *p, FILE *out) {
     else   /* counted events (perf page-faults...): the interval is a count */
         fprintf(out, "Interval       : %llu %s\n", (unsigned long long)m->interval_ns, m->units);
     fprintf(out, "Duration       : %.3f s\n", m->duration_ns / 1e9);
+    if (m->counts[0]) fprintf(out, "Counts         : %s\n", m->counts);
     if (m->warning[0]) fprintf(out, "Warning        : %s\n", m->warning);
     if (strcmp(m->units, "calls") == 0)   /* instrumentation: every sample is one recorded call */
         fprintf(out, "Calls recorded : %llu\n", (unsigned long long)p->total_samples);

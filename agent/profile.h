@@ -25,6 +25,7 @@ typedef enum {
     FTYPE_C1,
     FTYPE_JIT,
     FTYPE_INLINED,
+    FTYPE_CLASS,       /* an allocation or lock sample's class (the leaf) */
 } frame_type;
 
 /* Whether a frame is a Java method, whatever its execution type. */
@@ -56,6 +57,7 @@ typedef struct {
     char event[512];
     char title[256];
     char units[16];          /* unit of the weight, e.g. "ns" */
+    char counts[160];        /* what a sample and its weight stand for, for readers; "" for CPU samples */
     uint64_t interval_ns;
     uint64_t duration_ns;
     bool total;              /* report the weight instead of the sample count */

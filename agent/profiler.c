@@ -121,6 +121,8 @@ static void fill_meta(profile *p, event_kind event) {
                                                                                       : session.event);
     snprintf(m->title, sizeof(m->title), "%s", session.title);
     snprintf(m->units, sizeof(m->units), "%s", e ? e->units : "ns");
+    snprintf(m->counts, sizeof(m->counts), "%s",
+             !e || !e->counts ? "" : e == &engine_alloc && session.live ? ENGINE_LIVE_COUNTS : e->counts);
     m->interval_ns = interval;
     m->duration_ns = elapsed_ns();
     m->total = session.total;
@@ -194,7 +196,10 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
     view.event_given = o != &session && o->event_given;
     if (view.event_given) memcpy(view.event, o->event, sizeof(view.event));
     event_kind event = output_event(&view);
-    int rc = named_profile_build(live_table(), &view, event, &p);
+    /* An event that decides what counts only now (alloc,live) gives a table of its own to read. */
+    const engine *shown = engine_of_event(event, NULL);
+    trace_table *source = shown && shown->dump_table ? shown->dump_table() : NULL;
+    int rc = named_profile_build(source ? source : live_table(), &view, event, &p);
     if (rc) snprintf(err, errlen, "out of memory while building the profile");
     else {
         fill_meta(&p, event);
@@ -290,6 +295,17 @@ static int start_timeout(char *err, size_t errlen) {
     return rc ? -1 : 0;
 }
 
+/* The engine's interval in its units: alloc=BYTES and lock=DURATION are theirs (interval= also sets the
+ * allocation interval when alloc is the session's event, as async-profiler's -e alloc -i N does); other
+ * engines beside event= have theirs from their option (wall=INTERVAL). */
+static uint64_t engine_interval(const prof_options *o, const engine *e, bool first) {
+    if (e == &engine_alloc)
+        return first && o->interval_ns && o->alloc_bytes == OPTIONS_DEFAULT_ALLOC_BYTES ? o->interval_ns : o->alloc_bytes;
+    if (e == &engine_lock) return o->lock_ns;
+    if (!first) return o->extra_intervals[e->event] ? o->extra_intervals[e->event] : e->default_interval_ns;
+    return o->interval_ns ? o->interval_ns : e->default_interval_ns;
+}
+
 /* loop=: the period thread of a session. At each period's end, on the schedule of the session's start, it
  * ends the period's profile as a stop would (its file complete: a JFR recording finished, a text format
  * written) and starts the next one under the next %n, until the session is stopped or the VM dies. */
@@ -365,14 +381,14 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                      event_kind_name((event_kind)k));
             return -1;
         }
-        if (e->java_only) {
+        if (e->java_only && e->event == EVENT_CPU) {
             snprintf(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it", o->event,
                      event_kind_name((event_kind)k));
             return -1;
         }
         const engine *extra = engine_for_event((event_kind)k, o, err, errlen);
         if (!extra) return -1;
-        intervals[engine_count] = o->extra_intervals[k] ? o->extra_intervals[k] : extra->default_interval_ns;
+        intervals[engine_count] = engine_interval(o, extra, false);
         engines[engine_count++] = extra;
     }
     safe_read_mode_choose();   /* before the first walk or VM structure read */
@@ -380,7 +396,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         snprintf(err, errlen, "cannot reserve memory for call-trace storage");
         return -1;
     }
-    uint64_t interval = o->interval_ns ? o->interval_ns : e->default_interval_ns;
+    uint64_t interval = engine_interval(o, e, true);
     intervals[0] = interval;
     /* Resuming keeps the stored stacks, so it must keep the way they were keyed. */
     bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
@@ -388,7 +404,10 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     session = *o;
     session.interval_ns = interval;
     for (int i = 1; i < engine_count; i++) session.extra_intervals[engines[i]->event] = intervals[i];
-    prof_cstack cstack = e->java_only ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
+    /* Stacks are walked from signals only when some engine sends them (alloc and lock take Java stacks). */
+    bool signals = false;
+    for (int i = 0; i < engine_count; i++) signals = signals || !engines[i]->java_only;
+    prof_cstack cstack = !signals ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
     char why[256];
     if (cstack != CSTACK_NO) {
         /* The unwind tables and the map of native code the walkers read in the handler. */

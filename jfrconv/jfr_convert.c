@@ -5,6 +5,9 @@
 #define _GNU_SOURCE
 #include "jfr_convert.h"
 
+#include "class_names.h"
+#include "event_kind.h"
+#include "frame.h"
 #include "jfr_rchunk.h"
 #include "jfr_sample.h"
 
@@ -19,6 +22,49 @@
 void jfr_convert_options_init(jfr_convert_options *o) {
     memset(o, 0, sizeof(*o));
     o->to_ns = UINT64_MAX;
+}
+
+jfr_event_set jfr_convert_event_set(const jfr_convert_options *o) {
+    if (o->nativemem) return JFR_EVENTS_NATIVEMEM;
+    if (o->nativelock) return JFR_EVENTS_NATIVELOCK;
+    if (o->lock) return JFR_EVENTS_LOCK;
+    if (o->live) return JFR_EVENTS_LIVE;
+    if (o->alloc) return JFR_EVENTS_ALLOC;
+    return o->cpu_only ? JFR_EVENTS_CPU_ONLY : JFR_EVENTS_CPU;
+}
+
+const char *jfr_convert_event_names(const jfr_convert_options *o) {
+    switch (jfr_convert_event_set(o)) {
+    case JFR_EVENTS_NATIVEMEM: return o->leak ? "profiler.Malloc without profiler.Free" : "profiler.Malloc";
+    case JFR_EVENTS_NATIVELOCK: return "profiler.NativeLock";
+    case JFR_EVENTS_LOCK: return "jdk.JavaMonitorEnter, jdk.ThreadPark";
+    case JFR_EVENTS_LIVE: return "jdk.OldObjectSample";
+    case JFR_EVENTS_ALLOC: return "jdk.ObjectAllocationSample (else jdk.ObjectAllocationInNewTLAB, ...OutsideTLAB)";
+    case JFR_EVENTS_CPU_ONLY: return "cpu (jdk.ExecutionSample)";
+    case JFR_EVENTS_CPU: break;
+    }
+    return o->wall_only ? "wall (jdk.ExecutionSample, jdk.NativeMethodSample)"
+                        : "jdk.ExecutionSample, jdk.NativeMethodSample";
+}
+
+const char *jfr_convert_units(const jfr_convert_options *o) {
+    switch (jfr_convert_event_set(o)) {
+    case JFR_EVENTS_LOCK:
+    case JFR_EVENTS_NATIVELOCK: return "ns";
+    case JFR_EVENTS_ALLOC:
+    case JFR_EVENTS_LIVE:
+    case JFR_EVENTS_NATIVEMEM: return "bytes";
+    default: return "samples";
+    }
+}
+
+const char *jfr_convert_counts(const jfr_convert_options *o) {
+    switch (jfr_convert_event_set(o)) {
+    case JFR_EVENTS_LOCK: return ENGINE_LOCK_COUNTS;
+    case JFR_EVENTS_LIVE: return "old object samples (alive at the recording's end); weight: their size in bytes";
+    case JFR_EVENTS_ALLOC: return "allocation samples; weight: the events' weight in bytes";
+    default: return "";
+    }
 }
 
 void jfr_convert_options_free(jfr_convert_options *o) {
@@ -288,6 +334,22 @@ static uint32_t thread_id(converter *cv, const jfr_sample *s) {
     return id;
 }
 
+/* The class leaf of an allocation or lock sample, spelled as the agent spells it (frame_names.c): the Java
+ * name, "_[i]" or "_[k]" with ann. UINT32_MAX on error. */
+static uint32_t class_frame_id(converter *cv, const jfr_sample *s) {
+    char name[512], sig[600], java[640];
+    if (jfr_sample_class(&cv->r, s, name, sizeof(name))) return UINT32_MAX;
+    if (!name[0]) snprintf(name, sizeof(name), "[unknown_class]");
+    /* The JDK writes "java/lang/String" (some readers' files "java.lang.String") and "[B" for arrays. */
+    if (name[0] == '[' && name[1] != 'u') snprintf(sig, sizeof(sig), "%s", name);
+    else snprintf(sig, sizeof(sig), "L%s;", name);
+    class_names_java_name(sig, java, sizeof(java) - 8);
+    if (cv->o->style.ann) strcat(java, frame_class_suffix(s->layout->class_kind));
+    uint32_t id = profile_intern(cv->p, java, FTYPE_CLASS);
+    if (id == UINT32_MAX) out_of_memory(cv);
+    return id;
+}
+
 static bool state_wanted(const jfr_convert_options *o, const char *state) {
     if (strncmp(state, "STATE_", 6) == 0) state += 6;
     for (int i = 0; i < o->state_count; i++) {
@@ -309,8 +371,11 @@ static bool any_match(const jfr_filter *list, int count, const profile *p, const
     return false;
 }
 
-/* --cpu / --wall: whether the sample belongs to the chosen event (jfr_convert.h). */
+/* --cpu / --wall: whether the sample belongs to the chosen event (jfr_convert.h). Other events
+ * (allocation, lock, native memory and locks) are their own types: already chosen by the reader. */
 static bool event_wanted(converter *cv, const char *state) {
+    jfr_event_set set = jfr_convert_event_set(cv->o);
+    if (set != JFR_EVENTS_CPU && set != JFR_EVENTS_CPU_ONLY) return true;
     bool is_cpu = cv->has_default_state ? strcmp(state, "STATE_DEFAULT") == 0 : true;
     if (cv->has_default_state) *(is_cpu ? &cv->st->cpu_seen : &cv->st->wall_seen) += 1;
     if (cv->o->cpu_only) return is_cpu;
@@ -349,8 +414,7 @@ static int add_sample(converter *cv, const jfr_sample *s) {
     }
     char state[128];
     if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
-    /* Native memory and lock events are their own types: already selected. */
-    if (!o->nativemem && !o->nativelock && !event_wanted(cv, state)) {
+    if (!event_wanted(cv, state)) {
         cv->st->other_event++;
         return 0;
     }
@@ -375,6 +439,11 @@ static int add_sample(converter *cv, const jfr_sample *s) {
     }
     memcpy(cv->ids + n, stack->ids, stack->n * sizeof(uint32_t));
     n += stack->n;
+    if (s->layout->class_kind >= 0) {
+        uint32_t id = class_frame_id(cv, s);
+        if (id == UINT32_MAX) return -1;
+        cv->ids[n++] = id;
+    }
     if ((o->include_count && !any_match(o->include, o->include_count, cv->p, cv->ids, n)) ||
         (o->exclude_count && any_match(o->exclude, o->exclude_count, cv->p, cv->ids, n))) {
         cv->st->filtered++;
@@ -403,10 +472,15 @@ static void converter_free(converter *cv) {
     jfr_sample_reader_free(&cv->r);
 }
 
-static jfr_event_set event_set(const jfr_convert_options *o) {
-    if (o->nativemem) return JFR_EVENTS_NATIVEMEM;
-    if (o->nativelock) return JFR_EVENTS_NATIVELOCK;
-    return o->cpu_only ? JFR_EVENTS_CPU_ONLY : JFR_EVENTS_CPU;
+static bool chunk_has_event(jfr_rchunk *ch, const char *event) {
+    uint32_t t = jfr_meta_find_name(&ch->meta, event);
+    if (t == JFR_NO_TYPE) return false;
+    size_t pos = 0;
+    jfr_revent ev;
+    while (jfr_rchunk_next(ch, &pos, &ev) == 1) {
+        if (ev.type == t) return true;
+    }
+    return false;
 }
 
 static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *p, jfr_convert_stats *st,
@@ -416,7 +490,12 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
     u64map_init(&cv.methods);
     u64map_init(&cv.threads);
     int rc = 0;
-    if (jfr_sample_reader_init(&cv.r, ch, event_set(o)) > 0) {
+    jfr_event_set set = jfr_convert_event_set(o);
+    if (jfr_sample_reader_init(&cv.r, ch, set) > 0) {
+        /* The JDK's TLAB events and its allocation samples describe the same allocations: a chunk with
+         * allocation samples is read through them alone. */
+        if (set == JFR_EVENTS_ALLOC && chunk_has_event(ch, "jdk.ObjectAllocationSample"))
+            jfr_sample_reader_only(&cv.r, "jdk.ObjectAllocationSample");
         cv.has_default_state = jfr_sample_chunk_has_state(&cv.r, "STATE_DEFAULT");
         size_t pos = 0;
         jfr_revent ev;

@@ -9,6 +9,7 @@
 #define LIBPROF_JFR_CONVERT_H
 
 #include "jfr_cursor.h"
+#include "jfr_sample.h"
 #include "names.h"
 #include "profile.h"
 
@@ -38,6 +39,7 @@ typedef struct {
     bool leak;           /* nativemem: only allocations with no later profiler.Free of their address */
     bool nativelock;     /* profiler.NativeLock events instead of CPU samples, weighted by their duration */
     bool state_frames;   /* a [STATE_...] frame under the thread frame (thread_state.h) */
+    bool alloc, live, lock;   /* --alloc, --live, --lock: which events instead of execution samples */
     bool lines;          /* Java frames split by source line: "class.method:LINE" */
     bool bci;            /* Java frames split by bytecode index: "class.method@BCI" */
     bool norm;           /* lambda and hidden class names without their generated numbers and addresses */
@@ -59,6 +61,15 @@ typedef struct {
 } jfr_convert_stats;
 
 void jfr_convert_options_init(jfr_convert_options *o);
+
+/* The events the options select (jfr_sample.h): native memory, else native locks, else lock, else live,
+ * else alloc, else CPU samples. */
+jfr_event_set jfr_convert_event_set(const jfr_convert_options *o);
+
+/* What the selected events are and what their weight counts ("bytes", "ns", "samples"). */
+const char *jfr_convert_event_names(const jfr_convert_options *o);
+const char *jfr_convert_units(const jfr_convert_options *o);
+const char *jfr_convert_counts(const jfr_convert_options *o);
 void jfr_convert_options_free(jfr_convert_options *o);
 
 /* A pattern as the agent's include=/exclude= take it ('*' at either end) or a regular expression (POSIX

@@ -4,7 +4,10 @@
  */
 #include "jfr_sample.h"
 
+#include "frame.h"
 #include "jfr_value.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +48,11 @@ static int pick(jfr_sample_reader *r, size_t at, uint32_t t, const char *const *
     return 0;
 }
 
-/* weight_field: the field that weighs the event ("weight" for the JDK's, "size" for malloc...). */
-static void add_layout(jfr_sample_reader *r, const char *event, const char *weight_field) {
+/* weight_field: the field that weighs the event ("weight" for the JDK's samples, "size" for malloc,
+ * "duration": the time waited; NULL: none, each event weighs 1); cls: its class field ("object.type": the
+ * field 'type' of the struct in 'object'), NULL without; class_kind: the class leaf's kind, or -1. */
+static void add_layout(jfr_sample_reader *r, const char *event, const char *weight_field, const char *cls,
+                       int class_kind) {
     const jfr_meta *m = &r->ch->meta;
     uint32_t t = jfr_meta_find_name(m, event);
     int stack = jfr_meta_field(m, t, "stackTrace");
@@ -59,28 +65,62 @@ static void add_layout(jfr_sample_reader *r, const char *event, const char *weig
     if (l->thread < 0) l->thread = jfr_meta_field(m, t, "eventThread");
     l->state = jfr_meta_field(m, t, "state");
     l->weight = weight_field ? jfr_meta_field(m, t, weight_field) : -1;
+    l->weight_in_ticks = weight_field && strcmp(weight_field, "duration") == 0;
     l->address = jfr_meta_field(m, t, "address");
     l->free_event = strcmp(event, "profiler.Free") == 0;
-    l->weight_in_ticks = weight_field && strcmp(weight_field, "duration") == 0;
+    l->cls = l->cls_inner = -1;
+    l->class_kind = class_kind;
+    if (cls) {
+        const char *dot = strchr(cls, '.');
+        char outer[64];
+        snprintf(outer, sizeof(outer), "%.*s", dot ? (int)(dot - cls) : (int)strlen(cls), cls);
+        l->cls = jfr_meta_field(m, t, outer);
+        if (dot && l->cls >= 0) l->cls_inner = jfr_meta_field(m, m->types[t].fields[l->cls].type, dot + 1);
+        if (dot && l->cls_inner < 0) l->cls = -1;
+    }
 }
 
 int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_set set) {
     memset(r, 0, sizeof(*r));
     r->ch = ch;
     switch (set) {
-    case JFR_EVENTS_NATIVEMEM:
-        add_layout(r, "profiler.Malloc", "size");
-        add_layout(r, "profiler.Free", NULL);
+    case JFR_EVENTS_ALLOC:
+        add_layout(r, "jdk.ObjectAllocationSample", "weight", "objectClass", FRAME_CLASS_ALLOC);
+        add_layout(r, "jdk.ObjectAllocationInNewTLAB", "tlabSize", "objectClass", FRAME_CLASS_ALLOC);
+        add_layout(r, "jdk.ObjectAllocationOutsideTLAB", "allocationSize", "objectClass", FRAME_CLASS_ALLOC_OUTSIDE_TLAB);
         break;
-    case JFR_EVENTS_NATIVELOCK: add_layout(r, "profiler.NativeLock", "duration"); break;
-    default:
-        add_layout(r, "jdk.ExecutionSample", "weight");
-        if (set == JFR_EVENTS_CPU) add_layout(r, "jdk.NativeMethodSample", "weight");
+    case JFR_EVENTS_LIVE:
+        add_layout(r, "jdk.OldObjectSample", "objectSize", "object.type", FRAME_CLASS_ALLOC);
+        break;
+    case JFR_EVENTS_LOCK:
+        add_layout(r, "jdk.JavaMonitorEnter", "duration", "monitorClass", FRAME_CLASS_MONITOR);
+        add_layout(r, "jdk.ThreadPark", "duration", "parkedClass", FRAME_CLASS_PARK);
+        break;
+    case JFR_EVENTS_NATIVEMEM:
+        add_layout(r, "profiler.Malloc", "size", NULL, -1);
+        add_layout(r, "profiler.Free", NULL, NULL, -1);
+        break;
+    case JFR_EVENTS_NATIVELOCK: add_layout(r, "profiler.NativeLock", "duration", NULL, -1); break;
+    case JFR_EVENTS_CPU:
+    case JFR_EVENTS_CPU_ONLY:
+        add_layout(r, "jdk.ExecutionSample", "weight", NULL, -1);
+        if (set == JFR_EVENTS_CPU) add_layout(r, "jdk.NativeMethodSample", "weight", NULL, -1);
         /* JDK 25's CPU-time sampler (JEP 509, Linux): a sample per CPU-time period of each thread. */
-        add_layout(r, "jdk.CPUTimeSample", NULL);
+        add_layout(r, "jdk.CPUTimeSample", NULL, NULL, -1);
         break;
     }
     return r->layout_count;
+}
+
+bool jfr_sample_reader_only(jfr_sample_reader *r, const char *event) {
+    for (int i = 0; i < r->layout_count; i++) {
+        if (strcmp(r->ch->meta.types[r->layouts[i].type].name, event) == 0) {
+            r->layouts[0] = r->layouts[i];
+            r->layout_count = 1;
+            return true;
+        }
+    }
+    return false;
 }
 
 void jfr_sample_reader_free(jfr_sample_reader *r) {
@@ -126,9 +166,14 @@ int jfr_sample_read(jfr_sample_reader *r, const jfr_revent *ev, jfr_sample *s) {
     s->time_ns = jfr_rchunk_ticks_to_ns(r->ch, f ? jfr_value_number(r->ch, at, f) : r->ch->header.start_ticks);
     at = event_field(r, l, l->weight, &f);
     s->weight = f && !f->pooled ? jfr_value_number(r->ch, at, f) : 1;
-    uint64_t tps = r->ch->header.ticks_per_second;
-    if (l->weight_in_ticks && tps && tps != 1000000000ULL)
-        s->weight = (uint64_t)((double)s->weight * 1e9 / (double)tps);
+    if (f && l->weight_in_ticks && !f->pooled) {
+        /* ticks to ns: a duration, not a point in time */
+        uint64_t tps = r->ch->header.ticks_per_second;
+        if (tps && tps != 1000000000ULL) s->weight = (uint64_t)((unsigned __int128)s->weight * 1000000000U / tps);
+    }
+    s->layout = l;
+    at = event_field(r, l, l->cls, &s->cls_field);
+    s->cls = s->cls_field ? jfr_value_deref(r->ch, at, s->cls_field) : 0;
     at = event_field(r, l, l->thread, &s->thread_field);
     s->thread = s->thread_field ? jfr_value_deref(r->ch, at, s->thread_field) : 0;
     at = event_field(r, l, l->stack, &s->stack_field);
@@ -208,6 +253,27 @@ int jfr_sample_thread(jfr_sample_reader *r, const jfr_sample *s, char *name, siz
     if (!name[0] && p.field[1] && jfr_value_text(r->ch, p.at[1], p.field[1], name, len)) return -1;
     if (p.field[2]) *tid = jfr_value_number(r->ch, p.at[2], p.field[2]);
     return r->ch->error->failed ? -1 : 0;
+}
+
+int jfr_sample_class(jfr_sample_reader *r, const jfr_sample *s, char *out, size_t len) {
+    static const char *const names[] = {"name"};
+    out[0] = 0;
+    if (!s->cls || !s->cls_field) return 0;
+    size_t cls = s->cls;
+    uint32_t type = s->cls_field->type;
+    if (s->layout->cls_inner >= 0) {
+        /* OldObject.type: the class is a field of the struct the event names */
+        const jfr_field *inner = &r->ch->meta.types[type].fields[s->layout->cls_inner];
+        const char *inner_name[] = {inner->name};
+        picked o;
+        if (pick(r, cls, type, inner_name, 1, &o) || !o.field[0]) return r->ch->error->failed ? -1 : 0;
+        cls = jfr_value_deref(r->ch, o.at[0], o.field[0]);
+        type = o.field[0]->type;
+    }
+    picked k;
+    if (pick(r, cls, type, names, 1, &k)) return -1;
+    if (k.field[0] && jfr_value_text(r->ch, k.at[0], k.field[0], out, len)) return -1;
+    return 0;
 }
 
 int jfr_sample_state(jfr_sample_reader *r, const jfr_sample *s, char *out, size_t len) {

@@ -17,20 +17,25 @@
 typedef struct {
     uint32_t type;                       /* event type index */
     int time, thread, stack, state, weight, address;  /* field indexes, -1 when the type has no such field */
+    int cls, cls_inner;                  /* the class field (and the field of it that is the class: OldObject.type) */
+    bool weight_in_ticks;                /* the weight is a duration in ticks: converted to ns */
     bool free_event;                     /* profiler.Free */
-    bool weight_in_ticks;                /* a duration: converted to ns */
+    int class_kind;                      /* frame_kind of the class leaf (a FRAME_CLASS_* of frame.h), -1 without */
 } jfr_sample_layout;
 
 typedef enum {
     JFR_EVENTS_CPU,          /* jdk.ExecutionSample and jdk.NativeMethodSample */
     JFR_EVENTS_CPU_ONLY,     /* jdk.ExecutionSample */
+    JFR_EVENTS_ALLOC,        /* jdk.ObjectAllocationSample; ...InNewTLAB / ...OutsideTLAB where a chunk has none */
+    JFR_EVENTS_LIVE,         /* jdk.OldObjectSample: objects still alive when the recording ended */
+    JFR_EVENTS_LOCK,         /* jdk.JavaMonitorEnter, jdk.ThreadPark */
     JFR_EVENTS_NATIVEMEM,    /* profiler.Malloc (weight: size) and profiler.Free */
     JFR_EVENTS_NATIVELOCK,   /* profiler.NativeLock (weight: duration) */
 } jfr_event_set;
 
 typedef struct {
     jfr_rchunk *ch;
-    jfr_sample_layout layouts[3];   /* jdk.ExecutionSample, jdk.NativeMethodSample, jdk.CPUTimeSample */
+    jfr_sample_layout layouts[4];        /* room for the most one set reads (3: CPU, allocation) */
     int layout_count;
     size_t *scratch;                     /* field offsets */
     uint32_t scratch_capacity;
@@ -44,6 +49,9 @@ typedef struct {
     size_t thread, stack, state;         /* value offsets (0: null) */
     const jfr_field *thread_field, *stack_field, *state_field;
     bool native_event;                   /* jdk.NativeMethodSample */
+    const jfr_sample_layout *layout;
+    size_t cls;                          /* the class struct's value offset (0: none) */
+    const jfr_field *cls_field;
     bool free_event;                     /* profiler.Free: no weight, matched by address */
     uint64_t address;                    /* profiler.Malloc, profiler.Free: the block */
 } jfr_sample;
@@ -56,6 +64,13 @@ typedef struct {
 
 /* Finds the event types of 'set' the chunk declares. Returns how many (0: nothing to read in it). */
 int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_set set);
+
+/* Reads only the layout of 'event' (drops the others); false when the chunk has no such type. */
+bool jfr_sample_reader_only(jfr_sample_reader *r, const char *event);
+
+/* The name of the sample's class (objectClass, monitorClass...) as the JDK writes it ("java/lang/String",
+ * "[B"); "" when the event has none. */
+int jfr_sample_class(jfr_sample_reader *r, const jfr_sample *s, char *out, size_t len);
 void jfr_sample_reader_free(jfr_sample_reader *r);
 
 /* 1 with *s filled when 'ev' is a sampling event, 0 when it is another event, -1 on error. */

@@ -120,22 +120,17 @@ static int recording_span(const jfrconv_args *a, mapped_file *files, uint64_t *s
     return 0;
 }
 
-/* The events read, as the report and the warnings name them. */
-static const char *events_read(const jfrconv_args *a) {
-    if (a->convert.nativemem) return a->convert.leak ? "profiler.Malloc without profiler.Free" : "profiler.Malloc";
-    if (a->convert.nativelock) return "profiler.NativeLock";
-    return a->convert.cpu_only    ? "cpu (jdk.ExecutionSample)"
-           : a->convert.wall_only ? "wall (jdk.ExecutionSample, jdk.NativeMethodSample)"
-                                  : "jdk.ExecutionSample, jdk.NativeMethodSample";
-}
-
 static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats *st, uint64_t start, uint64_t end) {
     snprintf(p->meta.engine, sizeof(p->meta.engine), "jfr");
-    snprintf(p->meta.event, sizeof(p->meta.event), "%s", events_read(a));
+    snprintf(p->meta.event, sizeof(p->meta.event), "%s", jfr_convert_event_names(&a->convert));
+    snprintf(p->meta.counts, sizeof(p->meta.counts), "%s", jfr_convert_counts(&a->convert));
     snprintf(p->meta.title, sizeof(p->meta.title), "%s", a->output.title);
     snprintf(p->meta.cstack, sizeof(p->meta.cstack), "jfr");
     p->meta.total = a->output.total;
-    if (!st->weighted) snprintf(p->meta.units, sizeof(p->meta.units), "samples");
+    /* What the weights count: bytes (allocations), ns waited (locks), or samples for unweighted events. */
+    if (strcmp(jfr_convert_units(&a->convert), "samples") != 0)
+        snprintf(p->meta.units, sizeof(p->meta.units), "%s", jfr_convert_units(&a->convert));
+    else if (!st->weighted) snprintf(p->meta.units, sizeof(p->meta.units), "samples");
     p->meta.duration_ns = end > start ? end - start : 0;
 }
 
@@ -267,7 +262,7 @@ int main(int argc, char **argv) {
                     "converted together here; --cpu or --wall converts one of them\n",
                     (unsigned long long)st.cpu_seen, (unsigned long long)st.wall_seen);
         if (st.samples == 0 && collapsed_inputs < a.input_count)
-            fprintf(stderr, "jfrconv: warning: no %s events in the input\n", events_read(&a));
+            fprintf(stderr, "jfrconv: warning: no %s events in the input\n", jfr_convert_event_names(&a.convert));
         describe(&p, &a, &st, a.convert.from_ns > start ? a.convert.from_ns : start,
                  a.convert.to_ns < end ? a.convert.to_ns : end);
         if (collapsed_inputs == a.input_count) {   /* no recording: say where the stacks came from */

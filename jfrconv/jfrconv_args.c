@@ -131,6 +131,8 @@ static int apply(jfrconv_args *a, const options_spec *s, const char *name, const
         return jfr_convert_add_filter(&a->convert, s->jfrconv_sets == JFRCONV_SETS_INCLUDE, value, err, errlen);
     case JFRCONV_SETS_CPU_ONLY: a->convert.cpu_only = true; return 0;
     case JFRCONV_SETS_WALL_ONLY: a->convert.wall_only = true; return 0;
+    case JFRCONV_SETS_ALLOC_ONLY: a->convert.alloc = true; return 0;
+    case JFRCONV_SETS_LOCK_ONLY: a->convert.lock = true; return 0;
     case JFRCONV_SETS_LINES: a->convert.lines = true; return 0;
     case JFRCONV_SETS_BCI: a->convert.bci = true; return 0;
     case JFRCONV_SETS_NORM: a->convert.norm = true; return 0;
@@ -152,6 +154,7 @@ static int apply(jfrconv_args *a, const options_spec *s, const char *name, const
 static void settle(jfrconv_args *a) {
     a->convert.threads = a->output.threads;
     a->convert.state_frames = a->output.states;
+    a->convert.live = a->output.live;
     a->convert.style = (names_style){a->output.simple, a->output.dot, a->output.sig, a->output.ann};
     a->convert.leak = a->output.leak;   /* issue 21 */
 }

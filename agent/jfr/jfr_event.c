@@ -11,6 +11,46 @@ void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key,
     jfr_buf_event_end(b, at);
 }
 
+void jfr_event_allocation_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key,
+                                 uint64_t class_key, uint64_t weight) {
+    size_t at = jfr_buf_event_begin(b, JFR_OBJECT_ALLOCATION_SAMPLE);
+    jfr_buf_put_varint(b, ticks);
+    jfr_buf_put_varint(b, thread_key);
+    jfr_buf_put_varint(b, trace_key);
+    jfr_buf_put_varint(b, class_key);
+    jfr_buf_put_varint(b, weight);
+    jfr_buf_event_end(b, at);
+}
+
+/* A wait that ended at 'ticks': the JDK's events start when the wait began. */
+static size_t begin_wait(jfr_buf *b, uint64_t type, uint64_t ticks, uint64_t waited, uint64_t thread_key,
+                         uint64_t trace_key, uint64_t class_key) {
+    size_t at = jfr_buf_event_begin(b, type);
+    jfr_buf_put_varint(b, ticks > waited ? ticks - waited : 0);
+    jfr_buf_put_varint(b, waited);
+    jfr_buf_put_varint(b, thread_key);
+    jfr_buf_put_varint(b, trace_key);
+    jfr_buf_put_varint(b, class_key);
+    return at;
+}
+
+void jfr_event_monitor_enter(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t thread_key, uint64_t trace_key,
+                             uint64_t class_key) {
+    size_t at = begin_wait(b, JFR_JAVA_MONITOR_ENTER, ticks, waited, thread_key, trace_key, class_key);
+    jfr_buf_put_varint(b, 0);   /* previousOwner: not known to JVMTI's event */
+    jfr_buf_put_varint(b, 0);   /* address */
+    jfr_buf_event_end(b, at);
+}
+
+void jfr_event_thread_park(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t thread_key, uint64_t trace_key,
+                           uint64_t class_key) {
+    size_t at = begin_wait(b, JFR_THREAD_PARK, ticks, waited, thread_key, trace_key, class_key);
+    /* timeout and until not known: Long.MIN_VALUE, which the JDK's tools show as N/A */
+    jfr_buf_put_varint(b, 0x8000000000000000ULL);
+    jfr_buf_put_varint(b, 0x8000000000000000ULL);
+    jfr_buf_put_varint(b, 0);              /* address */
+    jfr_buf_event_end(b, at);
+}
 /* issue 21: native memory and locks */
 void jfr_event_malloc(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, uint64_t address,
                       uint64_t size) {

@@ -13,6 +13,14 @@
  * (THREAD_STATE_DEFAULT for CPU samples). */
 void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, int state);
 
+/* An allocation sample: weight in bytes (the estimate of all allocation it stands for). */
+void jfr_event_allocation_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key,
+                                 uint64_t class_key, uint64_t weight);
+/* A contended monitor entered (park: a thread unparked) after waiting 'waited' ticks until 'ticks'. */
+void jfr_event_monitor_enter(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t thread_key, uint64_t trace_key,
+                             uint64_t class_key);
+void jfr_event_thread_park(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t thread_key, uint64_t trace_key,
+                           uint64_t class_key);
 /* Native memory and locks: profiler.Malloc (address, bytes), profiler.Free (address; no stack: key 0),
  * profiler.NativeLock (time waited in ticks, the lock's address). */
 void jfr_event_malloc(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, uint64_t address,

@@ -121,6 +121,17 @@ static const class_def classes[] = {
                V("jvmFlags", JFR_STRING), V("javaArguments", JFR_STRING),
                {"jvmStartTime", JFR_LONG, false, false, JFR_ANN_TIMESTAMP, "MILLISECONDS_SINCE_EPOCH"},
                V("pid", JFR_LONG))},
+    {JFR_OBJECT_ALLOCATION_SAMPLE, "jdk.ObjectAllocationSample", EVENT, false, "Object Allocation Sample",
+     0, FIELDS(START_TIME, EVENT_THREAD, STACK_TRACE, P("objectClass", JFR_CLASS),
+               {"weight", JFR_LONG, false, false, JFR_ANN_DATA_AMOUNT, "BYTES"})},
+    {JFR_JAVA_MONITOR_ENTER, "jdk.JavaMonitorEnter", EVENT, false, "Java Monitor Blocked",
+     0, FIELDS(START_TIME, DURATION, EVENT_THREAD, STACK_TRACE, P("monitorClass", JFR_CLASS),
+               P("previousOwner", JFR_THREAD), V("address", JFR_LONG))},
+    {JFR_THREAD_PARK, "jdk.ThreadPark", EVENT, false, "Java Thread Park",
+     0, FIELDS(START_TIME, DURATION, EVENT_THREAD, STACK_TRACE, P("parkedClass", JFR_CLASS),
+               {"timeout", JFR_LONG, false, false, JFR_ANN_TIMESPAN, "NANOSECONDS"},
+               {"until", JFR_LONG, false, false, JFR_ANN_TIMESTAMP, "MILLISECONDS_SINCE_EPOCH"},
+               V("address", JFR_LONG))},
 };
 
 /* The string table: each distinct string once, in order of first use. */

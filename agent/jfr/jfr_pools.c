@@ -7,6 +7,7 @@
  */
 #include "jfr_pools.h"
 
+#include "class_names.h"
 #include "frame_names.h"
 #include "thread_state.h"
 #include "jfr_chunk.h"
@@ -93,12 +94,14 @@ void jfr_pools_init(jfr_pools *p, trace_table *table0, trace_table *table1, bool
     p->chunk_seq = 1;
     u64map_init(&p->traces);
     u64map_init(&p->threads);
+    u64map_init(&p->event_classes);
     registry_init(p, 1ULL << PREFIX_SHIFT);
 }
 
 void jfr_pools_free(jfr_pools *p) {
     u64map_free(&p->traces);
     u64map_free(&p->threads);
+    u64map_free(&p->event_classes);
     registry_free(p);
 }
 
@@ -110,6 +113,15 @@ void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid) {
         /* Named while it runs: a thread that ends before the chunk does keeps its name in the pool. */
         threads_remember_os_name((int)tid);
     }
+}
+
+#define EVENT_CLASS_KEYS (1ULL << 62)
+
+uint64_t jfr_pools_event_class_key(jfr_pools *p, uint32_t class_id) {
+    uint64_t seen;
+    if (!class_id) return 0;
+    if (!u64map_get(&p->event_classes, class_id, &seen) && u64map_put(&p->event_classes, class_id, 1)) p->failed = true;
+    return EVENT_CLASS_KEYS | class_id;
 }
 
 static bool grow(void **array, size_t elem, size_t count, size_t *cap) {
@@ -205,7 +217,11 @@ typedef struct {
 } frame_out;
 
 /* The JFR frame type of a frame frame_names named (the convention of jfr_types.h). */
-static int jfr_frame_type(frame_type type, bool cpp) {
+static int jfr_frame_type(const trace_frame *f, frame_type type, bool cpp) {
+    /* A class leaf stays out of JFR stacks (write_stack); were one written, async-profiler's types: Inlined
+     * ("_[i]"), Kernel ("_[k]") outside a TLAB, which is what the ann suffixes spell. */
+    if (frame_kind_is_class(f->kind))
+        return f->kind == FRAME_CLASS_ALLOC_OUTSIDE_TLAB ? JFR_FRAME_KERNEL : JFR_FRAME_INLINED;
     if (type == FTYPE_KERNEL) return JFR_FRAME_KERNEL;
     return cpp ? JFR_FRAME_CPP : JFR_FRAME_NATIVE;
 }
@@ -219,7 +235,7 @@ static frame_out named_frame(resolver *r, const trace_frame *f) {
     char name[1024];
     bool cpp = false;
     frame_type type = frame_names_get(f, (names_style){0}, r->pools->lib, name, sizeof(name), &cpp);
-    int jfr_type = jfr_frame_type(type, cpp);
+    int jfr_type = jfr_frame_type(f, type, cpp);
     uint32_t m = named_method(r, name, jfr_type);
     if (cache && m && u64map_put(cache, f->id, ((uint64_t)jfr_type << 32) | m)) r->failed = true;
     return (frame_out){m, -1, -1, jfr_type};
@@ -260,6 +276,11 @@ static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
         static const trace_frame unknown = {MARKER_UNKNOWN_STATE, 0, FRAME_MARKER};
         frames = &unknown;
         depth = 1;
+    }
+    if (depth > 1 && frame_kind_is_class(frames[0].kind)) {
+        /* An allocation or lock sample: its class is the event's field, not a frame (jfr_types.h). */
+        frames++;
+        depth--;
     }
     bool truncated = depth > 0 && frames[depth - 1].kind == FRAME_MARKER && frames[depth - 1].id == MARKER_TRUNCATED;
     jfr_buf_put_u8(b, truncated);
@@ -316,7 +337,24 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
         jfr_buf_put_int(b, k->modifiers);
         jfr_buf_put_u8(b, 0);
     }
-    jfr_chunk_pool_end(b, c, r->class_count);
+    size_t event_classes = 0;
+    for (size_t i = 0; i < r->pools->event_classes.capacity; i++) {
+        uint64_t id = r->pools->event_classes.keys[i];
+        if (!id) continue;
+        /* The JDK's form of the name: "java/lang/String" for an instance class, the signature for arrays. */
+        const char *sig = class_names_signature((uint32_t)id);
+        char name[1024];
+        if (sig && sig[0] == 'L' && strlen(sig) >= 3) snprintf(name, sizeof(name), "%.*s", (int)strlen(sig) - 2, sig + 1);
+        else snprintf(name, sizeof(name), "%s", sig ? sig : "[unknown_class]");
+        jfr_buf_put_varint(b, EVENT_CLASS_KEYS | id);
+        jfr_buf_put_varint(b, 0);
+        jfr_buf_put_varint(b, ref(r, symbol(r, name)));
+        jfr_buf_put_varint(b, 0);
+        jfr_buf_put_int(b, 0);
+        jfr_buf_put_u8(b, 0);
+        event_classes++;
+    }
+    jfr_chunk_pool_end(b, c, r->class_count + event_classes);
 
     jfr_chunk_pool_begin(b, c, JFR_PACKAGE);
     for (size_t i = 0; i < r->package_count; i++) {
@@ -407,8 +445,10 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     /* The next chunk starts with no references, and thread keys of its own. */
     u64map_free(&p->traces);
     u64map_free(&p->threads);
+    u64map_free(&p->event_classes);
     u64map_init(&p->traces);
     u64map_init(&p->threads);
+    u64map_init(&p->event_classes);
     p->failed = false;
     p->chunk_seq++;
     return rc;

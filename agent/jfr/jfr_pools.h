@@ -32,6 +32,7 @@ typedef struct {
     bool lib;            /* the 'lib' option: native names carry their library */
     u64map traces;       /* trace id -> 1: stacks the chunk's events refer to */
     u64map threads;      /* OS tid -> 1 */
+    u64map event_classes;/* class_names id -> 1: classes the chunk's allocation and lock events name */
     bool failed;         /* out of memory while noting: the chunk's pools would be incomplete */
     uint64_t chunk_seq;  /* 1 for the recording's first chunk */
     /* the recording's registry of stable keys */
@@ -61,6 +62,10 @@ static inline void jfr_pools_table_reset(jfr_pools *p, int index) {
 
 /* An event of this chunk refers to stack 'trace_id' (table bit included) and thread 'tid'. */
 void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid);
+
+/* The key of class_names id 'class_id' as an event's class field (objectClass, monitorClass), noting that the
+ * chunk refers to it. Keys of their own range: they never meet the registry's. */
+uint64_t jfr_pools_event_class_key(jfr_pools *p, uint32_t class_id);
 
 /* Appends the chunk's checkpoint event with every pool, then forgets the chunk's references and moves to
  * the next chunk's keys. -1 when out of memory. */

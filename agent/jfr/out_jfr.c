@@ -15,6 +15,7 @@
 #include "out_jfr.h"
 
 #include "cpu_load.h"
+#include "event_kind.h"
 #include "filepath.h"
 #include "jfr_chunk.h"
 #include "jfr_event.h"
@@ -260,6 +261,28 @@ static void chunk_end(uint64_t ticks) {
     else if (append_chunk() == 0) rec.chunks++;
 }
 
+/* The event of one sample: allocation and lock samples end in their class (jfr_types.h), which becomes the
+ * event's class field; the others are written by jfr_sample_event. False when the sample's event has no
+ * JFR event. */
+static bool write_sample_event(const sample_record *s) {
+    uint64_t thread = jfr_pools_thread_key(&rec.pools, s->tid), trace = jfr_pools_trace_key(&rec.pools, s->trace_id);
+    if (s->event != EVENT_ALLOC && s->event != EVENT_LOCK) return jfr_sample_event_write(&rec.buf, s, thread, trace);
+    const trace_frame *frames;
+    uint32_t depth;
+    trace_table *table = rec.tables[s->trace_id >> 31];
+    const trace_frame *leaf = table && traces_get(table, s->trace_id & 0x7fffffffu, &frames, &depth) && depth > 1
+                                  ? &frames[0] : NULL;
+    if (!leaf || !frame_kind_is_class(leaf->kind)) return false;
+    uint64_t class_key = jfr_pools_event_class_key(&rec.pools, (uint32_t)leaf->id);
+    if (leaf->kind == FRAME_CLASS_MONITOR)
+        jfr_event_monitor_enter(&rec.buf, s->ticks, s->weight, thread, trace, class_key);
+    else if (leaf->kind == FRAME_CLASS_PARK)
+        jfr_event_thread_park(&rec.buf, s->ticks, s->weight, thread, trace, class_key);
+    else
+        jfr_event_allocation_sample(&rec.buf, s->ticks, thread, trace, class_key, s->weight);
+    return true;
+}
+
 /* Turns every queued sample into an event. Caller holds rec.mutex. */
 static void drain(void) {
     sample_record batch[512];
@@ -270,8 +293,7 @@ static void drain(void) {
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            if (!jfr_sample_event_write(&rec.buf, &batch[i], jfr_pools_thread_key(&rec.pools, batch[i].tid),
-                                        jfr_pools_trace_key(&rec.pools, batch[i].trace_id))) {
+            if (!write_sample_event(&batch[i])) {
                 rec.unwritable++;
                 continue;
             }

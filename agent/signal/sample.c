@@ -125,6 +125,10 @@ void sample_leave(void) {
     atomic_fetch_sub(&sampling.in_flight, 1);
 }
 
+void sample_count_drop(drop_reason r) {
+    if ((unsigned)r < DROP_REASON_COUNT) count(&sampling.dropped[r]);
+}
+
 int sample_max_depth(void) {
     return sampling.config.max_depth;
 }

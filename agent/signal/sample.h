@@ -27,6 +27,7 @@ typedef enum {
     DROP_TABLE_FULL,        /* too many distinct stacks */
     DROP_FRAMES_FULL,       /* the frame arena is full */
     DROP_RING_FULL,         /* jfr: the record queue to the writer thread is full */
+    DROP_LIVE_FULL,         /* alloc,live: too many sampled objects alive to track another */
     DROP_REASON_COUNT
 } drop_reason;
 
@@ -77,6 +78,8 @@ void sample_set_thread_env(JNIEnv *env);
 bool sample_enter(void);
 void sample_leave(void);
 void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started);
+/* Counts a sample that could not be kept, outside the storage (e.g. DROP_LIVE_FULL). */
+void sample_count_drop(drop_reason r);
 void sample_store_event(event_kind event, int state, const trace_frame *frames, uint32_t depth, uint64_t weight,
                         uint64_t started);
 /* A sample the wall engine's timer thread counted again without a signal (trace_store_repeat's result,

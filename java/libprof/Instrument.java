@@ -13,4 +13,7 @@ public final class Instrument {
 
     /** Counts the call and, every Nth call, records the calling thread's Java stack. */
     public static native void recordSample();
+
+    /** Called at the start of LockSupport.setBlocker while lock profiling: a park begins or ends. */
+    public static native void parkEdge();
 }

@@ -1,0 +1,123 @@
+/*
+ * engine_alloc: allocation profiling through the JVM's own sampler (JVMTI SampledObjectAlloc, JDK 11+).
+ * The JVM picks an allocation every 'interval' bytes on average (SetHeapSamplingInterval: a random,
+ * geometrically distributed distance between samples) and calls back on the allocating thread, outside
+ * any signal handler, with the object, its class and its size. The sample is the thread's Java stack
+ * (java_stack.h) with the class as its leaf (FRAME_CLASS_ALLOC).
+ *
+ * Why Java frames only: the native frames below the callback are the JVM's own allocation slow path and
+ * JVMTI's event posting, the same in every sample; the walker of the signal path needs a signal context.
+ *
+ * Weight: the sampler picks bytes, not objects, so an object of s bytes is picked with probability
+ * p(s) = 1 - exp(-s / interval); each sample stands for s / p(s) bytes (Horvitz-Thompson), which is about
+ * 'interval' for small objects and s for objects larger than the interval. The sum of the weights
+ * estimates all bytes allocated; the count of samples is the default value ('total' shows the weights).
+ */
+#include "alloc_live.h"
+#include "class_names.h"
+#include "engine.h"
+#include "java_stack.h"
+#include "jvm.h"
+#include "jvmti_events.h"
+#include "log.h"
+#include "sample.h"
+#include "sample_cost.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+static _Atomic bool recording;
+static uint64_t interval_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
+static bool live;
+
+uint64_t engine_alloc_weight(uint64_t size, uint64_t interval);
+
+uint64_t engine_alloc_weight(uint64_t size, uint64_t interval) {
+    if (!interval || !size) return size;
+    double p = -expm1(-(double)size / (double)interval);
+    return p > 0 ? (uint64_t)llround((double)size / p) : size;
+}
+
+void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object, jclass klass,
+                                    jlong size) {
+    (void)thread;
+    if (!atomic_load_explicit(&recording, memory_order_acquire)) return;
+    if (sample_enter()) {
+        uint64_t started = sample_cost_now();
+        trace_frame *frames = NULL;
+        uint32_t n = java_stack_take(jni, false, 1, false, &frames);
+        if (n) {
+            frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_ALLOC};
+            uint64_t weight = engine_alloc_weight(size > 0 ? (uint64_t)size : 0, interval_bytes);
+            if (!live) sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
+            else if (!alloc_live_add(jni, object, frames, n + 1, sample_thread_id(), weight))
+                sample_count_drop(DROP_LIVE_FULL);
+        }
+    }
+    sample_leave();
+}
+
+static JNIEnv *current_jni(void) {
+    JNIEnv *jni = NULL;
+    JavaVM *vm = jvm_vm();
+    return vm && (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) == JNI_OK ? jni : NULL;
+}
+
+static int alloc_check(const prof_options *o, char *err, size_t errlen) {
+    if (o->live && options_effective_format(o) == FORMAT_JFR) {
+        snprintf(err, errlen, "live: not available with the jfr format (a recording streams samples as they come; "
+                 "'live' decides at the end); write html, collapsed or text");
+        return -1;
+    }
+    live = o->live;
+    return jvmti_events_add_capability(JVMTI_CAP_SAMPLED_ALLOC, "alloc", err, errlen);
+}
+
+static int alloc_start(uint64_t interval, char *err, size_t errlen) {
+    jvmtiEnv *jvmti = jvm_jvmti();
+    interval_bytes = interval ? interval : OPTIONS_DEFAULT_ALLOC_BYTES;
+    if (interval_bytes > 0x7fffffff) interval_bytes = 0x7fffffff;
+    JNIEnv *jni = current_jni();
+    if (jni) alloc_live_clear(jni);
+    jvmtiError e = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)interval_bytes);
+    if (e != JVMTI_ERROR_NONE) {
+        snprintf(err, errlen, "alloc=%llu: JVMTI refused the sampling interval (error %d)",
+                 (unsigned long long)interval_bytes, (int)e);
+        return -1;
+    }
+    atomic_store_explicit(&recording, true, memory_order_release);
+    if (jvmti_events_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, true, "alloc", err, errlen)) {
+        atomic_store(&recording, false);
+        return -1;
+    }
+    return 0;
+}
+
+static void alloc_stop(void) {
+    char err[256];
+    atomic_store(&recording, false);
+    if (jvmti_events_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, false, "alloc", err, sizeof(err))) log_warn("%s", err);
+}
+
+static trace_table *alloc_dump_table(void) {
+    if (!live) return NULL;
+    JNIEnv *jni = current_jni();
+    trace_table *t = jni ? alloc_live_store(jni) : NULL;
+    if (!jni) log_warn("alloc,live: the dump runs on a thread the JVM does not know: live objects cannot be told apart");
+    return t;
+}
+
+const engine engine_alloc = {
+    .name = "alloc",
+    .event = EVENT_ALLOC,
+    .units = "bytes",
+    .counts = ENGINE_ALLOC_COUNTS,
+    .default_interval_ns = OPTIONS_DEFAULT_ALLOC_BYTES,
+    .java_only = true,
+    .check = alloc_check,
+    .start = alloc_start,
+    .stop = alloc_stop,
+    .dump_table = alloc_dump_table,
+};

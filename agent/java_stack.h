@@ -1,0 +1,24 @@
+/*
+ * java_stack: the calling thread's Java stack, taken on that thread outside signal handlers (the
+ * instrumentation helper, JVMTI allocation and monitor callbacks). AsyncGetCallTrace from the thread's
+ * last Java frame anchor (a native call or a JVMTI callback left one), JVMTI GetStackTrace when that fails.
+ * Frames go into a per-thread buffer that grows to jstackdepth; the result is valid until the thread's
+ * next call. Never from signal handlers: it allocates and calls JVMTI.
+ */
+#ifndef LIBPROF_JAVA_STACK_H
+#define LIBPROF_JAVA_STACK_H
+
+#include "frame.h"
+
+#include <jni.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Takes the stack, leaf first, leaving 'extra' free slots before the first frame (for a leaf frame the
+ * caller adds, such as an allocated class). skip_native_top: the topmost frame is the caller's own native
+ * method (the instrumentation helper) and is left out. *frames points at the buffer (extra slots first);
+ * returns the number of Java frames after them (at least 1: a marker when nothing could be walked), or 0
+ * when out of memory. jvmti_only (tests) skips AsyncGetCallTrace. */
+uint32_t java_stack_take(JNIEnv *jni, bool skip_native_top, uint32_t extra, bool jvmti_only, trace_frame **frames);
+
+#endif
