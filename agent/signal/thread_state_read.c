@@ -51,7 +51,7 @@ static int read_int(uintptr_t base, uint64_t offset) {
 /* True when the leaf Java frame is Thread.sleep's native method. */
 static bool in_sleep(const trace_frame *frames, uint32_t depth) {
     for (uint32_t i = 0; i < depth; i++) {
-        if (frames[i].kind != FRAME_JAVA) continue;
+        if (!frame_kind_is_java(frames[i].kind)) continue;   /* any Java frame: typed by cstack=vm, or not */
         for (int m = 0; m < 3; m++)
             if (frames[i].id && frames[i].id == layout.sleep_methods[m]) return true;
         return false;
