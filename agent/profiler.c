@@ -547,7 +547,7 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
 static int metrics_locked(const prof_options *o, char *err, size_t errlen) {
     profile meta;
     profile_init(&meta);
-    fill_meta(&meta);
+    fill_meta(&meta, output_event(&session));
     sample_counters c;
     sample_get_counters(&c);
     /* Every reason, zeros too: a monitoring system rates a counter only once it has seen it. */
