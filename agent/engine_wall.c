@@ -268,7 +268,9 @@ static int wall_start(uint64_t interval_ns, char *err, size_t errlen) {
         snprintf(err, errlen, "wall: cannot install the profiling signal handler: %s", strerror(errno));
         return -1;
     }
-    int q = engine_queued_signal();
+    /* LIBPROF_TEST_WALL_SHARED_SIGNAL=1 (tests only): share the profiling signal, as when none is free. */
+    const char *shared = getenv("LIBPROF_TEST_WALL_SHARED_SIGNAL");
+    int q = shared && strcmp(shared, "1") == 0 ? -1 : engine_queued_signal();
     queued_signo = q > 0 ? q : 0;
     if (q > 0) log_debug("wall: samples with real-time signal %d", q);
     else log_info("wall: no real-time signal is free: sharing the profiling signal with the CPU engines, whose "
