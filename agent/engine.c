@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 const engine *engine_choose(const prof_options *o, bool verbose, char *err, size_t errlen) {
     const char *event = o->event;
@@ -105,13 +106,31 @@ bool engine_handler_installed(int signo) {
            current.sa_sigaction == sample_signal_handler;
 }
 
+/* The queued signal's number once chosen (engine_queued_signal); engine_move_signal never takes it. */
+static _Atomic int queued;
+
 int engine_move_signal(void) {
     int from = engine_profiling_signal();
     for (int i = 0; i < ALTERNATE_SIGNAL_COUNT; i++) {
         int signo = SIGRTMIN + ALTERNATE_SIGNAL_OFFSET + i;
-        if (signo == from || signo > SIGRTMAX || taken_by_other(signo)) continue;
+        if (signo == from || signo == atomic_load(&queued) || signo > SIGRTMAX || taken_by_other(signo)) continue;
         if (engine_install_handler(signo) != 0) continue;
         atomic_store(&chosen, signo);
+        return signo;
+    }
+    return -1;
+}
+
+int engine_queued_signal(void) {
+    int signo = atomic_load(&queued);
+    if (signo) return signo;
+    int profiling = engine_profiling_signal();
+    /* From the top of the alternatives down: engine_move_signal takes them from the bottom up. */
+    for (int i = ALTERNATE_SIGNAL_COUNT; i-- > 0;) {
+        signo = SIGRTMIN + ALTERNATE_SIGNAL_OFFSET + i;
+        if (signo == profiling || signo > SIGRTMAX || taken_by_other(signo)) continue;
+        if (engine_install_handler(signo) != 0) continue;
+        atomic_store(&queued, signo);
         return signo;
     }
     return -1;
@@ -135,6 +154,17 @@ const engine *engine_for_event(event_kind event, const prof_options *o, char *er
     return e;
 }
 
+/* Our handlers block each other's signals while they run: a handler is never interrupted by another sample
+ * on the same thread, whose stack would be our handler's and which would share its per-thread state. */
+static int install(int signo, const sigset_t *ours) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = sample_signal_handler;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sa.sa_mask = *ours;
+    return sigaction(signo, &sa, NULL);
+}
+
 int engine_install_handler(int signo) {
     static sigset_t installed;
     static bool initialised;
@@ -143,12 +173,21 @@ int engine_install_handler(int signo) {
         initialised = true;
     }
     if (sigismember(&installed, signo) == 1) return 0;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_sigaction = sample_signal_handler;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(signo, &sa, NULL) != 0) return -1;
-    sigaddset(&installed, signo);
+    sigset_t ours = installed;
+    sigaddset(&ours, signo);
+    if (install(signo, &ours) != 0) return -1;
+    installed = ours;
+    /* The handlers installed before block this signal too from now on (those another party took stay its). */
+    for (int other = 1; other <= SIGRTMAX; other++) {
+        if (other != signo && sigismember(&installed, other) == 1 && engine_handler_installed(other))
+            install(other, &ours);
+    }
     return 0;
+}
+
+uint64_t engine_thread_cpu_ns(int tid) {
+    struct timespec ts;
+    /* The kernel's MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED). */
+    if (clock_gettime((clockid_t)((~(clockid_t)tid << 3) | 6), &ts) != 0) return 0;
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }

@@ -128,4 +128,14 @@ bool engine_handler_installed(int signo);
  * handler installed. Returns it, or -1 when none is free. The caller moves the engine (move_signal). */
 int engine_move_signal(void);
 
+/* A real-time signal of its own, with our handler installed, for an engine that queues its signals to
+ * threads (wall: sigqueue-style values) while another engine uses the profiling signal: real-time signals
+ * queue, so neither engine's signal can merge with the other's and be lost (two deliveries of a standard
+ * signal pending together are one). Chosen once, never the profiling signal, and never taken by
+ * engine_move_signal. -1 when no real-time signal is free. */
+int engine_queued_signal(void);
+
+/* Thread tid's CPU clock in ns (of any thread of the process; a system call), 0 when it has ended. */
+uint64_t engine_thread_cpu_ns(int tid);
+
 #endif

@@ -13,6 +13,13 @@
  * are released on thread end, on stop, and for threads that died without telling the JVM (swept now and
  * then); their number is bounded by half of RLIMIT_NOFILE so the application keeps its descriptors. State
  * a handler may be reading is freed only after perf_hooks_wait_idle.
+ *
+ * A one-shot event is re-armed only by its handler: if its signal never reaches the handler (a standard
+ * signal arriving while one of the same number is pending on the thread is merged into it: anyone's kill,
+ * another engine sharing the signal; or the thread blocks it), the thread would get no CPU samples for the
+ * rest of the session. A watch thread re-arms the time event of a thread that has run WATCH_STUCK_PERIODS
+ * periods of CPU without a signal taken (an armed event fires after one), and counts the periods it ran as
+ * samples lost (DROP_SIGNAL_LOST; an estimate, to the watch's granularity). Counted events (page faults...) may rightly not fire for long: not watched.
  */
 #define _GNU_SOURCE
 #include "engine.h"
@@ -21,6 +28,8 @@
 #include "perf_events.h"
 #include "perf_hooks.h"
 #include "perf_hooks_init.h"
+#include "periodic.h"
+#include "sample.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,6 +52,10 @@
 #define SWEEP_EVERY 64             /* thread starts between two sweeps for dead threads */
 /* A time event this short would keep a thread in its signal handler: the kernel itself allows 10 us. */
 #define MIN_TIME_PERIOD_NS 100000ULL
+#define WATCH_STUCK_PERIODS 4
+/* The watch looks at most every 250 ms: one system call per thread each time (its CPU clock), which must
+ * stay cheap for JVMs with thousands of threads. */
+#define WATCH_MIN_NS 250000000L
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static perf_thread **threads;      /* under lock */
@@ -65,6 +78,8 @@ static enum { DENY_NONE, DENY_ALL, DENY_KERNEL } deny_for_test;
 
 /* Threads the session could not sample fully, reported at stop. */
 static uint64_t armed_total, skipped_fd_limit, open_failed, without_ring;
+static uint64_t rearmed_lost, lost_periods;   /* the watch's re-arms, and the periods they had missed */
+static periodic watch;
 
 static int gettid_now(void) {
     return (int)syscall(SYS_gettid);
@@ -225,6 +240,7 @@ static void arm_thread(int tid) {
     }
     t->tid = tid;
     t->fd = fd;
+    t->cpu_seen_ns = engine_thread_cpu_ns(tid);
     if (kernel_allowed) map_ring(t);
     if (route_signal(fd, tid) != 0) {
         open_failed++;
@@ -264,6 +280,29 @@ static void sweep_dead_threads(void) {
         if (syscall(SYS_tgkill, pid, threads[i]->tid, 0) != 0 && errno == ESRCH) dead[n++] = i;
     }
     if (n) release_at(dead, n);
+}
+
+/* Re-arms the events whose signal was lost (see the top of this file). */
+static void watch_events(void) {
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; running && i < thread_count; i++) {
+        perf_thread *t = threads[i];
+        uint32_t fired = atomic_load_explicit(&t->fired, memory_order_relaxed);
+        uint64_t cpu = engine_thread_cpu_ns(t->tid);
+        if (fired != t->fired_seen || cpu < t->cpu_seen_ns) {
+            t->fired_seen = fired;
+            t->cpu_seen_ns = cpu;
+            continue;
+        }
+        uint64_t ran = cpu - t->cpu_seen_ns;
+        if (ran < WATCH_STUCK_PERIODS * period) continue;
+        ioctl(t->fd, PERF_EVENT_IOC_REFRESH, 1);
+        t->cpu_seen_ns = cpu;
+        rearmed_lost++;
+        lost_periods += ran / period;
+        sample_count_lost(DROP_SIGNAL_LOST, ran / period);
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 /* Engine interface ------------------------------------------------------------------------------------- */
@@ -310,7 +349,7 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     atomic_store_explicit(&period_exact, kind->time_based && kernel_allowed && period == interval_ns,
                           memory_order_relaxed);
     running = true;
-    armed_total = skipped_fd_limit = open_failed = without_ring = 0;
+    armed_total = skipped_fd_limit = open_failed = without_ring = rearmed_lost = lost_periods = 0;
     starts_since_sweep = 0;
     for (struct dirent *e; (e = readdir(dir)) != NULL;) {
         int tid = atoi(e->d_name);
@@ -331,6 +370,12 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
         running = false;
         return -1;
     }
+    if (kind->time_based) {
+        uint64_t every = WATCH_STUCK_PERIODS * period;
+        if (periodic_start(&watch, every > WATCH_MIN_NS ? (long)every : WATCH_MIN_NS, watch_events) != 0)
+            log_warn("perf: cannot start the thread that re-arms events whose signal was lost: such threads "
+                     "get no more samples");
+    }
     return 0;
 }
 
@@ -349,6 +394,7 @@ static uint64_t perf_count_weight(const siginfo_t *info, uint64_t interval) {
 }
 
 static void perf_stop(void) {
+    periodic_stop(&watch);
     pthread_mutex_lock(&lock);
     running = false;
     for (size_t i = 0; i < thread_count; i++) perf_hooks_unpublish(threads[i]);
@@ -361,6 +407,10 @@ static void perf_stop(void) {
                  (unsigned long long)(armed_total + skipped_fd_limit + open_failed),
                  (unsigned long long)skipped_fd_limit, (unsigned long long)open_failed,
                  (unsigned long long)without_ring);
+    if (rearmed_lost)
+        log_info("perf: %llu events re-armed after their signal was lost (merged into a pending one, or blocked); "
+                 "%llu samples lost with them (counted as signal_lost)",
+                 (unsigned long long)rearmed_lost, (unsigned long long)lost_periods);
     pthread_mutex_unlock(&lock);
 }
 

@@ -5,6 +5,12 @@
  * (rt_tgsigqueueinfo: wall_signal.h says how the handler knows it is ours), and the handler walks the
  * whole stack as for CPU samples.
  *
+ * The signal is a real-time one of its own (engine_queued_signal), not the profiling signal the CPU
+ * engines use: standard signals do not queue, so a perf event's signal arriving while a wall signal is
+ * pending on that thread would be merged into it and lost, and with it the one-shot event's re-arming
+ * (the thread would get no more CPU samples). Real-time signals queue. Only when none is free does the
+ * engine share the profiling signal (logged; merges are then possible, see engine_perf.c's re-arming).
+ *
  * Scale: a JVM with thousands of threads that mostly wait must not pay for waking each of them every
  * interval. A thread whose CPU clock has not moved (by more than IDLE_CPU_NS, what the signal's own
  * delivery costs) since its last sample's handler finished is where that sample found it: its stack and
@@ -58,6 +64,7 @@ static u64map slot_by_tid;      /* tid -> slot index + 1 (timer thread only) */
 static uint32_t *free_slots;    /* free slot indexes (a stack) */
 static uint32_t free_count;
 static uint32_t round_no;
+static int queued_signo;        /* our own real-time signal; 0: none free, the profiling signal is shared */
 
 typedef struct {
     uint64_t rounds, late_rounds, signalled, repeated, send_failed, no_slot, pending, given_up;
@@ -69,11 +76,6 @@ static uint64_t clock_ns(clockid_t c) {
     struct timespec ts;
     if (clock_gettime(c, &ts) != 0) return 0;
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* Another thread's CPU clock (the kernel's MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)). */
-static uint64_t thread_cpu_ns(uint32_t tid) {
-    return clock_ns((clockid_t)((~(clockid_t)tid << 3) | 6));
 }
 
 static bool tid_wanted(uint32_t tid) {
@@ -115,7 +117,7 @@ static uint32_t slot_for(uint32_t tid) {
 static bool send_signal(uint32_t tid, uint32_t slot) {
     siginfo_t si;
     memset(&si, 0, sizeof(si));
-    int signo = engine_profiling_signal();
+    int signo = queued_signo ? queued_signo : engine_profiling_signal();
     si.si_signo = signo;
     si.si_code = SI_QUEUE;
     si.si_pid = wall.pid;
@@ -151,7 +153,8 @@ static void sample_thread(uint32_t tid) {
     }
     wall_slot *s = &wall.slots[i];
     s->seen = round_no;
-    if (atomic_load_explicit(&s->answered, memory_order_acquire) != s->sent) {
+    /* answered behind sent (a queued signal given up on may still come, and be answered twice). */
+    if ((int32_t)(atomic_load_explicit(&s->answered, memory_order_acquire) - s->sent) < 0) {
         /* The last signal has not been taken yet (a waiting thread may take long to be scheduled under
          * load): a second one would merge with it and its round be lost. This round is counted with that
          * sample when it comes; a thread that never takes it (blocking the signal) is signalled again. */
@@ -164,7 +167,7 @@ static void sample_thread(uint32_t tid) {
     uint64_t ref = atomic_load_explicit(&s->ref, memory_order_relaxed);
     if (s->missed) repeat_missed(s, tid, ref);
     if (ref != TRACE_STORE_NO_REF && !signal_all) {
-        uint64_t cpu = thread_cpu_ns(tid), after = atomic_load_explicit(&s->cpu_after_ns, memory_order_relaxed);
+        uint64_t cpu = engine_thread_cpu_ns((int)tid), after = atomic_load_explicit(&s->cpu_after_ns, memory_order_relaxed);
         int state = (int)atomic_load(&s->state);
         /* A thread sampled while running that used any CPU since may have gone to wait right after: only a
          * thread sampled waiting is allowed what our signal's delivery costs it. */
@@ -260,10 +263,18 @@ static int wall_start(uint64_t interval_ns, char *err, size_t errlen) {
     char why[256];
     if (thread_state_init(why, sizeof(why)))
         log_info("wall: Java thread states unavailable (%s): only running and in a system call are told", why);
+    /* The profiling signal's handler too: anyone's SIGPROF is ignored and counted, as in every session. */
     if (engine_install_handler(engine_profiling_signal()) != 0) {
         snprintf(err, errlen, "wall: cannot install the profiling signal handler: %s", strerror(errno));
         return -1;
     }
+    /* LIBPROF_TEST_WALL_SHARED_SIGNAL=1 (tests only): share the profiling signal, as when none is free. */
+    const char *shared = getenv("LIBPROF_TEST_WALL_SHARED_SIGNAL");
+    int q = shared && strcmp(shared, "1") == 0 ? -1 : engine_queued_signal();
+    queued_signo = q > 0 ? q : 0;
+    if (q > 0) log_debug("wall: samples with real-time signal %d", q);
+    else log_info("wall: no real-time signal is free: sharing the profiling signal with the CPU engines, whose "
+                  "signals may then merge with ours");
     if (prepare_slots(err, errlen)) return -1;
     const char *all = getenv("LIBPROF_TEST_WALL_SIGNAL_ALL");
     signal_all = all && strcmp(all, "1") == 0;
@@ -302,7 +313,8 @@ static void wall_stop(void) {
              visits ? stats.timer_cpu_ns / 1e3 / (double)visits : 0.0);
 }
 
-/* The handler follows the profiling signal wherever it moves: each round sends the current one. */
+/* Our own real-time signal is not the one moved; without one, each round sends the profiling signal as it is
+ * now, so the engine follows it wherever it moves. */
 static int wall_move_signal(int signo) {
     (void)signo;
     return 0;

@@ -70,6 +70,7 @@ void sample_get_counters(sample_counters *out) {
 
 const char *sample_drop_reason_name(drop_reason r) {
     static const char *const names[DROP_REASON_COUNT] = {"buffer_busy", "table_full", "frames_full",
-                                                            "jfr_ring_full", "live_full"};
+                                                            "jfr_ring_full", "live_full",
+                                                            "signal_lost"};
     return (unsigned)r < DROP_REASON_COUNT ? names[r] : "?";
 }

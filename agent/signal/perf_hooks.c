@@ -83,6 +83,7 @@ void perf_hooks_after_sample(const siginfo_t *info) {
                              __ATOMIC_RELEASE);
         }
         ioctl(t->fd, PERF_EVENT_IOC_REFRESH, 1);
+        atomic_fetch_add_explicit(&t->fired, 1, memory_order_relaxed);
     }
     leave();
     errno = saved_errno;

@@ -18,6 +18,9 @@ typedef struct {
     int fd;
     uint8_t *ring;        /* metadata page, then the data pages; NULL: no kernel frames for this thread */
     size_t ring_bytes;
+    _Atomic uint32_t fired;   /* signals its handler took (and re-armed after) */
+    uint32_t fired_seen;      /* engine_perf's watch only: 'fired' when it last changed */
+    uint64_t cpu_seen_ns;     /* engine_perf's watch only: the thread's CPU clock then */
 } perf_thread;
 
 #define PERF_HOOKS_TABLE_MAX (1 << 20)

@@ -104,6 +104,11 @@ void sample_count_repeat(int r) {
     count_result((trace_store_result)r);
 }
 
+void sample_count_lost(drop_reason reason, uint64_t samples) {
+    if ((unsigned)reason < DROP_REASON_COUNT && samples)
+        atomic_fetch_add_explicit(&sampling.dropped[reason], samples, memory_order_relaxed);
+}
+
 /* Stores one stack of thread 'tid', and counts the outcome and its cost ('started': a sample_cost_now()
  * reading). */
 static uint64_t store_stack(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t weight,

@@ -28,6 +28,10 @@ typedef enum {
     DROP_FRAMES_FULL,       /* the frame arena is full */
     DROP_RING_FULL,         /* jfr: the record queue to the writer thread is full */
     DROP_LIVE_FULL,         /* alloc,live: too many sampled objects alive to track another */
+    /* the engine's signal never reached our handler (merged into a pending signal of the same number, or
+     * blocked by the thread), so its one-shot event stayed disarmed until the perf engine's watch re-armed
+     * it: the periods of CPU time the thread ran meanwhile */
+    DROP_SIGNAL_LOST,
     DROP_REASON_COUNT
 } drop_reason;
 
@@ -85,6 +89,8 @@ void sample_store_event(event_kind event, int state, const trace_frame *frames, 
 /* A sample the wall engine's timer thread counted again without a signal (trace_store_repeat's result,
  * not TRACE_STORE_STALE): counted as stored, or dropped by reason. */
 void sample_count_repeat(int trace_store_result);
+/* Samples an engine knows were lost before any handler ran (DROP_SIGNAL_LOST): counted as dropped. */
+void sample_count_lost(drop_reason reason, uint64_t samples);
 
 /* jstackdepth of the session; the calling thread's OS id (cached per thread). */
 int sample_max_depth(void);
