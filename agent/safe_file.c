@@ -79,6 +79,18 @@ static bool links_trusted(const char *path, char *err, size_t errlen) {
     return true;
 }
 
+/* An existing regular file is replaced (or, behind a link of ours, written) only when it is our user's: a
+ * profiler running as root must not replace another user's file that happens to carry the output's name,
+ * whoever planted it there. */
+static bool regular_file_ours(const char *path, const struct stat *st, char *err, size_t errlen) {
+    if (st->st_uid == geteuid()) return true;
+    snprintf(err, errlen,
+             "'%s' is a file of another user (uid %u; this process runs as uid %u): refused, so that a profile "
+             "never replaces what is not its own; name a new file or remove that one first",
+             path, (unsigned)st->st_uid, (unsigned)geteuid());
+    return false;
+}
+
 safe_file_kind safe_file_classify(const char *path, char *err, size_t errlen) {
     struct stat st;
     if (lstat(path, &st) != 0) {
@@ -86,7 +98,7 @@ safe_file_kind safe_file_classify(const char *path, char *err, size_t errlen) {
         snprintf(err, errlen, "'%s': %s", path, strerror(errno));
         return SAFE_FILE_REFUSED;
     }
-    if (S_ISREG(st.st_mode)) return SAFE_FILE_NEW;
+    if (S_ISREG(st.st_mode)) return regular_file_ours(path, &st, err, errlen) ? SAFE_FILE_NEW : SAFE_FILE_REFUSED;
     safe_file_kind kind = SAFE_FILE_DEVICE;
     if (S_ISLNK(st.st_mode)) {
         if (!links_trusted(path, err, errlen)) return SAFE_FILE_REFUSED;
@@ -101,6 +113,7 @@ safe_file_kind safe_file_classify(const char *path, char *err, size_t errlen) {
         snprintf(err, errlen, "'%s' is a directory: name a file", path);
         return SAFE_FILE_REFUSED;
     }
+    if (S_ISREG(st.st_mode) && !regular_file_ours(path, &st, err, errlen)) return SAFE_FILE_REFUSED;
     return kind;
 }
 

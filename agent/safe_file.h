@@ -2,7 +2,8 @@
  * safe_file: how every output file is created and put in place (profiles, JFR recordings and their
  * copies, jfrconv's outputs). A profiler often runs as root beside other users' files, so nothing it
  * writes may replace, follow, expose or hang on what is not its own:
- * - an output that does not exist or is a regular file is written to a new temporary file beside it,
+ * - an existing regular file of another user is refused (never replaced, never written);
+ * - an output that does not exist or is a regular file of ours is written to a new temporary file beside it,
  *   created exclusively (O_CREAT|O_EXCL|O_NOFOLLOW: never opened if it exists) under an unpredictable
  *   name, mode 0600 until complete; then it gets its final mode (0644 minus the umask) and is renamed
  *   over the target;
@@ -28,7 +29,7 @@ typedef enum {
     SAFE_FILE_NEW,       /* absent or a regular file: a temporary file renamed over it */
     SAFE_FILE_DEVICE,    /* an existing device, FIFO or socket: written in place */
     SAFE_FILE_LINK,      /* a symbolic link of ours or root's: what it leads to is written in place */
-    SAFE_FILE_REFUSED,   /* a directory, another user's link, a dangling link: err says which */
+    SAFE_FILE_REFUSED,   /* a directory, another user's file or link, a dangling link: err says which */
 } safe_file_kind;
 
 /* An output being written. */

@@ -199,6 +199,28 @@ static void chain_through_another_users_link_is_refused(void **state) {
     assert_refused_through(ours, planted, victim);
 }
 
+/* A regular file of another user under the output's name (a shared directory, a profiler run as root) is
+ * neither replaced nor written, directly or behind a link of ours. */
+static void file_of_another_user_is_refused(void **state) {
+    (void)state;
+    if (!need_root()) skip();
+    const char *theirs = in_dir("profile.txt"), *ours = in_dir("ours.txt");
+    FILE *f = fopen(theirs, "w");
+    fputs("precious\n", f);
+    fclose(f);
+    assert_int_equal(chown(theirs, 65534, 65534), 0);
+    assert_int_equal(symlink("profile.txt", ours), 0);
+    const char *paths[] = {theirs, ours};
+    for (int i = 0; i < 2; i++) {
+        char err[512] = "", buf[64];
+        assert_int_equal(write_text(paths[i], "a profile\n", err, sizeof(err)), -1);
+        assert_non_null(strstr(err, "file of another user (uid 65534"));
+        read_all(theirs, buf, sizeof(buf));
+        assert_string_equal(buf, "precious\n");
+    }
+    assert_int_equal(entries(), 2);   /* no temporary file left beside them */
+}
+
 static void directory_is_refused(void **state) {
     (void)state;
     char err[512] = "";
@@ -295,6 +317,7 @@ int main(void) {
         T(link_of_ours_to_a_file_writes_the_file),
         T(link_of_another_user_is_refused),
         T(chain_through_another_users_link_is_refused),
+        T(file_of_another_user_is_refused),
         T(directory_is_refused),
         T(planted_temporary_names_are_left_alone),
         T(private_until_complete_then_final_mode),
