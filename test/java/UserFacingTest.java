@@ -155,7 +155,8 @@ public class UserFacingTest extends IntegrationTest {
             check(command(List.of("chown", "nobody", theirs.toString())).exit() == 0, "chown failed");
             run = runJava("start,event=itimer,file=" + file + ",log=" + theirs, "Burn7525", "0.3");
             check(Files.readString(theirs).isEmpty(), "log= wrote into another user's file");
-            check(run.err().contains("log=" + theirs + ": owned by uid "), "no message naming the owner: " + run.err());
+            check(run.err().contains("log=" + theirs + ": not used: '" + theirs + "' is a file of another user (uid "),
+                  "no message naming the owner: " + run.err());
         }
     }
 
