@@ -39,9 +39,8 @@ install_missing() {   # [package...], default: PACKAGES
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
-# The browser tests' needs: Debian's chromium and node (apt, when root), playwright-core, speedscope and the Firefox
-# Profiler's client (npm, into test/browser/node_modules; speedscope's importers read the viewer formats in
-# test/browser/viewers.test.js, the Firefox Profiler's own import code the Gecko profiles in firefox_profiler.test.js).
+# The browser tests' needs: Debian's chromium and node (apt, when root), playwright-core and speedscope (npm,
+# into test/browser/node_modules; speedscope's importers read the viewer formats in test/browser/viewers.test.js).
 # Whatever is still missing, the browser tests say so and fail.
 install_browser_test_deps() {
   local want=()
@@ -49,10 +48,9 @@ install_browser_test_deps() {
   command -v node >/dev/null || want+=(nodejs)
   command -v npm >/dev/null || want+=(npm)   # nodejs from other sources brings its own npm
   [ ${#want[@]} -eq 0 ] || install_missing "${want[@]}"
-  if { [ ! -d "$ROOT/test/browser/node_modules/playwright-core" ] || [ ! -d "$ROOT/test/browser/node_modules/speedscope" ] ||
-       [ ! -d "$ROOT/test/browser/node_modules/@firefox-devtools/profiler-cli" ]; } &&
+  if { [ ! -d "$ROOT/test/browser/node_modules/playwright-core" ] || [ ! -d "$ROOT/test/browser/node_modules/speedscope" ]; } &&
      command -v npm >/dev/null; then
-    echo "build.sh: installing playwright-core, speedscope and @firefox-devtools/profiler-cli into test/browser/node_modules" >&2
+    echo "build.sh: installing playwright-core and speedscope into test/browser/node_modules" >&2
     (cd "$ROOT/test/browser" && npm ci --no-audit --no-fund --loglevel=error >&2) ||
       echo "build.sh: npm ci failed; the browser tests will fail" >&2
   fi

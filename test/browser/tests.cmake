@@ -21,8 +21,3 @@ libprof_browser_test(html ${CMAKE_SOURCE_DIR}/test/browser/html.test.js 240 ENVI
 # go tool pprof, checked against the collapsed stacks of the same samples.
 libprof_browser_test(viewers ${CMAKE_SOURCE_DIR}/test/browser/viewers.test.js 300 ENVIRONMENT
   "LIBPROF_SO=$<TARGET_FILE:prof>;RENDER_PROFILE=$<TARGET_FILE:render_profile>;JFRCONV=$<TARGET_FILE:jfrconv>;JAVA=${JAVA_HOME}/bin/java;BROWSER_CLASSES=${BROWSER_CLASSES};BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-out")
-
-# The Firefox Profiler's own import and processing code (its command-line client, npm) reads the Gecko profiles
-# of synthetic stacks and of a real JVM's recording, thread by thread, checked against the collapsed stacks.
-libprof_browser_test(firefox_profiler ${CMAKE_SOURCE_DIR}/test/browser/firefox_profiler.test.js 240 ENVIRONMENT
-  "LIBPROF_SO=$<TARGET_FILE:prof>;RENDER_PROFILE=$<TARGET_FILE:render_profile>;JFRCONV=$<TARGET_FILE:jfrconv>;JAVA=${JAVA_HOME}/bin/java;BROWSER_CLASSES=${BROWSER_CLASSES};BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-out")
