@@ -3,10 +3,12 @@
 
 #include "frame_names.h"
 #include "jvm_threads.h"
+#include "method_sources.h"
 #include "native_map.h"
 #include "names.h"
 #include "thread_state.h"
 #include "threads.h"
+#include "viewer_formats.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +22,9 @@ typedef struct {
     u64map methods;     /* jmethodID -> name id + 1 */
     u64map natives;     /* pc -> name id + 1 */
     uint32_t *scratch;  /* root-first name ids of the stack being converted */
+    int32_t *lines;     /* and their source lines, when the format shows them (NULL otherwise) */
     uint32_t scratch_capacity;
+    method_sources *sources;   /* NULL unless the format shows source files and lines */
     int failed;
 } named_state;
 
@@ -37,6 +41,23 @@ static uint32_t frame_name(named_state *d, const trace_frame *f) {
     uint32_t id = profile_intern(d->profile, name, type);
     if (cache && id != UINT32_MAX && u64map_put(cache, key, (uint64_t)id + 1)) return UINT32_MAX;
     return id;
+}
+
+/* The source line of a Java frame (0 for others or unknown), noting its method's file and first line on
+ * its name the first time. */
+static int32_t frame_line(named_state *d, const trace_frame *f, uint32_t id) {
+    if (!frame_kind_is_java(f->kind) || !f->id || id == UINT32_MAX) return 0;
+    const char *file;
+    int32_t start;
+    const method_source *m = method_sources_get(d->sources, f->id, &file, &start);
+    if (!m) {
+        d->failed = 1;
+        return 0;
+    }
+    profile_source known = profile_source_of(d->profile, id);
+    if (!known.file[0] && !known.start_line && (file[0] || start) && profile_set_source(d->profile, id, file, start))
+        d->failed = 1;
+    return method_sources_line(m, f->bci);
 }
 
 static uint32_t thread_frame_name(named_state *d, uint32_t tid) {
@@ -72,17 +93,23 @@ static void visit(const trace_frame *frames, uint32_t depth, const trace_key *ke
     uint32_t need = depth + 2;
     if (need > d->scratch_capacity) {
         uint32_t *grown = realloc(d->scratch, need * sizeof(uint32_t));
-        if (!grown) {
+        int32_t *lines = realloc(d->lines, need * sizeof(int32_t));
+        if (grown) d->scratch = grown;
+        if (lines) d->lines = lines;
+        if (!grown || !lines) {
             d->failed = 1;
             return;
         }
-        d->scratch = grown;
         d->scratch_capacity = need;
     }
     uint32_t n = 0;
+    memset(d->lines, 0, need * sizeof(int32_t));
     if (d->options->threads) d->scratch[n++] = thread_frame_name(d, tid);
     if (d->options->states) d->scratch[n++] = state_frame_name(d, key->state);
-    for (uint32_t i = depth; i-- > 0;) d->scratch[n++] = frame_name(d, &frames[i]);
+    for (uint32_t i = depth; i-- > 0; n++) {
+        d->scratch[n] = frame_name(d, &frames[i]);
+        if (d->sources) d->lines[n] = frame_line(d, &frames[i], d->scratch[n]);
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (d->scratch[i] == UINT32_MAX) {
             d->failed = 1;
@@ -92,18 +119,23 @@ static void visit(const trace_frame *frames, uint32_t depth, const trace_key *ke
     const prof_options *o = d->options;
     if (o->include_count && !any_frame_matches(d->profile, d->scratch, n, o->include, o->include_count)) return;
     if (o->exclude_count && any_frame_matches(d->profile, d->scratch, n, o->exclude, o->exclude_count)) return;
-    if (profile_add(d->profile, d->scratch, n, samples, weight)) d->failed = 1;
+    if (profile_add_lines(d->profile, d->scratch, d->sources ? d->lines : NULL, n, samples, weight) < 0) d->failed = 1;
 }
 
 int named_profile_build(trace_table *table, const prof_options *o, event_kind event, profile *p) {
     native_map_refresh();  /* libraries loaded since the last refresh get their names too */
     jvm_threads_refresh_names();  /* threads renamed since they started are shown as they are called now */
     named_state d = {.options = o, .event = event, .profile = p, .style = {o->simple, o->dot, o->sig, o->ann}};
+    method_sources sources;
+    method_sources_init(&sources);
+    if (viewer_format_shows_source(options_effective_format(o))) d.sources = &sources;
     u64map_init(&d.methods);
     u64map_init(&d.natives);
     traces_for_each(table, visit, &d);
     u64map_free(&d.methods);
     u64map_free(&d.natives);
+    method_sources_free(&sources);
     free(d.scratch);
+    free(d.lines);
     return d.failed ? -1 : 0;
 }

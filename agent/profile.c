@@ -161,6 +161,12 @@ static int by_time(const void *a, const void *b) {
     return x->stack < y->stack ? -1 : x->stack > y->stack;
 }
 
+void profile_drop_ticks(profile *p) {
+    free(p->ticks);
+    p->ticks = NULL;
+    p->tick_count = p->tick_capacity = 0;
+}
+
 void profile_sort_ticks(profile *p) {
     /* Equal times are ordered by stack, so the order is the same on every run. */
     if (p->ticks) qsort(p->ticks, p->tick_count, sizeof(profile_tick), by_time);

@@ -135,6 +135,8 @@ bool profile_has_sources(const profile *p);
 int profile_add_tick(profile *p, uint32_t stack, uint64_t time_ns);
 /* Sorts the ticks by time (equal times by stack index, the same order on every run). */
 void profile_sort_ticks(profile *p);
+/* Forgets the ticks: the timeline formats then synthesise the order. */
+void profile_drop_ticks(profile *p);
 
 void profile_add_drop(profile *p, const char *reason, uint64_t count);
 void profile_add_failure(profile *p, const char *marker, uint64_t count);
