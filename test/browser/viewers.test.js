@@ -307,6 +307,18 @@ function hottest(perLine) {
   return [...perLine].sort((a, b) => b[1] - a[1])[0][0];
 }
 
+/* go tool pprof's samples with FlameWorkload.spin as the leaf, per source line ('check' sees each). */
+async function spinLeafLines(file, check) {
+  const perLine = new Map();
+  for (const s of (await pprofRaw(file)).samples) {
+    const leaf = s.locations[0][0];
+    if (leaf.name !== 'FlameWorkload.spin') continue;
+    check(leaf, s);
+    perLine.set(leaf.line, (perLine.get(leaf.line) || 0) + s.count);
+  }
+  return perLine;
+}
+
 function spinFrame(json) {
   const frame = json.shared.frames.find((f) => f.name === 'FlameWorkload.spin');
   assert.ok(frame, 'the viewer shows FlameWorkload.spin');
@@ -339,17 +351,11 @@ test('source lines: speedscope shows FlameWorkload.spin in its file and first li
 
 test('source lines: go tool pprof reads the agent\'s .pb.gz with spin\'s file, first line and its loop as the hottest line', async () => {
   const truth = sourceLines();
-  const { samples } = await pprofRaw(lined['pb.gz']);
-  const perLine = new Map();
-  for (const s of samples) {
-    const leaf = s.locations[0][0];
-    if (leaf.name !== 'FlameWorkload.spin') continue;
+  const perLine = await spinLeafLines(lined['pb.gz'], (leaf, s) => {
     assert.strictEqual(leaf.file, 'FlameWorkload.java');
     assert.strictEqual(leaf.start, truth.first);
-    perLine.set(leaf.line, (perLine.get(leaf.line) || 0) + s.count);
-    /* its caller's line: hot() and cold() call spin on their one line of code */
-    assert.match(s.locations[1][0].name, /^FlameWorkload\.(hot|cold)$/);
-  }
+    assert.match(s.locations[1][0].name, /^FlameWorkload\.(hot|cold)$/, 'its caller');
+  });
   assert.ok(perLine.size > 0, 'samples in FlameWorkload.spin');
   assert.strictEqual(hottest(perLine), truth.loop, `spin's lines by samples: ${[...perLine]}`);
 });
@@ -381,14 +387,7 @@ test('source lines: the agent\'s .cpuprofile and Gecko files put spin\'s samples
 
 test('source lines: jfrconv writes the lines of the agent\'s JFR recording (no file: JFR records none)', async () => {
   const truth = sourceLines();
-  const { samples } = await pprofRaw(lined['jfrconv.pb.gz']);
-  const perLine = new Map();
-  for (const s of samples) {
-    const leaf = s.locations[0][0];
-    if (leaf.name !== 'FlameWorkload.spin') continue;
-    assert.strictEqual(leaf.file, '');
-    perLine.set(leaf.line, (perLine.get(leaf.line) || 0) + s.count);
-  }
+  const perLine = await spinLeafLines(lined['jfrconv.pb.gz'], (leaf) => assert.strictEqual(leaf.file, ''));
   assert.strictEqual(hottest(perLine), truth.loop, `spin's lines by samples: ${[...perLine]}`);
   const cpuprofile = JSON.parse(fs.readFileSync(lined['jfrconv.cpuprofile'], 'utf8'));
   const ticks = new Map();
