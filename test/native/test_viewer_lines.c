@@ -18,6 +18,7 @@
 #include "out_speedscope.h"
 #include "profile.h"
 #include "profile.pb-c.h"
+#include "synthetic.h"
 
 static void lined_profile(profile *p, bool ticks) {
     profile_init(p);
@@ -37,13 +38,6 @@ static void lined_profile(profile *p, bool ticks) {
     profile_sort_ticks(p);
 }
 
-static char *render(int (*write)(const profile *, FILE *), const profile *p, size_t *len) {
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    assert_int_equal(write(p, f), 0);
-    fclose(f);
-    return buf;
-}
 
 static int occurrences(const char *text, const char *what) {
     int n = 0;
@@ -56,7 +50,7 @@ static void test_cpuprofile_lines_and_recorded_order(void **state) {
     profile p;
     lined_profile(&p, true);
     size_t len;
-    char *json = render(out_cpuprofile_write, &p, &len);
+    char *json = synthetic_render(out_cpuprofile_write, &p, &len);
     /* one node per function, its file and 0-based first line, its self samples per 1-based line */
     assert_int_equal(occurrences(json, "\"functionName\":\"Main.hot\""), 1);
     assert_non_null(strstr(json, "\"functionName\":\"Main.hot\",\"scriptId\":\"0\",\"url\":\"pkg/Main.java\","
@@ -76,11 +70,11 @@ static void test_without_ticks_the_order_is_synthesised(void **state) {
     profile p;
     lined_profile(&p, false);
     size_t len;
-    char *json = render(out_cpuprofile_write, &p, &len);
+    char *json = synthetic_render(out_cpuprofile_write, &p, &len);
     assert_non_null(strstr(json, "\"synthesisedOrder\":true"));
     assert_non_null(strstr(json, "\"startTime\":0,\"endTime\":4000"));
     free(json);
-    json = render(out_gecko_write, &p, &len);
+    json = synthetic_render(out_gecko_write, &p, &len);
     assert_non_null(strstr(json, "\"synthesisedOrder\":true"));
     free(json);
     profile_free(&p);
@@ -91,7 +85,7 @@ static void test_gecko_locations_lines_and_times(void **state) {
     profile p;
     lined_profile(&p, true);
     size_t len;
-    char *json = render(out_gecko_write, &p, &len);
+    char *json = synthetic_render(out_gecko_write, &p, &len);
     assert_non_null(strstr(json, "\"Main.hot (pkg/Main.java:9)\""));
     assert_non_null(strstr(json, "\"Main.main (pkg/Main.java:4)\""));
     /* frames per line: main at 5, hot at 10 and 11 (the line column, 5th) */
@@ -111,7 +105,7 @@ static void test_speedscope_frames(void **state) {
     profile p;
     lined_profile(&p, false);
     size_t len;
-    char *json = render(out_speedscope_write, &p, &len);
+    char *json = synthetic_render(out_speedscope_write, &p, &len);
     assert_non_null(strstr(json, "{\"name\":\"Main.hot\",\"file\":\"pkg/Main.java\",\"line\":9}"));
     assert_non_null(strstr(json, "{\"name\":\"Main.main\",\"file\":\"pkg/Main.java\",\"line\":4}"));
     free(json);
@@ -140,7 +134,7 @@ static void test_pprof_functions_and_locations(void **state) {
     profile p;
     lined_profile(&p, false);
     size_t len;
-    char *gz = render(out_pprof_write, &p, &len);
+    char *gz = synthetic_render(out_pprof_write, &p, &len);
     Perftools__Profiles__Profile *pb = read_pprof(gz, len);
     assert_int_equal(pb->n_function, 2);
     for (size_t i = 0; i < pb->n_function; i++) {
