@@ -114,9 +114,10 @@ function sourceLines() {
 /* The agent writes each of the four formats (and a JFR recording) itself, from runs side by side. */
 async function agentRuns() {
   const out = {};
-  await Promise.all(['pb.gz', 'speedscope.json', 'cpuprofile', 'gecko.json', 'jfr'].map((ext) => {
+  await Promise.all(['pb.gz', 'speedscope.json', 'cpuprofile', 'gecko.json', 'jfr', 'collapsed'].map((ext) => {
     out[ext] = path.join(OUT, `lines.${ext}`);
-    const agent = `${env('LIBPROF_SO')}=start,event=cpu,interval=1ms,file=${out[ext]}`;
+    /* collapsed: with the 'lines' option, which names Java frames class.method:LINE */
+    const agent = `${env('LIBPROF_SO')}=start,event=cpu,interval=1ms,${ext === 'collapsed' ? 'lines,' : ''}file=${out[ext]}`;
     return run(env('JAVA'), [`-agentpath:${agent}`, '-cp', env('BROWSER_CLASSES'), 'FlameWorkload', '1']);
   }));
   for (const ext of ['pb.gz', 'cpuprofile', 'gecko.json']) {
@@ -394,6 +395,19 @@ test('source lines: jfrconv writes the lines of the agent\'s JFR recording (no f
   for (const node of cpuprofile.nodes.filter((n) => n.callFrame.functionName === 'FlameWorkload.spin'))
     for (const t of node.positionTicks || []) ticks.set(t.line, (ticks.get(t.line) || 0) + t.ticks);
   assert.strictEqual(hottest(ticks), truth.loop, `positionTicks: ${[...ticks]}`);
+});
+
+test('source lines: the agent\'s lines option names spin\'s frames by line in collapsed output, the loop hottest', () => {
+  const truth = sourceLines();
+  const perLine = new Map();
+  for (const [stack, count] of readCollapsed(fs.readFileSync(lined.collapsed, 'utf8'))) {
+    const frames = stack.split(';');
+    for (const f of frames.filter((x) => x.startsWith('FlameWorkload.')))
+      assert.match(f, /^FlameWorkload\.\w+:\d+$/, 'every FlameWorkload frame has its line');
+    const leaf = /^FlameWorkload\.spin:(\d+)$/.exec(frames[frames.length - 1]);
+    if (leaf) perLine.set(Number(leaf[1]), (perLine.get(Number(leaf[1])) || 0) + count);
+  }
+  assert.strictEqual(hottest(perLine), truth.loop, `spin's leaf lines: ${[...perLine]}`);
 });
 
 /* "2026-11-24T08:23:27.746174632Z" -> microseconds since the epoch. */
