@@ -21,6 +21,7 @@ typedef struct {
     names_style style;
     u64map methods;     /* jmethodID -> name id + 1 */
     u64map natives;     /* pc -> name id + 1 */
+    u64map lined;       /* with 'lines': hash of (jmethodID ^ kind, line) -> name id + 1 */
     uint32_t *scratch;  /* root-first name ids of the stack being converted */
     int32_t *lines;     /* and their source lines, when the format shows them (NULL otherwise) */
     uint32_t scratch_capacity;
@@ -61,19 +62,20 @@ static int32_t java_line(named_state *d, const trace_frame *f, uint32_t id) {
 /* Named once per distinct Java method (and line, with 'lines') or native pc (the map 'cache' holds name
  * id + 1); kernel frames and markers are cheap to name again. */
 static uint32_t frame_name(named_state *d, const trace_frame *f) {
-    bool java = frame_kind_is_java(f->kind) && f->id;
-    u64map *cache = java ? &d->methods : f->kind == FRAME_NATIVE ? &d->natives : NULL;
-    int32_t line = java && d->options->lines ? java_line(d, f, UINT32_MAX) : 0;
+    bool java = frame_kind_is_java(f->kind) && f->id, lined = java && d->options->lines;
+    u64map *cache = lined ? &d->lined : java ? &d->methods : f->kind == FRAME_NATIVE ? &d->natives : NULL;
+    int32_t line = lined ? java_line(d, f, UINT32_MAX) : 0;
     /* A method's name differs by its frame kind (annotations, colours): the kind is in the key's low bits,
-     * where a jmethodID, a pointer, has its alignment zeros; with 'lines' the line is hashed in too. */
-    uint64_t key = cache == &d->methods ? f->id ^ (uint64_t)f->kind : f->id, cached;
-    if (java && d->options->lines) {
+     * where a jmethodID, a pointer, has its alignment zeros; with 'lines' the line is hashed in too (its own
+     * map: a hash never meets a plain key). */
+    uint64_t key = java ? f->id ^ (uint64_t)f->kind : f->id, cached;
+    if (lined) {
         uint64_t parts[2] = {key, (uint64_t)(uint32_t)line};
         key = u64map_hash_bytes(parts, sizeof(parts)) | 1;
     }
     if (cache && u64map_get(cache, key, &cached)) return (uint32_t)(cached - 1);
     char name[2048];
-    frame_type type = java && d->options->lines ? name_with_line(d, f, line, name, sizeof(name))
+    frame_type type = lined ? name_with_line(d, f, line, name, sizeof(name))
                                                : frame_names_get(f, d->style, d->options->lib, name, sizeof(name), NULL);
     uint32_t id = profile_intern(d->profile, name, type);
     if (cache && id != UINT32_MAX && u64map_put(cache, key, (uint64_t)id + 1)) return UINT32_MAX;
@@ -158,9 +160,11 @@ int named_profile_build(trace_table *table, const prof_options *o, event_kind ev
     if (d.stack_lines || o->lines) d.sources = &sources;
     u64map_init(&d.methods);
     u64map_init(&d.natives);
+    u64map_init(&d.lined);
     traces_for_each(table, visit, &d);
     u64map_free(&d.methods);
     u64map_free(&d.natives);
+    u64map_free(&d.lined);
     method_sources_free(&sources);
     free(d.scratch);
     free(d.lines);
