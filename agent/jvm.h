@@ -47,6 +47,8 @@ int jvm_method_describe(jmethodID method, jvm_method_info *out);
 
 /* The line of 'bci' by a table from jvm_method_describe: -1 without a table or with an unknown bci. */
 int jvm_lines_at(const jvm_method_info *m, int bci);
+/* The same over a bare table of 'count' entries. */
+int jvm_lines_find(const struct jvm_line *lines, int count, int bci);
 
 /* Attaches the calling native thread to the VM (as a daemon) so it may call JVMTI; NULL if it cannot. */
 JNIEnv *jvm_attach_current_thread(void);

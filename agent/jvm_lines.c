@@ -4,14 +4,18 @@
  */
 #include "jvm.h"
 
-int jvm_lines_at(const jvm_method_info *m, int bci) {
+int jvm_lines_find(const struct jvm_line *lines, int count, int bci) {
     /* The entry that starts last at or before bci; tables are not guaranteed to be sorted. */
     int line = -1, best = -1;
-    for (int i = 0; bci >= 0 && i < m->line_count; i++) {
-        if (m->lines[i].bci <= bci && m->lines[i].bci > best) {
-            best = m->lines[i].bci;
-            line = m->lines[i].line;
+    for (int i = 0; bci >= 0 && i < count; i++) {
+        if (lines[i].bci <= bci && lines[i].bci > best) {
+            best = lines[i].bci;
+            line = lines[i].line;
         }
     }
     return line;
+}
+
+int jvm_lines_at(const jvm_method_info *m, int bci) {
+    return jvm_lines_find(m->lines, m->line_count, bci);
 }

@@ -83,6 +83,7 @@ typedef struct prof_options {
     char exclude[OPTIONS_MAX_FILTERS][256];
     bool simple, dot, sig, ann;
     bool lib;                   /* prefix native symbols with their library: libz.so.1`deflate */
+    bool lines;                 /* Java frames named with their source line, "class.method:LINE" (text formats) */
     char title[256];
     bool total;                 /* counter: total weight instead of sample count */
     int timeout_s;              /* seconds; 0 = none */

@@ -263,6 +263,9 @@ const options_spec options_table[] = {
      "must be visible at the same path inside the JVM", NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_LIBPATH},
     {NULL, OPTION_DURATION, 0, 0, "--attach-timeout", "S", "seconds to wait for the JVM's attach listener (default 10)",
      NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_ATTACH_TIMEOUT},
+    /* issue 23: Java frames split by source line in collapsed, HTML and text output (the viewer formats
+     * carry lines in their own fields whether or not it is given) */
+    {"lines", OPTION_FLAG, FIELD(lines), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
 };
 #pragma GCC diagnostic pop
 const size_t options_table_count = sizeof(options_table) / sizeof(options_table[0]);

@@ -53,51 +53,28 @@ int out_diff_write_text(const profile_diff *d, const out_diff_labels *l, FILE *o
     return ferror(out) ? -1 : 0;
 }
 
-/* The merged tree of the union's stacks: each node with its base and new totals. */
+/* The merged tree of the union's stacks: each node with its base and new totals (its payload). */
 typedef struct {
-    uint32_t name, first_child, next_sibling;
     double base, next;
-} diff_node;
+} diff_value;
 
-typedef struct {
-    diff_node *nodes;
-    uint32_t count, capacity;
-    u64map children;   /* child_index: (parent, name) -> node */
-} diff_tree;
+#define NO_NODE CHILD_INDEX_NONE
 
-#define NO_NODE UINT32_MAX
-
-static uint32_t tree_child(diff_tree *t, uint32_t parent, uint32_t name) {
-    bool added;
-    uint32_t id = child_index_get(&t->children, parent, name, t->count, &added);
-    if (!added) return id;
-    if (t->count == t->capacity) {
-        uint32_t cap = t->capacity ? t->capacity * 2 : 1024;
-        diff_node *grown = realloc(t->nodes, cap * sizeof(diff_node));
-        if (!grown) return NO_NODE;   /* the index keeps an id never used: the whole tree is abandoned */
-        t->nodes = grown;
-        t->capacity = cap;
-    }
-    t->count++;
-    t->nodes[id] = (diff_node){name, NO_NODE, NO_NODE, 0, 0};
-    if (parent != NO_NODE) {
-        t->nodes[id].next_sibling = t->nodes[parent].first_child;
-        t->nodes[parent].first_child = id;
-    }
-    return id;
+static diff_value *value_of(const child_tree *t, uint32_t node) {
+    return child_tree_payload(t, node);
 }
 
-static int build_tree(diff_tree *t, const profile_diff *d) {
-    if (tree_child(t, NO_NODE, 0) != 0) return -1;
+static int build_tree(child_tree *t, const profile_diff *d) {
+    if (child_tree_child(t, NO_NODE, 0) != 0) return -1;
     for (size_t i = 0; i < d->stacks.stack_count; i++) {
         const profile_stack *s = &d->stacks.stacks[i];
         uint32_t node = 0;
-        t->nodes[0].base += d->base[i];
-        t->nodes[0].next += d->next[i];
+        value_of(t, 0)->base += d->base[i];
+        value_of(t, 0)->next += d->next[i];
         for (uint32_t f = 0; f < s->depth; f++) {
-            if ((node = tree_child(t, node, s->frames[f])) == NO_NODE) return -1;
-            t->nodes[node].base += d->base[i];
-            t->nodes[node].next += d->next[i];
+            if ((node = child_tree_child(t, node, s->frames[f])) == NO_NODE) return -1;
+            value_of(t, node)->base += d->base[i];
+            value_of(t, node)->next += d->next[i];
         }
     }
     return 0;
@@ -105,40 +82,40 @@ static int build_tree(diff_tree *t, const profile_diff *d) {
 
 /* What was removed below a node (its base value where the new profile has nothing), drawn at that width so
  * that it stays visible beside the new profile's frames. */
-static double removed_width(const diff_tree *t, uint32_t node) {
-    const diff_node *n = &t->nodes[node];
+static double removed_width(const child_tree *t, uint32_t node) {
+    const diff_value *n = value_of(t, node);
     if (n->next == 0) return n->base;
     double w = 0;
-    for (uint32_t c = n->first_child; c != NO_NODE; c = t->nodes[c].next_sibling) w += removed_width(t, c);
+    for (uint32_t c = t->nodes[node].first_child; c != NO_NODE; c = t->nodes[c].next_sibling) w += removed_width(t, c);
     return w;
 }
 
-static int write_nodes(const diff_tree *t, const profile_diff *d, FILE *out) {
+static int write_nodes(const child_tree *t, const profile_diff *d, FILE *out) {
     /* Preorder with an explicit stack (deep Java stacks); rows [left %, width %, depth, name, base, new,
      * delta relative to the largest change]. Frames narrower than 0.01% are left out. */
     typedef struct { uint32_t node, depth; double left; } item;
     item *todo = malloc((size_t)(t->count ? t->count : 1) * sizeof(item));
     if (!todo) return -1;
     uint32_t top = 0;
-    double total = t->nodes[0].next + removed_width(t, 0);
+    double total = value_of(t, 0)->next + removed_width(t, 0);
     double max_delta = 0;
-    for (uint32_t i = 1; i < t->count; i++) max_delta = fmax(max_delta, fabs(t->nodes[i].next - t->nodes[i].base));
+    for (uint32_t i = 1; i < t->count; i++) max_delta = fmax(max_delta, fabs(value_of(t, i)->next - value_of(t, i)->base));
     todo[top++] = (item){0, 0, 0};
     bool first = true;
     while (top) {
         item it = todo[--top];
-        const diff_node *n = &t->nodes[it.node];
+        const diff_value *n = value_of(t, it.node);
         double w = n->next + removed_width(t, it.node);
         if (it.node && total > 0 && w / total >= 0.0001) {
             fprintf(out, "%s[%.6f,%.6f,%u,", first ? "" : ",\n", 100 * it.left / total, 100 * w / total, it.depth - 1);
-            json_out_string(out, d->stacks.names[n->name]);
+            json_out_string(out, d->stacks.names[t->nodes[it.node].name]);
             fprintf(out, ",%.6g,%.6g,%.4f]", n->base, n->next, max_delta > 0 ? (n->next - n->base) / max_delta : 0);
             first = false;
         }
         double left = it.left;
-        for (uint32_t c = n->first_child; c != NO_NODE; c = t->nodes[c].next_sibling) {
+        for (uint32_t c = t->nodes[it.node].first_child; c != NO_NODE; c = t->nodes[c].next_sibling) {
             todo[top++] = (item){c, it.depth + 1, left};
-            left += t->nodes[c].next + removed_width(t, c);
+            left += value_of(t, c)->next + removed_width(t, c);
         }
     }
     free(todo);
@@ -175,8 +152,8 @@ static const char page_tail[] =
     "g.style.height=(depth*17)+'px';\n</script></body></html>\n";
 
 int out_diff_write_html(const profile_diff *d, const out_diff_labels *l, FILE *out) {
-    diff_tree t = {0};
-    u64map_init(&t.children);
+    child_tree t;
+    child_tree_init(&t, sizeof(diff_value));
     int rc = -1;
     if (build_tree(&t, d) == 0) {
         fputs(page_head, out);
@@ -198,7 +175,6 @@ int out_diff_write_html(const profile_diff *d, const out_diff_labels *l, FILE *o
         fputs(page_tail, out);
         if (ferror(out)) rc = -1;
     }
-    free(t.nodes);
-    u64map_free(&t.children);
+    child_tree_free(&t);
     return rc;
 }

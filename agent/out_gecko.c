@@ -23,13 +23,20 @@ static int category_of(frame_type t) {
     }
 }
 
-/* "name (where)": the Gecko convention for a frame's location; 'where' is the library for native
- * symbols named "lib`symbol". */
+/* "name (where)": the Gecko convention for a frame's location, which the Firefox Profiler (and speedscope)
+ * parse into function, file and line: 'where' is the source file and the function's first line for Java
+ * methods whose source is known ("File.java:12"), the library for native symbols named "lib`symbol", else
+ * the kind of frame. */
 static void write_location(const profile *p, uint32_t name, FILE *out) {
     const char *n = p->names[name], *tick = strchr(n, '`');
     char text[2300];
+    profile_source src = profile_source_of(p, name);
     if (p->types[name] == FTYPE_NATIVE && tick)
         snprintf(text, sizeof(text), "%s (%.*s)", tick + 1, (int)(tick - n), n);
+    else if (src.file[0] && src.start_line > 0)
+        snprintf(text, sizeof(text), "%s (%.1024s:%d)", n, src.file, src.start_line);
+    else if (src.file[0])
+        snprintf(text, sizeof(text), "%s (%.1024s)", n, src.file);
     else
         snprintf(text, sizeof(text), "%s (%s)", n,
                  frame_type_is_java((frame_type)p->types[name]) ? "java" : p->types[name] == FTYPE_NATIVE ? "native"
@@ -38,20 +45,33 @@ static void write_location(const profile *p, uint32_t name, FILE *out) {
 }
 
 typedef struct {
-    u64map frames;     /* name id + 1 -> frame index + 1 */
+    u64map frames;     /* (name id, line) -> frame index + 1 */
     u64map stacks;     /* child_index: (prefix, frame) -> stack index */
     uint32_t *frame_names;
-    uint32_t frame_count;
+    int32_t *frame_lines;   /* the frame's source line, 0 unknown */
+    uint32_t frame_count, frame_capacity;
     uint32_t (*stack_rows)[2];   /* prefix (UINT32_MAX: none), frame */
     uint32_t stack_count, stack_capacity;
     uint32_t *leaf;    /* each stack's (profile) leaf stack index */
 } thread_tables;
 
-static uint32_t frame_index(thread_tables *t, uint32_t name) {
-    uint64_t found;
-    if (u64map_get(&t->frames, (uint64_t)name + 1, &found)) return (uint32_t)(found - 1);
+/* A frame per name and source line (Gecko's frames are code addresses; a line is the nearest we have). */
+static uint32_t frame_index(thread_tables *t, uint32_t name, int32_t line) {
+    uint64_t found, key = ((uint64_t)name + 1) << 32 | (uint32_t)(line > 0 ? line : 0);
+    if (u64map_get(&t->frames, key, &found)) return (uint32_t)(found - 1);
+    if (t->frame_count == t->frame_capacity) {
+        uint32_t cap = t->frame_capacity ? t->frame_capacity * 2 : 256;
+        uint32_t *names = realloc(t->frame_names, cap * sizeof(uint32_t));
+        if (!names) return UINT32_MAX;
+        t->frame_names = names;
+        int32_t *lines = realloc(t->frame_lines, cap * sizeof(int32_t));
+        if (!lines) return UINT32_MAX;
+        t->frame_lines = lines;
+        t->frame_capacity = cap;
+    }
     t->frame_names[t->frame_count] = name;
-    return u64map_put(&t->frames, (uint64_t)name + 1, t->frame_count + 1ULL) ? UINT32_MAX : t->frame_count++;
+    t->frame_lines[t->frame_count] = line > 0 ? line : 0;
+    return u64map_put(&t->frames, key, t->frame_count + 1ULL) ? UINT32_MAX : t->frame_count++;
 }
 
 static uint32_t stack_index(thread_tables *t, uint32_t prefix, uint32_t frame) {
@@ -71,15 +91,14 @@ static uint32_t stack_index(thread_tables *t, uint32_t prefix, uint32_t frame) {
 }
 
 static int build_tables(const profile *p, const profile_threads *th, uint32_t group, thread_tables *t) {
-    t->frame_names = malloc((p->name_count ? p->name_count : 1) * sizeof(uint32_t));
     t->leaf = malloc((p->stack_count ? p->stack_count : 1) * sizeof(uint32_t));
-    if (!t->frame_names || !t->leaf) return -1;
+    if (!t->leaf) return -1;
     for (size_t i = 0; i < p->stack_count; i++) {
         if (th->of_stack[i] != group) continue;
         const profile_stack *s = &p->stacks[i];
         uint32_t stack = UINT32_MAX;
         for (uint32_t f = profile_threads_first_frame(p, s); f < s->depth; f++) {
-            uint32_t frame = frame_index(t, s->frames[f]);
+            uint32_t frame = frame_index(t, s->frames[f], s->lines ? s->lines[f] : 0);
             if (frame == UINT32_MAX || (stack = stack_index(t, stack, frame)) == UINT32_MAX) return -1;
         }
         t->leaf[i] = stack;
@@ -91,6 +110,7 @@ static void free_tables(thread_tables *t) {
     u64map_free(&t->frames);
     u64map_free(&t->stacks);
     free(t->frame_names);
+    free(t->frame_lines);
     free(t->stack_rows);
     free(t->leaf);
 }
@@ -131,9 +151,9 @@ static void write_marker_strings(const profile *p, FILE *out) {
     }
 }
 
-static void write_samples(const profile *p, const profile_threads *th, uint32_t group, const thread_tables *t,
-                          FILE *out) {
-    fputs("\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"eventDelay\":2,\"threadCPUDelta\":3},\"data\":[", out);
+/* The samples in the synthesised order (profile_timeline.h), from time 0. */
+static void write_synthesised_samples(const profile *p, const profile_threads *th, uint32_t group,
+                                      const thread_tables *t, FILE *out) {
     uint64_t now_ns = 0;
     for (size_t i = 0; i < p->stack_count; i++) {
         if (th->of_stack[i] != group) continue;
@@ -144,6 +164,27 @@ static void write_samples(const profile *p, const profile_threads *th, uint32_t 
         }
     }
     fprintf(out, "[null,%.6f,0,0]]}", now_ns / 1e6);
+}
+
+/* The thread's samples at their recorded times (p->ticks, sorted), in ms since the first sample of any
+ * thread (meta.startTime); a stack-less sample one sample length after the last closes the thread. */
+static void write_recorded_samples(const profile *p, const profile_threads *th, uint32_t group,
+                                   const thread_tables *t, FILE *out) {
+    uint64_t start = p->ticks[0].time_ns, last = start, ns = 0;
+    for (size_t i = 0; i < p->tick_count; i++) {
+        uint32_t stack = p->ticks[i].stack;
+        if (th->of_stack[stack] != group) continue;
+        ns = profile_timeline_sample_ns(p, &p->stacks[stack]);
+        last = p->ticks[i].time_ns;
+        fprintf(out, "[%u,%.6f,0,%llu],", t->leaf[stack], (last - start) / 1e6, (unsigned long long)ns);
+    }
+    fprintf(out, "[null,%.6f,0,0]]}", (last + ns - start) / 1e6);
+}
+
+static void write_samples(const profile *p, const profile_threads *th, uint32_t group, const thread_tables *t,
+                          FILE *out) {
+    fputs("\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"eventDelay\":2,\"threadCPUDelta\":3},\"data\":[", out);
+    (p->tick_count ? write_recorded_samples : write_synthesised_samples)(p, th, group, t, out);
 }
 
 static int write_thread(const profile *p, const profile_threads *th, uint32_t group, FILE *out) {
@@ -168,9 +209,12 @@ static int write_thread(const profile *p, const profile_threads *th, uint32_t gr
     }
     fputs("]},\n\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,\"implementation\":3,"
           "\"line\":4,\"column\":5,\"category\":6,\"subcategory\":7},\"data\":[", out);
-    for (uint32_t f = 0; f < t.frame_count; f++)
-        fprintf(out, "%s[%u,false,null,null,null,null,%d,0]", f ? "," : "", f,
-                category_of((frame_type)p->types[t.frame_names[f]]));
+    for (uint32_t f = 0; f < t.frame_count; f++) {
+        fprintf(out, "%s[%u,false,null,null,", f ? "," : "", f);
+        if (t.frame_lines[f] > 0) fprintf(out, "%d", t.frame_lines[f]);
+        else fputs("null", out);
+        fprintf(out, ",null,%d,0]", category_of((frame_type)p->types[t.frame_names[f]]));
+    }
     fputs("]},\n\"stringTable\":[", out);
     for (uint32_t f = 0; f < t.frame_count; f++) {
         if (f) fputc(',', out);
@@ -192,8 +236,9 @@ int out_gecko_write(const profile *p, FILE *out) {
     completeness_summary(p, completeness, sizeof(completeness));
     double interval_ms = (p->meta.interval_ns && (!p->meta.units[0] || strcmp(p->meta.units, "ns") == 0)
                           ? p->meta.interval_ns : 1000000) / 1e6;
-    fprintf(out, "{\"meta\":{\"version\":27,\"startTime\":0,\"shutdownTime\":null,\"interval\":%g,\"processType\":0,"
-            "\"product\":", interval_ms);
+    /* meta.startTime: ms since the epoch of the first recorded sample; 0 for a synthesised order. */
+    fprintf(out, "{\"meta\":{\"version\":27,\"startTime\":%.6f,\"shutdownTime\":null,\"interval\":%g,"
+            "\"processType\":0,\"product\":", p->tick_count ? p->ticks[0].time_ns / 1e6 : 0.0, interval_ms);
     json_out_string(out, p->meta.title[0] ? p->meta.title : "libprof");
     fputs(",\"stackwalk\":1,\"debug\":0,\"gcpoison\":0,\"asyncstack\":0,\"presymbolicated\":true,\n\"categories\":["
           "{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]},"
@@ -204,9 +249,9 @@ int out_gecko_write(const profile *p, FILE *out) {
           "\"markerSchema\":[],\"sampleUnits\":{\"time\":\"ms\",\"eventDelay\":\"ms\",\"threadCPUDelta\":\"ns\"},"
           "\"libprof\":{\"completeness\":", out);
     json_out_string(out, completeness);
-    fprintf(out, ",\"dropped\":%llu,\"failed\":%llu,\"synthesisedOrder\":true}},\n\"libs\":[],\"pausedRanges\":[],"
+    fprintf(out, ",\"dropped\":%llu,\"failed\":%llu,\"synthesisedOrder\":%s}},\n\"libs\":[],\"pausedRanges\":[],"
             "\"processes\":[],\n\"threads\":[", (unsigned long long)completeness_dropped(p),
-            (unsigned long long)completeness_failed(p));
+            (unsigned long long)completeness_failed(p), p->tick_count ? "false" : "true");
     int rc = 0;
     for (uint32_t g = 0; g < th.count && rc == 0; g++) {
         if (g) fputs(",\n", out);

@@ -35,7 +35,7 @@ static int64_t add_string(string_table *t, const char *s) {
     return (int64_t)t->count++;
 }
 
-/* Locations: one per distinct run of function ids (a frame and the frames inlined into it). */
+/* Locations: one per distinct run of (function id, line) (a frame and the frames inlined into it). */
 typedef struct {
     pb_location *locations;
     pb_location **location_ptrs;
@@ -55,12 +55,12 @@ static bool inlined(const profile *p, uint32_t name) {
 }
 
 /* Compares on the flat line block: before assembly a location's "line" is an offset into it. */
-static bool same_run_flat(const location_table *t, size_t loc, const uint64_t *fns, size_t n) {
+static bool same_run_flat(const location_table *t, size_t loc, const uint64_t *fns, const int64_t *numbers, size_t n) {
     const pb_location *l = &t->locations[loc];
     if (l->n_line != n) return false;
     const pb_line *lines = &t->lines[(uintptr_t)l->line];
     for (size_t i = 0; i < n; i++)
-        if (lines[i].function_id != fns[i]) return false;
+        if (lines[i].function_id != fns[i] || lines[i].line != numbers[i]) return false;
     return true;
 }
 
@@ -75,13 +75,14 @@ static int grow(void **array, size_t *capacity, size_t need, size_t size) {
     return 0;
 }
 
-/* The id of the location of 'fns' (innermost first), added on first use; 0 when out of memory. Pointers
- * into the blocks are set by assemble_locations, after the last realloc. */
-static uint64_t location_of(location_table *t, const uint64_t *fns, size_t n) {
-    uint64_t hash = u64map_hash_bytes(fns, n * sizeof(uint64_t)), first;
+/* The id of the location of 'fns' at source lines 'numbers' (0: unknown), innermost first, added on first
+ * use; 0 when out of memory. Pointers into the blocks are set by assemble_locations, after the last realloc. */
+static uint64_t location_of(location_table *t, const uint64_t *fns, const int64_t *numbers, size_t n) {
+    uint64_t hash = u64map_hash_bytes(fns, n * sizeof(uint64_t)) ^ (u64map_hash_bytes(numbers, n * sizeof(int64_t)) * 31), first;
+    if (hash == 0) hash = 1;
     if (u64map_get(&t->by_hash, hash, &first)) {
         for (size_t loc = first - 1; loc != SIZE_MAX; loc = t->next[loc])
-            if (same_run_flat(t, loc, fns, n)) return loc + 1;
+            if (same_run_flat(t, loc, fns, numbers, n)) return loc + 1;
     }
     size_t cap = t->capacity, cap2 = cap, lcap = t->line_capacity;
     if (grow((void **)&t->locations, &cap, t->count + 1, sizeof(pb_location)) ||
@@ -100,6 +101,7 @@ static uint64_t location_of(location_table *t, const uint64_t *fns, size_t n) {
         pb_line *line = &t->lines[t->line_count++];
         perftools__profiles__line__init(line);
         line->function_id = fns[i];
+        line->line = numbers[i];
     }
     t->next[loc] = u64map_get(&t->by_hash, hash, &first) ? first - 1 : SIZE_MAX;
     if (u64map_put(&t->by_hash, hash, loc + 1)) return 0;
@@ -173,8 +175,11 @@ static int add_samples(pprof_state *s, int64_t thread_key) {
     s->labels = calloc(count, sizeof(pb_label));
     s->label_ptrs = calloc(count, sizeof(pb_label *));
     uint64_t *run = malloc((total_frames ? total_frames : 1) * sizeof(uint64_t));
-    if (!s->samples || !s->sample_ptrs || !s->location_ids || !s->values || !s->labels || !s->label_ptrs || !run) {
+    int64_t *run_lines = malloc((total_frames ? total_frames : 1) * sizeof(int64_t));
+    if (!s->samples || !s->sample_ptrs || !s->location_ids || !s->values || !s->labels || !s->label_ptrs || !run ||
+        !run_lines) {
         free(run);
+        free(run_lines);
         return -1;
     }
     size_t used_ids = 0;
@@ -188,11 +193,17 @@ static int add_samples(pprof_state *s, int64_t thread_key) {
         /* Leaf first; a run of inlined frames joins the frame it was inlined into (toward the root). */
         for (uint32_t f = st->depth; f-- > first;) {
             size_t len = 0;
+            run_lines[len] = st->lines && st->lines[f] > 0 ? st->lines[f] : 0;
             run[len++] = st->frames[f] + 1ULL;
-            while (inlined(p, st->frames[f]) && f > first) run[len++] = st->frames[--f] + 1ULL;
-            uint64_t id = location_of(&s->locs, run, len);
+            while (inlined(p, st->frames[f]) && f > first) {
+                f--;
+                run_lines[len] = st->lines && st->lines[f] > 0 ? st->lines[f] : 0;
+                run[len++] = st->frames[f] + 1ULL;
+            }
+            uint64_t id = location_of(&s->locs, run, run_lines, len);
             if (!id) {
                 free(run);
+                free(run_lines);
                 return -1;
             }
             s->location_ids[used_ids++] = id;
@@ -214,10 +225,12 @@ static int add_samples(pprof_state *s, int64_t thread_key) {
         n++;
     }
     free(run);
+    free(run_lines);
     s->sample_count = n;
     return 0;
 }
 
+/* One function per name, with its source file and first line where known. */
 static int add_functions(pprof_state *s) {
     const profile *p = s->p;
     size_t n = p->name_count ? p->name_count : 1;
@@ -228,6 +241,9 @@ static int add_functions(pprof_state *s) {
         perftools__profiles__function__init(&s->functions[i]);
         s->functions[i].id = i + 1ULL;
         s->functions[i].name = s->functions[i].system_name = (int64_t)i + 1;
+        profile_source src = profile_source_of(p, i);
+        if (src.file[0] && (s->functions[i].filename = add_string(&s->strings, src.file)) < 0) return -1;
+        s->functions[i].start_line = src.start_line > 0 ? src.start_line : 0;
         s->function_ptrs[i] = &s->functions[i];
     }
     return 0;

@@ -67,6 +67,14 @@ int out_speedscope_write(const profile *p, FILE *out) {
     for (uint32_t i = 0; i < p->name_count; i++) {
         fputs(i ? ",\n{\"name\":" : "{\"name\":", out);
         json_out_string(out, p->names[i]);
+        /* The function's file and first line: speedscope tells frames apart by name, file and line, so a
+         * per-line frame would split one method into several. */
+        profile_source src = profile_source_of(p, i);
+        if (src.file[0]) {
+            fputs(",\"file\":", out);
+            json_out_string(out, src.file);
+        }
+        if (src.start_line > 0) fprintf(out, ",\"line\":%d", src.start_line);
         fputc('}', out);
     }
     fputs("]},\n\"profiles\":[", out);

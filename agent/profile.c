@@ -16,7 +16,13 @@ void profile_free(profile *p) {
     free(p->names);
     free(p->types);
     free(p->name_next);
-    for (size_t i = 0; i < p->stack_count; i++) free(p->stacks[i].frames);
+    for (size_t i = 0; i < p->stack_count; i++) {
+        free(p->stacks[i].frames);
+        free(p->stacks[i].lines);
+    }
+    for (uint32_t i = 0; p->sources && i < p->source_capacity; i++) free(p->sources[i].file);
+    free(p->sources);
+    free(p->ticks);
     free(p->stacks);
     free(p->stack_next);
     u64map_free(&p->name_index);
@@ -59,8 +65,16 @@ uint32_t profile_intern(profile *p, const char *name, frame_type type) {
     return id;
 }
 
-int profile_add(profile *p, const uint32_t *frames, uint32_t depth, uint64_t samples, uint64_t weight) {
+/* Lines equal, where NULL means "no lines" (unlike a stack whose lines are all unknown). */
+static bool same_lines(const int32_t *a, const int32_t *b, uint32_t depth) {
+    if (!a || !b) return a == b;
+    return memcmp(a, b, depth * sizeof(int32_t)) == 0;
+}
+
+long profile_add_lines(profile *p, const uint32_t *frames, const int32_t *lines, uint32_t depth, uint64_t samples,
+                       uint64_t weight) {
     uint64_t h = u64map_hash_bytes(frames, depth * sizeof(uint32_t)) ^ depth;
+    if (lines) h ^= u64map_hash_bytes(lines, depth * sizeof(int32_t)) * 31;
     if (h == 0) h = 1;
     uint64_t head;
     size_t first = u64map_get(&p->stack_index, h, &head) ? (size_t)(head - 1) : SIZE_MAX;
@@ -68,10 +82,11 @@ int profile_add(profile *p, const uint32_t *frames, uint32_t depth, uint64_t sam
     p->total_weight += weight;
     for (size_t i = first; i != SIZE_MAX; i = p->stack_next[i]) {
         profile_stack *s = &p->stacks[i];
-        if (s->depth == depth && memcmp(s->frames, frames, depth * sizeof(uint32_t)) == 0) {
+        if (s->depth == depth && memcmp(s->frames, frames, depth * sizeof(uint32_t)) == 0 &&
+            same_lines(s->lines, lines, depth)) {
             s->samples += samples;
             s->weight += weight;
-            return 0;
+            return (long)i;
         }
     }
     size_t cap = p->stack_capacity, cap2 = p->stack_capacity;
@@ -80,16 +95,81 @@ int profile_add(profile *p, const uint32_t *frames, uint32_t depth, uint64_t sam
         return -1;
     p->stack_capacity = cap;
     profile_stack *s = &p->stacks[p->stack_count];
+    memset(s, 0, sizeof(*s));
     s->frames = malloc((depth ? depth : 1) * sizeof(uint32_t));
-    if (!s->frames) return -1;
+    s->lines = lines ? malloc((depth ? depth : 1) * sizeof(int32_t)) : NULL;
+    if (!s->frames || (lines && !s->lines)) {
+        free(s->frames);
+        free(s->lines);
+        return -1;
+    }
     memcpy(s->frames, frames, depth * sizeof(uint32_t));
+    if (lines) memcpy(s->lines, lines, depth * sizeof(int32_t));
     s->depth = depth;
     s->samples = samples;
     s->weight = weight;
     p->stack_next[p->stack_count] = first;
     if (u64map_put(&p->stack_index, h, (uint64_t)p->stack_count + 1)) return -1;
-    p->stack_count++;
+    return (long)p->stack_count++;
+}
+
+int profile_add(profile *p, const uint32_t *frames, uint32_t depth, uint64_t samples, uint64_t weight) {
+    return profile_add_lines(p, frames, NULL, depth, samples, weight) < 0 ? -1 : 0;
+}
+
+int profile_set_source(profile *p, uint32_t id, const char *file, int32_t start_line) {
+    if (id >= p->source_capacity) {
+        uint32_t cap = p->source_capacity ? p->source_capacity : 256;
+        while (cap <= id) cap *= 2;
+        profile_source *grown = realloc(p->sources, cap * sizeof(profile_source));
+        if (!grown) return -1;
+        memset(grown + p->source_capacity, 0, (cap - p->source_capacity) * sizeof(profile_source));
+        p->sources = grown;
+        p->source_capacity = cap;
+    }
+    char *copy = file && file[0] ? strdup(file) : NULL;
+    if (file && file[0] && !copy) return -1;
+    free(p->sources[id].file);
+    p->sources[id] = (profile_source){copy, start_line};
     return 0;
+}
+
+profile_source profile_source_of(const profile *p, uint32_t id) {
+    if (!p->sources || id >= p->source_capacity) return (profile_source){"", 0};
+    profile_source s = p->sources[id];
+    if (!s.file) s.file = "";
+    return s;
+}
+
+bool profile_has_sources(const profile *p) {
+    for (uint32_t i = 0; p->sources && i < p->source_capacity; i++)
+        if (p->sources[i].file || p->sources[i].start_line) return true;
+    for (size_t i = 0; i < p->stack_count; i++)
+        if (p->stacks[i].lines) return true;
+    return false;
+}
+
+int profile_add_tick(profile *p, uint32_t stack, uint64_t time_ns) {
+    if (reserve((void **)&p->ticks, sizeof(profile_tick), p->tick_count + 1, &p->tick_capacity)) return -1;
+    p->ticks[p->tick_count++] = (profile_tick){time_ns, stack};
+    return 0;
+}
+
+static int by_time(const void *a, const void *b) {
+    const profile_tick *x = a, *y = b;
+    if (x->time_ns != y->time_ns) return x->time_ns < y->time_ns ? -1 : 1;
+    return x->stack < y->stack ? -1 : x->stack > y->stack;
+}
+
+void profile_drop_ticks(profile *p) {
+    free(p->ticks);
+    p->ticks = NULL;
+    p->tick_count = p->tick_capacity = 0;
+}
+
+void profile_sort_ticks(profile *p) {
+    /* Equal times are ordered by stack, so the order is the same on every run. */
+    if (p->ticks) qsort(p->ticks, p->tick_count, sizeof(profile_tick), by_time);
 }
 
 static void add_count(profile_count *list, int *n, const char *name, uint64_t count) {

@@ -40,10 +40,25 @@ static inline const char *frame_type_java_suffix(frame_type t) {
 
 typedef struct {
     uint32_t *frames;  /* name ids, root first */
+    int32_t *lines;    /* each frame's source line (0: unknown), or NULL: the stack carries no lines */
     uint32_t depth;
     uint64_t samples;
     uint64_t weight;
 } profile_stack;
+
+/* Where a named frame's code is, for the viewer formats (pprof, speedscope, Chrome, Firefox): the source
+ * file ("" unknown) and the function's first line (0 unknown). */
+typedef struct {
+    char *file;
+    int32_t start_line;
+} profile_source;
+
+/* One sample at its recorded time (jfrconv from a recording's events): the timeline formats write these
+ * in time order instead of the order profile_timeline.h synthesises. */
+typedef struct {
+    uint64_t time_ns;
+    uint32_t stack;    /* index into stacks */
+} profile_tick;
 
 typedef struct {
     const char *name;
@@ -88,6 +103,11 @@ typedef struct {
 
     uint64_t total_samples, total_weight;
     profile_meta meta;
+
+    profile_source *sources;   /* per name id, NULL until profile_set_source is first called */
+    uint32_t source_capacity;
+    profile_tick *ticks;       /* NULL unless the builder recorded sample times (profile_add_tick) */
+    size_t tick_count, tick_capacity;
 } profile;
 
 void profile_init(profile *p);
@@ -98,6 +118,25 @@ uint32_t profile_intern(profile *p, const char *name, frame_type type);
 
 /* Adds a stack (name ids, root first), merged with an identical one if present. -1 when out of memory. */
 int profile_add(profile *p, const uint32_t *frames, uint32_t depth, uint64_t samples, uint64_t weight);
+
+/* profile_add with each frame's source line (0: unknown); stacks with the same names but other lines stay
+ * apart, so that the viewer formats can write a location per line. Returns the stack's index, or -1. */
+long profile_add_lines(profile *p, const uint32_t *frames, const int32_t *lines, uint32_t depth, uint64_t samples,
+                       uint64_t weight);
+
+/* Sets the source file and first line of name 'id' (file copied; NULL or "" for none). -1 when out of
+ * memory. The source of a name never set reads as {"", 0}. */
+int profile_set_source(profile *p, uint32_t id, const char *file, int32_t start_line);
+profile_source profile_source_of(const profile *p, uint32_t id);
+/* Whether any name has a source file or line, or any stack lines: what the viewer formats then write. */
+bool profile_has_sources(const profile *p);
+
+/* Records one sample of stack 'stack' at time_ns. -1 when out of memory. */
+int profile_add_tick(profile *p, uint32_t stack, uint64_t time_ns);
+/* Sorts the ticks by time (equal times by stack index, the same order on every run). */
+void profile_sort_ticks(profile *p);
+/* Forgets the ticks: the timeline formats then synthesise the order. */
+void profile_drop_ticks(profile *p);
 
 void profile_add_drop(profile *p, const char *reason, uint64_t count);
 void profile_add_failure(profile *p, const char *marker, uint64_t count);

@@ -139,6 +139,7 @@ int jfr_convert_span(const uint8_t *data, size_t size, uint64_t *start_ns, uint6
 
 typedef struct {
     uint32_t *ids;
+    int32_t *lines;          /* each frame's source line (0 unknown) with source_lines, else NULL */
     uint32_t n;
 } named_stack;
 
@@ -166,6 +167,7 @@ typedef struct {
     u64map methods;          /* hash of (method offset, frame type) -> name id + 1 */
     u64map threads;          /* thread value offset -> name id + 1 */
     uint32_t *ids;           /* the sample being composed */
+    int32_t *lines;          /* and its frames' lines (source_lines) */
     uint32_t ids_capacity;
     bool has_default_state;  /* the chunk's thread states include STATE_DEFAULT: cpu and wall tell apart */
 } converter;
@@ -180,6 +182,9 @@ static int reserve_ids(converter *cv, uint32_t need) {
     uint32_t *grown = realloc(cv->ids, (size_t)need * sizeof(uint32_t));
     if (!grown) return out_of_memory(cv);
     cv->ids = grown;
+    int32_t *lines = realloc(cv->lines, (size_t)need * sizeof(int32_t));
+    if (!lines) return out_of_memory(cv);
+    cv->lines = lines;
     cv->ids_capacity = need;
     return 0;
 }
@@ -257,10 +262,12 @@ static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
     return id;
 }
 
-static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame) {
+/* The frame's name id; *line its lineNumber (0 when the recording has none). */
+static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame, int32_t *line) {
     jfr_frame_info fi;
     size_t method;
     if (jfr_sample_frame(&cv->r, s, frame, &fi, &method)) return UINT32_MAX;
+    *line = fi.line > 0 ? fi.line : 0;
     /* Named per method and frame type, and per line or bytecode index when the name shows them. */
     struct { size_t method; int line, bci; char type[sizeof(fi.frame_type)]; } key;
     memset(&key, 0, sizeof(key));   /* hashed as bytes */
@@ -284,13 +291,19 @@ static const named_stack *stack_names(converter *cv, const jfr_sample *s) {
     uint32_t n;
     if (jfr_sample_stack(&cv->r, s, &truncated, &frames, &n)) return NULL;
     uint32_t *ids = malloc(((size_t)n + 1) * sizeof(uint32_t));
-    if (!ids) return out_of_memory(cv), NULL;
+    int32_t *lines = calloc((size_t)n + 1, sizeof(int32_t));
+    if (!ids || !lines) {
+        free(ids);
+        free(lines);
+        return out_of_memory(cv), NULL;
+    }
     uint32_t depth = 0;
     for (uint32_t i = n; i-- > 0;) {
         /* The frame offsets live in the reader's buffer, which naming a frame does not touch. */
-        uint32_t id = frame_id(cv, s, frames[i]);
+        uint32_t id = frame_id(cv, s, frames[i], &lines[depth]);
         if (id == UINT32_MAX) {
             free(ids);
+            free(lines);
             return NULL;
         }
         ids[depth++] = id;
@@ -299,11 +312,18 @@ static const named_stack *stack_names(converter *cv, const jfr_sample *s) {
         ids[depth++] = profile_intern(cv->p, s->stack ? "[no_Java_frames]" : "[unknown_stack]", FTYPE_MARKER);
     } else if (truncated && strcmp(cv->p->names[ids[0]], TRUNCATED_MARKER) != 0) {
         memmove(ids + 1, ids, depth * sizeof(uint32_t));
+        memmove(lines + 1, lines, depth * sizeof(int32_t));
         ids[0] = profile_intern(cv->p, TRUNCATED_MARKER, FTYPE_MARKER);
+        lines[0] = 0;
         depth++;
+    }
+    if (!cv->o->source_lines) {
+        free(lines);
+        lines = NULL;
     }
     if (ids[0] == UINT32_MAX) {
         free(ids);
+        free(lines);
         return out_of_memory(cv), NULL;
     }
     if (cv->named_count == cv->named_capacity) {
@@ -311,12 +331,13 @@ static const named_stack *stack_names(converter *cv, const jfr_sample *s) {
         named_stack *grown = realloc(cv->named, cap * sizeof(named_stack));
         if (!grown) {
             free(ids);
+            free(lines);
             return out_of_memory(cv), NULL;
         }
         cv->named = grown;
         cv->named_capacity = cap;
     }
-    cv->named[cv->named_count] = (named_stack){ids, depth};
+    cv->named[cv->named_count] = (named_stack){ids, lines, depth};
     if (s->stack && u64map_put(&cv->stacks, s->stack, cv->named_count + 1)) return out_of_memory(cv), NULL;
     return &cv->named[cv->named_count++];
 }
@@ -423,8 +444,9 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         return 0;
     }
     const named_stack *stack = stack_names(cv, s);
-    if (!stack || reserve_ids(cv, stack->n + 2)) return -1;
+    if (!stack || reserve_ids(cv, stack->n + 3)) return -1;   /* thread, state, stack, class */
     uint32_t n = 0;
+    memset(cv->lines, 0, (stack->n + 3) * sizeof(int32_t));   /* thread, state and class frames: no line */
     if (o->threads) {
         uint32_t id = thread_id(cv, s);
         if (id == UINT32_MAX) return -1;
@@ -438,6 +460,7 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         cv->ids[n++] = id;
     }
     memcpy(cv->ids + n, stack->ids, stack->n * sizeof(uint32_t));
+    if (stack->lines) memcpy(cv->lines + n, stack->lines, stack->n * sizeof(int32_t));
     n += stack->n;
     if (s->layout->class_kind >= 0) {
         uint32_t id = class_frame_id(cv, s);
@@ -454,18 +477,26 @@ static int add_sample(converter *cv, const jfr_sample *s) {
             uint32_t t = cv->ids[i];
             cv->ids[i] = cv->ids[j];
             cv->ids[j] = t;
+            int32_t l = cv->lines[i];
+            cv->lines[i] = cv->lines[j];
+            cv->lines[j] = l;
         }
     }
     cv->st->kept++;
     if (s->weight != 1) cv->st->weighted++;
-    if (profile_add(cv->p, cv->ids, n, 1, s->weight)) return out_of_memory(cv);
+    long at = profile_add_lines(cv->p, cv->ids, o->source_lines ? cv->lines : NULL, n, 1, s->weight);
+    if (at < 0 || (o->sample_times && profile_add_tick(cv->p, (uint32_t)at, s->time_ns))) return out_of_memory(cv);
     return 0;
 }
 
 static void converter_free(converter *cv) {
-    for (size_t i = 0; i < cv->named_count; i++) free(cv->named[i].ids);
+    for (size_t i = 0; i < cv->named_count; i++) {
+        free(cv->named[i].ids);
+        free(cv->named[i].lines);
+    }
     free(cv->named);
     free(cv->ids);
+    free(cv->lines);
     u64map_free(&cv->stacks);
     u64map_free(&cv->methods);
     u64map_free(&cv->threads);
@@ -565,6 +596,9 @@ int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, 
         err->failed = true;
         return -1;
     }
-    if (o->nativemem && o->leak) return convert_leaks(o, data, size, p, stats, err);
-    return convert_file(o, data, size, p, stats, err, NULL);
+    int rc = o->nativemem && o->leak ? convert_leaks(o, data, size, p, stats, err)
+                                     : convert_file(o, data, size, p, stats, err, NULL);
+    /* Events are written per thread buffer, not in time order. */
+    profile_sort_ticks(p);
+    return rc;
 }

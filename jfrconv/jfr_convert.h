@@ -43,6 +43,8 @@ typedef struct {
     bool lines;          /* Java frames split by source line: "class.method:LINE" */
     bool bci;            /* Java frames split by bytecode index: "class.method@BCI" */
     bool norm;           /* lambda and hidden class names without their generated numbers and addresses */
+    bool source_lines;   /* each frame's lineNumber kept beside its name (profile_add_lines): viewer formats */
+    bool sample_times;   /* each kept sample's start time recorded (profile_add_tick): timeline formats */
     uint64_t from_ns, to_ns;  /* wall-clock range of the samples kept (inclusive) */
     int include_count, exclude_count, state_count;
     jfr_filter include[JFR_CONVERT_MAX_FILTERS], exclude[JFR_CONVERT_MAX_FILTERS];

@@ -14,6 +14,7 @@
 #include "output.h"
 #include "profile.h"
 #include "profile_diff.h"
+#include "viewer_formats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -218,6 +219,8 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (a.diff) return run_diff(&a);
+    a.convert.source_lines = viewer_format_shows_source(options_effective_format(&a.output));
+    a.convert.sample_times = viewer_format_has_timeline(options_effective_format(&a.output));
     static mapped_file files[JFRCONV_MAX_INPUTS];
     int rc = 0, mapped = 0;
     for (; mapped < a.input_count && rc == 0; mapped++) rc = map_input(a.inputs[mapped], &files[mapped]);
@@ -246,6 +249,7 @@ int main(int argc, char **argv) {
         }
     }
     for (int i = 0; i < mapped; i++) unmap_input(&files[i]);
+    if (collapsed_inputs) profile_drop_ticks(&p);   /* text has no times: the timeline is synthesised for all */
     if (rc == 0) {
         fprintf(stderr, "jfrconv: %d file%s, %llu chunk%s, %llu samples, %llu kept", a.input_count,
                 a.input_count == 1 ? "" : "s", (unsigned long long)st.chunks, st.chunks == 1 ? "" : "s",

@@ -4,6 +4,7 @@
 
 #include "profile.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Adds a stack given as "a;b;c" (root first). */
@@ -29,6 +30,15 @@ static inline void synthetic_profile(profile *p) {
     synthetic_add(p, "Main.main;Main.idle", 10, 100);
     profile_add_drop(p, "table_full", 4);
     profile_add_failure(p, "[unknown_Java]", 2);
+}
+
+/* What a writer writes for 'p', as a string (free it); the writer must succeed (cmocka's assert). */
+static inline char *synthetic_render(int (*write)(const profile *, FILE *), const profile *p, size_t *len) {
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    assert_int_equal(write(p, f), 0);
+    fclose(f);
+    return buf;
 }
 
 #endif

@@ -24,13 +24,6 @@
 
 #define SUMMARY "100 samples; dropped 4 (table_full 4); failed walks 2 (2.00%: [unknown_Java] 2)"
 
-static char *render(int (*write)(const profile *, FILE *), const profile *p, size_t *len) {
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    assert_int_equal(write(p, f), 0);
-    fclose(f);
-    return buf;
-}
 
 static int text(const profile *p, FILE *f) { return out_text_write(p, f, 10, 10); }
 static int html(const profile *p, FILE *f) {
@@ -68,7 +61,7 @@ static void test_each_text_writer_states_it(void **state) {
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         size_t len;
-        char *out = render(cases[i].write, &p, &len);
+        char *out = synthetic_render(cases[i].write, &p, &len);
         if (!strstr(out, cases[i].expect)) fail_msg("%s: no '%s' in its output", cases[i].what, cases[i].expect);
         free(out);
     }
@@ -82,11 +75,11 @@ static void test_empty_profile_opens(void **state) {
     profile p;
     profile_init(&p);
     size_t len;
-    char *out = render(out_speedscope_write, &p, &len);
+    char *out = synthetic_render(out_speedscope_write, &p, &len);
     if (!strstr(out, "\"profiles\":[{\"type\":\"sampled\",\"name\":\"all threads\""))
         fail_msg("speedscope: no empty profile: %s", out);
     free(out);
-    out = render(out_gecko_write, &p, &len);
+    out = synthetic_render(out_gecko_write, &p, &len);
     if (!strstr(out, "\"name\":\"all threads\"")) fail_msg("gecko: no empty thread: %s", out);
     free(out);
     profile_free(&p);
@@ -98,7 +91,7 @@ static void test_pprof_comment(void **state) {
     profile p;
     synthetic_profile(&p);
     size_t len;
-    char *gz = render(out_pprof_write, &p, &len);
+    char *gz = synthetic_render(out_pprof_write, &p, &len);
     assert_true(len > 2 && (unsigned char)gz[0] == 0x1f && (unsigned char)gz[1] == 0x8b);   /* gzip magic */
     z_stream z = {0};
     assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
