@@ -13,6 +13,8 @@ foreach(t test_options test_filepath test_traces test_profile test_writers test_
     test_completeness
     # Differential profiles (issue 23.4).
     test_profile_diff
+    # jfrconv's --classify, --skip, --grain (issue 23.3).
+    test_profile_reshape
     # The metrics in Prometheus' text format (issue 22.6).
     test_out_metrics)
   libprof_unit_test(${t})
