@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Three threads, each doing one kind of work whose category --classify must find: "loader" defines a class
- * over and over in fresh class loaders (class loading), "collector" calls System.gc() in a loop over a
+ * over and over in fresh class loaders (class loading), "collector" calls System.gc() every 10 ms over a
  * retained heap (the JVM's GC threads and VM thread collect), "main" spins in Java code.
  * Usage: java Categories [seconds=3]
  */
@@ -64,8 +64,17 @@ public class Categories {
             }
             sink += n;
         }, "loader");
+        /* A pause between collections: back to back, their safepoints would stop the other threads most of
+         * the time, and the JDK's sampler takes no sample of a stopped thread. */
         Thread collector = new Thread(() -> {
-            while (System.nanoTime() < end) System.gc();
+            try {
+                while (System.nanoTime() < end) {
+                    System.gc();
+                    Thread.sleep(10);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }, "collector");
         loader.start();
         collector.start();
