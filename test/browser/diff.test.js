@@ -15,7 +15,7 @@ const { execFile } = require('child_process');
 const { promisify } = require('util');
 
 const run = promisify(execFile);
-const CHROMIUM = '/usr/bin/chromium';
+const { launchChromium, openOffline } = require('./chromium');
 const OUT = process.env.BROWSER_OUT || path.join(os.tmpdir(), 'libprof-browser-diff');   /* its own: the other tests empty theirs */
 
 /* Shares (no durations in collapsed text): base 100 samples, new 200. hot 40% -> 50% (grown), warm 30% -> 10%
@@ -27,48 +27,22 @@ let context;
 let pageFile;
 
 before(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`chromium is not installed at ${CHROMIUM}`);
   const jfrconv = process.env.JFRCONV;
   if (!jfrconv) throw new Error('JFRCONV is not set: run the browser tests through ctest');
-  let chromium;
-  try {
-    ({ chromium } = require('playwright-core'));
-  } catch (e) {
-    throw new Error('playwright-core is missing from test/browser/node_modules: run ./build.sh test (' + e.message + ')');
-  }
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
   fs.writeFileSync(path.join(OUT, 'base.collapsed'), BASE);
   fs.writeFileSync(path.join(OUT, 'new.collapsed'), NEXT);
   pageFile = path.join(OUT, 'diff.html');
   await run(jfrconv, ['--diff', '--title', 'Known diff', path.join(OUT, 'base.collapsed'), path.join(OUT, 'new.collapsed'), pageFile]);
-  context = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'libprof-chromium-')), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1200, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  context = await launchChromium();
 });
 
 after(async () => {
   if (context) await context.close();
 });
 
-async function open() {
-  const page = await context.newPage();
-  const url = 'file://' + pageFile;
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  page.on('request', (r) => { if (r.url() !== url) problems.push('request: ' + r.url()); });
-  await page.goto(url);
-  page.done = async () => {
-    await page.close();
-    assert.deepStrictEqual(problems, [], 'the page must load offline without errors');
-  };
-  return page;
-}
+const open = () => openOffline(context, pageFile);
 
 /* Every drawn frame: its name, box (px), computed background colour and image, and visibility. */
 function frames(page) {
