@@ -17,20 +17,32 @@ typedef struct {
     size_t n;
 } core_name;
 
-/* A Java frame; a "lib`sym" name is native whatever its type says (collapsed text guesses "libjvm.so`x"
- * Java by its dot). */
-static bool is_java(const profile *p, uint32_t id) {
-    return frame_type_is_java((frame_type)p->types[id]) && !strchr(p->names[id], '`');
+/* The stack being classified: its frames' names in p, and their types (per frame when given, else by name). */
+typedef struct {
+    const profile *p;
+    const uint32_t *frames;
+    const uint8_t *types;
+    uint32_t depth;
+} stack_view;
+
+static frame_type type_at(const stack_view *v, uint32_t i) {
+    return (frame_type)(v->types ? v->types[i] : v->p->types[v->frames[i]]);
 }
 
-static core_name core(const profile *p, uint32_t id) {
-    const char *name = p->names[id];
+/* A Java frame; a "lib`sym" name is native whatever its type says (collapsed text guesses "libjvm.so`x"
+ * Java by its dot). */
+static bool is_java(const stack_view *v, uint32_t i) {
+    return frame_type_is_java(type_at(v, i)) && !strchr(v->p->names[v->frames[i]], '`');
+}
+
+static core_name core(const stack_view *v, uint32_t i) {
+    const char *name = v->p->names[v->frames[i]];
     const char *tick = strchr(name, '`');
     if (tick) name = tick + 1;
     size_t n = strlen(name);
     const char *ann = strstr(name, "_[");
     if (ann && ann[2] && ann[3] == ']' && ann[4] == 0) n = (size_t)(ann - name);
-    if (is_java(p, id)) n = strcspn(name, "(:@") < n ? strcspn(name, "(:@") : n;
+    if (is_java(v, i)) n = strcspn(name, "(:@") < n ? strcspn(name, "(:@") : n;
     return (core_name){name, n};
 }
 
@@ -58,10 +70,10 @@ static const char *const gc_work[] = {"VM_GC", "VM_G1", "VM_Collect", "VM_Parall
                                       "VM_Shenandoah", "CollectedHeap::", "G1CollectedHeap::", NULL};
 
 /* Pass 1: the thread's role, from its native frames below the first Java frame; NULL when none is known. */
-static const char *thread_role(const profile *p, const uint32_t *frames, uint32_t depth) {
+static const char *thread_role(const stack_view *v) {
     bool vm_thread = false, gc = false;
-    for (uint32_t i = 0; i < depth && !is_java(p, frames[i]); i++) {
-        core_name c = core(p, frames[i]);
+    for (uint32_t i = 0; i < v->depth && !is_java(v, i); i++) {
+        core_name c = core(v, i);
         if (starts_any(c, gc_threads)) return "[gc]";
         if (starts(c, "CompileBroker::")) return "[jit]";
         vm_thread |= starts(c, "VMThread::");
@@ -104,14 +116,14 @@ static const char *java_category(frame_type t) {
 }
 
 /* Pass 3: what the leaf end runs. */
-static const char *leaf_work(const profile *p, const uint32_t *frames, uint32_t depth) {
-    if (depth && p->types[frames[depth - 1]] == FTYPE_KERNEL) return "[kernel]";
+static const char *leaf_work(const stack_view *v) {
+    if (v->depth && type_at(v, v->depth - 1) == FTYPE_KERNEL) return "[kernel]";
     bool native = false, jvm_thread = false;
-    for (uint32_t i = depth; i-- > 0;) {
-        frame_type t = (frame_type)p->types[frames[i]];
-        core_name c = core(p, frames[i]);
+    for (uint32_t i = v->depth; i-- > 0;) {
+        frame_type t = type_at(v, i);
+        core_name c = core(v, i);
         if (t == FTYPE_INLINED) continue;          /* its compiled frame, nearer the root, says how it runs */
-        if (is_java(p, frames[i])) return native ? "[native]" : java_category(t);
+        if (is_java(v, i)) return native ? "[native]" : java_category(t);
         if (t == FTYPE_CLASS || t == FTYPE_KERNEL || transparent(c)) continue;
         if (starts_any(c, vm_entries)) return "[vm]";
         if (starts(c, "Interpreter")) return "[Interpreter]";
@@ -123,12 +135,26 @@ static const char *leaf_work(const profile *p, const uint32_t *frames, uint32_t 
     return jvm_thread ? "[vm]" : "[native]";
 }
 
-const char *profile_classify(const profile *p, const uint32_t *frames, uint32_t depth) {
-    while (depth && p->types[frames[0]] == FTYPE_THREAD) {
-        frames++;
-        depth--;
+const char *profile_classify_typed(const profile *p, const uint32_t *frames, const uint8_t *types, uint32_t depth) {
+    stack_view v = {p, frames, types, depth};
+    while (v.depth && type_at(&v, 0) == FTYPE_THREAD) {
+        v.frames++;
+        if (v.types) v.types++;
+        v.depth--;
     }
-    const char *category = thread_role(p, frames, depth);
-    for (uint32_t i = depth; !category && i-- > 0;) category = class_work(core(p, frames[i]));
-    return category ? category : leaf_work(p, frames, depth);
+    const char *category = thread_role(&v);
+    for (uint32_t i = v.depth; !category && i-- > 0;) category = class_work(core(&v, i));
+    return category ? category : leaf_work(&v);
+}
+
+const char *profile_classify(const profile *p, const uint32_t *frames, uint32_t depth) {
+    return profile_classify_typed(p, frames, NULL, depth);
+}
+
+bool profile_classify_is_category(const char *name) {
+    static const char *const categories[] = {"[gc]", "[jit]", "[vm]", "[class_load]", "[class_init]", "[class_resolve]",
+                                             "[class_verify]", "[lambda_init]", "[Interpreter]", "[c1_comp]",
+                                             "[c2_comp]", "[java]", "[native]", "[kernel]", NULL};
+    for (const char *const *c = categories; *c; c++) if (strcmp(name, *c) == 0) return true;
+    return false;
 }

@@ -35,8 +35,10 @@ static int add_reshaped(profile *out, const profile *in, const profile_stack *s,
                         uint64_t samples, uint64_t weight, uint32_t *ids) {
     uint32_t n = 0, threads = 0;
     while (threads < s->depth && in->types[s->frames[threads]] == FTYPE_THREAD) threads++;
+    /* A stack classified as it was read (jfrconv's JFR input, with each frame's own type) keeps its category. */
+    bool classified = threads < s->depth && profile_classify_is_category(in->names[s->frames[threads]]);
     for (uint32_t i = 0; i < s->depth; i++) {
-        if (o->classify && i == threads) {
+        if (o->classify && !classified && i == threads) {
             const char *category = profile_classify(in, s->frames, s->depth);
             if ((ids[n++] = profile_intern(out, category, FTYPE_MARKER)) == UINT32_MAX) return -1;
         }

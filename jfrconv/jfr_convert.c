@@ -10,6 +10,7 @@
 #include "frame.h"
 #include "jfr_rchunk.h"
 #include "jfr_sample.h"
+#include "profile_classify.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -140,6 +141,7 @@ int jfr_convert_span(const uint8_t *data, size_t size, uint64_t *start_ns, uint6
 typedef struct {
     uint32_t *ids;
     uint32_t n;
+    uint32_t category;   /* --classify: its category frame's name id, else UINT32_MAX */
 } named_stack;
 
 /* --leak: the profiler.Malloc events of a file whose address no later profiler.Free names. A first pass
@@ -222,7 +224,7 @@ static void normalise_class(char *cls) {
 
 /* The name of one frame, interned. Java-typed frames, and the JDK's "Native" frames of Java native
  * methods (which have a class), are class.method; the others (our synthetic class "") the method alone. */
-static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
+static uint32_t name_frame(converter *cv, const jfr_frame_info *fi, frame_type *type_out) {
     char name[2048];
     frame_type type;
     bool java = is_java_type(fi->frame_type) || (strcmp(fi->frame_type, "Native") == 0 && fi->cls[0]);
@@ -254,10 +256,12 @@ static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
     }
     uint32_t id = profile_intern(cv->p, name, type);
     if (id == UINT32_MAX) out_of_memory(cv);
+    *type_out = type;
     return id;
 }
 
-static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame) {
+/* A frame's name id, and its own type in 'type' (the profile keeps one type per name). */
+static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame, uint8_t *type) {
     jfr_frame_info fi;
     size_t method;
     if (jfr_sample_frame(&cv->r, s, frame, &fi, &method)) return UINT32_MAX;
@@ -269,9 +273,15 @@ static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame) {
     key.bci = cv->o->bci ? fi.bci : 0;
     strcpy(key.type, fi.frame_type);
     uint64_t h = u64map_hash_bytes(&key, sizeof(key)), cached;
-    if (method && u64map_get(&cv->methods, h, &cached)) return (uint32_t)(cached - 1);
-    uint32_t id = name_frame(cv, &fi);
-    if (id != UINT32_MAX && method && u64map_put(&cv->methods, h, (uint64_t)id + 1)) return out_of_memory(cv), UINT32_MAX;
+    if (method && u64map_get(&cv->methods, h, &cached)) {   /* type << 32 | id + 1 */
+        *type = (uint8_t)(cached >> 32);
+        return (uint32_t)(cached & 0xffffffffu) - 1;
+    }
+    frame_type t;
+    uint32_t id = name_frame(cv, &fi, &t);
+    *type = (uint8_t)t;
+    if (id != UINT32_MAX && method && u64map_put(&cv->methods, h, (uint64_t)t << 32 | ((uint64_t)id + 1)))
+        return out_of_memory(cv), UINT32_MAX;
     return id;
 }
 
@@ -284,25 +294,38 @@ static const named_stack *stack_names(converter *cv, const jfr_sample *s) {
     uint32_t n;
     if (jfr_sample_stack(&cv->r, s, &truncated, &frames, &n)) return NULL;
     uint32_t *ids = malloc(((size_t)n + 1) * sizeof(uint32_t));
-    if (!ids) return out_of_memory(cv), NULL;
+    uint8_t *types = malloc((size_t)n + 1);
+    if (!ids || !types) {
+        free(ids);
+        free(types);
+        return out_of_memory(cv), NULL;
+    }
     uint32_t depth = 0;
     for (uint32_t i = n; i-- > 0;) {
         /* The frame offsets live in the reader's buffer, which naming a frame does not touch. */
-        uint32_t id = frame_id(cv, s, frames[i]);
+        uint32_t id = frame_id(cv, s, frames[i], &types[depth]);
         if (id == UINT32_MAX) {
             free(ids);
+            free(types);
             return NULL;
         }
         ids[depth++] = id;
     }
     if (depth == 0) {
-        ids[depth++] = profile_intern(cv->p, s->stack ? "[no_Java_frames]" : "[unknown_stack]", FTYPE_MARKER);
+        ids[depth] = profile_intern(cv->p, s->stack ? "[no_Java_frames]" : "[unknown_stack]", FTYPE_MARKER);
+        types[depth++] = FTYPE_MARKER;
     } else if (truncated && strcmp(cv->p->names[ids[0]], TRUNCATED_MARKER) != 0) {
         memmove(ids + 1, ids, depth * sizeof(uint32_t));
+        memmove(types + 1, types, depth);
         ids[0] = profile_intern(cv->p, TRUNCATED_MARKER, FTYPE_MARKER);
+        types[0] = FTYPE_MARKER;
         depth++;
     }
-    if (ids[0] == UINT32_MAX) {
+    uint32_t category = cv->o->classify && ids[0] != UINT32_MAX
+                            ? profile_intern(cv->p, profile_classify_typed(cv->p, ids, types, depth), FTYPE_MARKER)
+                            : UINT32_MAX - 1;
+    free(types);
+    if (ids[0] == UINT32_MAX || category == UINT32_MAX) {
         free(ids);
         return out_of_memory(cv), NULL;
     }
@@ -316,7 +339,7 @@ static const named_stack *stack_names(converter *cv, const jfr_sample *s) {
         cv->named = grown;
         cv->named_capacity = cap;
     }
-    cv->named[cv->named_count] = (named_stack){ids, depth};
+    cv->named[cv->named_count] = (named_stack){ids, depth, cv->o->classify ? category : UINT32_MAX};
     if (s->stack && u64map_put(&cv->stacks, s->stack, cv->named_count + 1)) return out_of_memory(cv), NULL;
     return &cv->named[cv->named_count++];
 }
@@ -423,7 +446,7 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         return 0;
     }
     const named_stack *stack = stack_names(cv, s);
-    if (!stack || reserve_ids(cv, stack->n + 2)) return -1;
+    if (!stack || reserve_ids(cv, stack->n + 3)) return -1;
     uint32_t n = 0;
     if (o->threads) {
         uint32_t id = thread_id(cv, s);
@@ -437,6 +460,7 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         if (id == UINT32_MAX) return out_of_memory(cv);
         cv->ids[n++] = id;
     }
+    if (stack->category != UINT32_MAX) cv->ids[n++] = stack->category;
     memcpy(cv->ids + n, stack->ids, stack->n * sizeof(uint32_t));
     n += stack->n;
     if (s->layout->class_kind >= 0) {

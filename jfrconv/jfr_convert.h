@@ -43,6 +43,8 @@ typedef struct {
     bool lines;          /* Java frames split by source line: "class.method:LINE" */
     bool bci;            /* Java frames split by bytecode index: "class.method@BCI" */
     bool norm;           /* lambda and hidden class names without their generated numbers and addresses */
+    bool classify;       /* a category frame under the thread and state frames (profile_classify.h), decided from
+                            each frame's own type in the recording */
     uint64_t from_ns, to_ns;  /* wall-clock range of the samples kept (inclusive) */
     int include_count, exclude_count, state_count;
     jfr_filter include[JFR_CONVERT_MAX_FILTERS], exclude[JFR_CONVERT_MAX_FILTERS];

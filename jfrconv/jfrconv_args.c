@@ -157,6 +157,7 @@ static void settle(jfrconv_args *a) {
     a->convert.live = a->output.live;
     a->convert.style = (names_style){a->output.simple, a->output.dot, a->output.sig, a->output.ann};
     a->convert.leak = a->output.leak;   /* issue 21 */
+    a->convert.classify = a->output.classify;   /* JFR stacks are classified as they are read (their frames' types) */
 }
 
 int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t errlen) {

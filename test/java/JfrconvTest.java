@@ -435,6 +435,18 @@ public class JfrconvTest {
             long spinJava = classified.entrySet().stream().filter(e -> e.getKey().endsWith(";Categories.spin")
                     && frameAt(e.getKey(), 1).matches("\\[(Interpreter|c1_comp|c2_comp|java)\\]")).mapToLong(Map.Entry::getValue).sum();
             check(spin > 0 && spinJava == spin, tag + ": main's spin (leaf Categories.spin) is Java code in " + spinJava + " of " + spin);
+            // The category of a Java leaf follows that frame's own execution type in the recording (a method the
+            // profile names once may run interpreted in one sample and compiled in the next): --ann shows it.
+            Map<String, String> byType = Map.of("_[j]", "[c2_comp]", "_[0]", "[Interpreter]", "_[1]", "[c1_comp]");
+            Map<String, Long> annotated = collapsed(tag + "-classify-ann", "-t", "--ann", "--classify", rec.toString());
+            Map<String, Long> stripped = new HashMap<>();
+            annotated.forEach((k, v) -> {
+                Matcher m = Pattern.compile(";Categories\\.spin(_\\[[j01]\\])$").matcher(k);
+                if (m.find()) check(frameAt(k, 1).equals(byType.get(m.group(1))), tag + ": " + m.group(1) + " leaf in " + frameAt(k, 1) + ": " + k);
+                stripped.merge(k.replaceAll("_\\[[jik01]\\](?=;|$)", ""), v, Long::sum);
+            });
+            // Without --ann the names lose their types, not the categories.
+            check(stripped.equals(classified), tag + ": --classify without --ann differs from it with --ann: " + diff(stripped, classified));
             if (agentMade) {
                 // libprof samples the JVM's own threads: the GC threads collect, the compiler threads compile.
                 check(loader > 0, "ours: no sample of the loading thread");
