@@ -40,7 +40,8 @@ install_missing() {   # [package...], default: PACKAGES
 }
 
 # The browser tests' needs: Debian's chromium and node (apt, when root), playwright-core and speedscope (npm,
-# into test/browser/node_modules; speedscope's importers read the viewer formats in test/browser/viewers.test.js).
+# into test/browser/node_modules; speedscope's importers read the viewer formats in test/browser/viewers.test.js),
+# @firefox-devtools/profiler-cli (the Firefox Profiler's own profile loading, test/browser/firefox.test.js).
 # Whatever is still missing, the browser tests say so and fail.
 install_browser_test_deps() {
   local want=()
@@ -48,9 +49,10 @@ install_browser_test_deps() {
   command -v node >/dev/null || want+=(nodejs)
   command -v npm >/dev/null || want+=(npm)   # nodejs from other sources brings its own npm
   [ ${#want[@]} -eq 0 ] || install_missing "${want[@]}"
-  if { [ ! -d "$ROOT/test/browser/node_modules/playwright-core" ] || [ ! -d "$ROOT/test/browser/node_modules/speedscope" ]; } &&
+  if { [ ! -d "$ROOT/test/browser/node_modules/playwright-core" ] || [ ! -d "$ROOT/test/browser/node_modules/speedscope" ] ||
+       [ ! -d "$ROOT/test/browser/node_modules/@firefox-devtools/profiler-cli" ]; } &&
      command -v npm >/dev/null; then
-    echo "build.sh: installing playwright-core and speedscope into test/browser/node_modules" >&2
+    echo "build.sh: installing playwright-core, speedscope and profiler-cli into test/browser/node_modules" >&2
     (cd "$ROOT/test/browser" && npm ci --no-audit --no-fund --loglevel=error >&2) ||
       echo "build.sh: npm ci failed; the browser tests will fail" >&2
   fi

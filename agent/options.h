@@ -96,6 +96,10 @@ typedef struct prof_options {
     bool reverse;               /* html: start with stacks merged from the leaf (backtraces) */
     bool inverted;              /* flame graph: start as an icicle (root at the top) */
     char highlight[256];        /* flame graph: a regular expression the page opens searched for (jfrconv) */
+    /* jfrconv's shaping of the profile it read (profile_reshape.h) */
+    bool classify;              /* a category frame ([gc], [jit], [class_load], ...) under the thread frame */
+    int skip;                   /* root-side frames left out of every stack */
+    double grain;               /* coarsen: each stack's count to a multiple of this many samples; 0: off */
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */

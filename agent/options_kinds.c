@@ -25,6 +25,7 @@ static const char *const kind_names[OPTION_KIND_COUNT] = {
     [OPTION_CHOICE] = "choice",     [OPTION_EVENT] = "event",     [OPTION_TEXT] = "text",
     [OPTION_PATTERN] = "pattern",   [OPTION_FILE] = "file",       [OPTION_TIME] = "time",
     [OPTION_STATES] = "states",     [OPTION_CHOICE_SET] = "choice set", [OPTION_TIDS] = "thread ids", [OPTION_REGEX] = "regex",
+    [OPTION_NUMBER] = "number",
 };
 
 const char *options_table_kind_name(options_kind kind) {
@@ -175,6 +176,21 @@ static int apply_percent(const options_spec *s, const char *spelled, const char 
         return errmsg_fail(err, errlen, "%s: expected a percent from 0 to 100, such as 0.5",
                            subject(spelled, value, what, sizeof(what)));
     }
+    return 0;
+}
+
+/* A decimal number such as 2.5, at least the row's min; no sign, exponent, infinity or NaN. */
+static int apply_number(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
+                        size_t errlen) {
+    char *end = NULL;
+    double n = value && value[strspn(value, "0123456789.")] == 0 && strchr("0123456789", value[0])
+                   ? strtod(value, &end) : -1;
+    if (!end || *end || n < (double)s->min) {
+        char what[600];
+        return errmsg_fail(err, errlen, "%s: expected a decimal number of at least %llu, such as 10 or 2.5",
+                           subject(spelled, value, what, sizeof(what)), (unsigned long long)s->min);
+    }
+    *(double *)field_of(o, s->field) = n;
     return 0;
 }
 
@@ -382,6 +398,7 @@ static int apply_kind(const options_spec *s, const char *spelled, const char *va
     case OPTION_FILE: return apply_file(s, spelled, value, o, err, errlen);
     case OPTION_TIDS: return apply_tids(s, spelled, value, o, err, errlen);
     case OPTION_STATES: return apply_states(s, spelled, value, o, err, errlen);
+    case OPTION_NUMBER: return apply_number(s, spelled, value, o, err, errlen);
     case OPTION_TIME:
     case OPTION_KIND_COUNT: break;
     }

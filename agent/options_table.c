@@ -177,6 +177,17 @@ const options_spec options_table[] = {
      "collapsed stacks); OUTPUT .html: a flame graph coloured by change," JMORE
      "else text; values per second of recording, or shares", NULL, OPTION_OWN_NONE,
      .jfrconv_sets = JFRCONV_SETS_DIFF},
+    /* jfrconv's shaping of the profile (profile_reshape.h): async-profiler's jfrconv flags; its agent has none */
+    {NULL, OPTION_FLAG, FIELD(classify), 0, NULL, NULL, NULL, NULL, NULL, "--classify", NULL,
+     "a category frame under the thread frame: [gc], [jit], [vm], [class_load]," JMORE
+     "[class_init], [class_resolve], [class_verify], [lambda_init], [Interpreter]," JMORE
+     "[c1_comp], [c2_comp], [java], [native], [kernel] (README: the rules)", NULL, OPTION_OWN_NONE},
+    {NULL, OPTION_COUNT, FIELD(skip), 0, NULL, NULL, NULL, NULL, NULL, "--skip", "N",
+     "leave out the N bottom (root-side) frames of every stack, thread and" JMORE
+     "category frames included", NULL, OPTION_OWN_NONE, .min = 0, .max = OPTIONS_MAX_JSTACKDEPTH},
+    {NULL, OPTION_NUMBER, FIELD(grain), 0, NULL, NULL, NULL, NULL, NULL, "--grain", "X",
+     "coarsen: each stack's count rounded to a multiple of X samples (the" JMORE
+     "remainder carried on), stacks that round to none left out", NULL, OPTION_OWN_NONE, .min = 1},
     /* --- end issue 23 --- */
     /* issue 21: jfrconv's native event selections */
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativemem", NULL,

@@ -38,6 +38,7 @@ typedef enum {
     OPTION_TIME,       /* jfrconv: a point in a recording (10s, -5s, epoch ms, 2026-11-22T10:15:00, 10:15:00) */
     OPTION_STATES,     /* thread states: the agent's a mask of thread_state bits (an unsigned field), ';' or ','
                           between; jfrconv's any names of the recording, ',' between (parsed by jfrconv) */
+    OPTION_NUMBER,     /* a decimal number (a double field) of at least min, such as 2.5 */
     OPTION_KIND_COUNT, /* not a kind: how many there are */
 } options_kind;
 
@@ -98,7 +99,7 @@ typedef struct {
                                       them */
     options_own own;         /* what jprof does itself with the row's flag */
     /* The value's limits and storage, by kind (see options_kind); 0 when the kind has none. */
-    uint64_t min, max;       /* OPTION_COUNT, OPTION_DURATION (ns), OPTION_SIZE (bytes) */
+    uint64_t min, max;       /* OPTION_COUNT, OPTION_DURATION (ns), OPTION_SIZE (bytes); OPTION_NUMBER: min */
     uint64_t unit;           /* OPTION_DURATION: ns per bare number; the field then holds ns, or whole
                                 seconds (an int) when 'seconds' is set */
     bool seconds;            /* OPTION_DURATION: stored as whole seconds in an int */

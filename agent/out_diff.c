@@ -122,34 +122,61 @@ static int write_nodes(const child_tree *t, const profile_diff *d, FILE *out) {
     return 0;
 }
 
+/* The page: frames as absolutely placed divs (few enough for a diff); click a frame to zoom into it (its
+ * ancestors span the width, its siblings' subtrees hide), click the root or "Reset zoom" to go back; the
+ * search box marks frames whose name matches (a regular expression, else plain text) and sums their
+ * outermost matches' base, new and delta. The background colour is set alone: the shorthand would undo
+ * the removed frames' hatching (a background-image from their class). */
 static const char page_head[] =
     "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>libprof differential profile</title><style>"
     "body{font:12px sans-serif;margin:8px}#g{position:relative}"
     ".f{position:absolute;height:16px;overflow:hidden;white-space:nowrap;box-sizing:border-box;"
-    "border:1px solid #fff;padding-left:2px;line-height:14px;cursor:default}"
+    "border:1px solid #fff;padding-left:2px;line-height:14px;cursor:pointer}"
     ".removed{background-image:repeating-linear-gradient(45deg,transparent 0 3px,rgba(255,255,255,.6) 3px 6px)}"
+    ".match{outline:2px solid #c0f;outline-offset:-2px;font-weight:bold}"
     "#tip{position:fixed;background:#ffe;border:1px solid #999;padding:4px;white-space:pre;display:none}"
+    "#bar{margin:4px 0}#bar input{width:240px}#matched{margin-left:8px}"
     "</style></head><body><h3 id=\"title\"></h3><div id=\"summary\"></div><p>Widths: the new profile (removed "
-    "stacks at their base width, hatched). Red: grown or added; blue: shrunk or removed; grey: unchanged.</p>"
+    "stacks at their base width, hatched). Red: grown or added; blue: shrunk or removed; grey: unchanged. "
+    "Click a frame to zoom into it.</p><div id=\"bar\"><input id=\"search\" placeholder=\"Search (regular "
+    "expression)\"> <button id=\"reset\">Reset zoom</button><span id=\"matched\"></span></div>"
     "<div id=\"g\"></div><div id=\"tip\"></div><script>\nconst DIFF=";
 
 static const char page_tail[] =
     ";\nconst fmt=(v)=>Number(v).toLocaleString('en-US',{maximumFractionDigits:4});\n"
+    "const sign=(v)=>(v>=0?'+':'')+fmt(v);\n"
     "document.getElementById('title').textContent=DIFF.title;\n"
     "document.getElementById('summary').textContent=`base: ${DIFF.base} (${DIFF.baseSummary}) \\u00b7 new: "
     "${DIFF.next} (${DIFF.nextSummary}) \\u00b7 values in ${DIFF.unit}`;\n"
     "const g=document.getElementById('g'),tip=document.getElementById('tip');let depth=0;\n"
-    "for(const [left,width,d,name,base,next,rel] of DIFF.frames){depth=Math.max(depth,d+1);"
-    "const e=document.createElement('div');e.className='f'+(next===0?' removed':'');"
-    "e.style.left=left+'%';e.style.width=width+'%';e.style.top=(d*17)+'px';"
-    "const a=Math.min(1,Math.abs(rel));e.style.background=rel>0?`rgb(255,${Math.round(230-180*a)},${Math.round(230-180*a)})`:"
-    "rel<0?`rgb(${Math.round(230-180*a)},${Math.round(230-180*a)},255)`:'#ddd';"
-    "e.textContent=name;const delta=next-base;"
-    "e.dataset.tip=`${name}\\nbase ${fmt(base)}  new ${fmt(next)}  delta ${delta>=0?'+':''}${fmt(delta)} ${DIFF.unit}`+"
-    "(base>0&&next>0?` (${delta>=0?'+':''}${fmt(100*delta/base)}%)`:next===0?' (removed)':' (added)');"
+    "const rows=DIFF.frames.map(([left,width,d,name,base,next,rel])=>({left,width,d,name,base,next,rel}));\n"
+    "const inside=(r,z)=>r.left>=z.left-1e-9&&r.left+r.width<=z.left+z.width+1e-9;\n"
+    "for(const r of rows){depth=Math.max(depth,r.d+1);"
+    "const e=document.createElement('div');r.e=e;e.className='f'+(r.next===0?' removed':'');"
+    "const a=Math.min(1,Math.abs(r.rel));e.style.backgroundColor=r.rel>0?`rgb(255,${Math.round(230-180*a)},${Math.round(230-180*a)})`:"
+    "r.rel<0?`rgb(${Math.round(230-180*a)},${Math.round(230-180*a)},255)`:'#ddd';"
+    "e.style.top=(r.d*17)+'px';e.textContent=r.name;const delta=r.next-r.base;"
+    "e.dataset.tip=`${r.name}\\nbase ${fmt(r.base)}  new ${fmt(r.next)}  delta ${sign(delta)} ${DIFF.unit}`+"
+    "(r.base>0&&r.next>0?` (${sign(100*delta/r.base)}%)`:r.next===0?' (removed)':' (added)');"
     "e.onmousemove=(ev)=>{tip.textContent=e.dataset.tip;tip.style.display='block';tip.style.left=(ev.clientX+12)+'px';"
-    "tip.style.top=(ev.clientY+12)+'px'};e.onmouseleave=()=>{tip.style.display='none'};g.appendChild(e);}\n"
-    "g.style.height=(depth*17)+'px';\n</script></body></html>\n";
+    "tip.style.top=(ev.clientY+12)+'px'};e.onmouseleave=()=>{tip.style.display='none'};"
+    "e.onclick=()=>zoom(r.d===0&&zoomed===r?null:r);g.appendChild(e);}\n"
+    "let zoomed=null;\n"
+    "function zoom(z){zoomed=z;for(const r of rows){let left=r.left,width=r.width,shown=true;"
+    "if(z){if(r.d>=z.d&&inside(r,z)){left=(r.left-z.left)/z.width*100;width=r.width/z.width*100;}"
+    "else if(r.d<z.d&&inside(z,r)){left=0;width=100;}else shown=false;}"
+    "r.e.style.left=left+'%';r.e.style.width=width+'%';r.e.style.display=shown?'':'none';}"
+    "window.libprofDiff.zoomed=z?z.name:null;}\n"
+    "window.libprofDiff={zoom:(name)=>zoom(rows.find((r)=>r.name===name)||null),zoomed:null};\n"
+    "document.getElementById('reset').onclick=()=>zoom(null);\n"
+    "const search=document.getElementById('search'),matched=document.getElementById('matched');\n"
+    "search.oninput=()=>{const q=search.value;let test=null;"
+    "if(q){try{const re=new RegExp(q);test=(n)=>re.test(n);}catch(e){test=(n)=>n.includes(q);}}"
+    "let base=0,next=0,count=0;const outer=[];"
+    "for(const r of rows){const m=!!test&&test(r.name);r.e.classList.toggle('match',m);if(!m)continue;count++;"
+    "if(!outer.some((o)=>o.d<r.d&&inside(r,o))){outer.push(r);base+=r.base;next+=r.next;}}"
+    "matched.textContent=q?`${count} frames match: base ${fmt(base)}, new ${fmt(next)}, delta ${sign(next-base)} ${DIFF.unit}`:'';};\n"
+    "zoom(null);g.style.height=(depth*17)+'px';\n</script></body></html>\n";
 
 int out_diff_write_html(const profile_diff *d, const out_diff_labels *l, FILE *out) {
     child_tree t;

@@ -10,6 +10,7 @@
 #include "frame.h"
 #include "jfr_rchunk.h"
 #include "jfr_sample.h"
+#include "profile_classify.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -141,6 +142,7 @@ typedef struct {
     uint32_t *ids;
     int32_t *lines;          /* each frame's source line (0 unknown) with source_lines, else NULL */
     uint32_t n;
+    uint32_t category;   /* --classify: its category frame's name id, else UINT32_MAX */
 } named_stack;
 
 /* --leak: the profiler.Malloc events of a file whose address no later profiler.Free names. A first pass
@@ -227,7 +229,7 @@ static void normalise_class(char *cls) {
 
 /* The name of one frame, interned. Java-typed frames, and the JDK's "Native" frames of Java native
  * methods (which have a class), are class.method; the others (our synthetic class "") the method alone. */
-static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
+static uint32_t name_frame(converter *cv, const jfr_frame_info *fi, frame_type *type_out) {
     char name[2048];
     frame_type type;
     bool java = is_java_type(fi->frame_type) || (strcmp(fi->frame_type, "Native") == 0 && fi->cls[0]);
@@ -259,11 +261,13 @@ static uint32_t name_frame(converter *cv, const jfr_frame_info *fi) {
     }
     uint32_t id = profile_intern(cv->p, name, type);
     if (id == UINT32_MAX) out_of_memory(cv);
+    *type_out = type;
     return id;
 }
 
-/* The frame's name id; *line its lineNumber (0 when the recording has none). */
-static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame, int32_t *line) {
+/* A frame's name id, its lineNumber in *line (0 when the recording has none) and its own type in *type (the
+ * profile keeps one type per name). */
+static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame, int32_t *line, uint8_t *type) {
     jfr_frame_info fi;
     size_t method;
     if (jfr_sample_frame(&cv->r, s, frame, &fi, &method)) return UINT32_MAX;
@@ -276,9 +280,15 @@ static uint32_t frame_id(converter *cv, const jfr_sample *s, size_t frame, int32
     key.bci = cv->o->bci ? fi.bci : 0;
     strcpy(key.type, fi.frame_type);
     uint64_t h = u64map_hash_bytes(&key, sizeof(key)), cached;
-    if (method && u64map_get(&cv->methods, h, &cached)) return (uint32_t)(cached - 1);
-    uint32_t id = name_frame(cv, &fi);
-    if (id != UINT32_MAX && method && u64map_put(&cv->methods, h, (uint64_t)id + 1)) return out_of_memory(cv), UINT32_MAX;
+    if (method && u64map_get(&cv->methods, h, &cached)) {   /* type << 32 | id + 1 */
+        *type = (uint8_t)(cached >> 32);
+        return (uint32_t)(cached & 0xffffffffu) - 1;
+    }
+    frame_type t;
+    uint32_t id = name_frame(cv, &fi, &t);
+    *type = (uint8_t)t;
+    if (id != UINT32_MAX && method && u64map_put(&cv->methods, h, (uint64_t)t << 32 | ((uint64_t)id + 1)))
+        return out_of_memory(cv), UINT32_MAX;
     return id;
 }
 
@@ -292,36 +302,46 @@ static const named_stack *stack_names(converter *cv, const jfr_sample *s) {
     if (jfr_sample_stack(&cv->r, s, &truncated, &frames, &n)) return NULL;
     uint32_t *ids = malloc(((size_t)n + 1) * sizeof(uint32_t));
     int32_t *lines = calloc((size_t)n + 1, sizeof(int32_t));
-    if (!ids || !lines) {
+    uint8_t *types = malloc((size_t)n + 1);
+    if (!ids || !lines || !types) {
         free(ids);
         free(lines);
+        free(types);
         return out_of_memory(cv), NULL;
     }
     uint32_t depth = 0;
     for (uint32_t i = n; i-- > 0;) {
         /* The frame offsets live in the reader's buffer, which naming a frame does not touch. */
-        uint32_t id = frame_id(cv, s, frames[i], &lines[depth]);
+        uint32_t id = frame_id(cv, s, frames[i], &lines[depth], &types[depth]);
         if (id == UINT32_MAX) {
             free(ids);
             free(lines);
+            free(types);
             return NULL;
         }
         ids[depth++] = id;
     }
     if (depth == 0) {
-        ids[depth++] = profile_intern(cv->p, s->stack ? "[no_Java_frames]" : "[unknown_stack]", FTYPE_MARKER);
+        ids[depth] = profile_intern(cv->p, s->stack ? "[no_Java_frames]" : "[unknown_stack]", FTYPE_MARKER);
+        types[depth++] = FTYPE_MARKER;
     } else if (truncated && strcmp(cv->p->names[ids[0]], TRUNCATED_MARKER) != 0) {
         memmove(ids + 1, ids, depth * sizeof(uint32_t));
         memmove(lines + 1, lines, depth * sizeof(int32_t));
+        memmove(types + 1, types, depth);
         ids[0] = profile_intern(cv->p, TRUNCATED_MARKER, FTYPE_MARKER);
         lines[0] = 0;
+        types[0] = FTYPE_MARKER;
         depth++;
     }
+    uint32_t category = cv->o->classify && ids[0] != UINT32_MAX
+                            ? profile_intern(cv->p, profile_classify_typed(cv->p, ids, types, depth), FTYPE_MARKER)
+                            : UINT32_MAX - 1;
+    free(types);
     if (!cv->o->source_lines) {
         free(lines);
         lines = NULL;
     }
-    if (ids[0] == UINT32_MAX) {
+    if (ids[0] == UINT32_MAX || category == UINT32_MAX) {
         free(ids);
         free(lines);
         return out_of_memory(cv), NULL;
@@ -337,7 +357,7 @@ static const named_stack *stack_names(converter *cv, const jfr_sample *s) {
         cv->named = grown;
         cv->named_capacity = cap;
     }
-    cv->named[cv->named_count] = (named_stack){ids, lines, depth};
+    cv->named[cv->named_count] = (named_stack){ids, lines, depth, cv->o->classify ? category : UINT32_MAX};
     if (s->stack && u64map_put(&cv->stacks, s->stack, cv->named_count + 1)) return out_of_memory(cv), NULL;
     return &cv->named[cv->named_count++];
 }
@@ -459,6 +479,7 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         if (id == UINT32_MAX) return out_of_memory(cv);
         cv->ids[n++] = id;
     }
+    if (stack->category != UINT32_MAX) cv->ids[n++] = stack->category;
     memcpy(cv->ids + n, stack->ids, stack->n * sizeof(uint32_t));
     if (stack->lines) memcpy(cv->lines + n, stack->lines, stack->n * sizeof(int32_t));
     n += stack->n;

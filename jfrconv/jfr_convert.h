@@ -45,6 +45,8 @@ typedef struct {
     bool norm;           /* lambda and hidden class names without their generated numbers and addresses */
     bool source_lines;   /* each frame's lineNumber kept beside its name (profile_add_lines): viewer formats */
     bool sample_times;   /* each kept sample's start time recorded (profile_add_tick): timeline formats */
+    bool classify;       /* a category frame under the thread and state frames (profile_classify.h), decided from
+                            each frame's own type in the recording */
     uint64_t from_ns, to_ns;  /* wall-clock range of the samples kept (inclusive) */
     int include_count, exclude_count, state_count;
     jfr_filter include[JFR_CONVERT_MAX_FILTERS], exclude[JFR_CONVERT_MAX_FILTERS];

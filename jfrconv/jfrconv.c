@@ -15,6 +15,7 @@
 #include "profile.h"
 #include "profile_diff.h"
 #include "viewer_formats.h"
+#include "profile_reshape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -135,6 +136,20 @@ static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats 
     p->meta.duration_ns = end > start ? end - start : 0;
 }
 
+/* --classify, --skip, --grain: 'p' replaced by its reshaped copy. */
+static int reshape(const jfrconv_args *a, profile *p) {
+    profile_reshape_options o = {a->output.grain, a->output.classify, a->output.skip, a->reverse_after_shaping};
+    profile shaped;
+    if (!profile_reshape_wanted(&o)) return 0;
+    if (profile_reshape(p, &o, &shaped)) {
+        fprintf(stderr, "jfrconv: error: out of memory shaping the profile\n");
+        return -1;
+    }
+    profile_free(p);
+    *p = shaped;
+    return 0;
+}
+
 /* One input of --diff: a JFR recording (by its magic "FLR\0"), else collapsed stacks. */
 static int load_for_diff(const char *path, jfrconv_args *a, profile *p) {
     mapped_file f;
@@ -161,6 +176,7 @@ static int load_for_diff(const char *path, jfrconv_args *a, profile *p) {
         p->meta.total = a->output.total;   /* collapsed text has no duration: compared as shares */
     }
     unmap_input(&f);
+    if (rc == 0) rc = reshape(a, p);
     return rc;
 }
 
@@ -273,7 +289,8 @@ int main(int argc, char **argv) {
             snprintf(p.meta.engine, sizeof(p.meta.engine), "collapsed");
             snprintf(p.meta.event, sizeof(p.meta.event), "collapsed stacks");
         }
-        if (output_write_profile(&a.output, &p, err, sizeof(err))) {
+        if (reshape(&a, &p)) rc = -1;
+        else if (output_write_profile(&a.output, &p, err, sizeof(err))) {
             fprintf(stderr, "jfrconv: error: %s\n", err);
             rc = -1;
         }

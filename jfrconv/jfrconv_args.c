@@ -157,6 +157,7 @@ static void settle(jfrconv_args *a) {
     a->convert.live = a->output.live;
     a->convert.style = (names_style){a->output.simple, a->output.dot, a->output.sig, a->output.ann};
     a->convert.leak = a->output.leak;   /* issue 21 */
+    a->convert.classify = a->output.classify;   /* JFR stacks are classified as they are read (their frames' types) */
 }
 
 int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t errlen) {
@@ -237,7 +238,9 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
     /* -r: the page opens reversed; other formats get their stacks written leaf first. */
     if (a->output.reverse && format != FORMAT_FLAMEGRAPH && format != FORMAT_TREE) {
         a->output.reverse = false;
-        a->convert.reverse_stacks = true;
+        /* Shaping counts frames from the root: the stacks are reversed after it. */
+        if (a->output.classify || a->output.skip || a->output.grain > 0) a->reverse_after_shaping = true;
+        else a->convert.reverse_stacks = true;
     }
     return 0;
 }

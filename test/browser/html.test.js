@@ -14,21 +14,12 @@ const { execFile } = require('child_process');
 const { promisify } = require('util');
 
 const run = promisify(execFile);
-const CHROMIUM = '/usr/bin/chromium';
+const { launchChromium, openOffline } = require('./chromium');
 
 function env(name) {
   const v = process.env[name];
   if (!v) throw new Error(`${name} is not set: run the browser tests through ctest (./build.sh test)`);
   return v;
-}
-
-function loadPlaywright() {
-  try {
-    return require('playwright-core');
-  } catch (e) {
-    throw new Error('playwright-core is missing from test/browser/node_modules: run ./build.sh test, which ' +
-                    'installs it with npm ci (' + e.message + ')');
-  }
 }
 
 const OUT = process.env.BROWSER_OUT || path.join(os.tmpdir(), 'libprof-browser');
@@ -55,11 +46,6 @@ async function profileJvm(file, extra) {
 }
 
 before(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`chromium is not installed at ${CHROMIUM}: the browser tests cannot run ` +
-                    '(run ./build.sh test as root, or apt-get install chromium)');
-  }
-  const { chromium } = loadPlaywright();
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
   const syn = path.join(OUT, 'synthetic.collapsed');
@@ -99,37 +85,22 @@ before(async () => {
     realCollapsed,
     realTree: await render(realCollapsed, 'real-tree.html', 'tree'),
   });
-  context = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'libprof-chromium-')), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1200, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  context = await launchChromium();
 });
 
 after(async () => {
   if (context) await context.close();
 });
 
-/* Opens a page from disk, recording console errors, page errors and every request but the page itself. */
+/* Opens a page from disk (chromium.js: offline, without errors) and waits for its first drawing. */
 async function open(file) {
-  const page = await context.newPage();
-  const url = 'file://' + file;
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  page.on('request', (r) => { if (r.url() !== url) problems.push('request: ' + r.url()); });
-  await page.goto(url);
+  const page = await openOffline(context, file);
+  const problems = page.problems;
   try {
     await page.waitForFunction(() => window.libprof && window.libprof.firstDrawMs > 0, null, { timeout: 15000 });
   } catch (e) {
     throw new Error(`${file} did not draw: ${problems.join('; ') || e.message}`);
   }
-  page.done = async () => {
-    await page.close();
-    assert.deepStrictEqual(problems, [], 'the page must load offline without errors');
-  };
   return page;
 }
 

@@ -3,10 +3,10 @@ import java.lang.management.ThreadMXBean;
 import java.util.SplittableRandom;
 
 /**
- * One thread spends about 75% of its CPU in burnA and 25% in burnB, in slices of random CPU length so the
+ * One thread spends about 75% (or the share given) of its CPU in burnA and the rest in burnB, in slices of random CPU length so the
  * pattern cannot resonate with timer ticks. Prints the truth it measured with the thread's own CPU clock:
  *   TRUTH burnA=<fraction> burnB=<fraction> threadCpuNs=<n> processCpuNs=<n>
- * Usage: java Burn7525 [seconds=4]
+ * Usage: java Burn7525 [seconds=4] [share of burnA=0.75]
  */
 public class Burn7525 {
     static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -38,6 +38,7 @@ public class Burn7525 {
 
     public static void main(String[] args) {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 4;
+        double shareA = args.length > 1 ? Double.parseDouble(args[1]) : 0.75;
         SplittableRandom random = new SplittableRandom(42);
         long a = 0, b = 0;
         long start = THREADS.getCurrentThreadCpuTime();
@@ -45,7 +46,7 @@ public class Burn7525 {
         while (THREADS.getCurrentThreadCpuTime() < stopAt) {
             long slice = 300_000 + random.nextLong(4_700_000);   // 0.3 .. 5 ms of CPU
             long before = THREADS.getCurrentThreadCpuTime();
-            if (random.nextDouble() < 0.75) {
+            if (random.nextDouble() < shareA) {
                 sink += burnA(slice);
                 a += THREADS.getCurrentThreadCpuTime() - before;
             } else {

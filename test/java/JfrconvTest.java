@@ -36,6 +36,8 @@ public class JfrconvTest {
                 case "bad_input" -> badInput(Path.of(args[6]));
                 case "roundtrip" -> roundTrip();
                 case "cpu_time_sample" -> cpuTimeSample();
+                case "shaping" -> shaping();
+                case "diff_jfr" -> diffJfr();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -336,6 +338,243 @@ public class JfrconvTest {
             unreversed.merge(String.join(";", frames), n, Long::sum);
         });
         check(unreversed.equals(all), "--reverse is not the same stacks leaf first");
+    }
+
+    /** Runs a workload to its end (a hang or failure fails the test): its wall time in ns. */
+    static long runWorkload(List<String> cmd) throws Exception {
+        long start = System.nanoTime();
+        Result r = run(cmd);
+        check(r.exit() == 0, "the workload failed: " + r.err());
+        IntegrationTest.noCrashReports();
+        return System.nanoTime() - start;
+    }
+
+    /** A libprof recording (cpu, 1 ms) of a workload class with its arguments. */
+    static Path agentRecording(String name, String... workload) throws Exception {
+        Path rec = work.resolve(name + ".jfr");
+        Files.deleteIfExists(rec);
+        List<String> cmd = new ArrayList<>(List.of(javaHome + "/bin/java",
+                "-agentpath:" + agent + "=start,event=cpu,interval=1ms,file=" + rec, "-cp", classes));
+        cmd.addAll(List.of(workload));
+        runWorkload(cmd);
+        check(Files.size(rec) > 0, "no recording written: " + rec);
+        return rec;
+    }
+
+    /** The thread of a "[name tid=N];..." stack, its tid and any number ending it left out ("GC Thread#1": "GC Thread"). */
+    static String threadOf(String stack) {
+        return stack.substring(1, stack.indexOf(';')).replaceFirst(" tid=\\d+\\]$", "").replaceFirst("#?\\d+$", "").replace("]", "");
+    }
+
+    static String frameAt(String stack, int i) {
+        String[] f = stack.split(";");
+        return i < f.length ? f[i] : "";
+    }
+
+    /** Each stack with its first n frames left out, merged; what has no more than n frames: the skip marker. */
+    static Map<String, Long> skipped(Map<String, Long> stacks, int n) {
+        Map<String, Long> m = new HashMap<>();
+        stacks.forEach((s, c) -> {
+            String[] f = s.split(";");
+            String key = f.length <= n ? "[all_frames_skipped]" : String.join(";", java.util.Arrays.copyOfRange(f, n, f.length));
+            m.merge(key, c, Long::sum);
+        });
+        return m;
+    }
+
+    /** Sum of the samples under each thread whose category frame (the second) is one of 'categories'. */
+    static long inCategories(Map<String, Long> classified, String thread, String... categories) {
+        List<String> wanted = List.of(categories);
+        return classified.entrySet().stream().filter(e -> threadOf(e.getKey()).equals(thread)
+                && (wanted.isEmpty() || wanted.contains(frameAt(e.getKey(), 1)))).mapToLong(Map.Entry::getValue).sum();
+    }
+
+    /**
+     * --classify, --skip, --grain on a workload whose threads each do one known kind of work (Categories: a
+     * class-loading thread, a System.gc() loop, a Java spin in main), recorded by libprof (every thread, native
+     * frames) and by the JDK (Java threads' Java frames). The truth is the thread a sample comes from: the JVM's
+     * GC threads must be [gc], its compiler threads [jit], the loading thread class work, main's spin Java code.
+     */
+    static void shaping() throws Exception {
+        Path ours = agentRecording("categories", "Categories", "3");
+        Path jdk = work.resolve("categories-jdk.jfr");
+        Files.deleteIfExists(jdk);
+        runWorkload(List.of(javaHome + "/bin/java", "-XX:StartFlightRecording=filename=" + jdk
+                + ",settings=profile,jdk.ExecutionSample#period=1ms", "-cp", classes, "Categories", "3"));
+        for (Path rec : List.of(ours, jdk)) {
+            boolean agentMade = rec == ours;
+            String tag = agentMade ? "ours" : "jdk";
+            Map<String, Long> plain = collapsed(tag + "-threads", "-t", rec.toString());
+            Map<String, Long> classified = collapsed(tag + "-classify", "-t", "--classify", rec.toString());
+            long total = sum(plain);
+            check(total >= 20, tag + ": too few samples: " + total);
+
+            // --classify: the same stacks with one category frame under the thread frame.
+            Map<String, Long> unclassified = new HashMap<>();
+            classified.forEach((k, v) -> {
+                String category = frameAt(k, 1);
+                check(category.matches("\\[(gc|jit|vm|class_load|class_init|class_resolve|class_verify|lambda_init|"
+                        + "Interpreter|c1_comp|c2_comp|java|native|kernel)\\]"), tag + ": no category frame in " + k);
+                unclassified.merge(k.replaceFirst(";\\[[A-Za-z0-9_]+\\];", ";"), v, Long::sum);
+            });
+            check(unclassified.equals(plain), tag + ": --classify changed more than the category frame: " + diff(plain, unclassified));
+            Map<String, Long> byCategory = new java.util.TreeMap<>();
+            classified.forEach((k, v) -> byCategory.merge(threadOf(k) + " " + frameAt(k, 1), v, Long::sum));
+            System.out.println(tag + " categories by thread: " + byCategory);
+
+            // The loading thread loads classes; main's spin is Java code (by its execution type, or [java]).
+            long loader = inCategories(classified, "loader");
+            long loaderClass = inCategories(classified, "loader", "[class_load]", "[class_resolve]", "[class_verify]", "[class_init]");
+            // (the JDK samples a thread only while it runs Java code, rarely the case in there: few samples)
+            check(loader < 20 || loaderClass >= 0.7 * loader, tag + ": the loading thread's samples are class work in "
+                    + loaderClass + " of " + loader);
+            classified.forEach((k, v) -> check(!k.contains("java/lang/ClassLoader.loadClass")
+                    || frameAt(k, 1).matches("\\[class_(load|resolve|verify|init)\\]"), tag + ": inside loadClass, not class work: " + k));
+            long spin = classified.entrySet().stream().filter(e -> e.getKey().endsWith(";Categories.spin"))
+                    .mapToLong(Map.Entry::getValue).sum();
+            long spinJava = classified.entrySet().stream().filter(e -> e.getKey().endsWith(";Categories.spin")
+                    && frameAt(e.getKey(), 1).matches("\\[(Interpreter|c1_comp|c2_comp|java)\\]")).mapToLong(Map.Entry::getValue).sum();
+            check(spin > 0 && spinJava == spin, tag + ": main's spin (leaf Categories.spin) is Java code in " + spinJava + " of " + spin);
+            // The category of a Java leaf follows that frame's own execution type in the recording (a method the
+            // profile names once may run interpreted in one sample and compiled in the next): --ann shows it.
+            Map<String, String> byType = Map.of("_[j]", "[c2_comp]", "_[0]", "[Interpreter]", "_[1]", "[c1_comp]");
+            Map<String, Long> annotated = collapsed(tag + "-classify-ann", "-t", "--ann", "--classify", rec.toString());
+            Map<String, Long> stripped = new HashMap<>();
+            annotated.forEach((k, v) -> {
+                Matcher m = Pattern.compile(";Categories\\.spin(_\\[[j01]\\])$").matcher(k);
+                if (m.find()) check(frameAt(k, 1).equals(byType.get(m.group(1))), tag + ": " + m.group(1) + " leaf in " + frameAt(k, 1) + ": " + k);
+                stripped.merge(k.replaceAll("_\\[[jik01]\\](?=;|$)", ""), v, Long::sum);
+            });
+            // Without --ann the names lose their types, not the categories.
+            check(stripped.equals(classified), tag + ": --classify without --ann differs from it with --ann: " + diff(stripped, classified));
+            if (agentMade) {
+                // libprof samples the JVM's own threads: the GC threads collect, the compiler threads compile.
+                check(loader > 0, "ours: no sample of the loading thread");
+                long gcThreads = inCategories(classified, "GC Thread"), gcThreadsGc = inCategories(classified, "GC Thread", "[gc]");
+                long compiler = inCategories(classified, "C2 CompilerThread") + inCategories(classified, "C1 CompilerThread");
+                long compilerJit = inCategories(classified, "C2 CompilerThread", "[jit]") + inCategories(classified, "C1 CompilerThread", "[jit]");
+                long gc = classified.entrySet().stream().filter(e -> frameAt(e.getKey(), 1).equals("[gc]")).mapToLong(Map.Entry::getValue).sum();
+                long gcOutside = classified.entrySet().stream().filter(e -> frameAt(e.getKey(), 1).equals("[gc]")
+                        && !threadOf(e.getKey()).matches("GC Thread|VM Thread|G1 .*")).mapToLong(Map.Entry::getValue).sum();
+                System.out.printf("ours: [gc] %d of %d samples (%.1f%%), GC threads %d (%d [gc]), compiler threads %d (%d [jit])%n",
+                        gc, total, 100.0 * gc / total, gcThreads, gcThreadsGc, compiler, compilerJit);
+                check(gcThreads > 0 && gcThreadsGc == gcThreads, "ours: GC threads' samples not all [gc]: " + gcThreadsGc + " of " + gcThreads);
+                check(compilerJit == compiler, "ours: compiler threads' samples not all [jit]: " + compilerJit + " of " + compiler);
+                check(gc >= 0.05 * total && gcOutside == 0, "ours: a System.gc() loop gives [gc] only " + gc + " of " + total
+                        + " samples, " + gcOutside + " of them outside the GC and VM threads");
+            }
+
+            // --skip N: exactly the N root-side frames of every stack left out (the thread frame first).
+            for (int n : List.of(1, 3)) {
+                Map<String, Long> got = collapsed(tag + "-skip" + n, "-t", "--skip", Integer.toString(n), rec.toString());
+                check(got.equals(skipped(plain, n)), tag + ": --skip " + n + ": " + diff(skipped(plain, n), got));
+            }
+            check(collapsed(tag + "-classify-skip", "-t", "--classify", "--skip", "2", rec.toString()).equals(skipped(classified, 2)),
+                    tag + ": --classify --skip 2 is not the classified stacks without their thread and category frames");
+
+            // --grain X: counts in multiples of X (each the stack's floor or the next multiple), the total within
+            // X, every stack of X samples or more kept, and only smaller ones gone.
+            long grain = Math.max(2, total / 50);
+            Map<String, Long> coarse = collapsed(tag + "-grain", "-t", "--grain", Long.toString(grain), rec.toString());
+            check(Math.abs(sum(coarse) - total) <= grain, tag + ": --grain " + grain + ": total " + sum(coarse) + " vs " + total);
+            for (var e : plain.entrySet()) {
+                long c = e.getValue(), got = coarse.getOrDefault(e.getKey(), 0L), floor = c / grain * grain;
+                check(got == floor || got == floor + grain, tag + ": --grain " + grain + ": " + c + " became " + got + ": " + e.getKey());
+                check(c < grain || got > 0, tag + ": --grain dropped a stack of " + c + " samples");
+            }
+            // Of the stacks under a grain, only as many stay as their samples make whole grains (plus the carry's one).
+            long smallSamples = plain.values().stream().filter(c -> c < grain).mapToLong(Long::longValue).sum();
+            long smallKept = coarse.keySet().stream().filter(k -> plain.getOrDefault(k, 0L) < grain).count();
+            System.out.printf("%s: --grain %d: %d stacks of %d kept, %d of them under a grain (%d samples in such stacks)%n",
+                    tag, grain, coarse.size(), plain.size(), smallKept, smallSamples);
+            check(plain.keySet().containsAll(coarse.keySet()) && smallKept <= smallSamples / grain + 1,
+                    tag + ": --grain " + grain + " made new stacks, or kept " + smallKept + " stacks under a grain");
+        }
+    }
+
+    /**
+     * jfrconv --diff on two libprof recordings of one workload whose hot method changes share: Burn7525 with burnA
+     * at 75% of its CPU (2 s), then at 25% (3 s). burnA's stack must shrink and burnB's grow, each as the known
+     * shares say; values are per second of each recording (count / duration for every stack alike, durations
+     * close to the runs' wall times); the HTML form renders the same stacks.
+     */
+    static void diffJfr() throws Exception {
+        long[] wall = new long[2];
+        long t0 = System.nanoTime();
+        Path base = agentRecording("diff-base", "Burn7525", "2", "0.75");
+        wall[0] = System.nanoTime() - t0;
+        t0 = System.nanoTime();
+        Path next = agentRecording("diff-new", "Burn7525", "3", "0.25");
+        wall[1] = System.nanoTime() - t0;
+        Result r = jfrconv("--diff", base.toString(), next.toString(), "-");
+        check(r.exit() == 0, "--diff failed: " + r.err());
+        check(r.out().contains("Normalised     : samples/s (per second of each recording)"), "not per second: " + r.out());
+        // change delta base new [delta %] stack
+        Pattern row = Pattern.compile("^(added|grown|shrunk|removed|same)\\s+([-+][0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+(?:[-+][0-9.]+%\\s+)?(\\S.*)$");
+        Map<String, double[]> rows = new HashMap<>();
+        Map<String, String> changes = new HashMap<>();
+        for (String line : r.out().lines().toList()) {
+            Matcher m = row.matcher(line);
+            if (!m.matches()) continue;
+            rows.put(m.group(5), new double[] {Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4)), Double.parseDouble(m.group(2))});
+            changes.put(m.group(5), m.group(1));
+        }
+        Map<String, Long> baseStacks = collapsed("diff-base", base.toString()), nextStacks = collapsed("diff-new", next.toString());
+        java.util.Set<String> all = new java.util.HashSet<>(baseStacks.keySet());
+        all.addAll(nextStacks.keySet());
+        check(rows.keySet().equals(all), "the diff's stacks are not the union of both profiles': " + rows.size() + " vs " + all.size());
+
+        // Per second: every stack's value is its count over its recording's duration, one duration per recording.
+        double[] seconds = new double[2];
+        for (int side = 0; side < 2; side++) {
+            Map<String, Long> counts = side == 0 ? baseStacks : nextStacks;
+            String hot = hottest(counts);
+            seconds[side] = counts.get(hot) / rows.get(hot)[side];
+            for (var e : counts.entrySet()) {
+                double expected = e.getValue() / seconds[side];
+                check(Math.abs(rows.get(e.getKey())[side] - expected) <= 0.0001 + 1e-6 * expected,
+                        "not count/duration: " + e.getKey() + " " + rows.get(e.getKey())[side] + " vs " + expected);
+            }
+            System.out.printf("%s: %d samples over %.2f s of recording (the run took %.2f s)%n", side == 0 ? "base" : "new",
+                    sum(counts), seconds[side], wall[side] / 1e9);
+            check(seconds[side] > 0.3 * wall[side] / 1e9 && seconds[side] <= wall[side] / 1e9 + 0.5,
+                    "the recording's duration " + seconds[side] + " s does not fit the run's " + wall[side] / 1e9 + " s");
+        }
+        for (var e : rows.entrySet()) {
+            double[] v = e.getValue();
+            // (the text rounds to 4 decimals: values that close may be either side of each other)
+            String expected = v[0] == 0 ? "added" : v[1] == 0 ? "removed" : Math.abs(v[1] - v[0]) < 0.0002
+                    ? changes.get(e.getKey()) : v[1] > v[0] ? "grown" : "shrunk";
+            check(changes.get(e.getKey()).equals(expected) && Math.abs(v[2] - (v[1] - v[0])) < 0.0002,
+                    "wrong change or sign: " + changes.get(e.getKey()) + " " + java.util.Arrays.toString(v) + " " + e.getKey());
+        }
+
+        // burnA shrinks and burnB grows, with the shares the workload chose (75/25 then 25/75).
+        double[] a = new double[2], b = new double[2];
+        rows.forEach((k, v) -> {
+            for (int side = 0; side < 2; side++) {
+                if (k.contains("Burn7525.burnA")) a[side] += v[side];
+                if (k.contains("Burn7525.burnB")) b[side] += v[side];
+            }
+        });
+        double shareBase = a[0] / (a[0] + b[0]), shareNext = a[1] / (a[1] + b[1]);
+        System.out.printf("burnA share: base %.3f, new %.3f; burnA %.1f -> %.1f /s, burnB %.1f -> %.1f /s%n",
+                shareBase, shareNext, a[0], a[1], b[0], b[1]);
+        check(Math.abs(shareBase - 0.75) < 0.12 && Math.abs(shareNext - 0.25) < 0.12, "burnA shares " + shareBase + ", " + shareNext);
+        String hotA = rows.keySet().stream().filter(k -> k.endsWith("Burn7525.burnA;Burn7525.spin"))
+                .max(java.util.Comparator.comparingDouble(k -> rows.get(k)[0])).orElseThrow();
+        String hotB = rows.keySet().stream().filter(k -> k.endsWith("Burn7525.burnB;Burn7525.spin"))
+                .max(java.util.Comparator.comparingDouble(k -> rows.get(k)[1])).orElseThrow();
+        check(changes.get(hotA).equals("shrunk") && rows.get(hotA)[2] < 0, "burnA's stack did not shrink: " + hotA);
+        check(changes.get(hotB).equals("grown") && rows.get(hotB)[2] > 0, "burnB's stack did not grow: " + hotB);
+
+        // The HTML page: written, with both hot stacks in its data (the browser test checks how it looks).
+        Path html = work.resolve("diff.html");
+        Files.deleteIfExists(html);
+        r = jfrconv("--diff", base.toString(), next.toString(), html.toString());
+        String page = r.exit() == 0 ? Files.readString(html) : "";
+        check(page.contains("Burn7525.burnA") && page.contains("Burn7525.burnB") && page.contains("/s"),
+                "no diff page, or without the hot methods: " + r.err());
     }
 
     /**

@@ -31,6 +31,8 @@ libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit a
 # streamed, collapsed at stop) whose conversion equals it; bad inputs (cut and corrupted from a JDK recording
 # of the fuzz corpus) once, as they need no JVM.
 libprof_java_tests(jfrconv JfrconvTest CASES jdk_recording roundtrip cpu_time_sample ARGS ${PROF_JFRCONV_ARGS})
+# --classify, --skip, --grain on a workload of known categories, ours and the JDK's; --diff of two recordings (issue 23).
+libprof_java_tests(jfrconv JfrconvTest CASES shaping diff_jfr ARGS ${PROF_JFRCONV_ARGS})
 libprof_java_tests(jfrconv JfrconvTest ONCE CASES bad_input
     ARGS ${PROF_JFRCONV_ARGS} ${CMAKE_SOURCE_DIR}/test/native/corpus/jfr/jdk17-min.jfr)
 

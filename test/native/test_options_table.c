@@ -111,6 +111,25 @@ static void each_kind_refuses_a_bad_value_naming_it(void **state) {
     if (!strstr(err, "--highlight 'Main.(run'") || !strstr(err, "regular expression")) fail_msg("regex: %s", err);
     jfr_convert_options_free(&a.convert);
     seen[OPTION_REGEX] = true;
+    /* --grain (a number of at least 1) and --skip (a count): each bad value named with what is accepted. */
+    static const struct { const char *flag, *value, *accepted; } shaping[] = {
+        {"--grain", "0.5", "at least 1"}, {"--grain", "-3", "at least 1"}, {"--grain", "10%", "such as 10 or 2.5"},
+        {"--grain", "nan", "decimal number"}, {"--grain", "1.2.3", "decimal number"}, {"--skip", "-1", "whole number"},
+        {"--skip", "two", "whole number"},
+    };
+    for (size_t i = 0; i < sizeof(shaping) / sizeof(shaping[0]); i++) {
+        char *argv[] = {"jfrconv", (char *)shaping[i].flag, (char *)shaping[i].value, "a.jfr", "x", NULL};
+        char given[64];
+        snprintf(given, sizeof(given), "%s '%s'", shaping[i].flag, shaping[i].value);
+        assert_int_equal(jfrconv_args_parse(5, argv, &a, err, sizeof(err)), -1);
+        if (!strstr(err, given) || !strstr(err, shaping[i].accepted)) fail_msg("%s: %s", given, err);
+        jfr_convert_options_free(&a.convert);
+    }
+    char *good_argv[] = {"jfrconv", "--grain", "2.5", "--skip", "3", "--classify", "a.jfr", "x", NULL};
+    assert_int_equal(jfrconv_args_parse(8, good_argv, &a, err, sizeof(err)), 0);
+    assert_true(a.output.grain == 2.5 && a.output.skip == 3 && a.output.classify);
+    jfr_convert_options_free(&a.convert);
+    seen[OPTION_NUMBER] = true;
     /* jfrconv's -o: a choice whose list is the table's, every viewer format included. */
     char *format_argv[] = {"jfrconv", "-o", "svg", "a.jfr", "x", NULL};
     assert_int_equal(jfrconv_args_parse(5, format_argv, &a, err, sizeof(err)), -1);

@@ -15,6 +15,8 @@ foreach(t test_options test_filepath test_traces test_profile test_writers test_
     test_profile_diff
     # Source files, lines and recorded time order in the viewer formats (issue 23.1).
     test_viewer_lines
+    # jfrconv's --classify, --skip, --grain (issue 23.3).
+    test_profile_reshape
     # The metrics in Prometheus' text format (issue 22.6).
     test_out_metrics)
   libprof_unit_test(${t})
