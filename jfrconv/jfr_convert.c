@@ -464,9 +464,10 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         return 0;
     }
     const named_stack *stack = stack_names(cv, s);
-    if (!stack || reserve_ids(cv, stack->n + 3)) return -1;   /* thread, state, stack, class */
+    /* Beside the stack: thread, state, category and class frames. */
+    if (!stack || reserve_ids(cv, stack->n + 4)) return -1;
     uint32_t n = 0;
-    memset(cv->lines, 0, (stack->n + 3) * sizeof(int32_t));   /* thread, state and class frames: no line */
+    memset(cv->lines, 0, (stack->n + 4) * sizeof(int32_t));   /* the frames beside the stack have no line */
     if (o->threads) {
         uint32_t id = thread_id(cv, s);
         if (id == UINT32_MAX) return -1;
