@@ -23,22 +23,22 @@ static int category_of(frame_type t) {
     }
 }
 
-/* "name (where)": the Gecko convention for a frame's location, which the Firefox Profiler (and speedscope)
- * parse into function, file and line: 'where' is the source file and the function's first line for Java
- * methods whose source is known ("File.java:12"), the library for native symbols named "lib`symbol", else
- * the kind of frame. */
+/* A frame's location, "name (where)", as the Firefox Profiler reads it: "sym (in lib)" names a native
+ * symbol's library (symbols named "lib`symbol"), "name (File.java:LINE)" a Java method's source; a frame
+ * with neither is "name (in java|native|kernel|libprof)", its origin shown as the Firefox Profiler shows a
+ * library. speedscope's Firefox importer needs the "(where)" part: it drops frames without one. */
 static void write_location(const profile *p, uint32_t name, FILE *out) {
     const char *n = p->names[name], *tick = strchr(n, '`');
     char text[2300];
     profile_source src = profile_source_of(p, name);
     if (p->types[name] == FTYPE_NATIVE && tick)
-        snprintf(text, sizeof(text), "%s (%.*s)", tick + 1, (int)(tick - n), n);
+        snprintf(text, sizeof(text), "%s (in %.*s)", tick + 1, (int)(tick - n), n);
     else if (src.file[0] && src.start_line > 0)
         snprintf(text, sizeof(text), "%s (%.1024s:%d)", n, src.file, src.start_line);
     else if (src.file[0])
         snprintf(text, sizeof(text), "%s (%.1024s)", n, src.file);
     else
-        snprintf(text, sizeof(text), "%s (%s)", n,
+        snprintf(text, sizeof(text), "%s (in %s)", n,
                  frame_type_is_java((frame_type)p->types[name]) ? "java" : p->types[name] == FTYPE_NATIVE ? "native"
                  : p->types[name] == FTYPE_KERNEL ? "kernel" : "libprof");
     json_out_string(out, text);
