@@ -194,3 +194,17 @@ bool codeblob_name_at(uintptr_t pc, char *name, size_t len) {
     name[n] = 0;
     return n > 0;
 }
+
+bool codeblob_nmethod_at(uintptr_t pc, uintptr_t *blob, uintptr_t *method) {
+    if (!codeblob_vm.ready || (pc >= codeblob_vm.interp_low && pc < codeblob_vm.interp_high)) return false;
+    const codeblob_heap *h = heap_of(pc);
+    uintptr_t block = h ? block_of(h, pc) : 0;
+    int64_t used, m;
+    bool deopt = false;
+    if (!block || !codeblob_read_field(block + codeblob_vm.used_at, codeblob_vm.used_width, &used) || !used)
+        return false;
+    *blob = block + codeblob_vm.heap_block_size;
+    if (kind_of(*blob, &deopt) != BLOB_NMETHOD || !read_at(*blob, codeblob_vm.method, &m) || !m) return false;
+    *method = (uintptr_t)m;
+    return true;
+}

@@ -39,6 +39,11 @@ bool codeblob_find(uintptr_t pc, codeblob *out);
  * "_new_array_Java"...), for naming frames at dump time. False when pc is in no blob. */
 bool codeblob_name_at(uintptr_t pc, char *name, size_t len);
 
+/* The nmethod holding pc, by the segment map and its header alone (no check of its fields against pc):
+ * the live identity a cache compares with what it remembers (pc_cache.h). False when pc is in no live
+ * nmethod. Async-signal-safe. */
+bool codeblob_nmethod_at(uintptr_t pc, uintptr_t *blob, uintptr_t *method);
+
 /* The return address of the call stub: a pc equal to it is an entry frame (VM code called Java). */
 uintptr_t codeblob_call_stub_return(void);
 

@@ -37,9 +37,11 @@
 #include "codeheap.h"
 #include "native_map.h"
 #include "nmethod_scopes.h"
+#include "pc_cache.h"
 #include "safe_read.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 #define WORD sizeof(uintptr_t)
 #define MAX_FRAME_BYTES ((uintptr_t)1 << 20)
@@ -200,8 +202,10 @@ static frame_kind compiled_kind(nmethod_tier tier) {
 }
 
 /* A compiled frame named by the walker: every scope at its pc, the inlined ones first. Without readable
- * debug information (native method wrappers have none), the nmethod's own method. */
-static bool emit_compiled(walk_state *w, const codeblob *b) {
+ * debug information (native method wrappers have none), the nmethod's own method. A chain named without
+ * loss is remembered for this pc in nmethod 'id' (when known, NULL otherwise: pc_cache.h). */
+static bool emit_compiled(walk_state *w, const codeblob *b, const pc_cache_identity *id) {
+    int first = w->n, unnamed = w->r->unnamed, no_scopes = w->r->no_scopes;
     nmethod_scope scopes[NMETHOD_SCOPES_MAX];
     nmethod_tier tier = NMETHOD_TIER_UNKNOWN;
     int n = nmethod_scopes_at(b->blob, b->code_begin, w->pc, b->method, scopes, &tier);
@@ -218,6 +222,21 @@ static bool emit_compiled(walk_state *w, const codeblob *b) {
     for (int i = 0; i < n; i++) {
         if (!emit_named(w, scopes[i].method, scopes[i].bci, i + 1 < n ? FRAME_JAVA_INLINED : compiled_kind(tier)))
             return false;
+    }
+    if (id && id->blob == b->blob && id->method == b->method && w->r->unnamed == unnamed &&
+        w->r->no_scopes == no_scopes && n <= PC_CACHE_FRAMES) {
+        pc_cache_value v = {.blob = *b, .count = n};
+        memcpy(v.frames, w->out + first, (size_t)n * sizeof(trace_frame));
+        pc_cache_put(w->pc, id, &v);
+    }
+    return true;
+}
+
+/* A compiled frame whose chain the cache held for its pc. */
+static bool emit_cached(walk_state *w, const pc_cache_value *v) {
+    w->r->self_named++;
+    for (int i = 0; i < v->count; i++) {
+        if (!emit(w, v->frames[i])) return false;
     }
     return true;
 }
@@ -355,7 +374,11 @@ static bool step_code_frame(walk_state *w) {
         return step_fp_frame(w, false) || fail(w, VMWALK_BAD_FRAME);
     }
     codeblob b;
-    if (!codeblob_find(w->pc, &b)) return fail(w, VMWALK_NO_BLOB);
+    pc_cache_identity id;
+    pc_cache_value cached;
+    bool known = self_naming(w) && pc_cache_identify(w->pc, &id), hit = known && pc_cache_get(w->pc, &id, &cached);
+    if (hit) b = cached.blob;
+    else if (!codeblob_find(w->pc, &b)) return fail(w, VMWALK_NO_BLOB);
     if (b.kind == BLOB_INTERPRETER) {
         uintptr_t method, bcp = 0;
         if (!safe_read_word(w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD, &method) ||
@@ -370,8 +393,9 @@ static bool step_code_frame(walk_state *w) {
     /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
      * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
     if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
-    if (b.kind == BLOB_NMETHOD &&
-        !(self_naming(w) ? emit_compiled(w, &b) : emit_java(w, b.method, compiled_kind(nmethod_scopes_tier(b.blob)))))
+    if (b.kind == BLOB_NMETHOD && !(hit               ? emit_cached(w, &cached)
+                                    : self_naming(w) ? emit_compiled(w, &b, known ? &id : NULL)
+                                                     : emit_java(w, b.method, compiled_kind(nmethod_scopes_tier(b.blob)))))
         return false;
     bool built = b.frame_bytes >= 2 * WORD && b.frame_complete && w->pc >= b.frame_complete;
     if (w->leaf && !built) return step_unbuilt_leaf(w, b.frame_bytes) || fail(w, VMWALK_BAD_FRAME);
