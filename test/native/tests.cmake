@@ -89,3 +89,6 @@ libprof_unit_test(test_leak_table SOURCES agent/leak_table_create.c)
 libprof_unit_test(test_got_patch SOURCES agent/got_patch.c LIBS dl)
 target_compile_definitions(test_got_patch PRIVATE TEST_NATIVEMEM_LIB="$<TARGET_FILE:nativemem>")
 add_dependencies(test_got_patch nativemem)
+
+# The signal path's cache of compiled pcs (issue 18.6): hit, miss, eviction, never a stale or mixed chain.
+libprof_unit_test(test_pc_cache LIBS pthread)
