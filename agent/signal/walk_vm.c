@@ -154,6 +154,9 @@ typedef struct {
     trace_frame *out;
     int max, n;
     vmwalk_result *r;
+    uintptr_t seen_pc[2];          /* the last two compiled pcs identified in this walk (see identify) */
+    pc_cache_identity seen_id[2];
+    int seen_next;
 } walk_state;
 
 static bool fail(walk_state *w, vmwalk_failure why);
@@ -367,6 +370,23 @@ static epilogue_state epilogue_at(uintptr_t pc) {
     return EPILOGUE_NONE;
 }
 
+/* The identity of the nmethod at the frame's pc (pc_cache_identify). A pc met earlier in the same walk is
+ * still in the nmethod it was in then (a live frame keeps its nmethod from being freed), so the last two
+ * are remembered: a recursion repeats one or two return addresses hundreds of times. */
+static bool identify(walk_state *w, pc_cache_identity *id) {
+    for (int i = 0; i < 2; i++) {
+        if (w->seen_pc[i] == w->pc) {
+            *id = w->seen_id[i];
+            return true;
+        }
+    }
+    if (!pc_cache_identify(w->pc, id)) return false;
+    w->seen_pc[w->seen_next] = w->pc;
+    w->seen_id[w->seen_next] = *id;
+    w->seen_next ^= 1;
+    return true;
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -376,7 +396,7 @@ static bool step_code_frame(walk_state *w) {
     codeblob b;
     pc_cache_identity id;
     pc_cache_value cached;
-    bool known = self_naming(w) && pc_cache_identify(w->pc, &id), hit = known && pc_cache_get(w->pc, &id, &cached);
+    bool known = self_naming(w) && identify(w, &id), hit = known && pc_cache_get(w->pc, &id, &cached);
     if (hit) b = cached.blob;
     else if (!codeblob_find(w->pc, &b)) return fail(w, VMWALK_NO_BLOB);
     if (b.kind == BLOB_INTERPRETER) {

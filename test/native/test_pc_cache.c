@@ -162,8 +162,10 @@ static void racing_writers_never_give_a_mixed_chain(void **state) {
     atomic_store(&racing, 1);
     pthread_t t[4];
     for (uintptr_t i = 0; i < 4; i++) pthread_create(&t[i], NULL, i < 2 ? race_writer : race_reader, (void *)(i + 1));
-    struct timespec pause = {0, 300 * 1000 * 1000};
-    nanosleep(&pause, NULL);
+    /* At least 0.3 s and 2000 hits, at most 10 s: on a loaded machine the readers may start late. */
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    for (int waited = 0; waited < 1000 && (waited < 30 || atomic_load(&race_hits) < 2000); waited++)
+        nanosleep(&pause, NULL);
     atomic_store(&racing, 0);
     for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
     assert_true(atomic_load(&race_hits) > 0);
