@@ -438,7 +438,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r};
+                    0, out, max, 0, r, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
