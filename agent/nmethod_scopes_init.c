@@ -35,6 +35,9 @@ int nmethod_scopes_init(char *err, size_t errlen) {
         return -1;
     if (!vmstructs_type_size("PcDesc", &size) || size < 8 || pc.width != 4 || scope.width != 4)
         return snprintf(err, errlen, "this JVM's PcDesc is not the expected 4-byte offsets"), -1;
+    /* Optional: without it the walker caches no pc (signal/pc_cache.c). */
+    if (!has("nmethod", "_compile_id", &l.compile_id) && !has("CompiledMethod", "_compile_id", &l.compile_id))
+        l.compile_id.width = 0;
     l.pc_desc_size = size;
     l.pc_desc_pc = pc.offset;
     l.pc_desc_scope = scope.offset;

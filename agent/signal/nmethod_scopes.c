@@ -118,6 +118,10 @@ nmethod_tier nmethod_scopes_tier(uintptr_t blob) {
     return level >= 1 && level <= 3 ? NMETHOD_TIER_C1 : level >= 4 ? NMETHOD_TIER_C2 : NMETHOD_TIER_UNKNOWN;
 }
 
+bool nmethod_scopes_compile_id(uintptr_t blob, int64_t *id) {
+    return nmethod_scopes_vm.ready && nmethod_scopes_vm.compile_id.width && field(blob, nmethod_scopes_vm.compile_id, id);
+}
+
 int nmethod_scopes_at(uintptr_t blob, uintptr_t code_begin, uintptr_t pc, uintptr_t method, nmethod_scope *out,
                       nmethod_tier *tier) {
     nmethod_sections s;

@@ -41,6 +41,10 @@ int nmethod_scopes_at(uintptr_t blob, uintptr_t code_begin, uintptr_t pc, uintpt
 /* The compiler tier of the nmethod at 'blob'; NMETHOD_TIER_UNKNOWN when it cannot be read. */
 nmethod_tier nmethod_scopes_tier(uintptr_t blob);
 
+/* The compile id of the nmethod at 'blob' (unique for the VM's lifetime), which tells a recycled nmethod
+ * from the one a cache saw (pc_cache.h). False when it cannot be read or this JVM does not describe it. */
+bool nmethod_scopes_compile_id(uintptr_t blob, int64_t *id);
+
 /* True once nmethod_scopes_init found every entry it needs. */
 bool nmethod_scopes_ready(void);
 
@@ -56,7 +60,7 @@ typedef struct {
     bool scopes_data_pointer;     /* JDK <= 22: CompiledMethod::_scopes_data_begin holds the address */
     bool metadata_in_mutable;     /* JDK 25+: metadata follows the relocations in CodeBlob::_mutable_data */
     nmethod_field immutable, pcs_offset, pcs_end_offset, scopes_data, metadata_offset, mutable_data,
-        relocation_size, comp_level;
+        relocation_size, comp_level, compile_id;   /* compile_id: width 0 when not described */
     uint64_t pc_desc_size, pc_desc_pc, pc_desc_scope;
     unsigned unsigned5_excluded;  /* UNSIGNED5's excluded low bytes: 0 before JDK 20, 1 since */
 } nmethod_scopes_layout;

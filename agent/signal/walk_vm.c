@@ -37,9 +37,11 @@
 #include "codeheap.h"
 #include "native_map.h"
 #include "nmethod_scopes.h"
+#include "pc_cache.h"
 #include "safe_read.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 #define WORD sizeof(uintptr_t)
 #define MAX_FRAME_BYTES ((uintptr_t)1 << 20)
@@ -140,7 +142,7 @@ static bool name_method(uintptr_t method, named_method *out) {
 const char *walk_vm_failure_name(vmwalk_failure f) {
     static const char *const names[VMWALK_REASON_COUNT] = {"ok",           "no_code_blob", "bad_frame",
                                                            "unmatched_method", "frames_left", "deopt",
-                                                           "no_java_trace", "unnamed_method", "no_scopes"};
+                                                           "no_java_trace", "unnamed_method", "no_scopes", "no_unwind"};
     return (unsigned)f < VMWALK_REASON_COUNT ? names[f] : "?";
 }
 
@@ -152,6 +154,9 @@ typedef struct {
     trace_frame *out;
     int max, n;
     vmwalk_result *r;
+    uintptr_t seen_pc[2];          /* the last two compiled pcs identified in this walk (see identify) */
+    pc_cache_identity seen_id[2];
+    int seen_next;
 } walk_state;
 
 static bool fail(walk_state *w, vmwalk_failure why);
@@ -200,17 +205,32 @@ static frame_kind compiled_kind(nmethod_tier tier) {
 }
 
 /* A compiled frame named by the walker: every scope at its pc, the inlined ones first. Without readable
- * debug information (native method wrappers have none), the nmethod's own method. */
-static bool emit_compiled(walk_state *w, const codeblob *b) {
+ * debug information (native method wrappers have none), the nmethod's own method. A chain named without
+ * loss is remembered for this pc in nmethod 'id' (when known, NULL otherwise: pc_cache.h). */
+static bool emit_compiled(walk_state *w, const codeblob *b, const pc_cache_identity *id) {
+    int first = w->n, unnamed = w->r->unnamed, no_scopes = w->r->no_scopes;
     nmethod_scope scopes[NMETHOD_SCOPES_MAX];
     nmethod_tier tier = NMETHOD_TIER_UNKNOWN;
-    int n = nmethod_scopes_at(b->blob, b->code_begin, w->pc, b->method, scopes, &tier);
+    /* A frame HotSpot has deoptimised returns into its nmethod's deoptimisation handler; until it is resumed
+     * it is still the compiled frame it was, at the pc the VM saved in it. */
+    uintptr_t pc = w->leaf ? 0 : codeblob_deopt_original_pc(b, w->pc, w->usp);
+    if (pc) w->r->deopt_frames++;
+    int n = nmethod_scopes_at(b->blob, b->code_begin, pc ? pc : w->pc, b->method, scopes, &tier);
     if (n == 0) {
         /* A native method's wrapper has no debug information to read: not a loss. */
         uintptr_t flags;
-        if (!layout.access_flags_width || !read_u(b->method + layout.access_flags, layout.access_flags_width, &flags) ||
-            !(flags & JVM_ACC_NATIVE))
-            w->r->no_scopes++;
+        bool native = layout.access_flags_width &&
+                      read_u(b->method + layout.access_flags, layout.access_flags_width, &flags) &&
+                      (flags & JVM_ACC_NATIVE);
+        if (!native) w->r->no_scopes++;
+        /* The method handle intrinsics (MethodHandle.invokeBasic, linkToStatic...: native methods the VM
+         * makes itself, outside their class's method array) have no jmethodID. Their frame is an adapter
+         * between two Java frames: left out, counted as unnamed, rather than a failure marker. */
+        named_method m;
+        if (native && !name_method(b->method, &m)) {
+            w->r->unnamed++;
+            return true;
+        }
         scopes[0] = (nmethod_scope){b->method, 0};
         n = 1;
     }
@@ -218,6 +238,23 @@ static bool emit_compiled(walk_state *w, const codeblob *b) {
     for (int i = 0; i < n; i++) {
         if (!emit_named(w, scopes[i].method, scopes[i].bci, i + 1 < n ? FRAME_JAVA_INLINED : compiled_kind(tier)))
             return false;
+    }
+    /* Not cached: a leaf (its pc may be the nmethod's deoptimisation handler, which other frames return
+     * to with another original pc) and a deoptimised frame (named from its saved pc, not its own). */
+    if (id && !w->leaf && !pc && id->blob == b->blob && id->method == b->method && w->r->unnamed == unnamed &&
+        w->r->no_scopes == no_scopes && n <= PC_CACHE_FRAMES) {
+        pc_cache_value v = {.blob = *b, .count = n};
+        memcpy(v.frames, w->out + first, (size_t)n * sizeof(trace_frame));
+        pc_cache_put(w->pc, id, &v);
+    }
+    return true;
+}
+
+/* A compiled frame whose chain the cache held for its pc. */
+static bool emit_cached(walk_state *w, const pc_cache_value *v) {
+    w->r->self_named++;
+    for (int i = 0; i < v->count; i++) {
+        if (!emit(w, v->frames[i])) return false;
     }
     return true;
 }
@@ -274,10 +311,21 @@ static bool after_call(uintptr_t ret) {
            (c[3] == 0xFF && (c[4] & 0xF8) == 0x50) || (c[0] == 0xFF && (c[1] & 0xF8) == 0x90);
 }
 
-/* step_to for a guessed return address: one in the code cache must follow a call. */
+/* The interpreter does not call what it invokes: it pushes the return entry of the invoke bytecode and
+ * jumps to the method's entry (an I2C adapter, a method handle intrinsic), so a return address into the
+ * interpreter follows no call. Its frame is then the caller's, rbp-based right above the return address. */
+static bool interpreter_return(uintptr_t ret, uintptr_t ret_at, uintptr_t fp) {
+    return ret >= codeblob_vm.interp_low && ret < codeblob_vm.interp_high && fp > ret_at &&
+           fp - ret_at < MAX_FRAME_BYTES;
+}
+
+/* step_to for a guessed return address: one in the code cache must follow a call (or be the
+ * interpreter's return entry, under its caller's frame). */
 static bool step_to_guessed(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     uintptr_t ret;
-    if (!safe_read_word(ret_at, &ret) || (codeheap_contains(ret) && !after_call(ret))) return false;
+    if (!safe_read_word(ret_at, &ret) ||
+        (codeheap_contains(ret) && !after_call(ret) && !interpreter_return(ret, ret_at, fp)))
+        return false;
     return step_to(w, ret_at, fp);
 }
 
@@ -348,6 +396,44 @@ static epilogue_state epilogue_at(uintptr_t pc) {
     return EPILOGUE_NONE;
 }
 
+/* The identity of the nmethod at the frame's pc (pc_cache_identify). A pc met earlier in the same walk is
+ * still in the nmethod it was in then (a live frame keeps its nmethod from being freed), so the last two
+ * are remembered: a recursion repeats one or two return addresses hundreds of times. */
+static bool identify(walk_state *w, pc_cache_identity *id) {
+    for (int i = 0; i < 2; i++) {
+        if (w->seen_pc[i] == w->pc) {
+            *id = w->seen_id[i];
+            return true;
+        }
+    }
+    if (!pc_cache_identify(w->pc, id)) return false;
+    w->seen_pc[w->seen_next] = w->pc;
+    w->seen_id[w->seen_next] = *id;
+    w->seen_next ^= 1;
+    return true;
+}
+
+/* The deoptimisation blob, returned into from the VM (Deoptimization::fetch_unroll_info): it saved the
+ * registers in an rbp frame (RegisterSaver) right below the frame being deoptimised, whose return address
+ * is its nmethod's deoptimisation handler. Later, once the blob has replaced that frame by interpreter
+ * frames it is still filling in (Deoptimization::unpack_frames), no caller is certain: false. */
+static bool step_out_of_deopt_blob(walk_state *w) {
+    walk_state saved = *w;
+    codeblob caller;
+    if (step_fp_frame(w, false) && codeblob_find(w->pc, &caller) && codeblob_deopt_original_pc(&caller, w->pc, w->usp))
+        return true;
+    *w = saved;
+    return false;
+}
+
+/* A return address in the code cache at 'at', right after a call: the caller of a frameless stub that
+ * called the VM (StubRoutines' forward_exception calls SharedRuntime::exception_handler_for_return_address
+ * with its caller's return address at sp, or one word above when it aligned the stack for the call). */
+static bool step_to_call_site(walk_state *w, uintptr_t at) {
+    uintptr_t ret;
+    return safe_read_word(at, &ret) && codeheap_contains(ret) && after_call(ret) && step_to(w, at, w->fp);
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -355,7 +441,11 @@ static bool step_code_frame(walk_state *w) {
         return step_fp_frame(w, false) || fail(w, VMWALK_BAD_FRAME);
     }
     codeblob b;
-    if (!codeblob_find(w->pc, &b)) return fail(w, VMWALK_NO_BLOB);
+    pc_cache_identity id;
+    pc_cache_value cached;
+    bool known = self_naming(w) && identify(w, &id), hit = known && pc_cache_get(w->pc, &id, &cached);
+    if (hit) b = cached.blob;
+    else if (!codeblob_find(w->pc, &b)) return fail(w, VMWALK_NO_BLOB);
     if (b.kind == BLOB_INTERPRETER) {
         uintptr_t method, bcp = 0;
         if (!safe_read_word(w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD, &method) ||
@@ -366,12 +456,13 @@ static bool step_code_frame(walk_state *w) {
             return false;
         return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
     }
-    if (b.deopt) return fail(w, VMWALK_DEOPT);
+    if (b.deopt) return (!w->leaf && step_out_of_deopt_blob(w)) || fail(w, VMWALK_DEOPT);
     /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
      * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
     if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
-    if (b.kind == BLOB_NMETHOD &&
-        !(self_naming(w) ? emit_compiled(w, &b) : emit_java(w, b.method, compiled_kind(nmethod_scopes_tier(b.blob)))))
+    if (b.kind == BLOB_NMETHOD && !(hit               ? emit_cached(w, &cached)
+                                    : self_naming(w) ? emit_compiled(w, &b, known ? &id : NULL)
+                                                     : emit_java(w, b.method, compiled_kind(nmethod_scopes_tier(b.blob)))))
         return false;
     bool built = b.frame_bytes >= 2 * WORD && b.frame_complete && w->pc >= b.frame_complete;
     if (w->leaf && !built) return step_unbuilt_leaf(w, b.frame_bytes) || fail(w, VMWALK_BAD_FRAME);
@@ -384,7 +475,10 @@ static bool step_code_frame(walk_state *w) {
     }
     /* A caller in a stub the blob gives no frame size for (StubRoutines' stubs, such as the nmethod entry
      * barrier's): those that call out build an rbp frame first. */
-    if (b.frame_bytes < 2 * WORD) return step_fp_frame(w, false) || step_stub_frame(w) || fail(w, VMWALK_BAD_FRAME);
+    if (b.frame_bytes < 2 * WORD)
+        return step_fp_frame(w, false) || step_stub_frame(w) ||
+               (b.kind == BLOB_STUB && (step_to_call_site(w, w->sp) || step_to_call_site(w, w->sp + WORD))) ||
+               fail(w, VMWALK_BAD_FRAME);
     uintptr_t sender_sp = w->usp + b.frame_bytes, saved_fp;
     if (safe_read_word(sender_sp - 2 * WORD, &saved_fp) && step_to(w, sender_sp - WORD, saved_fp)) return true;
     /* A leaf in its epilogue: the frame is already popped. */
@@ -394,15 +488,21 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r};
-    *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0};
+                    0, out, max, 0, r, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
+    *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
             if (r->native_prefix < 0) r->native_prefix = w.n;
             if (!step_code_frame(&w)) break;
         } else {
-            if (!emit(&w, (trace_frame){w.leaf ? w.pc : w.pc - 1, 0, FRAME_NATIVE})) break;
-            if (!walk_dwarf_step(&w.pc, &w.sp, &w.fp, w.leaf)) break;
+            uintptr_t at = w.leaf ? w.pc : w.pc - 1;
+            if (!emit(&w, (trace_frame){at, 0, FRAME_NATIVE})) break;
+            if (!walk_dwarf_step(&w.pc, &w.sp, &w.fp, w.leaf)) {
+                /* The thread's root ends the walk with a row saying so; no row at all is a loss, counted. */
+                const unwind_row *row = native_map_unwind(at);
+                r->no_unwind = !row || row->cfa_reg == UNWIND_UNKNOWN;
+                break;
+            }
             w.usp = w.sp;
         }
         w.leaf = false;

@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dlfcn.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define UNW_LOCAL_ONLY
@@ -91,6 +93,65 @@ static void test_synthetic(void **state) {
         t = dwarf_build_sections(&cut, NULL);
         assert_non_null(t);
         assert_true(dwarf_fde_count(t) <= 2);
+        dwarf_free(t);
+    }
+}
+
+/* A synthetic .debug_frame: a version 4 CIE (address_size 8) in 32-bit DWARF, its FDE; an FDE over a range
+ * .eh_frame covers (ignored: .eh_frame wins); a version 3 CIE and FDE in 64-bit DWARF; an FDE at address 0
+ * (a function the linker dropped; ignored). CIE pointers count from the section's start. */
+static const uint8_t synthetic_debug_frame[] = {
+    /* CIE at 0: length 16, id 0xffffffff, version 4, "", address_size 8, segment_size 0, code_align 1,
+     * data_align -8, RA r16; def_cfa rsp+8, offset r16 at cfa-8 */
+    16, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 4, 0, 8, 0, 1, 0x78, 16, 0x0c, 7, 8, 0x90, 1,
+    /* FDE at 20: length 24, CIE 0, pc 0x2000, range 0x40; 0x2001: cfa rsp+16 */
+    24, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x20, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x41, 0x0e, 16, 0,
+    /* FDE at 48: length 20, CIE 0, pc 0x1000, range 0x10: inside .eh_frame's first FDE */
+    20, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x10, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0,
+    /* CIE at 72, 64-bit: length 18, id ~0, version 3, "", code_align 1, data_align -8, RA r16 (uleb) */
+    0xff, 0xff, 0xff, 0xff, 18, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 3, 0, 1, 0x78,
+    16, 0x0c, 7, 8, 0x90, 1,
+    /* FDE at 102, 64-bit: length 24, CIE 72, pc 0x3000, range 0x20 */
+    0xff, 0xff, 0xff, 0xff, 24, 0, 0, 0, 0, 0, 0, 0, 72, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x30, 0, 0, 0, 0, 0, 0, 0x20, 0,
+    0, 0, 0, 0, 0, 0,
+    /* FDE at 138: length 20, CIE 0, pc 0, range 0x10 */
+    20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static void test_synthetic_debug_frame(void **state) {
+    (void)state;
+    elf_section eh = {synthetic_eh_frame, sizeof(synthetic_eh_frame), 0x5000};
+    elf_section dbg = {synthetic_debug_frame, sizeof(synthetic_debug_frame), 0};
+    unwind_table *t = dwarf_build_frames(&eh, NULL, &dbg);
+    assert_non_null(t);
+    assert_int_equal(dwarf_fde_count(t), 4);  /* two from each section */
+    expect_row(t, 0x1000, UNWIND_RSP, 8, UNWIND_FP_SAME);  /* .eh_frame's rows stay */
+    expect_row(t, 0x1005, UNWIND_RBP, 16, -16);
+    expect_row(t, 0x2000, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x2001, UNWIND_RSP, 16, UNWIND_FP_SAME);
+    expect_row(t, 0x203f, UNWIND_RSP, 16, UNWIND_FP_SAME);
+    assert_null(dwarf_find(t, 0x2040));
+    expect_row(t, 0x3000, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x301f, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    assert_null(dwarf_find(t, 0x3020));
+    assert_null(dwarf_find(t, 0x5));
+    dwarf_free(t);
+
+    /* .debug_frame alone; and its CIE pointers are not .eh_frame's: read as .eh_frame it yields nothing. */
+    t = dwarf_build_frames(NULL, NULL, &dbg);
+    assert_int_equal(dwarf_fde_count(t), 3);
+    expect_row(t, 0x1000, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    dwarf_free(t);
+    t = dwarf_build_sections(&dbg, NULL);
+    assert_int_equal(dwarf_fde_count(t), 0);
+    dwarf_free(t);
+
+    /* Every truncation parses without harm. */
+    for (size_t n = 0; n < sizeof(synthetic_debug_frame); n++) {
+        elf_section cut = {synthetic_debug_frame, n, 0};
+        t = dwarf_build_frames(&eh, NULL, &cut);
+        assert_non_null(t);
+        assert_true(dwarf_fde_count(t) <= 4);
         dwarf_free(t);
     }
 }
@@ -255,6 +316,7 @@ static void test_chain_without_frame_pointers(void **state) {
     const char *expected[3] = {"chain_b", "chain_a", "test_chain_without_frame_pointers"};
     for (int i = 0; i < 3; i++) {
         assert_int_equal(walked[i + 1], chain_returns[i]);  /* what the compiler itself says */
+        assert_int_equal(walked_sp[i + 1], chain_cfas[i]);
         assert_string_equal(name_of(walked[i + 1], NULL), expected[i]);
     }
     /* chain_b addresses its frame through rbp (a variable-length array): the step out of chain_c kept rbp,
@@ -314,14 +376,104 @@ static void test_libc_tables(void **state) {
     elf_close(img);
 }
 
+/* ---- .debug_frame only (issue 18.4) ---- */
+
+/* The rows .eh_frame alone gives (what the tables held before .debug_frame was read). */
+static unwind_table *eh_frame_only(const elf_image *img) {
+    elf_section eh, hdr;
+    bool has_eh = elf_eh_frame(img, &eh), has_hdr = elf_eh_frame_hdr(img, &hdr);
+    return dwarf_build_frames(has_eh ? &eh : NULL, has_eh && has_hdr ? &hdr : NULL, NULL);
+}
+
+/* The chain of dwarf_chain.c in a library built with no .eh_frame for it and without frame pointers
+ * (tests.cmake): .eh_frame has no row for its functions, the tables with .debug_frame (the library's own, or
+ * its separate debug file's when split) do, and a live walk through it agrees with what the compiler says. */
+static void __attribute__((noinline)) walk_debug_frame_library(const char *path, bool split) {
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    assert_non_null(lib);
+    int (*lib_chain_a)(int) = (int (*)(int))dlsym(lib, "chain_a");
+    void (**hook)(const chain_regs *) = (void (**)(const chain_regs *))dlsym(lib, "chain_leaf_hook");
+    const uintptr_t *returns = (const uintptr_t *)dlsym(lib, "chain_returns");
+    const uintptr_t *cfas = (const uintptr_t *)dlsym(lib, "chain_cfas");
+    assert_non_null(cfas);
+    assert_non_null(lib_chain_a);
+    assert_non_null(hook);
+    assert_non_null(returns);
+    Dl_info info;
+    assert_true(dladdr((void *)lib_chain_a, &info));
+    uintptr_t bias = (uintptr_t)info.dli_fbase;  /* a shared object is linked at 0 */
+
+    elf_image *img = elf_open(path, NULL, 0);
+    assert_non_null(img);
+    elf_section own;
+    elf_image *debug = elf_debug_open(img, path, NULL);
+    assert_true(split ? !elf_section_by_name(img, ".debug_frame", &own) && debug
+                      : elf_section_by_name(img, ".debug_frame", &own));
+    unwind_table *eh = eh_frame_only(img), *all = dwarf_build_with_debug(img, debug);
+    assert_non_null(eh);
+    assert_non_null(all);
+    const char *fns[] = {"chain_a", "chain_b", "chain_c"};
+    for (int i = 0; i < 3; i++) {
+        uintptr_t fn = (uintptr_t)dlsym(lib, fns[i]);
+        assert_true(fn > bias);
+        assert_null(dwarf_find(eh, fn - bias));          /* .eh_frame cannot walk it */
+        const unwind_row *row = dwarf_find(all, fn - bias);  /* .debug_frame can */
+        assert_non_null(row);
+        assert_int_equal(row->cfa_reg, UNWIND_RSP);
+        assert_int_equal(row->cfa_offset, 8);
+    }
+    print_message("%s: %zu FDEs from .eh_frame, %zu with .debug_frame\n", path, dwarf_fde_count(eh),
+                  dwarf_fde_count(all));
+    dwarf_free(eh);
+    dwarf_free(all);
+    elf_close(debug);
+    elf_close(img);
+
+    native_map_refresh();
+    *hook = walk_hook;
+    chain_sink = lib_chain_a(5);
+    assert_true(nwalked >= 5);
+    assert_string_equal(name_of(walked[0], NULL), "chain_c");
+    const char *expected[3] = {"chain_b", "chain_a", "walk_debug_frame_library"};
+    /* The compiler is the oracle here: every return address and CFA it gives is where we stepped. (Debian's
+     * libunwind reads .debug_frame only on ARM, so on x86_64 it stops at chain_c and cannot judge.) */
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(walked[i + 1], returns[i]);
+        assert_int_equal(walked_sp[i + 1], cfas[i]);
+        assert_string_equal(name_of(walked[i + 1], NULL), expected[i]);
+    }
+    /* And the walk goes on through the test (with .eh_frame) into cmocka. */
+    bool cmocka = false;
+    for (int i = 4; i < nwalked && !cmocka; i++) {
+        const char *library = NULL;
+        name_of(walked[i], &library);
+        cmocka = library && strncmp(library, "libcmocka.so", 12) == 0;
+    }
+    assert_true(cmocka);
+    dlclose(lib);
+}
+
+static void test_chain_debug_frame_only(void **state) {
+    (void)state;
+    walk_debug_frame_library(DEBUG_FRAME_ONLY_LIB, false);
+}
+
+static void test_chain_debug_frame_split(void **state) {
+    (void)state;
+    walk_debug_frame_library(DEBUG_FRAME_SPLIT_LIB, true);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_synthetic),
+        cmocka_unit_test(test_synthetic_debug_frame),
         cmocka_unit_test(test_repeated_fde),
         cmocka_unit_test(test_step),
         cmocka_unit_test(test_chain_without_frame_pointers),
         cmocka_unit_test(test_chain_through_libc),
         cmocka_unit_test(test_libc_tables),
+        cmocka_unit_test(test_chain_debug_frame_only),
+        cmocka_unit_test(test_chain_debug_frame_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
