@@ -38,7 +38,8 @@ typedef struct {
     const uint8_t *sec;    /* start of the section, whose link-time address is vaddr */
     uint64_t vaddr;
     uint64_t datarel;      /* base for DW_EH_PE_datarel (the .eh_frame_hdr address) */
-    uint64_t *budget;      /* call frame instructions left to run for the whole table (see dwarf_build_sections) */
+    uint64_t *budget;      /* call frame instructions left to run for the whole table (see dwarf_build_frames) */
+    bool debug_frame;      /* reading .debug_frame: other CIE ids, absolute CIE pointers and addresses */
     bool bad;
 } cursor;
 
@@ -116,6 +117,12 @@ typedef struct {
     const uint8_t *insns, *insns_end;
 } cie_info;
 
+/* The id field of a CIE: 0 in .eh_frame; all ones (in the record's offset size) in .debug_frame. */
+static bool is_cie_id(const cursor *c, uint64_t id, bool is64) {
+    if (!c->debug_frame) return id == 0;
+    return id == (is64 ? UINT64_MAX : 0xffffffff);
+}
+
 /* Opens the record at off: bounds the cursor to it and returns the id field's position (or NULL). */
 static const uint8_t *record_open(cursor *c, const uint8_t *sec, size_t size, size_t off, uint64_t *id,
                                   bool *is64) {
@@ -135,7 +142,7 @@ static bool parse_cie(cursor base, const uint8_t *sec, size_t size, size_t off, 
     cursor c = base;
     uint64_t id;
     bool is64;
-    if (!record_open(&c, sec, size, off, &id, &is64) || id != 0) return false;
+    if (!record_open(&c, sec, size, off, &id, &is64) || !is_cie_id(&c, id, is64)) return false;
     uint8_t version = (uint8_t)rd(&c, 1);
     if (version != 1 && version != 3 && version != 4) return false;
     const char *aug = (const char *)c.p;
@@ -143,12 +150,18 @@ static bool parse_cie(cursor base, const uint8_t *sec, size_t size, size_t off, 
     if (!nul) return false;
     c.p = nul + 1;
     if (strcmp(aug, "eh") == 0) skip(&c, 8);  /* an old GCC's pointer to exception data */
-    if (version == 4) skip(&c, 2);             /* address_size, segment_size */
+    uint8_t address_size = 8;
+    if (version == 4) {
+        address_size = (uint8_t)rd(&c, 1);
+        if ((address_size != 4 && address_size != 8) || rd(&c, 1) != 0) return false;  /* no segments */
+    }
     *cie = (cie_info){0};
     cie->code_align = uleb(&c);
     cie->data_align = sleb(&c);
     cie->ra_reg = version == 1 ? rd(&c, 1) : uleb(&c);
-    cie->fde_enc = DW_EH_PE_absptr;
+    /* .eh_frame: absolute pointers unless 'R' says otherwise. .debug_frame: target addresses of the CIE's
+     * address_size (8 before version 4 on x86_64), unless a 'z' augmentation's 'R' says otherwise. */
+    cie->fde_enc = address_size == 4 ? DW_EH_PE_udata4 : DW_EH_PE_absptr;
     if (aug[0] == 'z') {
         uint64_t len = uleb(&c);
         if (c.bad || len > (uint64_t)(c.end - c.p)) return false;
@@ -190,11 +203,28 @@ typedef struct {
 #define STATE_STACK 16
 
 typedef struct {
+    uint64_t start, end;
+} addr_range;
+
+typedef struct {
     unwind_row *rows;
     size_t n, cap;
     size_t fdes;
     bool failed;
+    const addr_range *covered;  /* while reading .debug_frame: .eh_frame's extents, disjoint and sorted */
+    size_t ncovered;
 } row_builder;
+
+/* Whether [start, end) overlaps an extent .eh_frame already describes. */
+static bool covered(const row_builder *b, uint64_t start, uint64_t end) {
+    size_t lo = 0, hi = b->ncovered;  /* the first extent ending after start */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->covered[mid].end <= start) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < b->ncovered && b->covered[lo].start < end;
+}
 
 static void add_row(row_builder *b, uint64_t pc, uint8_t reg, int64_t cfa_offset, int64_t fp_offset) {
     if (b->failed || pc > UINT32_MAX) return;
@@ -375,8 +405,16 @@ static void parse_fde(row_builder *b, cursor base, const uint8_t *sec, size_t si
     uint64_t id;
     bool is64;
     const uint8_t *id_pos = record_open(&c, sec, size, off, &id, &is64);
-    if (!id_pos || id == 0 || id > (uint64_t)(id_pos - sec)) return;  /* a CIE, or a pointer out of range */
-    size_t cie_off = (size_t)(id_pos - sec) - id;
+    if (!id_pos || is_cie_id(&c, id, is64)) return;  /* a CIE */
+    /* The CIE pointer: back from the id field in .eh_frame, from the section's start in .debug_frame. */
+    size_t cie_off;
+    if (c.debug_frame) {
+        if (id >= size) return;
+        cie_off = (size_t)id;
+    } else {
+        if (id > (uint64_t)(id_pos - sec)) return;
+        cie_off = (size_t)(id_pos - sec) - id;
+    }
     if (!cache->valid || cache->cie_off != cie_off) {
         cache->valid = parse_cie(base, sec, size, cie_off, &cache->cie);
         cache->cie_off = cie_off;
@@ -397,6 +435,9 @@ static void parse_fde(row_builder *b, cursor base, const uint8_t *sec, size_t si
     uint64_t range = encoded(&c, cie->fde_enc & 0x0f);
     if (cie->has_aug_data) skip(&c, uleb(&c));
     if (c.bad || range == 0 || start > UINT32_MAX || range > UINT32_MAX - start) return;
+    /* .debug_frame keeps FDEs of functions the linker dropped, relocated to address 0; and it only fills
+     * the gaps .eh_frame leaves (.eh_frame is what the program itself unwinds with, so it wins). */
+    if (c.debug_frame && (start == 0 || covered(b, start, start + range))) return;
     uint64_t loc = start, end = start + range;
     size_t first = b->n;
     cfa_state s = cache->initial;
@@ -459,26 +500,73 @@ static bool same_rule(const unwind_row *a, const unwind_row *b) {
     return a->cfa_reg == b->cfa_reg && a->cfa_offset == b->cfa_offset && a->fp_offset == b->fp_offset;
 }
 
-unwind_table *dwarf_build_sections(const elf_section *eh_frame, const elf_section *hdr) {
+static int compare_ranges(const void *pa, const void *pb) {
+    const addr_range *a = pa, *b = pb;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The extents of the FDEs whose rows are b->rows[0, n) (each FDE's rows end with its UNWIND_NONE row),
+ * sorted and merged into disjoint ranges. False when out of memory. */
+static bool collect_extents(row_builder *b, addr_range **out, size_t *count) {
+    size_t n = 0;
+    for (size_t i = 0; i < b->n; i++) n += b->rows[i].cfa_reg == UNWIND_NONE;
+    addr_range *r = malloc((n ? n : 1) * sizeof(*r));
+    if (!r) return false;
+    size_t k = 0;
+    for (size_t i = 0, first = 0; i < b->n; i++) {
+        if (b->rows[i].cfa_reg != UNWIND_NONE) continue;
+        if (first < i) r[k++] = (addr_range){b->rows[first].pc_offset, b->rows[i].pc_offset};
+        first = i + 1;
+    }
+    qsort(r, k, sizeof(*r), compare_ranges);
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (m && r[i].start <= r[m - 1].end) {
+            if (r[i].end > r[m - 1].end) r[m - 1].end = r[i].end;
+        } else {
+            r[m++] = r[i];
+        }
+    }
+    *out = r;
+    *count = m;
+    return true;
+}
+
+unwind_table *dwarf_build_frames(const elf_section *eh_frame, const elf_section *hdr,
+                                 const elf_section *debug_frame) {
     unwind_table *t = calloc(1, sizeof(*t));
     if (!t) return NULL;
-    if (!eh_frame || !eh_frame->data || eh_frame->size == 0) return t;
+    bool has_eh = eh_frame && eh_frame->data && eh_frame->size;
+    bool has_debug = debug_frame && debug_frame->data && debug_frame->size;
+    if (!has_eh && !has_debug) return t;
     row_builder b = {0};
     /* A valid .eh_frame runs each instruction once (CIEs a few times more). A crafted one could make us run
      * the same instructions again and again (a search table listing one long FDE thousands of times, FDEs
      * alternating between long CIEs): the budget bounds the work, and so the rows, to a few times the
-     * section size. */
-    uint64_t budget = 8 * (uint64_t)eh_frame->size + 4096;
-    cursor base = {.sec = eh_frame->data, .vaddr = eh_frame->addr, .datarel = hdr ? hdr->addr : 0,
-                   .budget = &budget};
-    if (!fdes_from_hdr(&b, base, eh_frame, hdr)) fdes_from_scan(&b, base, eh_frame);
+     * sections' size. */
+    uint64_t budget = 8 * ((has_eh ? (uint64_t)eh_frame->size : 0) + (has_debug ? debug_frame->size : 0)) + 4096;
+    if (has_eh) {
+        cursor base = {.sec = eh_frame->data, .vaddr = eh_frame->addr, .datarel = hdr ? hdr->addr : 0,
+                       .budget = &budget};
+        if (!fdes_from_hdr(&b, base, eh_frame, hdr)) fdes_from_scan(&b, base, eh_frame);
+    }
+    if (has_debug && !b.failed) {
+        /* Not loaded, so no address of its own: pointers in it are absolute, never pc- or data-relative. */
+        cursor base = {.sec = debug_frame->data, .vaddr = 0, .budget = &budget, .debug_frame = true};
+        addr_range *extents = NULL;
+        if (!collect_extents(&b, &extents, &b.ncovered)) b.failed = true;
+        b.covered = extents;
+        if (!b.failed) fdes_from_scan(&b, base, debug_frame);
+        free(extents);
+        b.covered = NULL;
+    }
     if (b.failed) {
         free(b.rows);
         free(t);
         return NULL;
     }
     /* Rows of one FDE are in order, and so are FDEs taken from the .eh_frame_hdr table: sort only when
-     * needed (a linear scan of an unusual .eh_frame). */
+     * needed (a linear scan of an unusual .eh_frame, rows added from .debug_frame). */
     bool sorted = true;
     for (size_t i = 1; i < b.n && sorted; i++) sorted = b.rows[i - 1].pc_offset <= b.rows[i].pc_offset;
     if (!sorted) qsort(b.rows, b.n, sizeof(unwind_row), compare_rows);
@@ -499,12 +587,22 @@ unwind_table *dwarf_build_sections(const elf_section *eh_frame, const elf_sectio
     return t;
 }
 
-unwind_table *dwarf_build(const elf_image *img) {
-    elf_section eh, hdr;
-    bool has_hdr = elf_eh_frame_hdr(img, &hdr);
-    if (!elf_eh_frame(img, &eh)) return calloc(1, sizeof(unwind_table));
-    return dwarf_build_sections(&eh, has_hdr ? &hdr : NULL);
+unwind_table *dwarf_build_sections(const elf_section *eh_frame, const elf_section *hdr) {
+    return dwarf_build_frames(eh_frame, hdr, NULL);
 }
+
+unwind_table *dwarf_build_with_debug(const elf_image *img, const elf_image *debug) {
+    elf_section eh, hdr, dbg;
+    bool has_hdr = elf_eh_frame_hdr(img, &hdr);
+    bool has_eh = elf_eh_frame(img, &eh);
+    /* The object's own .debug_frame, else its separate debug file's (objcopy --only-keep-debug keeps it
+     * there, with the link-time addresses of the object). */
+    bool has_debug = elf_section_by_name(img, ".debug_frame", &dbg) ||
+                     (debug && elf_section_by_name(debug, ".debug_frame", &dbg));
+    return dwarf_build_frames(has_eh ? &eh : NULL, has_eh && has_hdr ? &hdr : NULL, has_debug ? &dbg : NULL);
+}
+
+unwind_table *dwarf_build(const elf_image *img) { return dwarf_build_with_debug(img, NULL); }
 
 void dwarf_free(unwind_table *t) {
     if (!t) return;

@@ -1,6 +1,7 @@
 /*
  * dwarf: compact unwind tables for x86_64 code without frame pointers, built from an object's .eh_frame at
- * load time and read by the stack walker in signal handlers.
+ * load time (and from .debug_frame, in the object or its separate debug file, for the functions .eh_frame
+ * lacks: code built with -fno-asynchronous-unwind-tables -g) and read by the stack walker in signal handlers.
  *
  * Why not libunwind in the handler: its local unwinder finds unwind info through dl_iterate_phdr, which
  * takes the dynamic loader's lock. A signal that interrupts a thread inside dlopen/dlclose (holding that
@@ -55,8 +56,19 @@ typedef struct unwind_table {
  * memory. Malformed data ends the parse of the FDE (or the section) concerned, never the process. */
 unwind_table *dwarf_build(const elf_image *img);
 
+/* The same, adding the rows of .debug_frame (the object's own, else the one in debug, its separate debug file
+ * from elf_debug_open; debug may be NULL) for the address ranges no .eh_frame FDE covers. */
+unwind_table *dwarf_build_with_debug(const elf_image *img, const elf_image *debug);
+
 /* The same from raw sections (hdr may be NULL): for tests. */
 unwind_table *dwarf_build_sections(const elf_section *eh_frame, const elf_section *hdr);
+
+/* From raw sections, any of them NULL: .eh_frame (with its search table hdr) first, then the FDEs of
+ * .debug_frame (DWARF CIE ids, CIE pointers from the section's start, absolute addresses of the CIE's
+ * address_size; versions 1, 3, 4) whose ranges .eh_frame does not touch. The work is bounded by the
+ * sections' size, whatever they hold. */
+unwind_table *dwarf_build_frames(const elf_section *eh_frame, const elf_section *hdr,
+                                 const elf_section *debug_frame);
 
 void dwarf_free(unwind_table *t);
 size_t dwarf_row_count(const unwind_table *t);

@@ -127,7 +127,12 @@ static const native_object *object_for(const char *path, bool deleted, uint64_t 
     loaded_object *o = new_object(path, dev, inode, (uintptr_t)bias, start, end);
     if (o && img) {
         o->pub.symbols = symtab_from_elf(img, path, NULL, NULL);
-        o->pub.unwind = dwarf_build(img);
+        /* Code built without unwind tables (-fno-asynchronous-unwind-tables) may still have .debug_frame, in
+         * the object or, once stripped, in its separate debug file. */
+        elf_section own;
+        elf_image *debug = elf_section_by_name(img, ".debug_frame", &own) ? NULL : elf_debug_open(img, path, NULL);
+        o->pub.unwind = dwarf_build_with_debug(img, debug);
+        elf_close(debug);
     }
     elf_close(img);
     if (o) (*loaded)++;

@@ -24,6 +24,9 @@ libprof_java_tests(interleaved InterleavedTest CASES callback_vm callback_stitch
 libprof_java_tests(java_frames JavaFramesTest CASES inlined_chain frame_types arraycopy_stub megamorphic_stub
     agct_feature)
 
+# Native frames unwound through .debug_frame alone, in the library or its separate debug file (issue 18.4).
+libprof_java_tests(debug_frame DebugFrameTest CASES in_library split)
+
 # JFR recordings checked with the jfr tool of the JDK that ran each workload (JfrTest.java).
 libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit attach_dump)
 

@@ -6,6 +6,7 @@
 
 void (*chain_leaf_hook)(const chain_regs *regs);
 uintptr_t chain_returns[3];
+uintptr_t chain_cfas[3];
 static volatile int sink;
 
 /* The current pc (the instruction after the lea), sp and rbp, in one asm statement so that all three
@@ -21,6 +22,7 @@ __attribute__((noinline, noclone)) int chain_c(int n) {
     CAPTURE(regs);
     chain_leaf_hook(&regs);
     chain_returns[0] = (uintptr_t)__builtin_return_address(0);
+    chain_cfas[0] = (uintptr_t)__builtin_dwarf_cfa();
     return local[n & 7];
 }
 
@@ -30,6 +32,7 @@ __attribute__((noinline, noclone)) int chain_b(int n) {
     vla[0] = (char)n;
     int r = chain_c(n) + vla[0];
     chain_returns[1] = (uintptr_t)__builtin_return_address(0);
+    chain_cfas[1] = (uintptr_t)__builtin_dwarf_cfa();
     return r + vla[n];
 }
 
@@ -37,6 +40,7 @@ __attribute__((noinline, noclone)) int chain_a(int n) {
     volatile long pad[5] = {1, 2, 3, 4, 5};
     int r = chain_b(n + (int)pad[n % 5]);
     chain_returns[2] = (uintptr_t)__builtin_return_address(0);
+    chain_cfas[2] = (uintptr_t)__builtin_dwarf_cfa();
     return r + (int)pad[0];
 }
 

@@ -16,6 +16,7 @@ typedef struct {
 /* Called with the registers at a point inside the leaf; set by the test. */
 extern void (*chain_leaf_hook)(const chain_regs *regs);
 extern uintptr_t chain_returns[3];    /* [0] chain_c's return address (into chain_b), [1] chain_b's, [2] chain_a's */
+extern uintptr_t chain_cfas[3];       /* their CFAs (__builtin_dwarf_cfa): the caller's sp once stepped out */
 
 int chain_a(int n);
 int chain_b(int n);

@@ -37,6 +37,30 @@ libprof_unit_test(test_dwarf SOURCES test/native/dwarf_chain.c INCLUDES ${LIBUNW
                   LIBS dl ${LIBUNWIND_LIBRARIES})
 set_source_files_properties(test/native/dwarf_chain.c PROPERTIES
   COMPILE_OPTIONS "-fomit-frame-pointer;-fno-optimize-sibling-calls")
+# The same chain as shared libraries whose only unwind information is .debug_frame (issue 18.4): gcc emits no
+# .eh_frame for -fno-asynchronous-unwind-tables -fno-unwind-tables, and -g puts the CFI in .debug_frame;
+# without frame pointers nothing else can walk them. _split has its debug information (and so .debug_frame)
+# moved into libdwarf_chain_split.so.debug beside it, found through .gnu_debuglink; the library is stripped.
+# -Bsymbolic: the chain's calls stay inside the library even in test_dwarf, which has a chain of its own.
+foreach(variant only split)
+  add_library(dwarf_chain_${variant} SHARED test/native/dwarf_chain.c)
+  target_compile_options(dwarf_chain_${variant} PRIVATE -g -fno-asynchronous-unwind-tables -fno-unwind-tables
+    -fomit-frame-pointer -fno-optimize-sibling-calls)
+  target_link_options(dwarf_chain_${variant} PRIVATE -Wl,-Bsymbolic)
+endforeach()
+# Moves a library's debug information into <file>.debug beside it, strips it and links the two by
+# .gnu_debuglink, as distributions ship their libraries.
+function(libprof_split_debug target)
+  add_custom_command(TARGET ${target} POST_BUILD WORKING_DIRECTORY $<TARGET_FILE_DIR:${target}>
+    COMMAND objcopy --only-keep-debug $<TARGET_FILE_NAME:${target}> $<TARGET_FILE_NAME:${target}>.debug
+    COMMAND strip --strip-all $<TARGET_FILE_NAME:${target}>
+    COMMAND objcopy --add-gnu-debuglink=$<TARGET_FILE_NAME:${target}>.debug $<TARGET_FILE_NAME:${target}>
+    VERBATIM)
+endfunction()
+libprof_split_debug(dwarf_chain_split)
+add_dependencies(test_dwarf dwarf_chain_only dwarf_chain_split)
+target_compile_definitions(test_dwarf PRIVATE DEBUG_FRAME_ONLY_LIB="$<TARGET_FILE:dwarf_chain_only>"
+  DEBUG_FRAME_SPLIT_LIB="$<TARGET_FILE:dwarf_chain_split>")
 # Thread names: bounded retention of ended threads (threads.c is agent code with no JVM dependency).
 libprof_unit_test(test_threads SOURCES agent/threads.c)
 # The JVM's own mapped files registered with safe_read (libjvm.so dlopened, not started).
@@ -66,6 +90,15 @@ foreach(variant fp nofp)
   target_compile_options(chain_${variant} PRIVATE -fno-optimize-sibling-calls -fno-inline)
 endforeach()
 target_compile_options(chain_nofp PRIVATE -fomit-frame-pointer)
+# The chain with .debug_frame as its only unwind information (issue 18.4; see dwarf_chain_only above): in the
+# library itself (dbgframe), or only in libchain_dbgsplit.so.debug beside the stripped library (dbgsplit).
+foreach(variant dbgframe dbgsplit)
+  add_library(chain_${variant} SHARED test/native/jni/chain.c)
+  target_include_directories(chain_${variant} PRIVATE ${JNI_INCLUDES})
+  target_compile_options(chain_${variant} PRIVATE -fno-optimize-sibling-calls -fno-inline -fomit-frame-pointer -g
+    -fno-asynchronous-unwind-tables -fno-unwind-tables)
+endforeach()
+libprof_split_debug(chain_dbgsplit)
 add_library(sigprof_app SHARED test/native/jni/sigprof_app.c)
 target_include_directories(sigprof_app PRIVATE ${JNI_INCLUDES})
 add_library(callback SHARED test/native/jni/callback.c)
