@@ -70,6 +70,25 @@ static int init_heaps(char *err, size_t errlen) {
     return 0;
 }
 
+/* Optional: without these a frame returning into its deoptimisation handler is named without its inlined
+ * frames (its nmethod's own method). */
+static void init_deopt_layout(void) {
+    codeblob_layout *v = &codeblob_vm;
+    bool orig = vmstructs_field("nmethod", "_orig_pc_offset", &v->orig_pc_offset.offset, &v->orig_pc_offset.width);
+    if (vmstructs_field("nmethod", "_deopt_handler_offset", &v->deopt_handler.offset, &v->deopt_handler.width)) {
+        v->deopt_handler_is_offset = true;
+    } else if (!vmstructs_field("CompiledMethod", "_deopt_handler_begin", &v->deopt_handler.offset,
+                                &v->deopt_handler.width) &&
+               !vmstructs_field("nmethod", "_deopt_handler_begin", &v->deopt_handler.offset, &v->deopt_handler.width)) {
+        return;
+    }
+    v->has_deopt_mh_handler =
+        vmstructs_field("CompiledMethod", "_deopt_mh_handler_begin", &v->deopt_mh_handler.offset,
+                        &v->deopt_mh_handler.width) ||
+        vmstructs_field("nmethod", "_deopt_mh_handler_begin", &v->deopt_mh_handler.offset, &v->deopt_mh_handler.width);
+    v->has_orig_pc = orig;
+}
+
 static int init_blob_layout(char *err, size_t errlen) {
     codeblob_field header_used;
     if (!vmstructs_type_size("HeapBlock", &codeblob_vm.heap_block_size) || codeblob_vm.heap_block_size == 0)
@@ -104,6 +123,7 @@ static int init_blob_layout(char *err, size_t errlen) {
     if (!vmstructs_field("nmethod", "_method", &codeblob_vm.method.offset, &codeblob_vm.method.width) &&
         !need_field("CompiledMethod", "_method", &codeblob_vm.method, err, errlen))
         return -1;
+    init_deopt_layout();
     return 0;
 }
 

@@ -178,6 +178,24 @@ bool codeblob_find(uintptr_t pc, codeblob *out) {
     return out->kind != BLOB_NONE;
 }
 
+/* HotSpot (frame::deoptimize) saves the frame's pc at unextended sp + _orig_pc_offset, then patches the
+ * return address into the frame to the nmethod's deoptimisation handler: the frame is intact until it is
+ * resumed, and is the compiled method it was at the saved pc. The saved pc must be inside the same
+ * nmethod's code, or it is not one. */
+uintptr_t codeblob_deopt_original_pc(const codeblob *b, uintptr_t pc, uintptr_t usp) {
+    if (!codeblob_vm.has_orig_pc || b->kind != BLOB_NMETHOD) return 0;
+    int64_t handler, mh_handler = 0, off, orig;
+    if (!read_at(b->blob, codeblob_vm.deopt_handler, &handler)) return 0;
+    if (codeblob_vm.deopt_handler_is_offset) handler += (int64_t)b->blob;
+    if (codeblob_vm.has_deopt_mh_handler && !read_at(b->blob, codeblob_vm.deopt_mh_handler, &mh_handler)) return 0;
+    if (pc != (uintptr_t)handler && (!mh_handler || pc != (uintptr_t)mh_handler)) return 0;
+    if (!read_at(b->blob, codeblob_vm.orig_pc_offset, &off) || off <= 0 || off > MAX_FRAME_WORDS * 8 ||
+        !codeblob_read_field(usp + (uintptr_t)off, sizeof(uintptr_t), &orig) || (uintptr_t)orig < b->code_begin ||
+        (uintptr_t)orig >= b->code_end || (uintptr_t)orig == pc)
+        return 0;
+    return (uintptr_t)orig;
+}
+
 bool codeblob_name_at(uintptr_t pc, char *name, size_t len) {
     codeblob b;
     int64_t text;

@@ -46,6 +46,10 @@ uintptr_t codeblob_call_stub_return(void);
 int codeblob_interp_method_slot(void);
 int codeblob_interp_sender_sp_slot(void);
 
+/* The pc a frame of nmethod b was running before HotSpot deoptimised it, when pc (the frame's return
+ * address, usp its unextended sp) is b's deoptimisation handler; else 0. Async-signal-safe. */
+uintptr_t codeblob_deopt_original_pc(const codeblob *b, uintptr_t pc, uintptr_t usp);
+
 /* A field of 1, 2, 4 or 8 bytes (naturally aligned) read through safe_read, sign-extended. */
 bool codeblob_read_field(uintptr_t addr, unsigned width, int64_t *out);
 
@@ -73,6 +77,12 @@ typedef struct {
     unsigned used_width;
     codeblob_field blob_size, frame_complete, frame_size, code_begin, code_end, code_offset, data_offset, kind, name;
     codeblob_field method;
+    /* Where a deoptimised compiled frame keeps its original pc (nmethod::_orig_pc_offset, bytes from the
+     * frame's unextended sp) and where the nmethod's deoptimisation handler is, the pc HotSpot patches in as
+     * the frame's return address: JDK 17 CompiledMethod::_deopt_handler_begin and _deopt_mh_handler_begin
+     * (pointers), JDK 21+ nmethod::_deopt_handler_offset (from the blob). has_orig_pc when all are known. */
+    codeblob_field orig_pc_offset, deopt_handler, deopt_mh_handler;
+    bool has_orig_pc, deopt_handler_is_offset, has_deopt_mh_handler;
     bool has_kind, has_code_pointers, has_name;
     int64_t kind_nmethod, kind_deopt;
     uintptr_t call_stub_return, interp_low, interp_high;

@@ -109,6 +109,7 @@ static uint32_t collect_self_named(walk_regs start, JNIEnv *env, uint32_t tid, t
     if (r.self_named) atomic_fetch_add_explicit(&sampling.self_named, 1, memory_order_relaxed);
     if (r.unnamed) atomic_fetch_add_explicit(&sampling.vm_fallbacks[VMWALK_UNNAMED], 1, memory_order_relaxed);
     if (r.no_scopes) atomic_fetch_add_explicit(&sampling.vm_fallbacks[VMWALK_NO_SCOPES], 1, memory_order_relaxed);
+    if (r.no_unwind) atomic_fetch_add_explicit(&sampling.vm_fallbacks[VMWALK_NO_UNWIND], 1, memory_order_relaxed);
     if (r.truncated) {
         out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
     } else if (r.failure != VMWALK_OK) {
@@ -132,6 +133,7 @@ static uint32_t collect_interleaved(walk_regs start, JNIEnv *env, uint32_t tid, 
     vmwalk_result r;
     int max = sampling.config.max_depth + SAMPLE_MAX_NATIVE_FRAMES;
     uint32_t n = (uint32_t)walk_vm(start, raw, count, env != NULL, out, max, &r);
+    if (r.no_unwind) atomic_fetch_add_explicit(&sampling.vm_fallbacks[VMWALK_NO_UNWIND], 1, memory_order_relaxed);
     if (r.failure == VMWALK_OK) {
         if (r.self_named) atomic_fetch_add_explicit(&sampling.self_named, 1, memory_order_relaxed);
         if (r.truncated) out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};

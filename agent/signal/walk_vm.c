@@ -140,7 +140,7 @@ static bool name_method(uintptr_t method, named_method *out) {
 const char *walk_vm_failure_name(vmwalk_failure f) {
     static const char *const names[VMWALK_REASON_COUNT] = {"ok",           "no_code_blob", "bad_frame",
                                                            "unmatched_method", "frames_left", "deopt",
-                                                           "no_java_trace", "unnamed_method", "no_scopes"};
+                                                           "no_java_trace", "unnamed_method", "no_scopes", "no_unwind"};
     return (unsigned)f < VMWALK_REASON_COUNT ? names[f] : "?";
 }
 
@@ -204,13 +204,26 @@ static frame_kind compiled_kind(nmethod_tier tier) {
 static bool emit_compiled(walk_state *w, const codeblob *b) {
     nmethod_scope scopes[NMETHOD_SCOPES_MAX];
     nmethod_tier tier = NMETHOD_TIER_UNKNOWN;
-    int n = nmethod_scopes_at(b->blob, b->code_begin, w->pc, b->method, scopes, &tier);
+    /* A frame HotSpot has deoptimised returns into its nmethod's deoptimisation handler; until it is resumed
+     * it is still the compiled frame it was, at the pc the VM saved in it. */
+    uintptr_t pc = w->leaf ? 0 : codeblob_deopt_original_pc(b, w->pc, w->usp);
+    if (pc) w->r->deopt_frames++;
+    int n = nmethod_scopes_at(b->blob, b->code_begin, pc ? pc : w->pc, b->method, scopes, &tier);
     if (n == 0) {
         /* A native method's wrapper has no debug information to read: not a loss. */
         uintptr_t flags;
-        if (!layout.access_flags_width || !read_u(b->method + layout.access_flags, layout.access_flags_width, &flags) ||
-            !(flags & JVM_ACC_NATIVE))
-            w->r->no_scopes++;
+        bool native = layout.access_flags_width &&
+                      read_u(b->method + layout.access_flags, layout.access_flags_width, &flags) &&
+                      (flags & JVM_ACC_NATIVE);
+        if (!native) w->r->no_scopes++;
+        /* The method handle intrinsics (MethodHandle.invokeBasic, linkToStatic...: native methods the VM
+         * makes itself, outside their class's method array) have no jmethodID. Their frame is an adapter
+         * between two Java frames: left out, counted as unnamed, rather than a failure marker. */
+        named_method m;
+        if (native && !name_method(b->method, &m)) {
+            w->r->unnamed++;
+            return true;
+        }
         scopes[0] = (nmethod_scope){b->method, 0};
         n = 1;
     }
@@ -274,10 +287,21 @@ static bool after_call(uintptr_t ret) {
            (c[3] == 0xFF && (c[4] & 0xF8) == 0x50) || (c[0] == 0xFF && (c[1] & 0xF8) == 0x90);
 }
 
-/* step_to for a guessed return address: one in the code cache must follow a call. */
+/* The interpreter does not call what it invokes: it pushes the return entry of the invoke bytecode and
+ * jumps to the method's entry (an I2C adapter, a method handle intrinsic), so a return address into the
+ * interpreter follows no call. Its frame is then the caller's, rbp-based right above the return address. */
+static bool interpreter_return(uintptr_t ret, uintptr_t ret_at, uintptr_t fp) {
+    return ret >= codeblob_vm.interp_low && ret < codeblob_vm.interp_high && fp > ret_at &&
+           fp - ret_at < MAX_FRAME_BYTES;
+}
+
+/* step_to for a guessed return address: one in the code cache must follow a call (or be the
+ * interpreter's return entry, under its caller's frame). */
 static bool step_to_guessed(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     uintptr_t ret;
-    if (!safe_read_word(ret_at, &ret) || (codeheap_contains(ret) && !after_call(ret))) return false;
+    if (!safe_read_word(ret_at, &ret) ||
+        (codeheap_contains(ret) && !after_call(ret) && !interpreter_return(ret, ret_at, fp)))
+        return false;
     return step_to(w, ret_at, fp);
 }
 
@@ -348,6 +372,27 @@ static epilogue_state epilogue_at(uintptr_t pc) {
     return EPILOGUE_NONE;
 }
 
+/* The deoptimisation blob, returned into from the VM (Deoptimization::fetch_unroll_info): it saved the
+ * registers in an rbp frame (RegisterSaver) right below the frame being deoptimised, whose return address
+ * is its nmethod's deoptimisation handler. Later, once the blob has replaced that frame by interpreter
+ * frames it is still filling in (Deoptimization::unpack_frames), no caller is certain: false. */
+static bool step_out_of_deopt_blob(walk_state *w) {
+    walk_state saved = *w;
+    codeblob caller;
+    if (step_fp_frame(w, false) && codeblob_find(w->pc, &caller) && codeblob_deopt_original_pc(&caller, w->pc, w->usp))
+        return true;
+    *w = saved;
+    return false;
+}
+
+/* A return address in the code cache at 'at', right after a call: the caller of a frameless stub that
+ * called the VM (StubRoutines' forward_exception calls SharedRuntime::exception_handler_for_return_address
+ * with its caller's return address at sp, or one word above when it aligned the stack for the call). */
+static bool step_to_call_site(walk_state *w, uintptr_t at) {
+    uintptr_t ret;
+    return safe_read_word(at, &ret) && codeheap_contains(ret) && after_call(ret) && step_to(w, at, w->fp);
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -366,7 +411,7 @@ static bool step_code_frame(walk_state *w) {
             return false;
         return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
     }
-    if (b.deopt) return fail(w, VMWALK_DEOPT);
+    if (b.deopt) return (!w->leaf && step_out_of_deopt_blob(w)) || fail(w, VMWALK_DEOPT);
     /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
      * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
     if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
@@ -384,7 +429,10 @@ static bool step_code_frame(walk_state *w) {
     }
     /* A caller in a stub the blob gives no frame size for (StubRoutines' stubs, such as the nmethod entry
      * barrier's): those that call out build an rbp frame first. */
-    if (b.frame_bytes < 2 * WORD) return step_fp_frame(w, false) || step_stub_frame(w) || fail(w, VMWALK_BAD_FRAME);
+    if (b.frame_bytes < 2 * WORD)
+        return step_fp_frame(w, false) || step_stub_frame(w) ||
+               (b.kind == BLOB_STUB && (step_to_call_site(w, w->sp) || step_to_call_site(w, w->sp + WORD))) ||
+               fail(w, VMWALK_BAD_FRAME);
     uintptr_t sender_sp = w->usp + b.frame_bytes, saved_fp;
     if (safe_read_word(sender_sp - 2 * WORD, &saved_fp) && step_to(w, sender_sp - WORD, saved_fp)) return true;
     /* A leaf in its epilogue: the frame is already popped. */
@@ -395,14 +443,20 @@ int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_f
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
                     0, out, max, 0, r};
-    *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0};
+    *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
             if (r->native_prefix < 0) r->native_prefix = w.n;
             if (!step_code_frame(&w)) break;
         } else {
-            if (!emit(&w, (trace_frame){w.leaf ? w.pc : w.pc - 1, 0, FRAME_NATIVE})) break;
-            if (!walk_dwarf_step(&w.pc, &w.sp, &w.fp, w.leaf)) break;
+            uintptr_t at = w.leaf ? w.pc : w.pc - 1;
+            if (!emit(&w, (trace_frame){at, 0, FRAME_NATIVE})) break;
+            if (!walk_dwarf_step(&w.pc, &w.sp, &w.fp, w.leaf)) {
+                /* The thread's root ends the walk with a row saying so; no row at all is a loss, counted. */
+                const unwind_row *row = native_map_unwind(at);
+                r->no_unwind = !row || row->cfa_reg == UNWIND_UNKNOWN;
+                break;
+            }
             w.usp = w.sp;
         }
         w.leaf = false;

@@ -27,6 +27,8 @@ typedef enum {
     VMWALK_UNNAMED,       /* self-named walk: a method without a jmethodID became an [unknown_Java] frame */
     VMWALK_NO_SCOPES,     /* self-named walk: a compiled frame without readable debug information, named
                              without its inlined frames */
+    VMWALK_NO_UNWIND,     /* a native frame the walk could not step: no unwind row for its pc (no .eh_frame or
+                             .debug_frame entry) and no frame pointer chain; the stack ends there, rootless */
     VMWALK_REASON_COUNT
 } vmwalk_failure;
 
@@ -37,6 +39,8 @@ typedef struct {
     int self_named;       /* physical Java frames the walker named itself */
     int unnamed;          /* of those, methods without a jmethodID, written as [unknown_Java] */
     int no_scopes;        /* compiled frames named without their debug information */
+    bool no_unwind;       /* the walk ended in a native frame without unwind information (VMWALK_NO_UNWIND) */
+    int deopt_frames;     /* compiled frames being deoptimised, named at the pc the VM saved in them */
 } vmwalk_result;
 
 /* Where HotSpot keeps what leads from a Method* to its jmethodID and bytecodes (from vmstructs). */
