@@ -97,6 +97,65 @@ static void test_synthetic(void **state) {
     }
 }
 
+/* A synthetic .debug_frame: a version 4 CIE (address_size 8) in 32-bit DWARF, its FDE; an FDE over a range
+ * .eh_frame covers (ignored: .eh_frame wins); a version 3 CIE and FDE in 64-bit DWARF; an FDE at address 0
+ * (a function the linker dropped; ignored). CIE pointers count from the section's start. */
+static const uint8_t synthetic_debug_frame[] = {
+    /* CIE at 0: length 16, id 0xffffffff, version 4, "", address_size 8, segment_size 0, code_align 1,
+     * data_align -8, RA r16; def_cfa rsp+8, offset r16 at cfa-8 */
+    16, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 4, 0, 8, 0, 1, 0x78, 16, 0x0c, 7, 8, 0x90, 1,
+    /* FDE at 20: length 24, CIE 0, pc 0x2000, range 0x40; 0x2001: cfa rsp+16 */
+    24, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x20, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x41, 0x0e, 16, 0,
+    /* FDE at 48: length 20, CIE 0, pc 0x1000, range 0x10: inside .eh_frame's first FDE */
+    20, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x10, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0,
+    /* CIE at 72, 64-bit: length 18, id ~0, version 3, "", code_align 1, data_align -8, RA r16 (uleb) */
+    0xff, 0xff, 0xff, 0xff, 18, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 3, 0, 1, 0x78,
+    16, 0x0c, 7, 8, 0x90, 1,
+    /* FDE at 102, 64-bit: length 24, CIE 72, pc 0x3000, range 0x20 */
+    0xff, 0xff, 0xff, 0xff, 24, 0, 0, 0, 0, 0, 0, 0, 72, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x30, 0, 0, 0, 0, 0, 0, 0x20, 0,
+    0, 0, 0, 0, 0, 0,
+    /* FDE at 138: length 20, CIE 0, pc 0, range 0x10 */
+    20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static void test_synthetic_debug_frame(void **state) {
+    (void)state;
+    elf_section eh = {synthetic_eh_frame, sizeof(synthetic_eh_frame), 0x5000};
+    elf_section dbg = {synthetic_debug_frame, sizeof(synthetic_debug_frame), 0};
+    unwind_table *t = dwarf_build_frames(&eh, NULL, &dbg);
+    assert_non_null(t);
+    assert_int_equal(dwarf_fde_count(t), 4);  /* two from each section */
+    expect_row(t, 0x1000, UNWIND_RSP, 8, UNWIND_FP_SAME);  /* .eh_frame's rows stay */
+    expect_row(t, 0x1005, UNWIND_RBP, 16, -16);
+    expect_row(t, 0x2000, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x2001, UNWIND_RSP, 16, UNWIND_FP_SAME);
+    expect_row(t, 0x203f, UNWIND_RSP, 16, UNWIND_FP_SAME);
+    assert_null(dwarf_find(t, 0x2040));
+    expect_row(t, 0x3000, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x301f, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    assert_null(dwarf_find(t, 0x3020));
+    assert_null(dwarf_find(t, 0x5));
+    dwarf_free(t);
+
+    /* .debug_frame alone; and its CIE pointers are not .eh_frame's: read as .eh_frame it yields nothing. */
+    t = dwarf_build_frames(NULL, NULL, &dbg);
+    assert_int_equal(dwarf_fde_count(t), 3);
+    expect_row(t, 0x1000, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    dwarf_free(t);
+    t = dwarf_build_sections(&dbg, NULL);
+    assert_int_equal(dwarf_fde_count(t), 0);
+    dwarf_free(t);
+
+    /* Every truncation parses without harm. */
+    for (size_t n = 0; n < sizeof(synthetic_debug_frame); n++) {
+        elf_section cut = {synthetic_debug_frame, n, 0};
+        t = dwarf_build_frames(&eh, NULL, &cut);
+        assert_non_null(t);
+        assert_true(dwarf_fde_count(t) <= 4);
+        dwarf_free(t);
+    }
+}
+
 /* A search table that lists one long FDE 20000 times must not make the build run its instructions 20000
  * times (time and memory would explode): the work is bounded by the section size. */
 static void test_repeated_fde(void **state) {
@@ -407,6 +466,7 @@ static void test_chain_debug_frame_split(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_synthetic),
+        cmocka_unit_test(test_synthetic_debug_frame),
         cmocka_unit_test(test_repeated_fde),
         cmocka_unit_test(test_step),
         cmocka_unit_test(test_chain_without_frame_pointers),
