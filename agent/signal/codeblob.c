@@ -182,13 +182,25 @@ bool codeblob_find(uintptr_t pc, codeblob *out) {
  * return address into the frame to the nmethod's deoptimisation handler: the frame is intact until it is
  * resumed, and is the compiled method it was at the saved pc. The saved pc must be inside the same
  * nmethod's code, or it is not one. */
+/* 1: pc is b's deoptimisation handler, 0: it is not, -1: the handler's address cannot be read. */
+static int at_deopt_handler(const codeblob *b, uintptr_t pc) {
+    int64_t handler, mh_handler = 0;
+    if (!read_at(b->blob, codeblob_vm.deopt_handler, &handler)) return -1;
+    if (codeblob_vm.deopt_handler_is_offset) handler += (int64_t)b->blob;
+    if (codeblob_vm.has_deopt_mh_handler && !read_at(b->blob, codeblob_vm.deopt_mh_handler, &mh_handler)) return -1;
+    return pc == (uintptr_t)handler || (mh_handler && pc == (uintptr_t)mh_handler);
+}
+
+bool codeblob_may_be_deopt_handler(const codeblob *b, uintptr_t pc) {
+    /* Without the saved pc's offset a deoptimised frame is named at the handler's own pc like any other. */
+    if (!codeblob_vm.has_orig_pc || b->kind != BLOB_NMETHOD) return false;
+    return at_deopt_handler(b, pc) != 0;
+}
+
 uintptr_t codeblob_deopt_original_pc(const codeblob *b, uintptr_t pc, uintptr_t usp) {
     if (!codeblob_vm.has_orig_pc || b->kind != BLOB_NMETHOD) return 0;
-    int64_t handler, mh_handler = 0, off, orig;
-    if (!read_at(b->blob, codeblob_vm.deopt_handler, &handler)) return 0;
-    if (codeblob_vm.deopt_handler_is_offset) handler += (int64_t)b->blob;
-    if (codeblob_vm.has_deopt_mh_handler && !read_at(b->blob, codeblob_vm.deopt_mh_handler, &mh_handler)) return 0;
-    if (pc != (uintptr_t)handler && (!mh_handler || pc != (uintptr_t)mh_handler)) return 0;
+    int64_t off, orig;
+    if (at_deopt_handler(b, pc) != 1) return 0;
     if (!read_at(b->blob, codeblob_vm.orig_pc_offset, &off) || off <= 0 || off > MAX_FRAME_WORDS * 8 ||
         !codeblob_read_field(usp + (uintptr_t)off, sizeof(uintptr_t), &orig) || (uintptr_t)orig < b->code_begin ||
         (uintptr_t)orig >= b->code_end || (uintptr_t)orig == pc)

@@ -55,6 +55,10 @@ int codeblob_interp_sender_sp_slot(void);
  * address, usp its unextended sp) is b's deoptimisation handler; else 0. Async-signal-safe. */
 uintptr_t codeblob_deopt_original_pc(const codeblob *b, uintptr_t pc, uintptr_t usp);
 
+/* Whether pc may be nmethod b's deoptimisation handler (or its method-handle variant): true when it is, and
+ * when that cannot be read (the caller then treats the pc as shared by several frames). Async-signal-safe. */
+bool codeblob_may_be_deopt_handler(const codeblob *b, uintptr_t pc);
+
 /* A field of 1, 2, 4 or 8 bytes (naturally aligned) read through safe_read, sign-extended. */
 bool codeblob_read_field(uintptr_t addr, unsigned width, int64_t *out);
 
