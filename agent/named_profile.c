@@ -101,7 +101,7 @@ int named_profile_build(trace_table *table, const prof_options *o, event_kind ev
     named_state d = {.options = o, .event = event, .profile = p, .style = {o->simple, o->dot, o->sig, o->ann}};
     u64map_init(&d.methods);
     u64map_init(&d.natives);
-    traces_for_each(table, visit, &d);
+    if (traces_for_each(table, visit, &d)) d.failed = 1;
     u64map_free(&d.methods);
     u64map_free(&d.natives);
     free(d.scratch);
