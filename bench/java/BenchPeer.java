@@ -401,7 +401,8 @@ public class BenchPeer {
     static String met(boolean ok) { return ok ? "MET" : "NOT MET"; }
 
     static String ratio(double lp, double ap) {
-        return Double.isNaN(lp) || Double.isNaN(ap) ? "-" : ap <= 0 ? "n/a (peer <= 0)" : String.format("%.2fx", lp / ap);
+        if (Double.isNaN(lp) || Double.isNaN(ap)) return "-";
+        return ap <= 0 ? "n/a (async-profiler's <= 0)" : lp <= 0 ? "n/a (libprof's <= 0)" : String.format("%.2fx", lp / ap);
     }
 
     /** "median (min..max)". */
