@@ -9,12 +9,15 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+_Static_assert(sizeof(trace_slot) == 40, "the slot index's size is part of the agent's memory at 100K stacks");
+
 static void *reserve(size_t bytes) {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 }
 
 trace_table *traces_create(size_t slots, size_t frame_capacity) {
+    if (frame_capacity > UINT32_MAX) return NULL;   /* a slot keeps its frames' place in 32 bits */
     size_t n = 16;
     while (n < slots) n <<= 1;
     trace_table *t = reserve(sizeof(trace_table));

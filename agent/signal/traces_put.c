@@ -68,7 +68,7 @@ traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t 
         }
         uint64_t *out = &t->words[at];
         for (uint32_t i = 0; i < depth; i++) out += trace_pack(&frames[i], out);
-        s->frames_at = at;
+        s->frames_at = (uint32_t)at;
         s->depth = depth;
         s->tid = key->tid;
         s->key_event = key->event;

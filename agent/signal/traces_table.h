@@ -14,14 +14,14 @@
 enum { SLOT_FILLING = 0, SLOT_READY = 1, SLOT_FAILED = 2 };
 #define MAX_PROBES 64
 
-typedef struct {
+typedef struct {   /* 40 bytes: the index of 256K slots is touched all over by random inserts */
     _Atomic uint64_t hash;      /* 0 = empty */
-    _Atomic uint32_t state;
+    uint32_t frames_at;         /* the first word of its frames in the arena (trace_pack.h; < 2^32 words) */
     uint32_t depth;
     uint32_t tid;
+    _Atomic uint8_t state;
     uint8_t key_event, key_state;   /* trace_key */
-    uint16_t pad;
-    uint64_t frames_at;         /* the first word of its frames in the arena (trace_pack.h) */
+    uint8_t pad;
     _Atomic uint64_t samples;
     _Atomic uint64_t weight;
 } trace_slot;

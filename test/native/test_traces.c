@@ -226,6 +226,7 @@ static void test_packed_storage(void **state) {
 /* The arena counts words: escaped frames fill it sooner. */
 static void test_escaped_frames_fill_the_arena(void **state) {
     (void)state;
+    assert_null(traces_create(64, (size_t)UINT32_MAX + 1));   /* a slot keeps its frames' place in 32 bits */
     trace_table *t = traces_create(64, 10);
     trace_frame odd[3] = {{0x7f0000000001ULL, 0, FRAME_JAVA}, {0x7f0000000003ULL, 0, FRAME_JAVA},
                           {0x7f0000000005ULL, 0, FRAME_JAVA}};
