@@ -4,7 +4,8 @@
 #   test             build, then run every unit and integration test through ctest
 #   demo             build, profile the bundled demo program, print where the profile is and its hot methods
 #   demo-summary F   print that summary of the collapsed profile F (what demo prints at its end)
-#   bench            build, run the benchmarks (about 13 minutes), print the results tables
+#   bench            build, run the benchmarks (about 13 minutes, plus BenchPeer), print the results tables;
+#                    ASYNC_PROFILER_HOME=<async-profiler build> adds it side by side, BENCH_ONLY=peer runs that alone
 #   stress           every stress scenario under each engine and each stack mode for 60 s each (STRESS_SECONDS
 #                    to change), then 50 attach/start/stop cycles on one JVM
 #   asan             unit tests built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
@@ -143,6 +144,12 @@ case "${1:-build}" in
     [ "$failed" = 0 ] && echo "stress: every JDK passed" || { echo "stress: FAILED (see above)"; exit 1; } ;;
   bench)
     configure_and_build
+    # libprof side by side with async-profiler when ASYNC_PROFILER_HOME names an async-profiler build (the
+    # directory holding lib/libasyncProfiler.so, built by whoever runs this from its public source; never part
+    # of this repository), else against no profiler alone. BENCH_ONLY=peer stops after it.
+    java -cp "$BUILD/bench-classes" BenchPeer full /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
+         "$BUILD/bench-classes:$BUILD/test-classes" "$BUILD/bench" "${ASYNC_PROFILER_HOME:-}"
+    if [ "${BENCH_ONLY:-}" = peer ]; then echo "results: $BUILD/bench/peer.md"; exit 0; fi
     java -cp "$BUILD/bench-classes" BenchHarness full /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/bin/dump_bench" "$BUILD/bench"
     # Method instrumentation: a hot method at interval=1 and interval=100 against no agent.
@@ -154,7 +161,7 @@ case "${1:-build}" in
     # Native memory profiling: a malloc-heavy JNI workload at nativemem's default interval and at 1m.
     java -cp "$BUILD/bench-classes" BenchNativeMem /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes" "$BUILD/lib/libnativemem.so" "$BUILD/bench"
-    echo "results: $BUILD/bench/results.md $BUILD/bench/instrument.md $BUILD/bench/wall.md $BUILD/bench/alloc_lock.md $BUILD/bench/nativemem.md" ;;
+    echo "results: $BUILD/bench/peer.md $BUILD/bench/results.md $BUILD/bench/instrument.md $BUILD/bench/wall.md $BUILD/bench/alloc_lock.md $BUILD/bench/nativemem.md" ;;
   clean)
     rm -rf "$BUILD" "$BUILD-asan" ;;
   *)

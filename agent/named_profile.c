@@ -161,7 +161,7 @@ int named_profile_build(trace_table *table, const prof_options *o, event_kind ev
     u64map_init(&d.methods);
     u64map_init(&d.natives);
     u64map_init(&d.lined);
-    traces_for_each(table, visit, &d);
+    if (traces_for_each(table, visit, &d)) d.failed = 1;
     u64map_free(&d.methods);
     u64map_free(&d.natives);
     u64map_free(&d.lined);

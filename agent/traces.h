@@ -1,7 +1,7 @@
 /*
  * traces: lock-free call-trace storage. A fixed open-addressing table keyed by a 64-bit hash of the stack
  * (plus the thread id when threads are kept apart), each slot holding a sample count and a total weight;
- * frames live in one preallocated arena. Inserting never allocates, locks or waits: when the table or the
+ * frames live in one preallocated arena, packed in one 64-bit word each (signal/trace_pack.h). Inserting never allocates, locks or waits: when the table or the
  * arena is full the sample is refused and the caller counts why.
  *
  * traces_put may be called from signal handlers (signal/traces_put.c); everything else (traces.c) only
@@ -32,7 +32,8 @@ typedef enum {
     TRACES_FRAMES_FULL,  /* no room left in the frame arena */
 } traces_result;
 
-/* 'slots' is rounded up to a power of two. Memory is reserved lazily (touched pages only). */
+/* 'slots' is rounded up to a power of two; the arena holds 'frame_capacity' frames (a frame that does not
+ * pack takes three). Memory is reserved lazily (touched pages only). */
 trace_table *traces_create(size_t slots, size_t frame_capacity);
 void traces_destroy(trace_table *t);
 void traces_reset(trace_table *t);
@@ -54,16 +55,27 @@ traces_result traces_add(trace_table *t, uint32_t id, uint64_t weight);
  * it has none left. Async-signal-safe. A stack left with no samples is not visited. */
 bool traces_subtract(trace_table *t, uint32_t id, uint64_t weight);
 
-/* The stack stored under 'id': false when the id is unknown or its frames are not (yet) complete. */
-bool traces_get(trace_table *t, uint32_t id, const trace_frame **frames, uint32_t *depth);
+/* Where stacks are read back into: the arena keeps frames packed (signal/trace_pack.h), so a reader gets
+ * them decoded into a buffer of its own, grown as needed and reused across reads (zero-initialise; free with
+ * traces_buffer_free). */
+typedef struct {
+    trace_frame *frames;
+    uint32_t capacity;
+} traces_buffer;
+void traces_buffer_free(traces_buffer *buf);
+
+/* The stack stored under 'id', decoded into buf (*frames points into it, valid until buf's next use): false
+ * when the id is unknown, its frames are not (yet) complete, or buf cannot grow. */
+bool traces_get(trace_table *t, uint32_t id, traces_buffer *buf, const trace_frame **frames, uint32_t *depth);
 /* The key of the stack stored under 'id' (false as traces_get). */
 bool traces_get_key(trace_table *t, uint32_t id, trace_key *key);
 
 typedef void (*traces_visitor)(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t samples,
                                uint64_t weight, void *arg);
 
-/* Visits every stored stack (may run while samples are still being added). */
-void traces_for_each(trace_table *t, traces_visitor visit, void *arg);
+/* Visits every stored stack (may run while samples are still being added); the frames a visitor gets are
+ * valid during its call only. -1 when memory to decode a stack ran out (the visit stopped there). */
+int traces_for_each(trace_table *t, traces_visitor visit, void *arg);
 
 size_t traces_distinct(const trace_table *t);
 /* How full the table is, 0..100: the larger of its slots (of the 3/4 it accepts) and its frame arena. */

@@ -11,3 +11,15 @@ compile_java(bench_workloads ${CMAKE_SOURCE_DIR}/bench/java ${BENCH_CLASSES})
 libprof_bench_test(smoke 600
   COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchHarness quick ${JAVA_HOME} $<TARGET_FILE:prof>
           ${BENCH_CLASSES} $<TARGET_FILE:dump_bench> ${CMAKE_BINARY_DIR}/bench-smoke)
+
+# BenchPeer (libprof vs async-profiler, ./build.sh bench): only its argument handling runs in the test suite.
+libprof_bench_test(peer_plan 60
+  COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchPeer plan ${JAVA_HOME} $<TARGET_FILE:prof>
+          ${BENCH_CLASSES} ${CMAKE_BINARY_DIR}/bench-peer)
+set_tests_properties(bench.peer_plan PROPERTIES PASS_REGULAR_EXPRESSION
+  "BenchPeer: 3 rounds x 4 workloads x 4 configurations .*no async-profiler")
+libprof_bench_test(peer_bad_home 60
+  COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchPeer full ${JAVA_HOME} $<TARGET_FILE:prof>
+          ${BENCH_CLASSES} ${CMAKE_BINARY_DIR}/bench-peer /nonexistent/async-profiler)
+set_tests_properties(bench.peer_bad_home PROPERTIES PASS_REGULAR_EXPRESSION
+  "ASYNC_PROFILER_HOME=/nonexistent/async-profiler: no /nonexistent/async-profiler/lib/libasyncProfiler.so")

@@ -269,10 +269,12 @@ static frame_out resolve_frame(resolver *r, const trace_frame *f) {
 static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
     const trace_frame *frames;
     uint32_t depth;
+    traces_buffer decoded = {0};
     trace_table *table = r->pools->tables[id >> 31];
     jfr_buf_put_varint(b, jfr_pools_trace_key(r->pools, id));
-    if (!table || !traces_get(table, id & 0x7fffffffu, &frames, &depth)) {
-        /* Counted before its frames were complete (cannot last): one marker frame rather than no stack. */
+    if (!table || !traces_get(table, id & 0x7fffffffu, &decoded, &frames, &depth)) {
+        /* Counted before its frames were complete (cannot last), or no memory to decode them: one marker frame
+         * rather than no stack. */
         static const trace_frame unknown = {MARKER_UNKNOWN_STATE, 0, FRAME_MARKER};
         frames = &unknown;
         depth = 1;
@@ -292,6 +294,7 @@ static void write_stack(resolver *r, jfr_buf *b, uint32_t id) {
         jfr_buf_put_int(b, f.bci);
         jfr_buf_put_varint(b, (uint64_t)f.type);
     }
+    traces_buffer_free(&decoded);
 }
 
 static void write_threads(jfr_pools *p, jfr_buf *b, jfr_checkpoint *c) {

@@ -269,14 +269,16 @@ static bool write_sample_event(const sample_record *s) {
     if (s->event != EVENT_ALLOC && s->event != EVENT_LOCK) return jfr_sample_event_write(&rec.buf, s, thread, trace);
     const trace_frame *frames;
     uint32_t depth;
+    traces_buffer decoded = {0};
     trace_table *table = rec.tables[s->trace_id >> 31];
-    const trace_frame *leaf = table && traces_get(table, s->trace_id & 0x7fffffffu, &frames, &depth) && depth > 1
-                                  ? &frames[0] : NULL;
-    if (!leaf || !frame_kind_is_class(leaf->kind)) return false;
-    uint64_t class_key = jfr_pools_event_class_key(&rec.pools, (uint32_t)leaf->id);
-    if (leaf->kind == FRAME_CLASS_MONITOR)
+    bool known = table && traces_get(table, s->trace_id & 0x7fffffffu, &decoded, &frames, &depth) && depth > 1;
+    trace_frame leaf = known ? frames[0] : (trace_frame){0};
+    traces_buffer_free(&decoded);
+    if (!known || !frame_kind_is_class(leaf.kind)) return false;
+    uint64_t class_key = jfr_pools_event_class_key(&rec.pools, (uint32_t)leaf.id);
+    if (leaf.kind == FRAME_CLASS_MONITOR)
         jfr_event_monitor_enter(&rec.buf, s->ticks, s->weight, thread, trace, class_key);
-    else if (leaf->kind == FRAME_CLASS_PARK)
+    else if (leaf.kind == FRAME_CLASS_PARK)
         jfr_event_thread_park(&rec.buf, s->ticks, s->weight, thread, trace, class_key);
     else
         jfr_event_allocation_sample(&rec.buf, s->ticks, thread, trace, class_key, s->weight);

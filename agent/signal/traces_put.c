@@ -7,7 +7,6 @@
  */
 #include "traces_table.h"
 
-#include <string.h>
 
 static uint64_t mix(uint64_t x) {
     x ^= x >> 33;
@@ -60,13 +59,16 @@ traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t 
     trace_slot *s = find_slot(t, h, &claimed);
     if (!s) return TRACES_TABLE_FULL;
     if (claimed) {
-        uint64_t at = atomic_fetch_add(&t->frames_used, depth);
-        if (at + depth > t->frame_capacity) {
+        uint64_t words = 0;
+        for (uint32_t i = 0; i < depth; i++) words += trace_pack_words(&frames[i]);
+        uint64_t at = atomic_fetch_add(&t->words_used, words);
+        if (at + words > t->word_capacity) {
             atomic_store_explicit(&s->state, SLOT_FAILED, memory_order_release);
             return TRACES_FRAMES_FULL;
         }
-        memcpy(&t->frames[at], frames, depth * sizeof(trace_frame));
-        s->frames_at = at;
+        uint64_t *out = &t->words[at];
+        for (uint32_t i = 0; i < depth; i++) out += trace_pack(&frames[i], out);
+        s->frames_at = (uint32_t)at;
         s->depth = depth;
         s->tid = key->tid;
         s->key_event = key->event;

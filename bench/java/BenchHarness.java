@@ -81,13 +81,17 @@ public class BenchHarness {
         if (agentOptions != null) cmd.add("-agentpath:" + agent + "=" + agentOptions + ",quiet,loglevel=warn");
         cmd.addAll(List.of("-cp", classes));
         cmd.addAll(mainAndArgs);
-        Path stdout = out.resolve("run-" + (++runCounter) + ".out");
-        Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectErrorStream(true).start();
-        if (!p.waitFor(900, TimeUnit.SECONDS)) {
+        return exec(cmd, out.resolve("run-" + (++runCounter) + ".out"));
+    }
+
+    /** Runs cmd with its output in log (also BenchPeer's); its output, or an exception naming what failed. */
+    static String exec(List<String> cmd, Path log) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectOutput(log.toFile()).redirectErrorStream(true).start();
+        if (!p.waitFor(1800, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException("timed out: " + cmd);
         }
-        String text = Files.readString(stdout);
+        String text = Files.readString(log);
         if (p.exitValue() != 0) throw new IllegalStateException("failed (" + p.exitValue() + "): " + cmd + "\n" + text);
         return text;
     }

@@ -8,7 +8,7 @@ import javax.tools.ToolProvider;
 
 /**
  * A real application workload: the JDK's own javac compiling a generated corpus in-process, in a loop.
- * Prints one line per iteration: "ITER <ms>". Usage: java BenchJavac <work dir> <iterations> [files=60]
+ * Prints one line per iteration: "ITER <ms> CPU <ms>" (BenchClock). Usage: java BenchJavac <work dir> <iterations> [files=60]
  */
 public class BenchJavac {
     public static void main(String[] args) throws IOException {
@@ -20,12 +20,13 @@ public class BenchJavac {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         List<String> argv = new ArrayList<>(List.of("-d", out.toString(), "-proc:none", "-nowarn"));
         argv.addAll(sources);
+        BenchClock clock = new BenchClock();
         for (int i = 0; i < iterations; i++) {
-            long t0 = System.nanoTime();
             int rc = javac.run(null, null, null, argv.toArray(new String[0]));
             if (rc != 0) throw new IllegalStateException("javac failed: " + rc);
-            System.out.printf("ITER %.3f%n", (System.nanoTime() - t0) / 1e6);
+            clock.iteration();
         }
+        BenchClock.total();
     }
 
     /** Classes with fields, generics, lambdas, loops and string formatting: a little of everything javac does. */

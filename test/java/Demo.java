@@ -46,15 +46,20 @@ public class Demo {
         return n;
     }
 
+    static byte[] text() {
+        return String.join(" ", makeWords(20000)).getBytes();
+    }
+
+    /** One round of the demo's work: the unit bench/java/BenchDemo.java counts CPU time by. */
+    static long round(byte[] text) {
+        return countWords(makeWords(100000)).size() + sortNumbers(300000) + compress(text);
+    }
+
     public static void main(String[] args) {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 3;
         long end = System.nanoTime() + (long) (seconds * 1e9);
-        byte[] text = String.join(" ", makeWords(20000)).getBytes();
-        while (System.nanoTime() < end) {
-            sink += countWords(makeWords(100000)).size();
-            sink += sortNumbers(300000);
-            sink += compress(text);
-        }
+        byte[] text = text();
+        while (System.nanoTime() < end) sink += round(text);
         System.out.println("demo done " + (sink != 0));
     }
 }

@@ -10,6 +10,7 @@
 
 #include "event_kind.h"
 #include "thread_state.h"
+#include "trace_pack.h"
 #include "traces.h"
 
 typedef struct {
@@ -107,14 +108,18 @@ static void test_ids(void **state) {
     assert_int_equal(ida, ida2);
     const trace_frame *frames;
     uint32_t depth = 0;
-    assert_true(traces_get(t, idb, &frames, &depth));
+    traces_buffer buf = {0};
+    assert_true(traces_get(t, idb, &buf, &frames, &depth));
     assert_int_equal(depth, 4);
     assert_memory_equal(frames, b, sizeof(b));
-    assert_false(traces_get(t, 0, &frames, &depth));
-    assert_false(traces_get(t, 1000000, &frames, &depth));
+    assert_true(traces_get(t, ida, &buf, &frames, &depth));   /* the buffer is reused */
+    assert_memory_equal(frames, a, sizeof(a));
+    assert_false(traces_get(t, 0, &buf, &frames, &depth));
+    assert_false(traces_get(t, 1000000, &buf, &frames, &depth));
     uint32_t unused = ida == 1 ? (idb == 2 ? 3 : 2) : 1;
     if (unused == idb) unused++;
-    assert_false(traces_get(t, unused, &frames, &depth));   /* an empty slot */
+    assert_false(traces_get(t, unused, &buf, &frames, &depth));   /* an empty slot */
+    traces_buffer_free(&buf);
     traces_destroy(t);
 }
 
@@ -152,6 +157,86 @@ static void test_frames_full(void **state) {
     traces_for_each(t, count, &c);
     assert_int_equal(c.stacks, 2);
     assert_int_equal(traces_orphaned_samples(t), 0);
+    traces_destroy(t);
+}
+
+/* Frames of every shape the agent records, and the ones that do not pack in one word, read back exactly. */
+static const trace_frame every_shape[] = {
+    {0x7f3a5c012348ULL, 17, FRAME_JAVA_JIT},            /* a jmethodID: aligned, above 2^44 */
+    {0x7f3a5c012350ULL, 0, FRAME_JAVA_INLINED},
+    {0x7f3a5c012358ULL, 32763, FRAME_JAVA_INTERPRETED},  /* the largest bci that packs */
+    {0x7f3a5c012360ULL, -3, FRAME_JAVA_C1},              /* a native method */
+    {0x7f3a5c012368ULL, -4, FRAME_JAVA},
+    {0x1234, 5, FRAME_JAVA},                             /* small ids pack unshifted (tests, synthetic ids) */
+    {0x7f3a5c012349ULL, 1, FRAME_JAVA_JIT},              /* unaligned above 2^44: escaped */
+    {0x7f3a5c012370ULL, 32764, FRAME_JAVA_JIT},          /* bci too large: escaped */
+    {0x7f3a5c012378ULL, -5, FRAME_JAVA_JIT},             /* bci too small: escaped */
+    {0x800000000000ULL, 0, FRAME_JAVA},                  /* 2^47: escaped */
+    {0, -4, FRAME_JAVA},                                 /* would pack to 0: escaped */
+    {0x7f3a5d4e1f2bULL, 0, FRAME_NATIVE},                /* a native pc */
+    {0xffffffff81234567ULL, 0, FRAME_KERNEL},            /* a kernel address: negative */
+    {MARKER_TRUNCATED, 0, FRAME_MARKER},
+    {42, 0, FRAME_CLASS_ALLOC_OUTSIDE_TLAB},
+    {0x7f3a5d4e1f2bULL, 3, FRAME_NATIVE},                /* a non-Java frame with a bci: escaped */
+    {0x1000000000000000ULL, 0, FRAME_NATIVE},            /* beyond 60 bits: escaped */
+    {7, 9, 99},                                          /* a kind the packing does not know: escaped */
+};
+#define SHAPES (sizeof(every_shape) / sizeof(every_shape[0]))
+#define ESCAPED 8
+
+static void test_packing_round_trip(void **state) {
+    (void)state;
+    uint64_t words[TRACE_PACK_MAX_WORDS] = {0};
+    uint32_t total = 0;
+    for (size_t i = 0; i < SHAPES; i++) {
+        uint32_t n = trace_pack(&every_shape[i], words);
+        assert_int_equal(n, trace_pack_words(&every_shape[i]));
+        total += n;
+        trace_frame back;
+        assert_int_equal(trace_unpack(words, &back), n);
+        assert_memory_equal(&back, &every_shape[i], sizeof(back));
+    }
+    assert_int_equal(total, SHAPES + ESCAPED * (TRACE_PACK_MAX_WORDS - 1));
+}
+
+/* A table stores a stack in one word per packable frame, and reads every shape back in order. */
+static void test_packed_storage(void **state) {
+    (void)state;
+    trace_table *t = traces_create(64, 1024);
+    uint32_t id = 0;
+    assert_int_equal(traces_put_id(t, every_shape, SHAPES, &(trace_key){0, 0, 0}, 1, &id), TRACES_STORED);
+    uint64_t reserved, used, used_before;
+    traces_memory(t, &reserved, &used_before);
+    trace_frame jit[48];
+    for (uint32_t i = 0; i < 48; i++) jit[i] = (trace_frame){0x7f3a5c000000ULL + 8 * i, (int32_t)i, FRAME_JAVA_JIT};
+    assert_int_equal(traces_put(t, jit, 48, 0, 1), TRACES_STORED);
+    traces_memory(t, &reserved, &used);
+    /* one slot more, and 48 words: the slot is what used_before holds besides the first stack's words */
+    assert_int_equal(used - used_before, 48 * sizeof(uint64_t) + (used_before - (SHAPES + 2 * ESCAPED) * 8));
+    const trace_frame *frames;
+    uint32_t depth;
+    traces_buffer buf = {0};
+    assert_true(traces_get(t, id, &buf, &frames, &depth));
+    assert_int_equal(depth, SHAPES);
+    assert_memory_equal(frames, every_shape, sizeof(every_shape));
+    traces_buffer_free(&buf);
+    traces_destroy(t);
+}
+
+/* The arena counts words: escaped frames fill it sooner. */
+static void test_escaped_frames_fill_the_arena(void **state) {
+    (void)state;
+    assert_null(traces_create(64, (size_t)UINT32_MAX + 1));   /* a slot keeps its frames' place in 32 bits */
+    trace_table *t = traces_create(64, 10);
+    trace_frame odd[3] = {{0x7f0000000001ULL, 0, FRAME_JAVA}, {0x7f0000000003ULL, 0, FRAME_JAVA},
+                          {0x7f0000000005ULL, 0, FRAME_JAVA}};
+    assert_int_equal(traces_put(t, odd, 3, 0, 1), TRACES_STORED);        /* 9 words of 10 */
+    trace_frame one = {0x1000, 1, FRAME_JAVA};
+    assert_int_equal(traces_put(t, &one, 1, 0, 1), TRACES_STORED);       /* the last word */
+    assert_int_equal(traces_put(t, odd, 2, 0, 1), TRACES_FRAMES_FULL);   /* 6 more do not fit */
+    tally c = {0};
+    traces_for_each(t, count, &c);
+    assert_int_equal(c.stacks, 2);
     traces_destroy(t);
 }
 
@@ -197,6 +282,9 @@ int main(void) {
         cmocka_unit_test(test_event_and_state_keys),
         cmocka_unit_test(test_table_full),
         cmocka_unit_test(test_frames_full),
+        cmocka_unit_test(test_packing_round_trip),
+        cmocka_unit_test(test_packed_storage),
+        cmocka_unit_test(test_escaped_frames_fill_the_arena),
         cmocka_unit_test(test_concurrent_inserts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
