@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* meta.categories, indexed by the frameTable's category column. */
-enum { CAT_OTHER, CAT_JAVA, CAT_NATIVE, CAT_KERNEL, CAT_LIBPROF };
+enum { CAT_OTHER, CAT_JAVA, CAT_NATIVE, CAT_KERNEL, CAT_LIBPROF, CAT_GC };
 
 static int category_of(frame_type t) {
     if (frame_type_is_java(t)) return CAT_JAVA;
@@ -115,6 +115,16 @@ static void free_tables(thread_tables *t) {
     free(t->leaf);
 }
 
+/* The recorded timeline's origin (meta.startTime): its first sample, or an earlier span (a garbage
+ * collection before the first sample), so that every time written is positive. */
+static uint64_t recorded_origin(const profile *p) {
+    uint64_t origin = p->ticks[0].time_ns;
+    for (size_t i = 0; i < p->span_count; i++) {
+        if (p->spans[i].start_ns < origin) origin = p->spans[i].start_ns;
+    }
+    return origin;
+}
+
 static void write_markers(const profile *p, bool with_markers, uint32_t first_string, FILE *out) {
     fputs("\"markers\":{\"schema\":{\"name\":0,\"startTime\":1,\"endTime\":2,\"phase\":3,\"category\":4,\"data\":5},"
           "\"data\":[", out);
@@ -128,6 +138,13 @@ static void write_markers(const profile *p, bool with_markers, uint32_t first_st
     for (int i = 0; with_markers && i < p->meta.failure_count; i++) {
         if (!p->meta.failures[i].count) continue;
         fprintf(out, "%s[%u,0,null,0,%d,null]", first ? "" : ",", string++, CAT_LIBPROF);
+        first = false;
+    }
+    /* The recording's garbage collections: interval markers (phase 1) in the samples' time base. */
+    for (size_t i = 0; with_markers && p->tick_count && i < p->span_count; i++) {
+        uint64_t origin = recorded_origin(p);
+        fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"GC\"}]", first ? "" : ",", string++,
+                (p->spans[i].start_ns - origin) / 1e6, (p->spans[i].end_ns - origin) / 1e6, CAT_GC);
         first = false;
     }
     fputs("]}", out);
@@ -149,6 +166,10 @@ static void write_marker_strings(const profile *p, FILE *out) {
         fputc(',', out);
         json_out_string(out, text);
     }
+    for (size_t i = 0; p->tick_count && i < p->span_count; i++) {
+        fputc(',', out);
+        json_out_string(out, p->spans[i].name);
+    }
 }
 
 /* The samples in the synthesised order (profile_timeline.h), from time 0. */
@@ -166,11 +187,12 @@ static void write_synthesised_samples(const profile *p, const profile_threads *t
     fprintf(out, "[null,%.6f,0,0]]}", now_ns / 1e6);
 }
 
-/* The thread's samples at their recorded times (p->ticks, sorted), in ms since the first sample of any
- * thread (meta.startTime); a stack-less sample one sample length after the last closes the thread. */
+/* The thread's samples at their recorded times (p->ticks, sorted), in ms since recorded_origin; a
+ * stack-less sample one sample length after the last closes the thread, on the first thread (which holds
+ * the span markers) not before the last span ends: viewers show a thread's markers within its samples. */
 static void write_recorded_samples(const profile *p, const profile_threads *th, uint32_t group,
                                    const thread_tables *t, FILE *out) {
-    uint64_t start = p->ticks[0].time_ns, last = start, ns = 0;
+    uint64_t start = recorded_origin(p), last = p->ticks[0].time_ns, ns = 0;
     for (size_t i = 0; i < p->tick_count; i++) {
         uint32_t stack = p->ticks[i].stack;
         if (th->of_stack[stack] != group) continue;
@@ -178,7 +200,11 @@ static void write_recorded_samples(const profile *p, const profile_threads *th, 
         last = p->ticks[i].time_ns;
         fprintf(out, "[%u,%.6f,0,%llu],", t->leaf[stack], (last - start) / 1e6, (unsigned long long)ns);
     }
-    fprintf(out, "[null,%.6f,0,0]]}", (last + ns - start) / 1e6);
+    uint64_t end = last + ns;
+    for (size_t i = 0; group == 0 && i < p->span_count; i++) {
+        if (p->spans[i].end_ns > end) end = p->spans[i].end_ns;
+    }
+    fprintf(out, "[null,%.6f,0,0]]}", (end - start) / 1e6);
 }
 
 static void write_samples(const profile *p, const profile_threads *th, uint32_t group, const thread_tables *t,
@@ -201,7 +227,7 @@ static int write_thread(const profile *p, const profile_threads *th, uint32_t gr
             "\"registerTime\":0,\"unregisterTime\":null,\n", group + 1);
     write_samples(p, th, group, &t, out);
     fputs(",\n", out);
-    write_markers(p, group == 0, t.frame_count, out);
+    write_markers(p, group == 0, t.frame_count ? t.frame_count : 1, out);   /* 1: after the "" of no frames */
     fputs(",\n\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[", out);
     for (uint32_t s = 0; s < t.stack_count; s++) {
         if (t.stack_rows[s][0] == UINT32_MAX) fprintf(out, "%s[null,%u]", s ? "," : "", t.stack_rows[s][1]);
@@ -238,14 +264,15 @@ int out_gecko_write(const profile *p, FILE *out) {
                           ? p->meta.interval_ns : 1000000) / 1e6;
     /* meta.startTime: ms since the epoch of the first recorded sample; 0 for a synthesised order. */
     fprintf(out, "{\"meta\":{\"version\":27,\"startTime\":%.6f,\"shutdownTime\":null,\"interval\":%g,"
-            "\"processType\":0,\"product\":", p->tick_count ? p->ticks[0].time_ns / 1e6 : 0.0, interval_ms);
+            "\"processType\":0,\"product\":", p->tick_count ? recorded_origin(p) / 1e6 : 0.0, interval_ms);
     json_out_string(out, p->meta.title[0] ? p->meta.title : "libprof");
     fputs(",\"stackwalk\":1,\"debug\":0,\"gcpoison\":0,\"asyncstack\":0,\"presymbolicated\":true,\n\"categories\":["
           "{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]},"
           "{\"name\":\"Java\",\"color\":\"yellow\",\"subcategories\":[\"Other\"]},"
           "{\"name\":\"Native\",\"color\":\"blue\",\"subcategories\":[\"Other\"]},"
           "{\"name\":\"Kernel\",\"color\":\"orange\",\"subcategories\":[\"Other\"]},"
-          "{\"name\":\"libprof\",\"color\":\"red\",\"subcategories\":[\"Other\"]}],\n"
+          "{\"name\":\"libprof\",\"color\":\"red\",\"subcategories\":[\"Other\"]},"
+          "{\"name\":\"GC / CC\",\"color\":\"orange\",\"subcategories\":[\"Other\"]}],\n"
           "\"markerSchema\":[],\"sampleUnits\":{\"time\":\"ms\",\"eventDelay\":\"ms\",\"threadCPUDelta\":\"ns\"},"
           "\"libprof\":{\"completeness\":", out);
     json_out_string(out, completeness);

@@ -23,6 +23,8 @@ void profile_free(profile *p) {
     for (uint32_t i = 0; p->sources && i < p->source_capacity; i++) free(p->sources[i].file);
     free(p->sources);
     free(p->ticks);
+    for (size_t i = 0; i < p->span_count; i++) free(p->spans[i].name);
+    free(p->spans);
     free(p->stacks);
     free(p->stack_next);
     u64map_free(&p->name_index);
@@ -204,4 +206,12 @@ size_t *profile_sorted_stacks(const profile *p) {
     for (size_t i = 0; i < p->stack_count; i++) order[i] = i;
     qsort_r(order, p->stack_count, sizeof(size_t), by_value_desc, (void *)p);
     return order;
+}
+
+int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns) {
+    if (reserve((void **)&p->spans, sizeof(profile_span), p->span_count + 1, &p->span_capacity)) return -1;
+    char *copy = strdup(name);
+    if (!copy) return -1;
+    p->spans[p->span_count++] = (profile_span){copy, start_ns, end_ns < start_ns ? start_ns : end_ns};
+    return 0;
 }

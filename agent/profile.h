@@ -60,6 +60,13 @@ typedef struct {
     uint32_t stack;    /* index into stacks */
 } profile_tick;
 
+/* A span of time in which the recording says something happened to the whole process (a garbage
+ * collection): the Firefox format shows it as an interval marker. Times as profile_tick's. */
+typedef struct {
+    char *name;
+    uint64_t start_ns, end_ns;
+} profile_span;
+
 typedef struct {
     const char *name;
     uint64_t count;
@@ -108,6 +115,8 @@ typedef struct {
     uint32_t source_capacity;
     profile_tick *ticks;       /* NULL unless the builder recorded sample times (profile_add_tick) */
     size_t tick_count, tick_capacity;
+    profile_span *spans;       /* NULL unless the builder recorded spans (profile_add_span) */
+    size_t span_count, span_capacity;
 } profile;
 
 void profile_init(profile *p);
@@ -137,6 +146,9 @@ int profile_add_tick(profile *p, uint32_t stack, uint64_t time_ns);
 void profile_sort_ticks(profile *p);
 /* Forgets the ticks: the timeline formats then synthesise the order. */
 void profile_drop_ticks(profile *p);
+
+/* Records a span named 'name' (copied) from start_ns to end_ns. -1 when out of memory. */
+int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns);
 
 void profile_add_drop(profile *p, const char *reason, uint64_t count);
 void profile_add_failure(profile *p, const char *marker, uint64_t count);

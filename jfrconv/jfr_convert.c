@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "jfr_convert.h"
 
+#include "jfr_gc.h"
+
 #include "class_names.h"
 #include "event_kind.h"
 #include "frame.h"
@@ -559,6 +561,8 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
             if (rc == 1) rc = add_sample(&cv, &s);
         }
     }
+    /* The timeline formats show the recording's garbage collections beside the samples. */
+    if (rc >= 0 && o->sample_times && jfr_gc_spans(ch, p, o->from_ns, o->to_ns) < 0) rc = -1;
     converter_free(&cv);
     return rc < 0 ? -1 : 0;
 }

@@ -126,3 +126,33 @@ test("a real JVM's recording through jfrconv: -o gecko read as -o collapsed writ
   await load('real', gecko);
   assertSameStacks(await stacksOf('real'), want, 'real');
 });
+
+/* "GC: <collector> (<cause>)" -> count, from jfr print's jdk.GarbageCollection events. */
+async function collectionsOf(recording) {
+  const jfr = path.join(path.dirname(env('JAVA')), 'jfr');
+  const { stdout } = await run(jfr, ['print', '--json', '--events', 'jdk.GarbageCollection', recording],
+                               { maxBuffer: 64 << 20 });
+  const counts = new Map();
+  for (const e of JSON.parse(stdout).recording.events) {
+    const name = `GC: ${e.values.name} (${e.values.cause})`;
+    counts.set(name, (counts.get(name) || 0) + 1);
+  }
+  return counts;
+}
+
+test("a JDK recording's garbage collections: interval markers of the Firefox Profiler, one per jdk.GarbageCollection", async () => {
+  const rec = path.join(OUT, 'gc.jfr');
+  await run(env('JAVA'), [`-XX:StartFlightRecording=filename=${rec},settings=profile`,
+                          path.join(__dirname, 'GcWorkload.java'), '2']);
+  const want = await collectionsOf(rec);
+  assert.ok([...want.values()].reduce((a, b) => a + b, 0) >= 10, `too few collections recorded: ${[...want]}`);
+  const gecko = path.join(OUT, 'gc.gecko.json');
+  await run(env('JFRCONV'), ['-t', '-o', 'gecko', rec, gecko]);
+  await load('gc', gecko);
+  const shown = JSON.parse(await pq('gc', 'thread', 'markers', '--thread', 't-0', '--json'));
+  const got = new Map(shown.byType.map((t) => [t.markerName, t.count]));
+  assert.deepStrictEqual([...got].sort(), [...want].sort(), 'GC markers by collector and cause');
+  for (const t of shown.byType) {
+    assert.ok(t.isInterval && t.durationStats.min > 0, `${t.markerName}: an interval marker with its duration`);
+  }
+});
