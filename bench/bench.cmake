@@ -17,9 +17,13 @@ libprof_bench_test(peer_plan 60
   COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchPeer plan ${JAVA_HOME} $<TARGET_FILE:prof>
           ${BENCH_CLASSES} ${CMAKE_BINARY_DIR}/bench-peer)
 set_tests_properties(bench.peer_plan PROPERTIES PASS_REGULAR_EXPRESSION
-  "BenchPeer: 3 rounds x 4 workloads x 4 configurations .*no async-profiler")
+  "BenchPeer: 3 rounds x 4 workloads x 5 configurations .*signal floor 1ms.*no async-profiler")
 libprof_bench_test(peer_bad_home 60
   COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchPeer full ${JAVA_HOME} $<TARGET_FILE:prof>
           ${BENCH_CLASSES} ${CMAKE_BINARY_DIR}/bench-peer /nonexistent/async-profiler)
 set_tests_properties(bench.peer_bad_home PROPERTIES PASS_REGULAR_EXPRESSION
   "ASYNC_PROFILER_HOME=/nonexistent/async-profiler: no /nonexistent/async-profiler/lib/libasyncProfiler.so")
+
+# The signal floor (BenchPeer): the perf-per-thread sampling mechanism with an empty handler.
+add_library(signal_floor_agent SHARED bench/signal_floor_agent.c)
+target_include_directories(signal_floor_agent PRIVATE ${JNI_INCLUDES})

@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * distinct stacks (BenchManyStacks) for both. Targets print as MET / NOT MET: information, not a test.
  *
  * Usage: java BenchPeer full|quick|plan <java_home> <libprof.so> <class path> <out dir> [async-profiler home]
- * The class path holds bench-classes and test-classes (Demo). plan prints the configurations and stops.
+ * The class path holds bench-classes and test-classes (Demo). plan prints the configurations and stops. When
+ * libsignal_floor_agent.so is beside libprof.so, a "signal floor" configuration runs too (aboveFloor).
  * System properties: peer.rounds, peer.scale (work per JVM), peer.workloads (demo,deep,pool,javac),
  * peer.rss (CPU seconds per thread of the RSS run; 0 skips it).
  */
@@ -37,11 +38,16 @@ public class BenchPeer {
             "[deopt]", "[safepoint]");
     static final List<String> COST_BUCKETS = List.of("1-16", "17-64", "65-256", ">256");
 
-    enum Kind { NONE, LIBPROF, PEER }
+    enum Kind { NONE, LIBPROF, PEER, FLOOR }
 
     record Config(Kind kind, String interval, int copy) {
         String label() {
-            return kind == Kind.NONE ? "none#" + copy : (kind == Kind.LIBPROF ? "libprof" : "async-profiler") + " " + interval;
+            return switch (kind) {
+                case NONE -> "none#" + copy;
+                case LIBPROF -> "libprof " + interval;
+                case PEER -> "async-profiler " + interval;
+                case FLOOR -> "signal floor " + interval;
+            };
         }
     }
 
@@ -51,7 +57,7 @@ public class BenchPeer {
     record Run(double cpuPerUnit, double wallPerUnit, double cpuTotal, long samples, long marked,
                Map<String, Long> markers, Map<String, Long> costMedian, String engine) {}
 
-    static String javaHome, libprof, classPath, peerLibrary;
+    static String javaHome, libprof, classPath, peerLibrary, floorAgent;
     static Path out;
     static int runCounter;
 
@@ -88,6 +94,12 @@ public class BenchPeer {
         for (String interval : List.of("1ms", "10ms")) {
             configs.add(new Config(Kind.LIBPROF, interval, 0));
             if (peerLibrary != null) configs.add(new Config(Kind.PEER, interval, 0));
+        }
+        // The signal floor, built beside libprof (bench/signal_floor_agent.c): what the mechanism alone costs.
+        Path floor = Path.of(libprof).resolveSibling("libsignal_floor_agent.so");
+        if (Files.isRegularFile(floor)) {
+            floorAgent = floor.toString();
+            configs.add(new Config(Kind.FLOOR, "1ms", 0));
         }
         System.out.println("BenchPeer: " + rounds + " rounds x " + workloads.size() + " workloads x " + configs.size()
                 + " configurations " + configs.stream().map(Config::label).toList() + ", workloads "
@@ -163,6 +175,8 @@ public class BenchPeer {
         } else if (c.kind() == Kind.PEER) {
             profile = out.resolve("peer-" + id + "-" + w.name() + "-async-profiler.collapsed");
             cmd.add("-agentpath:" + peerLibrary + "=start,event=cpu,interval=" + c.interval() + ",file=" + profile);
+        } else if (c.kind() == Kind.FLOOR) {
+            cmd.add("-agentpath:" + floorAgent + "=" + nanoseconds(c.interval()));
         }
         cmd.addAll(List.of("-cp", classPath));
         cmd.addAll(w.command());
@@ -178,7 +192,14 @@ public class BenchPeer {
         double cpuTotal = total.find() ? Double.parseDouble(total.group(1)) : Double.NaN;
         if (c.kind() == Kind.LIBPROF) return libprofRun(cpu, wall, cpuTotal, Files.readString(profile));
         if (c.kind() == Kind.PEER) return peerRun(cpu, wall, cpuTotal, Files.readAllLines(profile));
-        return new Run(cpu, wall, cpuTotal, 0, 0, Map.of(), Map.of(), "-");
+        Matcher floorSamples = Pattern.compile("FLOOR_SAMPLES (\\d+)").matcher(output);
+        long samples = c.kind() == Kind.FLOOR && floorSamples.find() ? Long.parseLong(floorSamples.group(1)) : 0;
+        return new Run(cpu, wall, cpuTotal, samples, 0, Map.of(), Map.of(), "-");
+    }
+
+    static long nanoseconds(String interval) {
+        if (interval.endsWith("ms")) return Long.parseLong(interval.substring(0, interval.length() - 2)) * 1_000_000L;
+        throw new IllegalArgumentException("interval: " + interval);
     }
 
     static String exec(List<String> cmd, Path log) throws IOException, InterruptedException {
@@ -273,6 +294,8 @@ public class BenchPeer {
             t.row(w.name() + ": extra process CPU per sample (whole run, start-up included), " + interval,
                     spread(lpPerSample, "%.1f") + " us", apPerSample.isEmpty() ? "-" : spread(apPerSample, "%.1f") + " us",
                     ratio(median(lpPerSample), median(apPerSample)), "-", "-");
+            if (interval.equals("1ms") && runs.containsKey(new Config(Kind.FLOOR, interval, 0)))
+                aboveFloor(t, w, runs, baseline, baseTotal, lp, ap);
             t.row(w.name() + ": samples with a failure marker, " + interval, markers(runs.get(lp)),
                     runs.containsKey(ap) ? markers(runs.get(ap)) : "-", "-",
                     w.markerTarget() ? "< 0.1% (libprof)" : "-",
@@ -280,6 +303,32 @@ public class BenchPeer {
             t.row(w.name() + ": libprof handler cost, median by depth (its own measure), " + interval,
                     costs(runs.get(lp)), "-", "-", costTarget(runs.get(lp), w.name()), costVerdict(runs.get(lp), w.name()));
         }
+    }
+
+    /**
+     * The signal floor: the same workload under the bare sampling mechanism (perf cpu-clock per thread, signal,
+     * re-arm, an empty handler). Its cost per sample is paid by both profilers alike; what each costs above it
+     * is its own work (walking, naming, storing, and what that does to the application's caches).
+     */
+    static void aboveFloor(Table t, Workload w, Map<Config, List<Run>> runs, List<Double> baseline, List<Double> baseTotal,
+                           Config lp, Config ap) {
+        List<Run> floor = runs.get(new Config(Kind.FLOOR, "1ms", 0));
+        List<Double> floorOver = overheads(floor, baseline), floorPerSample = perSample(floor, baseTotal);
+        t.row(w.name() + ": signal floor (perf cpu-clock per thread, empty handler), 1ms",
+                "overhead " + spread(floorOver, "%+.1f") + " %; " + spread(floorPerSample, "%.1f") + " us per sample",
+                "(the same mechanism)", "-", "-", "-");
+        List<Double> lpAbove = minus(perSample(runs.get(lp), baseTotal), floorPerSample);
+        List<Double> apAbove = minus(perSample(runs.get(ap), baseTotal), floorPerSample);
+        t.row(w.name() + ": extra process CPU per sample above the signal floor, 1ms", spread(lpAbove, "%.1f") + " us",
+                apAbove.isEmpty() ? "-" : spread(apAbove, "%.1f") + " us", ratio(median(lpAbove), median(apAbove)),
+                "(the profiler's own work)", "-");
+    }
+
+    /** Round by round differences (rounds where either side has no figure are left out). */
+    static List<Double> minus(List<Double> a, List<Double> b) {
+        List<Double> xs = new ArrayList<>();
+        for (int r = 0; r < Math.min(a.size(), b.size()); r++) xs.add(a.get(r) - b.get(r));
+        return xs;
     }
 
     static List<Double> overheads(List<Run> runs, List<Double> baseline) {

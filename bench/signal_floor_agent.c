@@ -1,0 +1,146 @@
+/*
+ * signal_floor_agent: the benchmark's "signal floor" (BenchPeer). A JVMTI agent that sets up the sampling
+ * mechanism both libprof's and async-profiler's cpu engines are built on: one perf cpu-clock event per
+ * thread, one-shot, its kernel call chain written to a small ring, its signal routed to the very thread,
+ * re-armed from the handler. Its handler does nothing else. What a workload costs more with this agent than
+ * with none is what any profiler using that mechanism pays per sample before it reads a single frame: the
+ * timer interrupt, the signal's delivery and return, the re-arm. The rest of a profiler's overhead is its
+ * own work. Benchmark code, never loaded by libprof.
+ *
+ * Options: the interval in nanoseconds (default 1000000). At exit it prints "FLOOR_SAMPLES <n>".
+ */
+#define _GNU_SOURCE
+#include <jvmti.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_FD 65536
+#define RING_PAGES 2   /* the metadata page and one data page, as libprof's engine maps */
+
+static uint64_t period_ns = 1000000;
+static void *rings[MAX_FD];
+static _Atomic long samples;
+
+static void on_signal(int signo, siginfo_t *info, void *context) {
+    (void)signo;
+    (void)context;
+    int fd = info->si_fd;
+    if (fd < 0 || fd >= MAX_FD || !rings[fd]) return;
+    struct perf_event_mmap_page *meta = rings[fd];
+    __atomic_store_n(&meta->data_tail, __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+    ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+    atomic_fetch_add_explicit(&samples, 1, memory_order_relaxed);
+}
+
+/* A thread listed at VMInit may also report its start: armed once. */
+static bool claim_tid(int tid) {
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static int armed[MAX_FD];
+    static size_t count;
+    bool fresh = true;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < count && fresh; i++) fresh = armed[i] != tid;
+    if (fresh && count < MAX_FD) armed[count++] = tid;
+    pthread_mutex_unlock(&lock);
+    return fresh;
+}
+
+static void arm(int tid) {
+    if (!claim_tid(tid)) return;
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof(a));
+    a.size = sizeof(a);
+    a.type = PERF_TYPE_SOFTWARE;
+    a.config = PERF_COUNT_SW_CPU_CLOCK;
+    a.sample_period = period_ns;
+    a.disabled = 1;
+    a.exclude_idle = 1;
+    a.exclude_hv = 1;
+    a.wakeup_events = 1;
+    a.sample_type = PERF_SAMPLE_CALLCHAIN;
+    a.exclude_callchain_user = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0) return;
+    if (fd >= MAX_FD) {
+        close(fd);
+        return;
+    }
+    void *ring = mmap(NULL, RING_PAGES * (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    struct f_owner_ex owner = {F_OWNER_TID, tid};
+    if (ring == MAP_FAILED || fcntl(fd, F_SETSIG, SIGPROF) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 ||
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0) {
+        close(fd);
+        return;
+    }
+    rings[fd] = ring;
+    ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+}
+
+static void JNICALL thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
+    (void)jvmti;
+    (void)jni;
+    (void)thread;
+    arm((int)syscall(SYS_gettid));
+}
+
+/* The threads that exist before the first Java thread starts (VM threads, GC workers). */
+static void JNICALL vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
+    (void)jvmti;
+    (void)jni;
+    (void)thread;
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir) return;
+    for (struct dirent *e; (e = readdir(dir));)
+        if (atoi(e->d_name) > 0) arm(atoi(e->d_name));
+    closedir(dir);
+}
+
+static void JNICALL vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
+    (void)jvmti;
+    (void)jni;
+    fprintf(stderr, "FLOOR_SAMPLES %ld\n", atomic_load(&samples));
+}
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
+    (void)reserved;
+    if (options && *options) {
+        char *end;
+        unsigned long long ns = strtoull(options, &end, 10);
+        if (*end || ns < 100000) {
+            fprintf(stderr, "signal_floor_agent: bad interval '%s': nanoseconds, at least 100000\n", options);
+            return JNI_ERR;
+        }
+        period_ns = ns;
+    }
+    jvmtiEnv *jvmti;
+    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK) return JNI_ERR;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigaction(SIGPROF, &sa, NULL);
+    jvmtiEventCallbacks callbacks;
+    memset(&callbacks, 0, sizeof(callbacks));
+    callbacks.ThreadStart = thread_start;
+    callbacks.VMInit = vm_init;
+    callbacks.VMDeath = vm_death;
+    (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks));
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    return JNI_OK;
+}
