@@ -62,6 +62,7 @@ public class IntegrationTest {
                 case "text_report" -> textReport();
                 case "naming_and_filters" -> namingAndFilters();
                 case "timeout" -> timeout();
+                case "long_interval_exit" -> longIntervalExit();
                 case "attach_load" -> attachLoad();
                 case "app_owns_sigprof" -> appOwnsSigprof();
                 case "stress" -> stress(Double.parseDouble(System.getProperty("stress.seconds", "1.5")),
@@ -600,6 +601,25 @@ public class IntegrationTest {
         System.out.println("  profiled for " + duration + " s");
         check(duration >= 0.9 && duration <= 1.6, "timeout=1 profiled for " + duration + " s");
         check(run.out().contains("TRUTH"), "the application did not finish after the timeout");
+    }
+
+    /** A long interval must not hold the JVM's exit: the agent's background threads (the perf engine's watch,
+     *  four intervals; the wall engine's timer, one; loop='s period thread) are stopped at once, not at the end of
+     *  their sleep. A 1 s workload exits in a few seconds where the bug held it for a whole sleep (40 s for cpu at
+     *  interval=10s): the bound says "no hang", it is not a timing goal. */
+    static void longIntervalExit() throws Exception {
+        for (String options : List.of("event=cpu,interval=10s", "event=wall,interval=30s",
+                "event=cpu,interval=10s,wall=30s,loop=60s")) {
+            Path file = work.resolve("long-interval.txt");
+            long t0 = System.nanoTime();
+            Run run = runJava("start," + options + ",file=" + file, "Burn7525", "1");
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("  %s: the JVM ran %.1f s%n", options, seconds);
+            check(run.exit() == 0, "workload failed: " + run.err());
+            check(run.out().contains("TRUTH"), options + ": the workload did not finish");
+            check(Files.readString(file).contains("Duration"), options + ": no report written at exit");
+            check(seconds < 8, options + ": the JVM took " + seconds + " s to run a 1 s workload and exit");
+        }
     }
 
     // ---- the perf_events engine ---------------------------------------------------------------------
