@@ -63,6 +63,7 @@ public class IntegrationTest {
                 case "naming_and_filters" -> namingAndFilters();
                 case "timeout" -> timeout();
                 case "long_interval_exit" -> longIntervalExit();
+                case "loop_covers_run" -> loopCoversRun();
                 case "attach_load" -> attachLoad();
                 case "app_owns_sigprof" -> appOwnsSigprof();
                 case "stress" -> stress(Double.parseDouble(System.getProperty("stress.seconds", "1.5")),
@@ -620,6 +621,36 @@ public class IntegrationTest {
             check(Files.readString(file).contains("Duration"), options + ": no report written at exit");
             check(seconds < 8, options + ": the JVM took " + seconds + " s to run a 1 s workload and exit");
         }
+    }
+
+    /** loop=1s over 4 s of WallWorkload: the periods' files together hold halfsleeper's whole time (wall samples
+     *  every 20 ms, sleeping or spinning, against the time the thread measured itself), as one profile of the run
+     *  would. Ending a period must not leave time unsampled: a restart between periods lost the time spent
+     *  naming and writing each (0.1-0.3 s a period, over a second for the first with many methods to name). */
+    static void loopCoversRun() throws Exception {
+        Path dir = Files.createDirectories(work.resolve("loop-cover"));
+        try (var old = Files.list(dir)) {
+            for (Path f : old.toList()) Files.delete(f);
+        }
+        Run run = runJava("start,event=wall,interval=20ms,loop=1s,file=" + dir + "/p-%n.collapsed", "WallWorkload", "4");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        long samples = 0;
+        int periods = 0;
+        try (var files = Files.list(dir)) {
+            for (Path f : files.sorted().toList()) {
+                long own = sumContaining(readCollapsed(f), "WallWorkload.halfSleeper");
+                System.out.printf("  %s: %d halfsleeper samples%n", f.getFileName(), own);
+                samples += own;
+                periods++;
+            }
+        }
+        double sampled = samples * 0.020, truth = truth(run.out(), "halfsleeper_ns") / 1e9;
+        System.out.printf("  %d files: halfsleeper sampled for %.2f s of its %.2f s (%.0f%%)%n", periods, sampled, truth,
+                100 * sampled / truth);
+        check(periods >= 4, "4 s at loop=1s: at least 4 files, found " + periods);
+        // A restart lost 10% here on a quiet machine (more under load); the truth allows a late round or two.
+        check(Math.abs(sampled - truth) <= 0.06 * truth, String.format(
+                "the periods cover %.2f s of halfsleeper's %.2f s: more than 6%% apart", sampled, truth));
     }
 
     // ---- the perf_events engine ---------------------------------------------------------------------
