@@ -61,7 +61,7 @@ static uint64_t started_ns, active_ns; /* active_ns: time profiled before the cu
 static trace_table *table;
 static trace_table *jfr_spare;         /* JFR sessions: the second trace table (out_jfr.h) */
 static trace_table *loop_spare;        /* loop= sessions of other formats: the table periods take turns in */
-static bool loop_swaps;                /* this session's loop periods swap tables instead of restarting */
+static bool loop_goes_on;              /* this session's loop periods end without stopping the engines */
 static prof_cstack effective_cstack;   /* the walking mode the running session really uses */
 static prof_options deferred;
 static bool have_deferred;
@@ -206,7 +206,7 @@ static int dump_from_locked(const prof_options *o, const dump_source *from, char
                          : out_jfr_finish(jfr_view ? &view : &session, &samples, err, errlen);
         profile meta;
         profile_init(&meta);
-        fill_meta(&meta, output_event(&session), NULL);
+        fill_meta(&meta, output_event(&session), from);
         if (rc == 0) log_losses(&meta);
         profile_free(&meta);
         if (jfr_view || rc) return rc;
@@ -341,31 +341,55 @@ static unsigned long loop_sequence;
 static bool loop_restarting;
 static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);   /* start_locked called by the loop itself: no second loop thread */
 
-/* Ends a loop period without stopping (loop_swaps): the engines go on sampling into the other table while
- * the finished one is named and written, then emptied for the period after. Naming is most of a period's
- * end (0.2-0.3 s under load, over a second the first time): a restart left that much unsampled each time.
- * The counters are taken with the table, so each sample and loss is told in one period's file. */
+/* Ends a loop period without stopping (loop_goes_on) and moves on to the next %n: the engines go on
+ * sampling while the finished period is named and written, which is most of a period's end (0.1-0.3 s under
+ * load, over a second the first time, when most methods are named): a restart left that much unsampled each
+ * time. A JFR recording is finished and the next one opened by its writer (out_jfr_roll), the handlers'
+ * records waiting in its queue meanwhile; another format swaps the trace store to the second table, writes
+ * the finished one and empties it. The counters are taken at the period's end, so each sample and loss is
+ * told in one period. Stops the engines only when it cannot go on (then `running` is false). */
 static void loop_rotate_locked(void) {
+    bool jfr = out_jfr_active();
     dump_source finished = {.table = trace_store_current()};
-    int swapped = trace_store_swap(2000);
+    int swapped = jfr ? 0 : trace_store_swap(2000);
     uint64_t now = now_ns();
     sample_take_counters(&finished.counters);
     finished.duration_ns = active_ns + now - started_ns;
     active_ns = 0;
     started_ns = now;
+    threads_snapshot_os_names();
+    char err[512];
+    if (jfr) {
+        unsigned long period = loop_sequence;
+        filepath_set_sequence(++loop_sequence);
+        uint64_t samples = 0;
+        int rc = out_jfr_roll(&session, &samples, err, sizeof(err));
+        if (rc > 0) {   /* a failed recording: finished as a stop finishes it, then restarted */
+            stop_locked();
+            if (dump_from_locked(&session, &finished, err, sizeof(err))) log_error("loop: %s", err);
+            return;
+        }
+        if (rc < 0) log_error("loop: %s", err);
+        if (!out_jfr_active()) stop_locked();   /* no next recording: restarted */
+        profile meta;
+        profile_init(&meta);
+        fill_meta(&meta, output_event(&session), &finished);
+        log_losses(&meta);
+        profile_free(&meta);
+        log_debug("loop: period %lu written in %.1f ms while the next one was sampled", period, (now_ns() - now) / 1e6);
+        return;
+    }
     if (swapped < 0) {
         /* Emptying a table a handler may still write would break it: end this period the old way. */
         log_warn("loop: a signal handler held the finished period's trace table for 2 s: restarting the "
                  "engines, so the samples since the period's end are lost");
         stop_locked();
     }
-    threads_snapshot_os_names();
-    char err[512];
-    uint64_t written = now_ns();
     if (dump_from_locked(&session, &finished, err, sizeof(err))) log_error("loop: %s", err);
     log_debug("loop: period %lu written in %.1f ms while the next one was sampled", loop_sequence,
-              (now_ns() - written) / 1e6);
+              (now_ns() - now) / 1e6);
     traces_reset(finished.table);
+    filepath_set_sequence(++loop_sequence);
 }
 
 static void *loop_thread(void *arg) {
@@ -388,14 +412,14 @@ static void *loop_thread(void *arg) {
         prof_options next = session;
         char err[512];
         uint64_t ended = now_ns();
-        if (loop_swaps) {
-            loop_rotate_locked();   /* stops the engines only when it cannot swap */
+        if (loop_goes_on) {
+            loop_rotate_locked();   /* stops the engines only when it cannot go on */
         } else {
             stop_locked();
             if (dump_locked(&session, err, sizeof(err))) log_error("loop: %s", err);
+            filepath_set_sequence(++loop_sequence);
         }
-        filepath_set_sequence(++loop_sequence);
-        if (running) continue;   /* swapped: the engines never stopped */
+        if (running) continue;   /* the engines never stopped */
         loop_restarting = true;
         int rc = start_locked(&next, false, err, sizeof(err));
         loop_restarting = false;
@@ -510,9 +534,9 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     /* Resuming keeps the stacks where they are: a loop may have left them in its second table. */
     trace_table *first = keep ? live_table() : table;
     trace_store_config store = {first, NULL, NULL, o->threads};
-    bool swaps = o->loop_ns && options_effective_format(o) != FORMAT_JFR;
-    for (int i = 0; i < engine_count; i++) swaps = swaps && !engines[i]->dump_table;   /* alloc,live: its own table */
-    if (swaps) {
+    bool goes_on = o->loop_ns != 0;
+    for (int i = 0; i < engine_count; i++) goes_on = goes_on && !engines[i]->dump_table;   /* alloc,live: its own table */
+    if (goes_on && options_effective_format(o) != FORMAT_JFR) {
         if (reserve_table(&loop_spare, err, errlen)) return -1;
         store.spare = first == table ? loop_spare : table;
         traces_reset(store.spare);
@@ -572,7 +596,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                  "would go unnoticed");
     started_ns = now_ns();
     running = true;
-    loop_swaps = swaps;
+    loop_goes_on = goes_on;
     session_id++;
     if ((session.timeout_s && start_timeout(err, errlen)) ||
         (session.loop_ns && !loop_restarting && start_loop(err, errlen))) {
