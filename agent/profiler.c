@@ -535,7 +535,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     trace_table *first = keep ? live_table() : table;
     trace_store_config store = {first, NULL, NULL, o->threads};
     bool goes_on = o->loop_ns != 0;
-    for (int i = 0; i < engine_count; i++) goes_on = goes_on && !engines[i]->dump_table;   /* alloc,live: its own table */
+    /* alloc,live (the one engine with a dump table, when live) reads a table of its own at each dump. */
+    for (int i = 0; i < engine_count; i++) goes_on = goes_on && !(engines[i]->dump_table && o->live);
     if (goes_on && options_effective_format(o) != FORMAT_JFR) {
         if (reserve_table(&loop_spare, err, errlen)) return -1;
         store.spare = first == table ? loop_spare : table;
