@@ -26,6 +26,7 @@
 
 #include "log.h"
 #include "sample.h"
+#include "stoppable_sleep.h"
 #include "thread_state.h"
 #include "thread_state_init.h"
 #include "trace_store.h"
@@ -57,6 +58,7 @@
 static pthread_t timer;
 static bool signal_all;         /* LIBPROF_TEST_WALL_SIGNAL_ALL (benchmark only): no repeats, every thread signalled */
 static _Atomic bool stopping;
+static stoppable_sleep between_rounds; /* the timer thread's wait between rounds */
 static bool started;
 static int tid_ranges;
 static uint32_t tid_low[OPTIONS_MAX_TID_RANGES], tid_high[OPTIONS_MAX_TID_RANGES];
@@ -219,7 +221,7 @@ static void *timer_main(void *arg) {
     (void)arg;
     uint32_t self = (uint32_t)syscall(SYS_gettid);
     uint64_t next = clock_ns(CLOCK_MONOTONIC);
-    while (!atomic_load(&stopping)) {
+    for (;;) {
         sample_round(self);
         next += wall.interval_ns;
         uint64_t now = clock_ns(CLOCK_MONOTONIC);
@@ -227,10 +229,11 @@ static void *timer_main(void *arg) {
             /* A round took longer than the interval: start the next now rather than catch up in a burst. */
             stats.late_rounds++;
             next = now;
+            if (atomic_load(&stopping)) break;
             continue;
         }
-        struct timespec at = {(time_t)(next / 1000000000ULL), (long)(next % 1000000000ULL)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR && !atomic_load(&stopping)) {}
+        /* Cut short by wall_stop: with interval=5s, stopping must not wait for the next round. */
+        if (stoppable_sleep_until(&between_rounds, next)) break;
     }
     stats.timer_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     return NULL;
@@ -285,8 +288,14 @@ static int wall_start(uint64_t interval_ns, char *err, size_t errlen) {
     memset(&stats, 0, sizeof(stats));
     atomic_store(&wall.cookie, cookie ? cookie : 1);
     atomic_store(&stopping, false);
+    if (stoppable_sleep_init(&between_rounds)) {
+        atomic_store(&wall.cookie, 0);
+        snprintf(err, errlen, "wall: cannot make the timer thread's wait");
+        return -1;
+    }
     int rc = pthread_create(&timer, NULL, timer_main, NULL);
     if (rc) {
+        stoppable_sleep_destroy(&between_rounds);
         atomic_store(&wall.cookie, 0);
         snprintf(err, errlen, "wall: cannot start the timer thread: %s", strerror(rc));
         return -1;
@@ -298,7 +307,9 @@ static int wall_start(uint64_t interval_ns, char *err, size_t errlen) {
 static void wall_stop(void) {
     if (!started) return;
     atomic_store(&stopping, true);
+    stoppable_sleep_stop(&between_rounds);
     pthread_join(timer, NULL);
+    stoppable_sleep_destroy(&between_rounds);
     started = false;
     /* Signals still queued are not ours any more once the cookie is gone: the handler ignores them. */
     atomic_store(&wall.cookie, 0);

@@ -141,8 +141,8 @@ static void write_markers(const profile *p, bool with_markers, uint32_t first_st
         first = false;
     }
     /* The recording's garbage collections: interval markers (phase 1) in the samples' time base. */
+    uint64_t origin = with_markers && p->tick_count ? recorded_origin(p) : 0;   /* once: it reads every span */
     for (size_t i = 0; with_markers && p->tick_count && i < p->span_count; i++) {
-        uint64_t origin = recorded_origin(p);
         fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"GC\"}]", first ? "" : ",", string++,
                 (p->spans[i].start_ns - origin) / 1e6, (p->spans[i].end_ns - origin) / 1e6, CAT_GC);
         first = false;

@@ -1,7 +1,8 @@
 /*
  * periodic: a background thread of the agent's that calls one function every period until it is stopped
- * (the native code map refresher, the signal watch). Stopping is prompt, at most one period, and joins the
- * thread, so nothing it touches is used after periodic_stop returns. Not for signal handlers.
+ * (the native code map refresher, the signal watch, the perf engine's watch). Stopping is prompt whatever
+ * the period (the sleep is cut short, see stoppable_sleep.h; only a tick under way is waited for) and joins
+ * the thread, so nothing it touches is used after periodic_stop returns. Not for signal handlers.
  */
 #ifndef LIBPROF_PERIODIC_H
 #define LIBPROF_PERIODIC_H
@@ -10,9 +11,12 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "stoppable_sleep.h"
+
 typedef struct {
     pthread_t thread;
-    _Atomic bool running, stop_requested;
+    _Atomic bool running;
+    stoppable_sleep sleep;
     long period_ns;
     void (*tick)(void);
 } periodic;

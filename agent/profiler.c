@@ -60,6 +60,8 @@ static prof_options session;      /* options of the running (or last) session */
 static uint64_t started_ns, active_ns; /* active_ns: time profiled before the current run (resume) */
 static trace_table *table;
 static trace_table *jfr_spare;         /* JFR sessions: the second trace table (out_jfr.h) */
+static trace_table *loop_spare;        /* loop= sessions of other formats: the table periods take turns in */
+static bool loop_goes_on;              /* this session's loop periods end without stopping the engines */
 static prof_cstack effective_cstack;   /* the walking mode the running session really uses */
 static prof_options deferred;
 static bool have_deferred;
@@ -73,6 +75,15 @@ static size_t table_slots(void) {
     const char *test = getenv("LIBPROF_TEST_TRACE_SLOTS");
     long n = test ? atol(test) : 0;
     return n > 0 ? (size_t)n : TABLE_SLOTS;
+}
+
+/* Creates *t once (the tables live as long as the process). */
+static int reserve_table(trace_table **t, char *err, size_t errlen) {
+    if (!*t && !(*t = traces_create(table_slots(), TABLE_FRAMES))) {
+        snprintf(err, errlen, "cannot reserve memory for call-trace storage");
+        return -1;
+    }
+    return 0;
 }
 
 static uint64_t now_ns(void) {
@@ -112,12 +123,21 @@ static event_kind output_event(const prof_options *view) {
     return first ? first->event : EVENT_CPU;
 }
 
-static void fill_meta(profile *p, event_kind event) {
+/* The samples a dump writes when they are not the session's live ones: a loop period swapped out while
+ * sampling goes on (loop_rotate_locked), with its own counters and time. */
+typedef struct {
+    trace_table *table;
+    sample_counters counters;
+    uint64_t duration_ns;
+} dump_source;
+
+static void fill_meta(profile *p, event_kind event, const dump_source *from) {
     uint64_t interval = session.interval_ns;
     const engine *e = engine_of_event(event, &interval);
     if (!e) e = atomic_load(&current_engine);
     sample_counters c;
-    sample_get_counters(&c);
+    if (from) c = from->counters;
+    else sample_get_counters(&c);
     profile_meta *m = &p->meta;
     snprintf(m->engine, sizeof(m->engine), "%s", e ? e->name : "none");
     snprintf(m->event, sizeof(m->event), "%s", e && e != atomic_load(&current_engine) ? event_kind_name(event)
@@ -127,11 +147,11 @@ static void fill_meta(profile *p, event_kind event) {
     snprintf(m->counts, sizeof(m->counts), "%s",
              !e || !e->counts ? "" : e == &engine_alloc && session.live ? ENGINE_LIVE_COUNTS : e->counts);
     m->interval_ns = interval;
-    m->duration_ns = elapsed_ns();
+    m->duration_ns = from ? from->duration_ns : elapsed_ns();
     m->total = session.total;
     m->signals = c.signals;
     for (int r = 0; r < DROP_REASON_COUNT; r++) profile_add_drop(p, sample_drop_reason_name((drop_reason)r), c.dropped[r]);
-    profile_add_drop(p, "frames_lost", traces_orphaned_samples(live_table()));
+    profile_add_drop(p, "frames_lost", traces_orphaned_samples(from ? from->table : live_table()));
     for (int k = 0; k < MARKER_COUNT; k++) {
         if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
     }
@@ -162,8 +182,9 @@ static void log_losses(const profile *p) {
     if (n) log_info("samples not taken correctly:%s", line);
 }
 
-/* Writes the profile for 'o' (its file and format, the session's naming). Caller holds the lock. */
-static int dump_locked(const prof_options *o, char *err, size_t errlen) {
+/* Writes the profile for 'o' (its file and format, the session's naming) of the session's samples, or of
+ * 'from' when not NULL. Caller holds the lock. */
+static int dump_from_locked(const prof_options *o, const dump_source *from, char *err, size_t errlen) {
     if (!table) {
         snprintf(err, errlen, "nothing to dump: the profiler has not run");
         return -1;
@@ -185,7 +206,7 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
                          : out_jfr_finish(jfr_view ? &view : &session, &samples, err, errlen);
         profile meta;
         profile_init(&meta);
-        fill_meta(&meta, output_event(&session));
+        fill_meta(&meta, output_event(&session), from);
         if (rc == 0) log_losses(&meta);
         profile_free(&meta);
         if (jfr_view || rc) return rc;
@@ -201,11 +222,11 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
     event_kind event = output_event(&view);
     /* An event that decides what counts only now (alloc,live) gives a table of its own to read. */
     const engine *shown = engine_of_event(event, NULL);
-    trace_table *source = shown && shown->dump_table ? shown->dump_table() : NULL;
+    trace_table *source = from ? from->table : shown && shown->dump_table ? shown->dump_table() : NULL;
     int rc = named_profile_build(source ? source : live_table(), &view, event, &p);
     if (rc) snprintf(err, errlen, "out of memory while building the profile");
     else {
-        fill_meta(&p, event);
+        fill_meta(&p, event, from);
         rc = output_write_profile(&view, &p, err, errlen);
     }
     if (rc == 0) {
@@ -215,6 +236,10 @@ static int dump_locked(const prof_options *o, char *err, size_t errlen) {
     }
     profile_free(&p);
     return rc;
+}
+
+static int dump_locked(const prof_options *o, char *err, size_t errlen) {
+    return dump_from_locked(o, NULL, err, errlen);
 }
 
 /* stop/dump after the session ended (by timeout=, jprof -d, a stop): like asprof, write the last session's
@@ -316,6 +341,57 @@ static unsigned long loop_sequence;
 static bool loop_restarting;
 static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);   /* start_locked called by the loop itself: no second loop thread */
 
+/* Ends a loop period without stopping (loop_goes_on) and moves on to the next %n: the engines go on
+ * sampling while the finished period is named and written, which is most of a period's end (0.1-0.3 s under
+ * load, over a second the first time, when most methods are named): a restart left that much unsampled each
+ * time. A JFR recording is finished and the next one opened by its writer (out_jfr_roll), the handlers'
+ * records waiting in its queue meanwhile; another format swaps the trace store to the second table, writes
+ * the finished one and empties it. The counters are taken at the period's end, so each sample and loss is
+ * told in one period. Stops the engines only when it cannot go on (then `running` is false). */
+static void loop_rotate_locked(void) {
+    bool jfr = out_jfr_active();
+    dump_source finished = {.table = trace_store_current()};
+    int swapped = jfr ? 0 : trace_store_swap(2000);
+    uint64_t now = now_ns();
+    sample_take_counters(&finished.counters);
+    finished.duration_ns = active_ns + now - started_ns;
+    active_ns = 0;
+    started_ns = now;
+    threads_snapshot_os_names();
+    char err[512];
+    if (jfr) {
+        unsigned long period = loop_sequence;
+        filepath_set_sequence(++loop_sequence);
+        uint64_t samples = 0;
+        int rc = out_jfr_roll(&session, &samples, err, sizeof(err));
+        if (rc > 0) {   /* a failed recording: finished as a stop finishes it, then restarted */
+            stop_locked();
+            if (dump_from_locked(&session, &finished, err, sizeof(err))) log_error("loop: %s", err);
+            return;
+        }
+        if (rc < 0) log_error("loop: %s", err);
+        if (!out_jfr_active()) stop_locked();   /* no next recording: restarted */
+        profile meta;
+        profile_init(&meta);
+        fill_meta(&meta, output_event(&session), &finished);
+        log_losses(&meta);
+        profile_free(&meta);
+        log_debug("loop: period %lu written in %.1f ms while the next one was sampled", period, (now_ns() - now) / 1e6);
+        return;
+    }
+    if (swapped < 0) {
+        /* Emptying a table a handler may still write would break it: end this period the old way. */
+        log_warn("loop: a signal handler held the finished period's trace table for 2 s: restarting the "
+                 "engines, so the samples since the period's end are lost");
+        stop_locked();
+    }
+    if (dump_from_locked(&session, &finished, err, sizeof(err))) log_error("loop: %s", err);
+    log_debug("loop: period %lu written in %.1f ms while the next one was sampled", loop_sequence,
+              (now_ns() - now) / 1e6);
+    traces_reset(finished.table);
+    filepath_set_sequence(++loop_sequence);
+}
+
 static void *loop_thread(void *arg) {
     uint64_t my_session = (uint64_t)(uintptr_t)arg;
     if (!jvm_attach_current_thread_named("libprof loop")) {
@@ -335,9 +411,15 @@ static void *loop_thread(void *arg) {
         if (!running || session_id != my_session || vm_dead) break;
         prof_options next = session;
         char err[512];
-        stop_locked();
-        if (dump_locked(&session, err, sizeof(err))) log_error("loop: %s", err);
-        filepath_set_sequence(++loop_sequence);
+        uint64_t ended = now_ns();
+        if (loop_goes_on) {
+            loop_rotate_locked();   /* stops the engines only when it cannot go on */
+        } else {
+            stop_locked();
+            if (dump_locked(&session, err, sizeof(err))) log_error("loop: %s", err);
+            filepath_set_sequence(++loop_sequence);
+        }
+        if (running) continue;   /* the engines never stopped */
         loop_restarting = true;
         int rc = start_locked(&next, false, err, sizeof(err));
         loop_restarting = false;
@@ -345,6 +427,8 @@ static void *loop_thread(void *arg) {
             log_error("loop: cannot start period %lu: %s", loop_sequence, err);
             break;
         }
+        log_debug("loop: %.1f ms unsampled between periods %lu and %lu (stopped, written, restarted)",
+                  (now_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
         my_session = session_id;
     }
     pthread_mutex_unlock(&lock);
@@ -395,10 +479,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         engines[engine_count++] = extra;
     }
     safe_read_mode_choose();   /* before the first walk or VM structure read */
-    if (!table && !(table = traces_create(table_slots(), TABLE_FRAMES))) {
-        snprintf(err, errlen, "cannot reserve memory for call-trace storage");
-        return -1;
-    }
+    if (reserve_table(&table, err, errlen)) return -1;
     uint64_t interval = engine_interval(o, e, true);
     intervals[0] = interval;
     /* Resuming keeps the stored stacks, so it must keep the way they were keyed. */
@@ -447,15 +528,22 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         cfg.engines[i] = engines[i];
         cfg.intervals[i] = intervals[i];
     }
-    trace_store_config store = {table, NULL, NULL, o->threads};
+    /* The recording streams from the first sample: it needs the table cleared below, so a JFR session never
+     * keeps the stacks of a previous one. */
+    if (options_effective_format(o) == FORMAT_JFR) keep = false;
+    /* Resuming keeps the stacks where they are: a loop may have left them in its second table. */
+    trace_table *first = keep ? live_table() : table;
+    trace_store_config store = {first, NULL, NULL, o->threads};
+    bool goes_on = o->loop_ns != 0;
+    /* alloc,live (the one engine with a dump table, when live) reads a table of its own at each dump. */
+    for (int i = 0; i < engine_count; i++) goes_on = goes_on && !(engines[i]->dump_table && o->live);
+    if (goes_on && options_effective_format(o) != FORMAT_JFR) {
+        if (reserve_table(&loop_spare, err, errlen)) return -1;
+        store.spare = first == table ? loop_spare : table;
+        traces_reset(store.spare);
+    }
     if (options_effective_format(o) == FORMAT_JFR) {
-        /* The recording streams from the first sample: it needs the table cleared below, so a JFR
-         * session never keeps the stacks of a previous one. */
-        keep = false;
-        if (!jfr_spare && !(jfr_spare = traces_create(table_slots(), TABLE_FRAMES))) {
-            snprintf(err, errlen, "cannot reserve memory for call-trace storage");
-            return -1;
-        }
+        if (reserve_table(&jfr_spare, err, errlen)) return -1;
         traces_reset(jfr_spare);
         out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table, jfr_spare};
         if (!(store.ring = out_jfr_start(&jfr, err, errlen))) return -1;
@@ -469,7 +557,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     }
     threads_snapshot_os_names();
     if (!keep) {
-        traces_reset(table);
+        traces_reset(first);
         sample_reset_counters();
         active_ns = 0;
     }
@@ -509,6 +597,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                  "would go unnoticed");
     started_ns = now_ns();
     running = true;
+    loop_goes_on = goes_on;
     session_id++;
     if ((session.timeout_s && start_timeout(err, errlen)) ||
         (session.loop_ns && !loop_restarting && start_loop(err, errlen))) {
@@ -572,7 +661,7 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
 static int metrics_locked(const prof_options *o, char *err, size_t errlen) {
     profile meta;
     profile_init(&meta);
-    fill_meta(&meta, output_event(&session));
+    fill_meta(&meta, output_event(&session), NULL);
     sample_counters c;
     sample_get_counters(&c);
     /* Every reason, zeros too: a monitoring system rates a counter only once it has seen it. */

@@ -58,14 +58,26 @@ bool sample_wait_idle(int timeout_ms) {
     return true;
 }
 
+static uint64_t read_counter(_Atomic uint64_t *c, bool clear) {
+    return clear ? atomic_exchange(c, 0) : atomic_load(c);
+}
+
+static void read_counters(sample_counters *out, bool clear) {
+    out->signals = read_counter(&sampling.signals, clear);
+    out->stored = read_counter(&sampling.stored, clear);
+    for (int i = 0; i < DROP_REASON_COUNT; i++) out->dropped[i] = read_counter(&sampling.dropped[i], clear);
+    for (int i = 0; i < MARKER_COUNT; i++) out->markers[i] = read_counter(&sampling.markers[i], clear);
+    for (int i = 0; i < VMWALK_REASON_COUNT; i++) out->vm_fallbacks[i] = read_counter(&sampling.vm_fallbacks[i], clear);
+    out->vm_self_named = read_counter(&sampling.self_named, clear);
+    out->foreign = read_counter(&sampling.foreign, clear);
+}
+
 void sample_get_counters(sample_counters *out) {
-    out->signals = atomic_load(&sampling.signals);
-    out->stored = atomic_load(&sampling.stored);
-    for (int i = 0; i < DROP_REASON_COUNT; i++) out->dropped[i] = atomic_load(&sampling.dropped[i]);
-    for (int i = 0; i < MARKER_COUNT; i++) out->markers[i] = atomic_load(&sampling.markers[i]);
-    for (int i = 0; i < VMWALK_REASON_COUNT; i++) out->vm_fallbacks[i] = atomic_load(&sampling.vm_fallbacks[i]);
-    out->vm_self_named = atomic_load(&sampling.self_named);
-    out->foreign = atomic_load(&sampling.foreign);
+    read_counters(out, false);
+}
+
+void sample_take_counters(sample_counters *out) {
+    read_counters(out, true);
 }
 
 const char *sample_drop_reason_name(drop_reason r) {

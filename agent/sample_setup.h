@@ -19,6 +19,9 @@ void sample_set_active(bool active);
 /* Waits (bounded) until no handler is inside the sampling code. Returns false on timeout. */
 bool sample_wait_idle(int timeout_ms);
 void sample_get_counters(sample_counters *out);
+/* Reads the counters and clears them at once, each by one atomic exchange, while sampling goes on: every
+ * count lands in exactly one reading (loop= periods that do not stop the engines). */
+void sample_take_counters(sample_counters *out);
 
 const char *sample_drop_reason_name(drop_reason r);
 

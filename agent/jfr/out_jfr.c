@@ -612,17 +612,8 @@ static int deliver(const char *path, bool *keep, char *err, size_t errlen) {
     return 0;
 }
 
-int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t errlen) {
-    if (!rec.active) {
-        snprintf(err, errlen, "no JFR recording is open");
-        return -1;
-    }
-    stop_thread();
-    pthread_mutex_lock(&rec.mutex);
-    drain();
-    chunk_end(clock_ns(CLOCK_MONOTONIC));
-    pthread_mutex_unlock(&rec.mutex);
-    *samples = rec.samples;
+/* Delivers the recording, its last chunk written, to o's destination, and says how that went. */
+static int deliver_finished(const prof_options *o, char *err, size_t errlen) {
     char path[1024];
     int rc = destination(o, path, sizeof(path), err, errlen);
     bool keep = rc != 0 && rec.file_size > 0;   /* a bad destination: what was recorded stays where it is */
@@ -658,7 +649,60 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
     if (rec.unwritable)
         log_warn("JFR: %llu samples of an event with no JFR event type were not written",
                  (unsigned long long)rec.unwritable);
+    return rc;
+}
+
+int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t errlen) {
+    if (!rec.active) {
+        snprintf(err, errlen, "no JFR recording is open");
+        return -1;
+    }
+    stop_thread();
+    pthread_mutex_lock(&rec.mutex);
+    drain();
+    chunk_end(clock_ns(CLOCK_MONOTONIC));
+    pthread_mutex_unlock(&rec.mutex);
+    *samples = rec.samples;
+    int rc = deliver_finished(o, err, errlen);
     close_recording(false);
+    return rc;
+}
+
+int out_jfr_roll(const prof_options *o, uint64_t *samples, char *err, size_t errlen) {
+    if (!rec.active || rec.error || rec.out_of_memory) return 1;
+    /* The writer thread waits on the mutex meanwhile; the handlers' records wait in the queue. */
+    pthread_mutex_lock(&rec.mutex);
+    drain();
+    uint64_t ticks = clock_ns(CLOCK_MONOTONIC), nanos = clock_ns(CLOCK_REALTIME);
+    chunk_end(ticks);
+    if (rec.error || rec.out_of_memory) {
+        pthread_mutex_unlock(&rec.mutex);
+        return 1;
+    }
+    *samples = rec.samples;
+    int rc = deliver_finished(o, err, errlen);
+    /* The next recording: new files for the pattern as it expands now; the pools and tables go on. */
+    if (rec.fd >= 0) close(rec.fd);
+    if (rec.part_fd >= 0) close(rec.part_fd);
+    rec.fd = rec.part_fd = -1;
+    unlink(rec.part_path);
+    char why[512];
+    if (open_temp(o, why, sizeof(why))) {
+        pthread_mutex_unlock(&rec.mutex);
+        stop_thread();
+        close_recording(false);
+        size_t len = rc ? strlen(err) : 0;
+        snprintf(err + len, errlen - len, "%s%s", len ? "; " : "", why);
+        return -1;
+    }
+    rec.file_size = 0;
+    rec.samples = 0;
+    rec.chunks = 0;
+    rec.dropped = 0;
+    rec.unwritable = 0;
+    rec.start_ms = nanos / 1000000;
+    chunk_begin(ticks, nanos);
+    pthread_mutex_unlock(&rec.mutex);
     return rc;
 }
 

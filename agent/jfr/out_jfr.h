@@ -53,6 +53,14 @@ int out_jfr_dump(const prof_options *o, char *err, size_t errlen);
  * samples recorded. */
 int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t errlen);
 
+/* loop=, while sampling goes on: finishes the recording as out_jfr_finish does (to the destination it was
+ * opened for) and goes on in a new one, opened for o's file as it expands now (the next period's %n); what
+ * the handlers queue meanwhile goes into the new one. 0 when done; 1 when the recording has failed before
+ * (a write error): nothing was done, finish it with out_jfr_finish; -1 with a message when the finished
+ * recording could not be delivered (the next one goes on) or the next one could not be opened (then no
+ * recording is open any more: out_jfr_active tells). */
+int out_jfr_roll(const prof_options *o, uint64_t *samples, char *err, size_t errlen);
+
 /* Start failed after out_jfr_start: stops the writer and removes the temporary file. */
 void out_jfr_abort(void);
 

@@ -13,12 +13,8 @@ import java.util.regex.Pattern;
  *   java AllocLockTest <test> <java_home> <libprof.so> <jfrconv> <workload classpath> <work dir>
  */
 public class AllocLockTest {
-    static String jfrconv;
-
     public static void main(String[] args) throws Exception {
-        jfrconv = args[3];
-        String[] common = {args[0], args[1], args[2], args[4], args[5]};
-        IntegrationTest.runMain(common, test -> {
+        JfrconvTest.runWithJfrconv(args, test -> {
             switch (test) {
                 case "alloc_shares" -> allocShares();
                 case "alloc_live" -> allocLive();
@@ -142,8 +138,6 @@ public class AllocLockTest {
     }
 
     static Path jfrconv(String name, String... args) throws Exception {
-        JfrconvTest.work = IntegrationTest.work;
-        JfrconvTest.jfrconv = jfrconv;
         return JfrconvTest.convert(name, args);
     }
 

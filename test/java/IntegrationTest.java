@@ -62,6 +62,8 @@ public class IntegrationTest {
                 case "text_report" -> textReport();
                 case "naming_and_filters" -> namingAndFilters();
                 case "timeout" -> timeout();
+                case "long_interval_exit" -> longIntervalExit();
+                case "loop_covers_run" -> loopCoversRun();
                 case "attach_load" -> attachLoad();
                 case "app_owns_sigprof" -> appOwnsSigprof();
                 case "stress" -> stress(Double.parseDouble(System.getProperty("stress.seconds", "1.5")),
@@ -600,6 +602,66 @@ public class IntegrationTest {
         System.out.println("  profiled for " + duration + " s");
         check(duration >= 0.9 && duration <= 1.6, "timeout=1 profiled for " + duration + " s");
         check(run.out().contains("TRUTH"), "the application did not finish after the timeout");
+    }
+
+    /** A long interval must not hold the JVM's exit: the agent's background threads (the perf engine's watch,
+     *  four intervals; the wall engine's timer, one; loop='s period thread) are stopped at once, not at the end of
+     *  their sleep. A 1 s workload exits in a few seconds where the bug held it for a whole sleep (40 s for cpu at
+     *  interval=10s): the bound says "no hang", it is not a timing goal. */
+    static void longIntervalExit() throws Exception {
+        for (String options : List.of("event=cpu,interval=10s", "event=wall,interval=30s",
+                "event=cpu,interval=10s,wall=30s,loop=60s")) {
+            Path file = work.resolve("long-interval.txt");
+            long t0 = System.nanoTime();
+            Run run = runJava("start," + options + ",file=" + file, "Burn7525", "1");
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("  %s: the JVM ran %.1f s%n", options, seconds);
+            check(run.exit() == 0, "workload failed: " + run.err());
+            check(run.out().contains("TRUTH"), options + ": the workload did not finish");
+            check(Files.readString(file).contains("Duration"), options + ": no report written at exit");
+            check(seconds < 8, options + ": the JVM took " + seconds + " s to run a 1 s workload and exit");
+        }
+    }
+
+    /** loop=1s over 4 s of WallWorkload, in collapsed and JFR files: the periods' files together hold
+     *  halfsleeper's whole time (wall samples every 20 ms, sleeping or spinning, against the time the thread
+     *  measured itself), as one profile of the run would. Ending a period must not leave time unsampled: a
+     *  restart between periods lost the time spent naming and writing each (0.1-0.3 s a period, over a second
+     *  for the first with many methods to name): 9-16% of this run. */
+    static void loopCoversRun() throws Exception {
+        for (String format : List.of("collapsed", "jfr")) {
+            Path dir = Files.createDirectories(work.resolve("loop-cover-" + format));
+            try (var old = Files.list(dir)) {
+                for (Path f : old.toList()) Files.delete(f);
+            }
+            Run run = runJava("start,event=wall,interval=20ms,loop=1s,file=" + dir + "/p-%n." + format,
+                    "WallWorkload", "4");
+            check(run.exit() == 0, "workload failed: " + run.err());
+            List<Path> files;
+            try (var listed = Files.list(dir)) {
+                files = listed.sorted().toList();
+            }
+            long samples = 0;
+            if (format.equals("jfr")) {
+                // JFR chunks follow each other in one file: the periods' recordings read at once.
+                Path all = work.resolve("loop-cover-all.jfr");
+                try (var out = Files.newOutputStream(all)) {
+                    for (Path f : files) Files.copy(f, out);
+                }
+                String print = JfrTest.jfr("print", "--events", "jdk.ExecutionSample", all.toString());
+                Matcher m = Pattern.compile("sampledThread = \"halfsleeper\"").matcher(print);
+                while (m.find()) samples++;
+            } else {
+                for (Path f : files) samples += sumContaining(readCollapsed(f), "WallWorkload.halfSleeper");
+            }
+            double sampled = samples * 0.020, truth = truth(run.out(), "halfsleeper_ns") / 1e9;
+            System.out.printf("  %s, %d files: halfsleeper sampled for %.2f s of its %.2f s (%.0f%%)%n", format,
+                    files.size(), sampled, truth, 100 * sampled / truth);
+            check(files.size() >= 4, "4 s at loop=1s: at least 4 files, found " + files.size());
+            // The truth allows a late round or two.
+            check(Math.abs(sampled - truth) <= 0.06 * truth, String.format(
+                    "%s: the periods cover %.2f s of halfsleeper's %.2f s: more than 6%% apart", format, sampled, truth));
+        }
     }
 
     // ---- the perf_events engine ---------------------------------------------------------------------

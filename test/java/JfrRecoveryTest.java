@@ -19,12 +19,8 @@ import java.util.regex.Pattern;
  */
 public class JfrRecoveryTest {
     static final int SKIP = 77;
-    static String jfrconv;
-
     public static void main(String[] args) throws Exception {
-        jfrconv = args[3];
-        String[] common = {args[0], args[1], args[2], args[4], args[5]};
-        IntegrationTest.runMain(common, test -> {
+        JfrconvTest.runWithJfrconv(args, test -> {
             switch (test) {
                 case "killed" -> killed();
                 case "disk_full" -> diskFull();
@@ -94,7 +90,7 @@ public class JfrRecoveryTest {
     /** Converts to collapsed stacks: jfrconv's output, and the samples in the collapsed file. */
     static long convert(Path input, Path collapsed, String expectWarning) throws Exception {
         Files.deleteIfExists(collapsed);
-        Result r = run(120, jfrconv, input.toString(), collapsed.toString());
+        Result r = run(120, JfrconvTest.jfrconv, input.toString(), collapsed.toString());
         check(r.exit() == 0, "jfrconv refused " + input + ": " + r.out());
         check(expectWarning == null ? !r.out().contains("warning") : r.out().contains(expectWarning),
                 "jfrconv's report on " + input + " (expected " + (expectWarning == null ? "no warning" : expectWarning)
@@ -205,7 +201,7 @@ public class JfrRecoveryTest {
         Path fifo = work().resolve("in.jfr");
         Files.deleteIfExists(fifo);
         check(run(30, "mkfifo", fifo.toString()).exit() == 0, "mkfifo failed");
-        Result r = run(20, jfrconv, fifo.toString(), work().resolve("out.html").toString());
+        Result r = run(20, JfrconvTest.jfrconv, fifo.toString(), work().resolve("out.html").toString());
         check(r.exit() == 1, "jfrconv on a FIFO exited " + r.exit());
         check(r.out().contains("'" + fifo + "' is a FIFO") && r.out().contains("regular files only"),
                 "jfrconv's message does not name the FIFO and what it reads: " + r.out());

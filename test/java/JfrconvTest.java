@@ -22,8 +22,10 @@ public class JfrconvTest {
 
     record Result(int exit, String out, String err) {}
 
-    /** Arguments: test java_home libprof.so jfrconv classes work_dir [bad input sample]. */
-    public static void main(String[] args) throws Exception {
+    /** The start of every driver given PROF_JFRCONV_ARGS (test/java/tests.cmake: test java_home libprof.so
+     *  jfrconv classes work_dir ...): jfrconv's path kept here, the rest IntegrationTest's, and this class's
+     *  fields set before 'body' runs the test, for the drivers that convert through it. */
+    static void runWithJfrconv(String[] args, IntegrationTest.TestBody body) throws Exception {
         jfrconv = args[3];
         String[] common = {args[0], args[1], args[2], args[4], args[5]};
         IntegrationTest.runMain(common, test -> {
@@ -31,6 +33,13 @@ public class JfrconvTest {
             agent = IntegrationTest.agent;
             classes = IntegrationTest.classes;
             work = IntegrationTest.work;
+            body.run(test);
+        });
+    }
+
+    /** Arguments: test java_home libprof.so jfrconv classes work_dir [bad input sample]. */
+    public static void main(String[] args) throws Exception {
+        runWithJfrconv(args, test -> {
             switch (test) {
                 case "jdk_recording" -> jdkRecording();
                 case "bad_input" -> badInput(Path.of(args[6]));

@@ -12,11 +12,7 @@ import java.util.Map;
  */
 public class WallTest {
     public static void main(String[] args) throws Exception {
-        JfrconvTest.jfrconv = args[3];
-        String[] common = {args[0], args[1], args[2], args[4], args[5]};
-        IntegrationTest.runMain(common, test -> {
-            JfrconvTest.javaHome = IntegrationTest.javaHome;
-            JfrconvTest.work = IntegrationTest.work;
+        JfrconvTest.runWithJfrconv(args, test -> {
             switch (test) {
                 case "half_sleep_cpu_and_wall" -> halfSleepCpuAndWall();
                 case "thread_states" -> threadStates();

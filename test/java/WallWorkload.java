@@ -83,6 +83,7 @@ public class WallWorkload {
         LockSupport.unpark(parker);
         half.join();
         System.out.printf("sleeping_share=%.4f%n", (double) sleptNs / (sleptNs + spunNs));
+        System.out.printf("halfsleeper_ns=%d%n", sleptNs + spunNs);   /* its whole time, slept and spun */
         blocked.join();
         waiter.join();
         parker.join();

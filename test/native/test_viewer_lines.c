@@ -100,6 +100,29 @@ static void test_gecko_locations_lines_and_times(void **state) {
     profile_free(&p);
 }
 
+/* Garbage collections as interval markers, all in one time base: from the earliest of the first sample and the
+ * spans (here a collection 0.5 ms before the first sample), which meta.startTime gives. */
+static void test_gecko_gc_markers_share_one_origin(void **state) {
+    (void)state;
+    profile p;
+    lined_profile(&p, true);
+    assert_int_equal(profile_add_span(&p, "GC: G1 Young (Allocation Failure)", 500000, 700000), 0);
+    assert_int_equal(profile_add_span(&p, "GC: G1 Young (Allocation Failure)", 2200000, 2400000), 0);
+    assert_int_equal(profile_add_span(&p, "GC: G1 Old (System.gc())", 3500000, 5000000), 0);
+    size_t len;
+    char *json = synthetic_render(out_gecko_write, &p, &len);
+    assert_non_null(strstr(json, "\"startTime\":0.500000,"));
+    assert_non_null(strstr(json, ",0.000000,0.200000,1,"));
+    assert_non_null(strstr(json, ",1.700000,1.900000,1,"));
+    assert_non_null(strstr(json, ",3.000000,4.500000,1,"));
+    assert_int_equal(occurrences(json, "{\"type\":\"GC\"}"), 3);
+    /* the first thread's samples from the same origin, closed after the last span */
+    assert_non_null(strstr(json, "[2,0.500000,0,1000000]"));
+    assert_non_null(strstr(json, "[null,4.500000,0,0]"));
+    free(json);
+    profile_free(&p);
+}
+
 static void test_speedscope_frames(void **state) {
     (void)state;
     profile p;
@@ -165,6 +188,7 @@ int main(void) {
         cmocka_unit_test(test_cpuprofile_lines_and_recorded_order),
         cmocka_unit_test(test_without_ticks_the_order_is_synthesised),
         cmocka_unit_test(test_gecko_locations_lines_and_times),
+        cmocka_unit_test(test_gecko_gc_markers_share_one_origin),
         cmocka_unit_test(test_speedscope_frames),
         cmocka_unit_test(test_pprof_functions_and_locations),
     };

@@ -18,7 +18,9 @@ foreach(t test_options test_filepath test_traces test_profile test_writers test_
     # jfrconv's --classify, --skip, --grain (issue 23.3).
     test_profile_reshape
     # The metrics in Prometheus' text format (issue 22.6).
-    test_out_metrics)
+    test_out_metrics
+    # The agent's background threads stop at once whatever their period (periodic, stoppable_sleep).
+    test_periodic)
   libprof_unit_test(${t})
 endforeach()
 libprof_unit_test(test_safe_file PROPERTIES TIMEOUT 60)
