@@ -67,6 +67,8 @@ target_compile_definitions(test_dwarf PRIVATE DEBUG_FRAME_ONLY_LIB="$<TARGET_FIL
   DEBUG_FRAME_SPLIT_LIB="$<TARGET_FILE:dwarf_chain_split>")
 # The unwind tables' page index (dwarf_index.c): the same rows as a plain binary search, libc and libjvm.
 libprof_unit_test(test_dwarf_index)
+# The unwind rows remembered per native pc (agent/signal/unwind_cache.c) and native_map_row through them.
+libprof_unit_test(test_unwind_cache LIBS pthread dl)
 # Thread names: bounded retention of ended threads (threads.c is agent code with no JVM dependency).
 libprof_unit_test(test_threads SOURCES agent/threads.c)
 # The JVM's own mapped files registered with safe_read (libjvm.so dlopened, not started).
