@@ -584,6 +584,7 @@ unwind_table *dwarf_build_frames(const elf_section *eh_frame, const elf_section 
     if (!t->rows) free(b.rows);
     t->nrows = t->rows ? n : 0;
     t->nfdes = b.fdes;
+    dwarf_index_build(t, DWARF_INDEX_SHIFT);
     return t;
 }
 
@@ -606,6 +607,7 @@ unwind_table *dwarf_build(const elf_image *img) { return dwarf_build_with_debug(
 
 void dwarf_free(unwind_table *t) {
     if (!t) return;
+    free(t->page_first);
     free(t->rows);
     free(t);
 }

@@ -51,7 +51,13 @@ const unwind_row *native_map_unwind(uintptr_t pc);
 /* The same for an object native_map_lookup found already (NULL: none), so a walker looks pc up once. */
 const unwind_row *native_map_object_unwind(const native_object *o, uintptr_t pc);
 
-/* Runs in signal handlers. One DWARF step from the frame (pc, sp, fp) to its caller: native_map_unwind then
+/* Runs in signal handlers. The unwind row for pc (a return address should be passed as pc - 1) copied to
+ * *out, through a cache of recent pcs (unwind_cache.h): NATIVE_ROW; NATIVE_NO_ROW when pc is in a known
+ * object that no FDE covers there; NATIVE_NO_OBJECT when pc is in no known object. */
+typedef enum { NATIVE_NO_OBJECT, NATIVE_NO_ROW, NATIVE_ROW } native_row_found;
+native_row_found native_map_row(uintptr_t pc, unwind_row *out);
+
+/* Runs in signal handlers. One DWARF step from the frame (pc, sp, fp) to its caller: native_map_row then
  * dwarf_step. leaf: pc is the interrupted instruction; otherwise it is a return address and pc - 1 is looked
  * up. False, registers untouched, when pc has no usable row or the step fails. */
 bool native_map_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, bool leaf,

@@ -1,12 +1,25 @@
 /*
- * [signal-safe] dwarf_step: the signal-path half of dwarf.h. A binary search over an immutable table and a few reads
- * through the caller's safe reader: no allocation, no locks, no system calls of our own.
+ * [signal-safe] dwarf_step: the signal-path half of dwarf.h. A binary search over an immutable table (within one
+ * page of its page index when it has one) and a few reads through the caller's safe reader: no allocation, no
+ * locks, no system calls of our own.
  */
 #include "dwarf.h"
 
 const unwind_row *dwarf_find(const unwind_table *t, uint64_t pc_offset) {
     if (!t || t->nrows == 0 || pc_offset > UINT32_MAX) return NULL;
     size_t lo = 0, hi = t->nrows;  /* lo = number of rows starting at or below pc_offset */
+    if (t->page_first) {
+        /* The rows starting below pc_offset's page are all at or below it; those starting at or after the
+         * next page all above it: search only between (see dwarf_index.c). */
+        if (pc_offset < t->rows[0].pc_offset) return NULL;
+        size_t page = (size_t)((pc_offset - t->rows[0].pc_offset) >> t->page_shift);
+        if (page >= t->npages) {
+            lo = t->nrows;
+        } else {
+            lo = t->page_first[page];
+            hi = t->page_first[page + 1];
+        }
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (t->rows[mid].pc_offset <= pc_offset) lo = mid + 1;

@@ -9,7 +9,7 @@
  * built without frame pointers: Debian's libz, much of glibc and libjvm); where no row describes the pc
  * (JIT stubs, libraries loaded since the last refresh, rules the tables do not follow) the frame pointer
  * takes over for that one frame. A row that marks the outermost frame ends the walk at the thread's root.
- * Each step looks its pc up in the native map once.
+ * Each step looks its pc up in the native map once (through its cache of recent pcs: native_map_row).
  */
 #include "walk.h"
 
@@ -41,11 +41,11 @@ bool walk_fp_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp) {
 
 bool walk_dwarf_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, bool leaf) {
     uintptr_t at = leaf ? *pc : *pc - 1;   /* a return address: its call instruction's row */
-    const native_object *o = native_map_lookup(at);
-    const unwind_row *row = native_map_object_unwind(o, at);
-    if (row && row->cfa_reg == UNWIND_END) return false;
-    if (dwarf_step(row, pc, sp, fp, safe_read_word)) return true;
-    if (!o) atomic_store_explicit(&unknown_code_seen, true, memory_order_relaxed);
+    unwind_row row;
+    native_row_found found = native_map_row(at, &row);
+    if (found == NATIVE_ROW && row.cfa_reg == UNWIND_END) return false;
+    if (found == NATIVE_ROW && dwarf_step(&row, pc, sp, fp, safe_read_word)) return true;
+    if (found == NATIVE_NO_OBJECT) atomic_store_explicit(&unknown_code_seen, true, memory_order_relaxed);
     return walk_fp_step(pc, sp, fp);
 }
 

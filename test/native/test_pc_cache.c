@@ -6,10 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <time.h>
 
+#include "race_run.h"
 #include "signal/pc_cache.h"
 
 #define PC 0x7f0012345678ULL
@@ -128,8 +126,7 @@ static _Atomic uint64_t race_hits, race_bad;
 static void *race_writer(void *arg) {
     uint64_t n = (uint64_t)(uintptr_t)arg;
     while (atomic_load(&racing)) {
-        n = n * 6364136223846793005ULL + 1442695040888963407ULL;
-        uint64_t which = (n >> 33) % 3;
+        uint64_t which = race_pick(&n, 3);
         pc_cache_identity id = identity(which);
         pc_cache_value v = chain_of(which, (int)(which % PC_CACHE_FRAMES) + 1);
         pc_cache_put(PC + ((n >> 40) % RACE_PCS) * 8, &id, &v);
@@ -140,8 +137,7 @@ static void *race_writer(void *arg) {
 static void *race_reader(void *arg) {
     uint64_t n = (uint64_t)(uintptr_t)arg;
     while (atomic_load(&racing)) {
-        n = n * 6364136223846793005ULL + 1442695040888963407ULL;
-        uint64_t which = (n >> 33) % 3;
+        uint64_t which = race_pick(&n, 3);
         pc_cache_identity id = identity(which);
         pc_cache_value out, want = chain_of(which, (int)(which % PC_CACHE_FRAMES) + 1);
         if (!pc_cache_get(PC + ((n >> 40) % RACE_PCS) * 8, &id, &out)) continue;
@@ -159,17 +155,7 @@ static void *race_reader(void *arg) {
 static void racing_writers_never_give_a_mixed_chain(void **state) {
     (void)state;
     pc_cache_clear();
-    atomic_store(&racing, 1);
-    pthread_t t[4];
-    for (uintptr_t i = 0; i < 4; i++) pthread_create(&t[i], NULL, i < 2 ? race_writer : race_reader, (void *)(i + 1));
-    /* At least 0.3 s and 2000 hits, at most 10 s: on a loaded machine the readers may start late. */
-    struct timespec pause = {0, 10 * 1000 * 1000};
-    for (int waited = 0; waited < 1000 && (waited < 30 || atomic_load(&race_hits) < 2000); waited++)
-        nanosleep(&pause, NULL);
-    atomic_store(&racing, 0);
-    for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
-    assert_true(atomic_load(&race_hits) > 0);
-    assert_int_equal(atomic_load(&race_bad), 0);
+    race_run(race_writer, race_reader, &racing, &race_hits, &race_bad);
 }
 
 int main(void) {

@@ -67,12 +67,17 @@ libprof_split_debug(dwarf_chain_split)
 add_dependencies(test_dwarf dwarf_chain_only dwarf_chain_split)
 target_compile_definitions(test_dwarf PRIVATE DEBUG_FRAME_ONLY_LIB="$<TARGET_FILE:dwarf_chain_only>"
   DEBUG_FRAME_SPLIT_LIB="$<TARGET_FILE:dwarf_chain_split>")
+# The unwind tables' page index (dwarf_index.c): the same rows as a plain binary search, libc and libjvm.
+libprof_unit_test(test_dwarf_index)
+# The unwind rows remembered per native pc (agent/signal/unwind_cache.c) and native_map_row through them.
+libprof_unit_test(test_unwind_cache LIBS pthread dl)
 # Thread names: bounded retention of ended threads (threads.c is agent code with no JVM dependency).
 libprof_unit_test(test_threads SOURCES agent/threads.c)
 # The JVM's own mapped files registered with safe_read (libjvm.so dlopened, not started).
 libprof_unit_test(test_vm_images SOURCES agent/vm_images.c agent/safe_read_stack.c agent/safe_fault_install.c LIBS dl)
 if(EXISTS ${JAVA_HOME}/lib/server/libjvm.so)
   target_compile_definitions(test_native_map PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
+  target_compile_definitions(test_dwarf_index PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
   target_compile_definitions(test_vm_images PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
 endif()
 # The fault-tolerant reads: recovery, chaining to the previous handler, each mechanism (issue 16).
