@@ -30,13 +30,19 @@ trace_table *traces_create(size_t slots, size_t frame_capacity) {
     if (!t) return NULL;
     t->mask = n - 1;
     t->cache_mask = (n < TRACES_CACHE_WORDS ? n : TRACES_CACHE_WORDS) - 1;
+    t->near_mask = (n < TRACES_NEAR_WORDS ? n : TRACES_NEAR_WORDS) - 1;
     t->record_capacity = (uint32_t)(n / 4 * 3);
     t->records = reserve(records_bytes(t));
-    t->index = reserve(n * sizeof(uint64_t));
-    t->cache = reserve((t->cache_mask + 1) * sizeof(uint64_t));
+    t->lookup_words = t->cache_mask + 1 + t->near_mask + 1 + n;
+    t->lookup = reserve(t->lookup_words * sizeof(uint64_t));
+    if (t->lookup) {
+        t->cache = t->lookup;
+        t->near = t->cache + t->cache_mask + 1;
+        t->far = t->near + t->near_mask + 1;
+    }
     t->word_capacity = frame_capacity;
     t->words = reserve(frame_capacity * sizeof(uint64_t));
-    if (!t->records || !t->index || !t->cache || !t->words) {
+    if (!t->records || !t->lookup || !t->words) {
         traces_destroy(t);
         return NULL;
     }
@@ -46,8 +52,7 @@ trace_table *traces_create(size_t slots, size_t frame_capacity) {
 void traces_destroy(trace_table *t) {
     if (!t) return;
     if (t->records) munmap(t->records, records_bytes(t));
-    if (t->index) munmap(t->index, (t->mask + 1) * sizeof(uint64_t));
-    if (t->cache) munmap(t->cache, (t->cache_mask + 1) * sizeof(uint64_t));
+    if (t->lookup) munmap(t->lookup, t->lookup_words * sizeof(uint64_t));
     if (t->words) munmap(t->words, t->word_capacity * sizeof(uint64_t));
     munmap(t, sizeof(*t));
 }
@@ -55,8 +60,7 @@ void traces_destroy(trace_table *t) {
 void traces_reset(trace_table *t) {
     /* Give the pages back rather than memset: a reset table costs no memory until it fills again. */
     madvise(t->records, records_bytes(t), MADV_DONTNEED);
-    madvise(t->index, (t->mask + 1) * sizeof(uint64_t), MADV_DONTNEED);
-    madvise(t->cache, (t->cache_mask + 1) * sizeof(uint64_t), MADV_DONTNEED);
+    madvise(t->lookup, t->lookup_words * sizeof(uint64_t), MADV_DONTNEED);
     madvise(t->words, t->word_capacity * sizeof(uint64_t), MADV_DONTNEED);
     atomic_store(&t->words_used, 0);
     atomic_store(&t->abandoned, 0);

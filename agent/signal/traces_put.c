@@ -1,6 +1,7 @@
 /*
  * [signal-safe] traces_put: the insertion half of traces (traces.h), called by signal handlers. A stack is
- * looked up in the cache, then in the index (traces_table.h), each hit confirmed by the record's full hash.
+ * looked up in the cache, then in the index's near and far regions (traces_table.h), each hit confirmed by
+ * the record's full hash.
  * A new stack takes the next record (one atomic add), sets the record's hash, and publishes the record with
  * a CAS of an empty index word (release); it then stores the frames and marks the record ready (release).
  * A thread that meets a record still being filled adds its count anyway: the stack is the same (same hash),
@@ -56,31 +57,49 @@ static void abandon(trace_table *t, trace_record *r) {
     atomic_fetch_add_explicit(&t->abandoned, 1, memory_order_relaxed);
 }
 
-/* The record of the stack with hash h from the index, publishing a new one if needed (*claimed = 1), or
- * NULL when no record or no index word within MAX_PROBES is left for it. */
-static trace_record *find_in_index(trace_table *t, uint64_t h, int *claimed) {
-    trace_record *mine = NULL;   /* taken for h, not yet published */
-    size_t i = h & t->mask;
-    for (int probe = 0; probe < MAX_PROBES; probe++, i = (i + 1) & t->mask) {
-        uint64_t word = atomic_load_explicit(&t->index[i], memory_order_acquire);
+/* One lookup in the index: the stack's hash, and the record taken for it if it turns out to be new. */
+typedef struct {
+    trace_table *t;
+    uint64_t h;
+    trace_record *mine;   /* taken for h, not yet published */
+    bool no_record;       /* none left to take */
+} index_lookup;
+
+/* Probes 'probes' words of one index region from h's position: the stack's record when one of them holds
+ * it or was empty (then 'mine' is published there); NULL when all hold other stacks or no record is left. */
+static trace_record *probe_region(index_lookup *l, _Atomic uint64_t *region, size_t mask, int probes) {
+    size_t i = l->h & mask;
+    for (int probe = 0; probe < probes; probe++, i = (i + 1) & mask) {
+        uint64_t word = atomic_load_explicit(&region[i], memory_order_acquire);
         for (;;) {
             if (word != 0) {
-                trace_record *found = confirmed(t, word, h);
+                trace_record *found = confirmed(l->t, word, l->h);
                 if (!found) break;   /* another stack: probe on */
-                if (mine) abandon(t, mine);
                 return found;
             }
-            if (!mine && !(mine = take_record(t, h))) return NULL;
-            if (atomic_compare_exchange_strong_explicit(&t->index[i], &word, traces_index_word(h, id_of(t, mine)),
-                                                        memory_order_release, memory_order_acquire)) {
-                *claimed = 1;
-                return mine;
+            if (!l->mine && !(l->mine = take_record(l->t, l->h))) {
+                l->no_record = true;
+                return NULL;
             }
+            if (atomic_compare_exchange_strong_explicit(&region[i], &word,
+                                                        traces_index_word(l->h, id_of(l->t, l->mine)),
+                                                        memory_order_release, memory_order_acquire))
+                return l->mine;
             /* 'word' is now what another thread published here: maybe this very stack. */
         }
     }
-    if (mine) abandon(t, mine);
     return NULL;
+}
+
+/* The record of the stack with hash h from the index (near region, then far), publishing a new one if
+ * needed (*claimed = 1), or NULL when no record or no index word within the probes is left for it. */
+static trace_record *find_in_index(trace_table *t, uint64_t h, int *claimed) {
+    index_lookup l = {t, h, NULL, false};
+    trace_record *r = probe_region(&l, t->near, t->near_mask, NEAR_PROBES);
+    if (!r && !l.no_record) r = probe_region(&l, t->far, t->mask, MAX_PROBES);
+    if (l.mine && r != l.mine) abandon(t, l.mine);
+    *claimed = r && r == l.mine;
+    return r;
 }
 
 /* The record of the stack with hash h: from the cache when it has it, else from the index (and cached). */

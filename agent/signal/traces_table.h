@@ -3,14 +3,18 @@
  * (signal/traces_put.c, in handlers) and creation, reset and reading (traces.c, outside them). Nobody else
  * looks inside.
  *
- * Why three parts: on a virtual machine with shadow paging, touching a page that was not touched recently
+ * Why these parts: on a virtual machine with shadow paging, touching a page that was not touched recently
  * costs 10-30 us, far more than the instructions of a lookup. So a sample should touch few, dense pages:
  * - records: one per distinct stack, in creation order (a stack's id is its record's index + 1), so the
  *   records in use sit together, however large the table may grow;
- * - index: open addressing over 64-bit words (an index word: the hash's top 32 bits above the record id),
- *   8 bytes a word where a record takes 40, consulted when the cache misses;
- * - cache: a small direct-mapped copy of index words (tens of KB), where a hot stack is found in one warm
- *   line. Every cache or index hit is confirmed by the record's full hash.
+ * - index: open addressing over 64-bit words (an index word: the hash's top 32 bits above the record id; 8
+ *   bytes where a record takes 40). A stack's probe sequence runs first through a small 'near' region
+ *   (64 KB) and then through the large 'far' one: the first few thousand stacks, all a small profile has,
+ *   are found and inserted without touching the far region's 2 MB at random. Words are never removed
+ *   (until reset), so a stack is in the first empty word of its sequence or nowhere: never in both regions;
+ * - cache: a small direct-mapped copy of index words (64 KB), where a hot stack found in the far region is
+ *   found again in one warm line.
+ * Every cache or index hit is confirmed by the record's full hash.
  */
 #ifndef LIBPROF_TRACES_TABLE_H
 #define LIBPROF_TRACES_TABLE_H
@@ -24,8 +28,10 @@
  * (no room for its frames); ABANDONED when its taker found the same stack published by another thread
  * first (the record is never in the index). */
 enum { SLOT_FILLING = 0, SLOT_READY = 1, SLOT_FAILED = 2, SLOT_ABANDONED = 3 };
-#define MAX_PROBES 64
+#define MAX_PROBES 64          /* in the far region */
+#define NEAR_PROBES 16         /* in the near region: two cache lines */
 #define TRACES_CACHE_WORDS 8192u   /* 64 KB: more than the distinct stacks that are hot at any time */
+#define TRACES_NEAR_WORDS 8192u    /* 64 KB */
 
 typedef struct {   /* 40 bytes; at 100K stacks the records take 4 MB */
     _Atomic uint64_t hash;      /* the stack's full hash (never 0), set before the record is in the index */
@@ -42,10 +48,12 @@ typedef struct {   /* 40 bytes; at 100K stacks the records take 4 MB */
 struct trace_table {
     trace_record *records;      /* in creation order */
     uint32_t record_capacity;   /* 3/4 of the index: probe sequences stay short in the handler */
-    _Atomic uint64_t *index;    /* index words (traces_index_word), 0 = empty */
-    size_t mask;                /* index words - 1 */
+    _Atomic uint64_t *lookup;   /* one mapping: the cache, then the near and far regions of the index */
+    size_t lookup_words;
     _Atomic uint64_t *cache;    /* index words by the hash's low bits, 0 = empty */
-    size_t cache_mask;
+    _Atomic uint64_t *near;     /* index words (traces_index_word), 0 = empty */
+    _Atomic uint64_t *far;
+    size_t cache_mask, near_mask, mask;   /* words - 1 of the cache, the near and the far region */
     uint64_t *words;            /* the frame arena: frames packed by trace_pack.h, one word each (3 if escaped) */
     size_t word_capacity;
     _Atomic uint64_t records_used;   /* records taken (may pass the capacity by a few failed takes) */
