@@ -56,7 +56,8 @@ struct trace_table {
     size_t cache_mask, near_mask, mask;   /* words - 1 of the cache, the near and the far region */
     uint64_t *words;            /* the frame arena: frames packed by trace_pack.h, one word each (3 if escaped) */
     size_t word_capacity;
-    _Atomic uint64_t records_used;   /* records taken (may pass the capacity by a few failed takes) */
+    /* Written at every new stack: on a line of their own, away from what every sample reads above. */
+    _Alignas(64) _Atomic uint64_t records_used;   /* records taken (may pass the capacity by a few failed takes) */
     _Atomic uint64_t abandoned;      /* records taken, then abandoned */
     _Atomic uint64_t words_used;
 };
