@@ -6,8 +6,8 @@
  * a CAS of an empty index word (release); it then stores the frames and marks the record ready (release).
  * A thread that meets a record still being filled adds its count anyway: the stack is the same (same hash),
  * only the frames are not visible yet. Nothing here waits for another thread (the other thread could be the
- * one this handler interrupted): a thread that loses the CAS to the same stack abandons its record and
- * counts into the winner's. The records stop at 3/4 of the index so probe sequences stay short.
+ * one this handler interrupted): a thread that loses the CAS to the same stack gives its record back (or
+ * leaves it as a hole when it cannot) and counts into the winner's. The records stop at 3/4 of the index so probe sequences stay short.
  */
 #include "traces_table.h"
 
@@ -52,7 +52,15 @@ static trace_record *take_record(trace_table *t, uint64_t h) {
     return r;
 }
 
+/* Gives back a record taken for a stack that another thread published first. When no record was taken
+ * after it, the count of records taken steps back over it (it was never indexed, so nobody can reach it);
+ * else it stays, marked, a hole that readers skip. Records are only ever given back from the top, so the
+ * count equals this record's index + 1 only when every record taken after it was given back too. */
 static void abandon(trace_table *t, trace_record *r) {
+    uint64_t top = (uint64_t)(r - t->records) + 1;
+    if (atomic_compare_exchange_strong_explicit(&t->records_used, &top, top - 1, memory_order_relaxed,
+                                                memory_order_relaxed))
+        return;
     atomic_store_explicit(&r->state, SLOT_ABANDONED, memory_order_release);
     atomic_fetch_add_explicit(&t->abandoned, 1, memory_order_relaxed);
 }

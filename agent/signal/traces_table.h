@@ -26,7 +26,7 @@
 
 /* A record's life: taken (FILLING: its hash is set, its frames are being stored), then READY or FAILED
  * (no room for its frames); ABANDONED when its taker found the same stack published by another thread
- * first (the record is never in the index). */
+ * first and could not give the record back (traces_put.c: it is never in the index). */
 enum { SLOT_FILLING = 0, SLOT_READY = 1, SLOT_FAILED = 2, SLOT_ABANDONED = 3 };
 #define MAX_PROBES 64          /* in the far region */
 #define NEAR_PROBES 16         /* in the near region: two cache lines */

@@ -485,7 +485,9 @@ static void count_race(const trace_frame *frames, uint32_t depth, const trace_ke
 
 static void test_concurrent_new_stacks(void **state) {
     (void)state;
-    shared = traces_create(16 * 1024, 1 << 20);
+    /* Room for the worst case, every thread's record lost to a race for every stack. */
+    shared = traces_create(64 * 1024, 1 << 20);
+    assert_true(RACE_THREADS * RACE_STACKS <= 64 * 1024 / 4 * 3);
     static race_tally r;
     uint64_t abandoned = 0;
     for (int round = 0; round < 4; round++) {
