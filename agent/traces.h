@@ -1,8 +1,10 @@
 /*
- * traces: lock-free call-trace storage. A fixed open-addressing table keyed by a 64-bit hash of the stack
- * (plus the thread id when threads are kept apart), each slot holding a sample count and a total weight;
- * frames live in one preallocated arena, packed in one 64-bit word each (signal/trace_pack.h). Inserting never allocates, locks or waits: when the table or the
- * arena is full the sample is refused and the caller counts why.
+ * traces: lock-free call-trace storage. Stacks are keyed by a 64-bit hash of their frames (plus the thread
+ * id when threads are kept apart, the event kind and the thread state); each distinct stack has a record,
+ * in creation order, holding a sample count and a total weight, found through a fixed open-addressing index
+ * and a small cache in front of it (signal/traces_table.h); frames live in one preallocated arena, packed in
+ * one 64-bit word each (signal/trace_pack.h). Inserting never allocates, locks or waits: when the records
+ * or the arena are full the sample is refused and the caller counts why.
  *
  * traces_put may be called from signal handlers (signal/traces_put.c); everything else (traces.c) only
  * from ordinary threads, and traces_reset only while no handler can run.
@@ -28,12 +30,13 @@ typedef struct {
 
 typedef enum {
     TRACES_STORED = 0,
-    TRACES_TABLE_FULL,   /* no slot left for a new distinct stack */
+    TRACES_TABLE_FULL,   /* no record left for a new distinct stack */
     TRACES_FRAMES_FULL,  /* no room left in the frame arena */
 } traces_result;
 
-/* 'slots' is rounded up to a power of two; the arena holds 'frame_capacity' frames (a frame that does not
- * pack takes three). Memory is reserved lazily (touched pages only). */
+/* 'slots' (index words) is rounded up to a power of two, and 3/4 of it is how many distinct stacks the
+ * table takes; stacks get ids 1, 2, ... in the order they arrive. The arena holds 'frame_capacity' frames
+ * (a frame that does not pack takes three). Memory is reserved lazily (touched pages only). */
 trace_table *traces_create(size_t slots, size_t frame_capacity);
 void traces_destroy(trace_table *t);
 void traces_reset(trace_table *t);
@@ -78,9 +81,9 @@ typedef void (*traces_visitor)(const trace_frame *frames, uint32_t depth, const 
 int traces_for_each(trace_table *t, traces_visitor visit, void *arg);
 
 size_t traces_distinct(const trace_table *t);
-/* How full the table is, 0..100: the larger of its slots (of the 3/4 it accepts) and its frame arena. */
+/* How full the table is, 0..100: the larger of its records and its frame arena. */
 int traces_fill_percent(const trace_table *t);
-/* Samples that were counted into a slot whose frames could not be stored: lost, report them as drops. */
+/* Samples that were counted into a record whose frames could not be stored: lost, report them as drops. */
 uint64_t traces_orphaned_samples(trace_table *t);
 
 /* Bytes reserved for the table (address space, mapped lazily) and bytes its stacks use (traces_memory.c). */

@@ -3,6 +3,8 @@
 #include "traces_table.h"
 
 void traces_memory(const trace_table *t, uint64_t *reserved, uint64_t *used) {
-    *reserved = t->slots_bytes + t->word_capacity * sizeof(uint64_t);
-    *used = atomic_load(&t->slots_used) * sizeof(trace_slot) + atomic_load(&t->words_used) * sizeof(uint64_t);
+    *reserved = (uint64_t)t->record_capacity * sizeof(trace_record) + t->lookup_words * sizeof(uint64_t) +
+                t->word_capacity * sizeof(uint64_t);
+    *used = (uint64_t)traces_records_taken(t) * sizeof(trace_record) +
+            atomic_load(&((trace_table *)t)->words_used) * sizeof(uint64_t);
 }

@@ -1,9 +1,13 @@
 /*
- * [signal-safe] traces_put: the insertion half of traces (traces.h), called by signal handlers. A slot is
- * claimed by CAS on its hash, then filled, then published with a release store of its state. A second
- * thread that meets a slot still being filled adds its count anyway: the stack is the same (same hash),
- * only the frames are not visible yet. The table is refused new stacks at 3/4 load so probe sequences
- * stay short in the handler.
+ * [signal-safe] traces_put: the insertion half of traces (traces.h), called by signal handlers. A stack is
+ * looked up in the cache, then in the index's near and far regions (traces_table.h), each hit confirmed by
+ * the record's full hash.
+ * A new stack takes the next record (one atomic add), sets the record's hash, and publishes the record with
+ * a CAS of an empty index word (release); it then stores the frames and marks the record ready (release).
+ * A thread that meets a record still being filled adds its count anyway: the stack is the same (same hash),
+ * only the frames are not visible yet. Nothing here waits for another thread (the other thread could be the
+ * one this handler interrupted): a thread that loses the CAS to the same stack gives its record back (or
+ * leaves it as a hole when it cannot) and counts into the winner's. The records stop at 3/4 of the index so probe sequences stay short.
  */
 #include "traces_table.h"
 
@@ -17,7 +21,7 @@ static uint64_t mix(uint64_t x) {
     return x;
 }
 
-static uint64_t stack_hash(const trace_frame *frames, uint32_t depth, const trace_key *key) {
+uint64_t traces_stack_hash(const trace_frame *frames, uint32_t depth, const trace_key *key) {
     uint64_t h = mix(((uint64_t)key->tid << 32) | ((uint64_t)key->event << 24) | ((uint64_t)key->state << 16) | depth);
     for (uint32_t i = 0; i < depth; i++) {
         h = mix(h ^ frames[i].id);
@@ -26,24 +30,94 @@ static uint64_t stack_hash(const trace_frame *frames, uint32_t depth, const trac
     return h ? h : 1;
 }
 
-/* Returns the slot for hash h, claiming an empty one if needed (*claimed = 1), or NULL when full. */
-static trace_slot *find_slot(trace_table *t, uint64_t h, int *claimed) {
-    size_t i = h & t->mask;
-    for (int probe = 0; probe < MAX_PROBES; probe++, i = (i + 1) & t->mask) {
-        trace_slot *s = &t->slots[i];
-        uint64_t cur = atomic_load_explicit(&s->hash, memory_order_acquire);
-        if (cur == h) return s;
-        if (cur != 0) continue;
-        if (atomic_load_explicit(&t->slots_used, memory_order_relaxed) >= (t->mask + 1) / 4 * 3) return NULL;
-        uint64_t expected = 0;
-        if (atomic_compare_exchange_strong(&s->hash, &expected, h)) {
-            atomic_fetch_add(&t->slots_used, 1);
-            *claimed = 1;
-            return s;
+static uint32_t id_of(const trace_table *t, const trace_record *r) {
+    return (uint32_t)(r - t->records) + 1;
+}
+
+/* The record an index or cache word names when it holds the stack with hash h, else NULL. */
+static trace_record *confirmed(trace_table *t, uint64_t word, uint64_t h) {
+    uint32_t id = (uint32_t)word;
+    if (id == 0 || (word ^ h) >> 32 || id > t->record_capacity) return NULL;
+    trace_record *r = &t->records[id - 1];
+    return atomic_load_explicit(&r->hash, memory_order_acquire) == h ? r : NULL;
+}
+
+/* The next record for a new stack with hash h, or NULL when none is left. */
+static trace_record *take_record(trace_table *t, uint64_t h) {
+    if (atomic_load_explicit(&t->records_used, memory_order_relaxed) >= t->record_capacity) return NULL;
+    uint64_t n = atomic_fetch_add_explicit(&t->records_used, 1, memory_order_relaxed);
+    if (n >= t->record_capacity) return NULL;
+    trace_record *r = &t->records[n];
+    atomic_store_explicit(&r->hash, h, memory_order_release);
+    return r;
+}
+
+/* Gives back a record taken for a stack that another thread published first. When no record was taken
+ * after it, the count of records taken steps back over it (it was never indexed, so nobody can reach it);
+ * else it stays, marked, a hole that readers skip. Records are only ever given back from the top, so the
+ * count equals this record's index + 1 only when every record taken after it was given back too. */
+static void abandon(trace_table *t, trace_record *r) {
+    uint64_t top = (uint64_t)(r - t->records) + 1;
+    if (atomic_compare_exchange_strong_explicit(&t->records_used, &top, top - 1, memory_order_relaxed,
+                                                memory_order_relaxed))
+        return;
+    atomic_store_explicit(&r->state, SLOT_ABANDONED, memory_order_release);
+    atomic_fetch_add_explicit(&t->abandoned, 1, memory_order_relaxed);
+}
+
+/* One lookup in the index: the stack's hash, and the record taken for it if it turns out to be new. */
+typedef struct {
+    trace_table *t;
+    uint64_t h;
+    trace_record *mine;   /* taken for h, not yet published */
+    bool no_record;       /* none left to take */
+} index_lookup;
+
+/* Probes 'probes' words of one index region from h's position: the stack's record when one of them holds
+ * it or was empty (then 'mine' is published there); NULL when all hold other stacks or no record is left. */
+static trace_record *probe_region(index_lookup *l, _Atomic uint64_t *region, size_t mask, int probes) {
+    size_t i = l->h & mask;
+    for (int probe = 0; probe < probes; probe++, i = (i + 1) & mask) {
+        uint64_t word = atomic_load_explicit(&region[i], memory_order_acquire);
+        for (;;) {
+            if (word != 0) {
+                trace_record *found = confirmed(l->t, word, l->h);
+                if (!found) break;   /* another stack: probe on */
+                return found;
+            }
+            if (!l->mine && !(l->mine = take_record(l->t, l->h))) {
+                l->no_record = true;
+                return NULL;
+            }
+            if (atomic_compare_exchange_strong_explicit(&region[i], &word,
+                                                        traces_index_word(l->h, id_of(l->t, l->mine)),
+                                                        memory_order_release, memory_order_acquire))
+                return l->mine;
+            /* 'word' is now what another thread published here: maybe this very stack. */
         }
-        if (expected == h) return s;
     }
     return NULL;
+}
+
+/* The record of the stack with hash h from the index (near region, then far), publishing a new one if
+ * needed (*claimed = 1), or NULL when no record or no index word within the probes is left for it. */
+static trace_record *find_in_index(trace_table *t, uint64_t h, int *claimed) {
+    index_lookup l = {t, h, NULL, false};
+    trace_record *r = probe_region(&l, t->near, t->near_mask, NEAR_PROBES);
+    if (!r && !l.no_record) r = probe_region(&l, t->far, t->mask, MAX_PROBES);
+    if (l.mine && r != l.mine) abandon(t, l.mine);
+    *claimed = r && r == l.mine;
+    return r;
+}
+
+/* The record of the stack with hash h: from the cache when it has it, else from the index (and cached). */
+static trace_record *find_record(trace_table *t, uint64_t h, int *claimed) {
+    _Atomic uint64_t *cached = &t->cache[h & t->cache_mask];
+    trace_record *r = confirmed(t, atomic_load_explicit(cached, memory_order_acquire), h);
+    if (r) return r;
+    r = find_in_index(t, h, claimed);
+    if (r) atomic_store_explicit(cached, traces_index_word(h, id_of(t, r)), memory_order_release);
+    return r;
 }
 
 traces_result traces_put(trace_table *t, const trace_frame *frames, uint32_t depth, uint32_t tid,
@@ -54,9 +128,9 @@ traces_result traces_put(trace_table *t, const trace_frame *frames, uint32_t dep
 
 traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t depth, const trace_key *key,
                             uint64_t weight, uint32_t *id) {
-    uint64_t h = stack_hash(frames, depth, key);
+    uint64_t h = traces_stack_hash(frames, depth, key);
     int claimed = 0;
-    trace_slot *s = find_slot(t, h, &claimed);
+    trace_record *s = find_record(t, h, &claimed);
     if (!s) return TRACES_TABLE_FULL;
     if (claimed) {
         uint64_t words = 0;
@@ -79,24 +153,27 @@ traces_result traces_put_id(trace_table *t, const trace_frame *frames, uint32_t 
     }
     atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->weight, weight, memory_order_relaxed);
-    if (id) *id = (uint32_t)(s - t->slots) + 1;
+    if (id) *id = id_of(t, s);
     return TRACES_STORED;
 }
 
+/* The record under 'id' when it was ever taken, else NULL. */
+static trace_record *record_of(trace_table *t, uint32_t id) {
+    return id == 0 || id > traces_records_taken(t) ? NULL : &t->records[id - 1];
+}
 
 traces_result traces_add(trace_table *t, uint32_t id, uint64_t weight) {
-    if (id == 0 || id - 1 > t->mask) return TRACES_TABLE_FULL;
-    trace_slot *s = &t->slots[id - 1];
-    if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_READY) return TRACES_TABLE_FULL;
+    trace_record *s = record_of(t, id);
+    if (!s || atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_READY) return TRACES_TABLE_FULL;
     atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->weight, weight, memory_order_relaxed);
     return TRACES_STORED;
 }
 
 bool traces_subtract(trace_table *t, uint32_t id, uint64_t weight) {
-    if (id == 0 || id - 1 > t->mask) return false;
-    trace_slot *s = &t->slots[id - 1];
-    /* Never below zero: a reset between the put and this call starts the slot over. */
+    trace_record *s = record_of(t, id);
+    if (!s) return false;
+    /* Never below zero: a reset between the put and this call starts the record over. */
     uint64_t samples = atomic_load_explicit(&s->samples, memory_order_relaxed);
     do {
         if (samples == 0) return false;

@@ -1,4 +1,5 @@
-/* Unit tests of the lock-free call-trace storage: merging, keys, full-table and full-arena behaviour, and
+/* Unit tests of the lock-free call-trace storage: merging, keys, full-table and full-arena behaviour, ids
+ * in creation order, many stacks through both index regions, stacks whose index words collide, and
  * concurrent inserts from several threads. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -6,12 +7,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "event_kind.h"
 #include "thread_state.h"
 #include "trace_pack.h"
 #include "traces.h"
+#include "traces_table.h"
 
 typedef struct {
     size_t stacks;
@@ -116,9 +120,11 @@ static void test_ids(void **state) {
     assert_memory_equal(frames, a, sizeof(a));
     assert_false(traces_get(t, 0, &buf, &frames, &depth));
     assert_false(traces_get(t, 1000000, &buf, &frames, &depth));
-    uint32_t unused = ida == 1 ? (idb == 2 ? 3 : 2) : 1;
-    if (unused == idb) unused++;
-    assert_false(traces_get(t, unused, &buf, &frames, &depth));   /* an empty slot */
+    assert_int_equal(ida, 1);   /* ids in the order the stacks arrived */
+    assert_int_equal(idb, 2);
+    assert_false(traces_get(t, 3, &buf, &frames, &depth));   /* no stack yet */
+    assert_int_equal(traces_add(t, 3, 1), TRACES_TABLE_FULL);
+    assert_false(traces_subtract(t, 3, 1));
     traces_buffer_free(&buf);
     traces_destroy(t);
 }
@@ -136,9 +142,23 @@ static void test_table_full(void **state) {
     }
     assert_int_equal(stored, 12);
     assert_int_equal(full, 28);
-    /* Known stacks keep counting when the table is full. */
-    make_stack(f, 2, 1);
-    assert_int_equal(traces_put(t, f, 2, 0, 1), TRACES_STORED);
+    assert_int_equal(traces_distinct(t), 12);
+    assert_int_equal(traces_fill_percent(t), 100);
+    /* Known stacks keep counting when the table is full, under the ids they had. */
+    for (uint64_t s = 1; s <= 12; s++) {
+        make_stack(f, 2, s);
+        uint32_t id = 0;
+        assert_int_equal(traces_put_id(t, f, 2, &(trace_key){0, 0, 0}, 1, &id), TRACES_STORED);
+        assert_int_equal(id, s);
+    }
+    /* A reset table takes new stacks again, from id 1. */
+    traces_reset(t);
+    assert_int_equal(traces_distinct(t), 0);
+    assert_int_equal(traces_fill_percent(t), 0);
+    make_stack(f, 2, 30);
+    uint32_t id = 0;
+    assert_int_equal(traces_put_id(t, f, 2, &(trace_key){0, 0, 0}, 1, &id), TRACES_STORED);
+    assert_int_equal(id, 1);
     traces_destroy(t);
 }
 
@@ -240,6 +260,149 @@ static void test_escaped_frames_fill_the_arena(void **state) {
     traces_destroy(t);
 }
 
+/* A stack of 1..40 frames made from 'seed' (frame ids unique to it), under a key also made from it. */
+static uint32_t make_varied_stack(trace_frame *f, uint64_t seed, trace_key *key) {
+    uint32_t depth = 1 + (uint32_t)(seed % 40);
+    for (uint32_t i = 0; i < depth; i++)
+        f[i] = (trace_frame){0x7f0000000000ULL + seed * 512 + 8 * i, (int32_t)(seed + i) % 3000,
+                             i % 2 ? FRAME_JAVA_JIT : FRAME_JAVA_INLINED};
+    *key = (trace_key){(uint32_t)(seed % 5), (uint8_t)(seed % 3), (uint8_t)(seed % 4)};
+    return depth;
+}
+
+typedef struct {
+    uint32_t visited, out_of_order;
+    uint64_t samples;
+} many_tally;
+
+/* Stacks are visited in creation order: the seed of the n-th is n (see test_many_stacks). */
+static void check_order(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t samples,
+                        uint64_t weight, void *arg) {
+    (void)depth, (void)key, (void)weight;
+    many_tally *m = arg;
+    m->visited++;
+    if ((frames[0].id - 0x7f0000000000ULL) / 512 != m->visited) m->out_of_order++;
+    m->samples += samples;
+}
+
+/* More stacks than the index's near region holds (8K): every one reads back exactly, under the id it got
+ * (ids 1..N in creation order), and is found again, by the cache or either index region. */
+static void test_many_stacks(void **state) {
+    (void)state;
+    enum { N = 20000 };
+    trace_table *t = traces_create(32 * 1024, 1 << 20);
+    trace_frame f[40];
+    trace_key key;
+    for (uint64_t s = 1; s <= N; s++) {
+        uint32_t depth = make_varied_stack(f, s, &key), id = 0;
+        assert_int_equal(traces_put_id(t, f, depth, &key, s, &id), TRACES_STORED);
+        assert_int_equal(id, s);
+    }
+    assert_int_equal(traces_distinct(t), N);
+    for (uint64_t s = N; s >= 1; s--) {   /* again, the other way round: ids are stable */
+        uint32_t depth = make_varied_stack(f, s, &key), id = 0;
+        assert_int_equal(traces_put_id(t, f, depth, &key, 1, &id), TRACES_STORED);
+        assert_int_equal(id, s);
+    }
+    assert_int_equal(traces_distinct(t), N);
+    traces_buffer buf = {0};
+    for (uint64_t s = 1; s <= N; s++) {
+        uint32_t depth = make_varied_stack(f, s, &key), got_depth = 0;
+        const trace_frame *frames;
+        assert_true(traces_get(t, (uint32_t)s, &buf, &frames, &got_depth));
+        assert_int_equal(got_depth, depth);
+        assert_memory_equal(frames, f, depth * sizeof(trace_frame));
+        trace_key got;
+        assert_true(traces_get_key(t, (uint32_t)s, &got));
+        assert_true(got.tid == key.tid && got.event == key.event && got.state == key.state);
+    }
+    traces_buffer_free(&buf);
+    many_tally m = {0};
+    assert_int_equal(traces_for_each(t, check_order, &m), 0);
+    assert_int_equal(m.visited, N);
+    assert_int_equal(m.out_of_order, 0);
+    assert_int_equal(m.samples, 2 * N);
+    traces_reset(t);
+    memset(&m, 0, sizeof(m));
+    traces_for_each(t, check_order, &m);
+    assert_int_equal(m.visited, 0);
+    const trace_frame *frames;
+    uint32_t depth;
+    assert_false(traces_get(t, 1, &buf, &frames, &depth));
+    traces_destroy(t);
+}
+
+typedef struct {
+    uint64_t word;   /* the hash's 32 tag bits, then its 4 low bits (a position in 16 words) */
+    uint64_t hash, frame_id;
+} hashed_stack;
+
+static int by_word(const void *a, const void *b) {
+    uint64_t x = ((const hashed_stack *)a)->word, y = ((const hashed_stack *)b)->word;
+    return x < y ? -1 : x > y;
+}
+
+/* Two one-frame stacks whose index words are the same and whose cache and index positions in a table of
+ * 16 words are too: only their records' full hashes tell them apart. Found by search (birthday on 36 bits). */
+static void colliding_pair(trace_frame *a, trace_frame *b) {
+    enum { CANDIDATES = 1 << 20 };
+    hashed_stack *c = malloc(CANDIDATES * sizeof(*c));
+    assert_non_null(c);
+    trace_key key = {0, 0, 0};
+    for (uint64_t i = 0; i < CANDIDATES; i++) {
+        trace_frame f = {0x1000 + i, 0, FRAME_JAVA};
+        uint64_t h = traces_stack_hash(&f, 1, &key);
+        c[i] = (hashed_stack){(h >> 32) << 4 | (h & 15), h, f.id};
+    }
+    qsort(c, CANDIDATES, sizeof(*c), by_word);
+    size_t i = 1;
+    while (i < CANDIDATES && !(c[i].word == c[i - 1].word && c[i].hash != c[i - 1].hash)) i++;
+    assert_true(i < CANDIDATES);
+    *a = (trace_frame){c[i - 1].frame_id, 0, FRAME_JAVA};
+    *b = (trace_frame){c[i].frame_id, 0, FRAME_JAVA};
+    free(c);
+}
+
+static void test_index_word_collision(void **state) {
+    (void)state;
+    trace_frame a, b;
+    colliding_pair(&a, &b);
+    trace_key key = {0, 0, 0};
+    uint64_t ha = traces_stack_hash(&a, 1, &key), hb = traces_stack_hash(&b, 1, &key);
+    assert_true(ha != hb);
+    assert_int_equal(traces_index_word(ha, 1), traces_index_word(hb, 1));
+    trace_table *t = traces_create(16, 1024);   /* 16 words of cache, near and far region */
+    assert_int_equal(ha & t->near_mask, hb & t->near_mask);
+    assert_int_equal(ha & t->cache_mask, hb & t->cache_mask);
+    uint32_t ida = 0, idb = 0, id = 0;
+    assert_int_equal(traces_put_id(t, &a, 1, &key, 1, &ida), TRACES_STORED);
+    assert_int_equal(traces_put_id(t, &b, 1, &key, 10, &idb), TRACES_STORED);   /* not a's */
+    assert_true(ida != idb);
+    /* Each put finds its own stack whatever the shared cache word names last. */
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(traces_put_id(t, &a, 1, &key, 1, &id), TRACES_STORED);
+        assert_int_equal(id, ida);
+        assert_int_equal(traces_put_id(t, &a, 1, &key, 1, &id), TRACES_STORED);
+        assert_int_equal(id, ida);
+        assert_int_equal(traces_put_id(t, &b, 1, &key, 10, &id), TRACES_STORED);
+        assert_int_equal(id, idb);
+    }
+    const trace_frame *frames;
+    uint32_t depth;
+    traces_buffer buf = {0};
+    assert_true(traces_get(t, idb, &buf, &frames, &depth));
+    assert_int_equal(depth, 1);
+    assert_memory_equal(frames, &b, sizeof(b));
+    traces_buffer_free(&buf);
+    tally c = {0};
+    traces_for_each(t, count, &c);
+    assert_int_equal(c.stacks, 2);
+    assert_int_equal(c.samples, 7 + 4);
+    assert_int_equal(c.weight, 7 + 40);
+    assert_int_equal(traces_distinct(t), 2);
+    traces_destroy(t);
+}
+
 #define THREADS 8
 #define PER_THREAD 20000
 #define DISTINCT 50
@@ -275,6 +438,83 @@ static void test_concurrent_inserts(void **state) {
     traces_destroy(shared);
 }
 
+/* Threads that meet the same new stacks at the same time: every thread puts every stack (in the same order,
+ * so they race to create each one) three times. Exact counts per stack, one id per stack whatever thread
+ * asked, no stack twice; the records lost to races (a thread that took a record, then saw another thread
+ * publish the same stack first) are never visited. More stacks than the near region holds. */
+#define RACE_THREADS 4
+#define RACE_STACKS 10000
+#define RACE_PASSES 3
+
+static uint32_t race_ids[RACE_THREADS][RACE_STACKS + 1];
+static _Atomic int race_start;
+
+static void *racer(void *arg) {
+    uintptr_t me = (uintptr_t)arg;
+    trace_frame f[40];
+    trace_key key;
+    atomic_fetch_add(&race_start, 1);
+    while (atomic_load(&race_start) < RACE_THREADS) sched_yield();
+    for (int pass = 0; pass < RACE_PASSES; pass++) {
+        for (uint64_t s = 1; s <= RACE_STACKS; s++) {
+            uint32_t depth = make_varied_stack(f, s, &key), id = 0;
+            if (traces_put_id(shared, f, depth, &key, s, &id) != TRACES_STORED) return (void *)1;
+            if (pass && race_ids[me][s] != id) return (void *)2;
+            race_ids[me][s] = id;
+        }
+    }
+    return NULL;
+}
+
+typedef struct {
+    uint64_t samples[RACE_STACKS + 1], weight[RACE_STACKS + 1];
+    uint32_t stacks;
+} race_tally;
+
+static void count_race(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t samples,
+                       uint64_t weight, void *arg) {
+    (void)depth, (void)key;
+    race_tally *r = arg;
+    uint64_t seed = (frames[0].id - 0x7f0000000000ULL) / 512;
+    r->stacks++;
+    if (seed >= 1 && seed <= RACE_STACKS) {
+        r->samples[seed] += samples;
+        r->weight[seed] += weight;
+    }
+}
+
+static void test_concurrent_new_stacks(void **state) {
+    (void)state;
+    /* Room for the worst case, every thread's record lost to a race for every stack. */
+    shared = traces_create(64 * 1024, 1 << 20);
+    assert_true(RACE_THREADS * RACE_STACKS <= 64 * 1024 / 4 * 3);
+    static race_tally r;
+    uint64_t abandoned = 0;
+    for (int round = 0; round < 4; round++) {
+        traces_reset(shared);
+        atomic_store(&race_start, 0);
+        pthread_t threads[RACE_THREADS];
+        for (uintptr_t i = 0; i < RACE_THREADS; i++) pthread_create(&threads[i], NULL, racer, (void *)i);
+        for (int i = 0; i < RACE_THREADS; i++) {
+            void *rc;
+            pthread_join(threads[i], &rc);
+            assert_null(rc);
+        }
+        memset(&r, 0, sizeof(r));
+        traces_for_each(shared, count_race, &r);
+        assert_int_equal(r.stacks, RACE_STACKS);
+        assert_int_equal(traces_distinct(shared), RACE_STACKS);
+        for (uint64_t s = 1; s <= RACE_STACKS; s++) {
+            assert_int_equal(r.samples[s], RACE_THREADS * RACE_PASSES);
+            assert_int_equal(r.weight[s], RACE_THREADS * RACE_PASSES * s);
+            for (int i = 1; i < RACE_THREADS; i++) assert_int_equal(race_ids[i][s], race_ids[0][s]);
+        }
+        abandoned += atomic_load(&shared->abandoned);
+    }
+    print_message("records abandoned to races over 4 rounds: %llu\n", (unsigned long long)abandoned);
+    traces_destroy(shared);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_merge_and_keys),
@@ -286,6 +526,9 @@ int main(void) {
         cmocka_unit_test(test_packed_storage),
         cmocka_unit_test(test_escaped_frames_fill_the_arena),
         cmocka_unit_test(test_concurrent_inserts),
+        cmocka_unit_test(test_many_stacks),
+        cmocka_unit_test(test_index_word_collision),
+        cmocka_unit_test(test_concurrent_new_stacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
