@@ -13,6 +13,9 @@
 
 typedef struct {
     uintptr_t pc, sp, fp;
+    /* For a leaf in HotSpot code that keeps its caller in a register (walk_vm): rdx holds the exception pc
+     * in C2's exception blob, rbx the Method* in the interpreter's method entry. 0 when not known. */
+    uintptr_t dx, bx;
 } walk_regs;
 
 typedef enum {
