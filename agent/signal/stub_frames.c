@@ -126,7 +126,7 @@ typedef struct {
     uintptr_t grown, shrunk;   /* offsets just after `sub rsp, n` and after the matching `lea`/`add` */
 } subtype_shape;
 
-static _Atomic uintptr_t subtype_blob;
+static _Atomic uintptr_t subtype_blob, subtype_entry;
 static _Atomic uint64_t subtype_packed;
 
 static bool subtype_shape_of(const codeblob *b, subtype_shape *s) {
@@ -175,6 +175,7 @@ int stub_frames_subtype_check_depth(const codeblob *b, uintptr_t pc) {
         if (!subtype_shape_of(b, &s) || s.grown > 0xFFFF || s.shrunk > 0xFFFF) return -1;
         atomic_store_explicit(&subtype_packed, pack_shape(&s), memory_order_relaxed);
         atomic_store_explicit(&subtype_blob, b->blob, memory_order_release);
+        atomic_store_explicit(&subtype_entry, b->code_begin, memory_order_release);
     }
     uintptr_t off = pc - b->code_begin;
     if (off < s.pushes) return (int)off;
@@ -220,4 +221,31 @@ bool stub_frames_in_spill_copy(uintptr_t pc) {
     /* pop [rsp+d8] / pop [rsp+d32] */
     if (c[rex] != 0x8F || (c[rex + 1] != 0x44 && c[rex + 1] != 0x84) || c[rex + 2] != 0x24) return false;
     return push_rsp_slot_ends_at(pc);
+}
+
+/* True when the `call rel32` ending at 'end' calls 'target'. */
+static bool calls(uintptr_t end, uintptr_t target) {
+    uint8_t c[5];
+    return read_code(end - sizeof(c), c, sizeof(c)) && c[0] == 0xE8 && end + (uintptr_t)(intptr_t)read_i32(c + 1) == target;
+}
+
+/* The length of the push (opcode 0x50) or pop (0x58) of a 64-bit register at 'at' (REX.B or not), or 0. */
+static unsigned push_pop_at(uintptr_t at, uint8_t opcode) {
+    uint8_t c[2];
+    if (!read_code(at, c, sizeof(c))) return 0;
+    if (c[0] >= opcode && c[0] <= opcode + 7) return 1;
+    return c[0] == 0x41 && c[1] >= opcode && c[1] <= opcode + 7 ? 2 : 0;
+}
+
+unsigned stub_frames_subtype_args_pushed(uintptr_t pc) {
+    uintptr_t entry = atomic_load_explicit(&subtype_entry, memory_order_acquire);
+    if (!entry) return 0;   /* no sample has met the stub yet: its callers are rare */
+    /* push a; push b; call stub; pop; pop: at the call, or right after it, both are pushed */
+    if (calls(pc + 5, entry) || calls(pc, entry)) return 2;
+    unsigned len = push_pop_at(pc, 0x50);   /* at the second push */
+    if (len && calls(pc + len + 5, entry)) return 1;
+    for (len = 1; len <= 2; len++) {         /* after the first pop */
+        if (push_pop_at(pc - len, 0x58) == len && calls(pc - len, entry)) return 1;
+    }
+    return 0;
 }

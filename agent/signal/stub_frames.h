@@ -6,7 +6,7 @@
  *    a return address of the compiled frame at sp, in rdx: `push rdx; sub rsp, 8; ...; add rsp, 8; pop rdx;
  *    ...; jmp r8`.
  *  - C1's slow_subtype_check stub (Runtime1): frameless, called after its caller pushed two arguments (the
- *    sub and super klass); pushes rdi, rsi, rcx, rax, loads its arguments, (JDK 21+) `sub rsp, 32` around
+ *    sub and super klass; `push; push; call; pop; pop` in the caller); pushes rdi, rsi, rcx, rax, loads its arguments, (JDK 21+) `sub rsp, 32` around
  *    the secondary supers table lookup and `lea rsp, [rsp+32]` after it, then pops and returns.
  *  - A compiled method's prologue (MacroAssembler::verified_entry) between `sub rsp, N` and the store of
  *    rbp at its top: the frame is allocated, the caller's rbp still in rbp.
@@ -33,6 +33,11 @@ bool stub_frames_exception_blob(const codeblob *b, uintptr_t pc, int *ret_words)
 /* The words between sp and the return address of a leaf at pc in the slow_subtype_check stub b; its caller's
  * own frame starts two words above the return address (the pushed arguments). -1 when unknown. */
 int stub_frames_subtype_check_depth(const codeblob *b, uintptr_t pc);
+
+/* Words a C1 caller of slow_subtype_check has pushed when its leaf pc is in `push a; push b; call; pop; pop`:
+ * 1 at the second push, 2 at the call and right after it, 1 after the first pop; 0 elsewhere, and until a
+ * sample has met the stub. */
+unsigned stub_frames_subtype_args_pushed(uintptr_t pc);
 
 /* A leaf in a compiled method's prologue with its frame allocated but rbp not yet stored (pc at the store
  * right after `sub rsp, N`): true and the return address's offset from sp in bytes (N). */

@@ -158,7 +158,7 @@ typedef struct {
     uintptr_t seen_pc[2];          /* the last two compiled pcs identified in this walk (see identify) */
     pc_cache_identity seen_id[2];
     int seen_next;
-    uintptr_t dx, bx;              /* the leaf's rdx and rbx (walk_regs) */
+    uintptr_t dx, bx, r13;         /* the leaf's rdx, rbx and r13 (walk_regs) */
 } walk_state;
 
 static bool fail(walk_state *w, vmwalk_failure why);
@@ -467,13 +467,17 @@ static int step_known_stub(walk_state *w, const codeblob *b) {
 }
 
 /* A leaf in the interpreter whose rbp is no interpreter frame (below sp): the method entry before it builds
- * the frame (the Method* in rbx, the return address at sp) or remove_activation after `leave` (the return
- * address at sp). The method being entered is named when rbx names one. */
+ * the frame (the Method* in rbx, the caller's sp in r13 (a compiled caller's: the C2I adapter put the
+ * arguments between), the return address at sp) or remove_activation after `leave` (the return address at
+ * sp, the caller's sp in rbx). The method being entered is named when rbx names one. */
 static bool step_interpreter_unbuilt(walk_state *w) {
     walk_state caller = *w;
     named_method m;
+    bool entry = w->bx && name_method(w->bx, &m);
+    uintptr_t sender_sp = entry ? w->r13 : w->bx;
     if (!step_to_guessed(&caller, w->sp, w->fp)) return false;
-    if (self_naming(w) && w->bx && name_method(w->bx, &m) && !emit_interpreted(w, w->bx, 0)) return false;
+    if (sender_sp >= caller.sp && sender_sp - caller.sp < MAX_FRAME_BYTES) caller.usp = sender_sp;
+    if (entry && self_naming(w) && !emit_interpreted(w, w->bx, 0)) return false;
     w->pc = caller.pc;
     w->sp = caller.sp;
     w->usp = caller.usp;
@@ -519,6 +523,8 @@ static bool step_code_frame(walk_state *w) {
         return step_to_guessed(w, w->sp + ret_offset, w->fp) || fail(w, VMWALK_BAD_FRAME);
     if (w->leaf && !built) return step_unbuilt_leaf(w, b.frame_bytes) || fail(w, VMWALK_BAD_FRAME);
     if (w->leaf && b.kind == BLOB_NMETHOD) {
+        /* C1 code calls slow_subtype_check with two arguments pushed and pops them after the call. */
+        w->usp += stub_frames_subtype_args_pushed(w->pc) * WORD;
         epilogue_state e = epilogue_at(w->pc);
         uintptr_t saved;
         if (e == EPILOGUE_AT_POP)
@@ -544,7 +550,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0, regs.dx, regs.bx};
+                    0, out, max, 0, r, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0, regs.dx, regs.bx, regs.r13};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
