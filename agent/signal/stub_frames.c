@@ -223,29 +223,37 @@ bool stub_frames_in_spill_copy(uintptr_t pc) {
     return push_rsp_slot_ends_at(pc);
 }
 
-/* True when the `call rel32` ending at 'end' calls 'target'. */
-static bool calls(uintptr_t end, uintptr_t target) {
-    uint8_t c[5];
-    return read_code(end - sizeof(c), c, sizeof(c)) && c[0] == 0xE8 && end + (uintptr_t)(intptr_t)read_i32(c + 1) == target;
+/* Around a leaf pc in C1 code: the bytes from pc - CALL_BACK to pc + CALL_AHEAD, read once. */
+#define CALL_BACK 7
+#define CALL_AHEAD 9
+
+/* True when c[at] starts a `call rel32` (at is an index into the window, whose byte 0 is at 'base') whose
+ * target is 'target'. */
+static bool call_in(const uint8_t *c, int at, uintptr_t base, uintptr_t target) {
+    return at >= 0 && at + 5 <= CALL_BACK + CALL_AHEAD && c[at] == 0xE8 &&
+           base + (uintptr_t)at + 5 + (uintptr_t)(intptr_t)read_i32(c + at + 1) == target;
 }
 
-/* The length of the push (opcode 0x50) or pop (0x58) of a 64-bit register at 'at' (REX.B or not), or 0. */
-static unsigned push_pop_at(uintptr_t at, uint8_t opcode) {
-    uint8_t c[2];
-    if (!read_code(at, c, sizeof(c))) return 0;
-    if (c[0] >= opcode && c[0] <= opcode + 7) return 1;
-    return c[0] == 0x41 && c[1] >= opcode && c[1] <= opcode + 7 ? 2 : 0;
+/* The length of the push (opcode 0x50) or pop (0x58) of a 64-bit register starting at c[at] (REX.B or not),
+ * or 0. */
+static int push_pop_in(const uint8_t *c, int at, uint8_t opcode) {
+    if (at < 0 || at >= CALL_BACK + CALL_AHEAD) return 0;
+    if (c[at] >= opcode && c[at] <= opcode + 7) return 1;
+    return at + 1 < CALL_BACK + CALL_AHEAD && c[at] == 0x41 && c[at + 1] >= opcode && c[at + 1] <= opcode + 7 ? 2 : 0;
 }
 
 unsigned stub_frames_subtype_args_pushed(uintptr_t pc) {
     uintptr_t entry = atomic_load_explicit(&subtype_entry, memory_order_acquire);
+    uint8_t c[CALL_BACK + CALL_AHEAD];
     if (!entry) return 0;   /* no sample has met the stub yet: its callers are rare */
+    uintptr_t base = pc - CALL_BACK;
+    if (!read_code(base, c, sizeof(c))) return 0;
     /* push a; push b; call stub; pop; pop: at the call, or right after it, both are pushed */
-    if (calls(pc + 5, entry) || calls(pc, entry)) return 2;
-    unsigned len = push_pop_at(pc, 0x50);   /* at the second push */
-    if (len && calls(pc + len + 5, entry)) return 1;
-    for (len = 1; len <= 2; len++) {         /* after the first pop */
-        if (push_pop_at(pc - len, 0x58) == len && calls(pc - len, entry)) return 1;
+    if (call_in(c, CALL_BACK, base, entry) || call_in(c, CALL_BACK - 5, base, entry)) return 2;
+    int len = push_pop_in(c, CALL_BACK, 0x50);   /* at the second push */
+    if (len && call_in(c, CALL_BACK + len, base, entry)) return 1;
+    for (len = 1; len <= 2; len++) {              /* after the first pop */
+        if (push_pop_in(c, CALL_BACK - len, 0x58) == len && call_in(c, CALL_BACK - len - 5, base, entry)) return 1;
     }
     return 0;
 }
