@@ -39,6 +39,7 @@
 #include "nmethod_scopes.h"
 #include "pc_cache.h"
 #include "safe_read.h"
+#include "stub_frames.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -161,6 +162,7 @@ typedef struct {
     uintptr_t seen_pc[2];          /* the last two compiled pcs identified in this walk (see identify) */
     pc_cache_identity seen_id[2];
     int seen_next;
+    uintptr_t dx, bx, r13;         /* the leaf's rdx, rbx and r13 (walk_regs) */
 } walk_state;
 
 static bool fail(walk_state *w, vmwalk_failure why);
@@ -438,6 +440,55 @@ static bool step_to_call_site(walk_state *w, uintptr_t at) {
     return safe_read_word(at, &ret) && codeheap_contains(ret) && after_call(ret) && step_to(w, at, w->fp);
 }
 
+/* The exception pc in rdx as the return address of the compiled frame at sp (C2's exception blob before
+ * `push rdx` and after `pop rdx`): HotSpot makes it the pc of a call in that frame's nmethod. */
+static bool step_to_register_return(walk_state *w, uintptr_t ret) {
+    codeblob caller;
+    if (!codeheap_contains(ret) || !after_call(ret) || !codeblob_find(ret, &caller) || caller.kind != BLOB_NMETHOD)
+        return false;
+    w->pc = ret;
+    w->usp = w->sp;
+    return true;
+}
+
+/* A leaf in a stub stub_frames knows the frame of: 1 stepped to its caller, -1 its caller did not check out,
+ * 0 not such a stub or a pc its rule does not know. */
+static int step_known_stub(walk_state *w, const codeblob *b) {
+    int words = -1;
+    switch (stub_frames_kind(b)) {
+    case STUB_EXCEPTION_BLOB:
+        if (!stub_frames_exception_blob(b, w->pc, &words)) return 0;
+        if (words < 0) return step_to_register_return(w, w->dx) ? 1 : -1;
+        return step_to_guessed(w, w->sp + (uintptr_t)words * WORD, w->fp) ? 1 : -1;
+    case STUB_C1_SUBTYPE_CHECK:
+        if ((words = stub_frames_subtype_check_depth(b, w->pc)) < 0) return 0;
+        if (!step_to_guessed(w, w->sp + (uintptr_t)words * WORD, w->fp)) return -1;
+        w->usp += 2 * WORD;   /* the caller's frame is above the two arguments it pushed */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* A leaf in the interpreter whose rbp is no interpreter frame (below sp): the method entry before it builds
+ * the frame (the Method* in rbx, the caller's sp in r13 (a compiled caller's: the C2I adapter put the
+ * arguments between), the return address at sp) or remove_activation after `leave` (the return address at
+ * sp, the caller's sp in rbx). The method being entered is named when rbx names one. */
+static bool step_interpreter_unbuilt(walk_state *w) {
+    walk_state caller = *w;
+    named_method m;
+    bool entry = w->bx && name_method(w->bx, &m);
+    uintptr_t sender_sp = entry ? w->r13 : w->bx;
+    if (!step_to_guessed(&caller, w->sp, w->fp)) return false;
+    if (sender_sp >= caller.sp && sender_sp - caller.sp < MAX_FRAME_BYTES) caller.usp = sender_sp;
+    if (entry && self_naming(w) && !emit_interpreted(w, w->bx, 0)) return false;
+    w->pc = caller.pc;
+    w->sp = caller.sp;
+    w->usp = caller.usp;
+    w->fp = caller.fp;
+    return true;
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -454,7 +505,7 @@ static bool step_code_frame(walk_state *w) {
         uintptr_t method, bcp = 0;
         if (!safe_read_word(w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD, &method) ||
             w->fp < w->sp)
-            return fail(w, VMWALK_BAD_FRAME);
+            return (w->leaf && step_interpreter_unbuilt(w)) || fail(w, VMWALK_BAD_FRAME);
         if (layout.interp_bcp_slot) safe_read_word(w->fp + (uintptr_t)(intptr_t)layout.interp_bcp_slot * WORD, &bcp);
         if (!(self_naming(w) ? emit_interpreted(w, method, bcp) : emit_java(w, method, FRAME_JAVA_INTERPRETED)))
             return false;
@@ -464,13 +515,20 @@ static bool step_code_frame(walk_state *w) {
     /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
      * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
     if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
+    int stub_step = b.kind == BLOB_STUB && w->leaf ? step_known_stub(w, &b) : 0;
+    if (stub_step) return stub_step > 0 || fail(w, VMWALK_BAD_FRAME);
     if (b.kind == BLOB_NMETHOD && !(hit               ? emit_cached(w, &cached)
                                     : self_naming(w) ? emit_compiled(w, &b, known ? &id : NULL)
                                                      : emit_java(w, b.method, compiled_kind(nmethod_scopes_tier(b.blob)))))
         return false;
     bool built = b.frame_bytes >= 2 * WORD && b.frame_complete && w->pc >= b.frame_complete;
+    uintptr_t ret_offset;
+    if (w->leaf && !built && b.kind == BLOB_NMETHOD && stub_frames_prologue_unsaved_rbp(w->pc, &ret_offset))
+        return step_to_guessed(w, w->sp + ret_offset, w->fp) || fail(w, VMWALK_BAD_FRAME);
     if (w->leaf && !built) return step_unbuilt_leaf(w, b.frame_bytes) || fail(w, VMWALK_BAD_FRAME);
     if (w->leaf && b.kind == BLOB_NMETHOD) {
+        /* C1 code calls slow_subtype_check with two arguments pushed and pops them after the call. */
+        w->usp += stub_frames_subtype_args_pushed(w->pc) * WORD;
         epilogue_state e = epilogue_at(w->pc);
         uintptr_t saved;
         if (e == EPILOGUE_AT_POP)
@@ -485,6 +543,10 @@ static bool step_code_frame(walk_state *w) {
                fail(w, VMWALK_BAD_FRAME);
     uintptr_t sender_sp = w->usp + b.frame_bytes, saved_fp;
     if (safe_read_word(sender_sp - 2 * WORD, &saved_fp) && step_to(w, sender_sp - WORD, saved_fp)) return true;
+    /* A leaf amid C2's stack-to-stack copy has one word pushed below its frame. */
+    if (w->leaf && b.kind == BLOB_NMETHOD && stub_frames_in_spill_copy(w->pc) &&
+        safe_read_word(sender_sp + WORD, &saved_fp) && step_to(w, sender_sp + 2 * WORD, saved_fp))
+        return true;
     /* A leaf in its epilogue: the frame is already popped. */
     return (w->leaf && step_unbuilt_leaf(w, 0)) || fail(w, VMWALK_BAD_FRAME);
 }
@@ -492,7 +554,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0};
+                    0, out, max, 0, r, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0, regs.dx, regs.bx, regs.r13};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
