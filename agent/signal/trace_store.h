@@ -1,11 +1,13 @@
 /*
  * [signal-safe] trace_store: the session's call-trace storage as the signal path sees it. Stacks go into
- * one table; a JFR recording gives it a second one and the two take turns (trace_store_swap), so that a
- * crowded table is read for a closed chunk and reset while handlers fill the other. Each stored stack can
+ * one table; a JFR recording, and a loop= session of any format, give it a second one and the two take
+ * turns (trace_store_swap), so that a crowded table is read for a closed chunk or period and reset while
+ * handlers fill the other. Each stored stack can
  * also be queued, with its time and thread, for the JFR writer thread (sample_ring).
  *
  * trace_store_put runs in signal handlers (signal/trace_store.c); configuring, swapping and looking the
- * tables up are outside them (trace_store_swap.c): the profiler configures, the JFR writer swaps.
+ * tables up are outside them (trace_store_swap.c): the profiler configures, the JFR writer (chunks) and the
+ * loop thread (periods) swap.
  */
 #ifndef LIBPROF_TRACE_STORE_H
 #define LIBPROF_TRACE_STORE_H
