@@ -10,6 +10,7 @@
 #include "pc_cache.h"
 
 #include "nmethod_scopes.h"
+#include "seq_slot.h"
 
 #include <stdatomic.h>
 
@@ -37,7 +38,7 @@ static void set(_Atomic uint64_t *s, int i, uint64_t v) {
 
 bool pc_cache_get(uintptr_t pc, const pc_cache_identity *id, pc_cache_value *out) {
     _Atomic uint64_t *s = slots[pc_cache_slot(pc)];
-    uint64_t seq = atomic_load_explicit(&s[W_SEQ], memory_order_acquire);
+    uint64_t seq = seq_slot_read_begin(&s[W_SEQ]);
     if ((seq & 1) || word(s, W_PC) != pc || word(s, W_BLOB) != id->blob || word(s, W_METHOD) != id->method ||
         word(s, W_COMPILE_ID) != (uint64_t)id->compile_id)
         return false;
@@ -52,20 +53,14 @@ bool pc_cache_get(uintptr_t pc, const pc_cache_identity *id, pc_cache_value *out
         out->frames[i] = (trace_frame){word(s, W_FRAMES + 2 * (int)i), (int32_t)(uint32_t)packed,
                                        (int32_t)(uint32_t)(packed >> 32)};
     }
-    /* Everything read above happens before the second read of the sequence. */
-    atomic_thread_fence(memory_order_acquire);
-    return atomic_load_explicit(&s[W_SEQ], memory_order_relaxed) == seq;
+    return seq_slot_read_valid(&s[W_SEQ], seq);
 }
 
 void pc_cache_put(uintptr_t pc, const pc_cache_identity *id, const pc_cache_value *v) {
     if (v->count <= 0 || v->count > PC_CACHE_FRAMES) return;
     _Atomic uint64_t *s = slots[pc_cache_slot(pc)];
-    uint64_t seq = atomic_load_explicit(&s[W_SEQ], memory_order_relaxed);
-    if ((seq & 1) ||
-        !atomic_compare_exchange_strong_explicit(&s[W_SEQ], &seq, seq + 1, memory_order_acquire, memory_order_relaxed))
-        return;
-    /* The odd sequence is visible before any word changes. */
-    atomic_thread_fence(memory_order_release);
+    uint64_t seq;
+    if (!seq_slot_write_begin(&s[W_SEQ], &seq)) return;
     set(s, W_PC, pc);
     set(s, W_BLOB, id->blob);
     set(s, W_METHOD, id->method);
@@ -79,7 +74,7 @@ void pc_cache_put(uintptr_t pc, const pc_cache_identity *id, const pc_cache_valu
         set(s, W_FRAMES + 2 * i, v->frames[i].id);
         set(s, W_FRAMES + 2 * i + 1, (uint64_t)(uint32_t)v->frames[i].bci | (uint64_t)(uint32_t)v->frames[i].kind << 32);
     }
-    atomic_store_explicit(&s[W_SEQ], seq + 2, memory_order_release);
+    seq_slot_write_end(&s[W_SEQ], seq);
 }
 
 void pc_cache_clear(void) {

@@ -7,6 +7,8 @@
  */
 #include "unwind_cache.h"
 
+#include "seq_slot.h"
+
 #include <stdatomic.h>
 
 enum { W_SEQ, W_PC, W_SET, W_ROW, WORDS };
@@ -24,14 +26,12 @@ static uint64_t pack(const unwind_row *r) {
 bool unwind_cache_get(uintptr_t pc, const void *set, unwind_row *out) {
     if (!set) return false;  /* an empty slot's words are zeros: no set is never an entry */
     _Atomic uint64_t *s = slots[unwind_cache_slot(pc)];
-    uint64_t seq = atomic_load_explicit(&s[W_SEQ], memory_order_acquire);
+    uint64_t seq = seq_slot_read_begin(&s[W_SEQ]);
     if ((seq & 1) || atomic_load_explicit(&s[W_PC], memory_order_relaxed) != pc ||
         atomic_load_explicit(&s[W_SET], memory_order_relaxed) != (uint64_t)(uintptr_t)set)
         return false;
     uint64_t row = atomic_load_explicit(&s[W_ROW], memory_order_relaxed);
-    /* Everything read above happens before the second read of the sequence. */
-    atomic_thread_fence(memory_order_acquire);
-    if (atomic_load_explicit(&s[W_SEQ], memory_order_relaxed) != seq) return false;
+    if (!seq_slot_read_valid(&s[W_SEQ], seq)) return false;
     *out = (unwind_row){.pc_offset = 0, .cfa_offset = (int32_t)(uint32_t)row,
                         .fp_offset = (int16_t)(uint16_t)(row >> 32), .cfa_reg = (uint8_t)(row >> 48)};
     return true;
@@ -40,16 +40,12 @@ bool unwind_cache_get(uintptr_t pc, const void *set, unwind_row *out) {
 void unwind_cache_put(uintptr_t pc, const void *set, const unwind_row *row) {
     if (!set) return;
     _Atomic uint64_t *s = slots[unwind_cache_slot(pc)];
-    uint64_t seq = atomic_load_explicit(&s[W_SEQ], memory_order_relaxed);
-    if ((seq & 1) ||
-        !atomic_compare_exchange_strong_explicit(&s[W_SEQ], &seq, seq + 1, memory_order_acquire, memory_order_relaxed))
-        return;
-    /* The odd sequence is visible before any word changes. */
-    atomic_thread_fence(memory_order_release);
+    uint64_t seq;
+    if (!seq_slot_write_begin(&s[W_SEQ], &seq)) return;
     atomic_store_explicit(&s[W_PC], pc, memory_order_relaxed);
     atomic_store_explicit(&s[W_SET], (uint64_t)(uintptr_t)set, memory_order_relaxed);
     atomic_store_explicit(&s[W_ROW], pack(row), memory_order_relaxed);
-    atomic_store_explicit(&s[W_SEQ], seq + 2, memory_order_release);
+    seq_slot_write_end(&s[W_SEQ], seq);
 }
 
 void unwind_cache_clear(void) {

@@ -12,6 +12,10 @@
 #include <stdint.h>
 #include <time.h>
 
+/* The race's switch and the readers' tallies, one set per test program. */
+static _Atomic int racing;
+static _Atomic uint64_t race_hits, race_bad;
+
 /* The next of a thread's pseudo-random picks among k choices (n: its state, seeded by its argument). */
 static inline uint64_t race_pick(uint64_t *n, uint64_t k) {
     *n = *n * 6364136223846793005ULL + 1442695040888963407ULL;

@@ -120,8 +120,6 @@ static void another_identity_never_gets_the_old_chain(void **state) {
 /* Writers storing three nmethods' chains for one pc while readers look it up: every hit
  * must be exactly the chain of the identity asked for, never a mix or another nmethod's. */
 #define RACE_PCS 1
-static _Atomic int racing;
-static _Atomic uint64_t race_hits, race_bad;
 
 static void *race_writer(void *arg) {
     uint64_t n = (uint64_t)(uintptr_t)arg;

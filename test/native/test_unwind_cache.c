@@ -77,8 +77,6 @@ static void colliding_pc_evicts_the_older(void **state) {
 
 /* Writers storing three (set, row) pairs for one pc while readers look it up: every hit must be exactly the
  * row stored with the set asked for, never one stored with another set. */
-static _Atomic int racing;
-static _Atomic uint64_t race_hits, race_bad;
 
 static void *race_writer(void *arg) {
     uint64_t n = (uint64_t)(uintptr_t)arg;
