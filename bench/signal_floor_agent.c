@@ -7,7 +7,14 @@
  * timer interrupt, the signal's delivery and return, the re-arm. The rest of a profiler's overhead is its
  * own work. Benchmark code, never loaded by libprof.
  *
- * Options: the interval in nanoseconds (default 1000000). At exit it prints "FLOOR_SAMPLES <n>".
+ * With ",timer" it measures the timer alone: the same event per thread, but counting continuously with no
+ * signal; its samples go to a larger ring that a thread of this agent drains every 10 ms. That is the
+ * lower bound of any design built on a perf cpu-clock event per thread, even one that never interrupts the
+ * application with a signal (the kernel copying registers and stack into the ring instead), so the signal
+ * floor minus the timer floor is all such a design could save.
+ *
+ * Options: the interval in nanoseconds (default 1000000), then optionally ",timer". At exit it prints
+ * "FLOOR_SAMPLES <n>".
  */
 #define _GNU_SOURCE
 #include <jvmti.h>
@@ -26,24 +33,58 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_FD 65536
 #define RING_PAGES 2   /* the metadata page and one data page, as libprof's engine maps */
+#define TIMER_RING_PAGES 9  /* timer mode: 8 data pages hold well over 10 ms of samples at 100 us */
 
 static uint64_t period_ns = 1000000;
-static void *rings[MAX_FD];
+static bool timer_only;
+static void *_Atomic rings[MAX_FD];
+static _Atomic int highest_fd = -1;
 static _Atomic long samples;
 
 static void on_signal(int signo, siginfo_t *info, void *context) {
     (void)signo;
     (void)context;
     int fd = info->si_fd;
-    if (fd < 0 || fd >= MAX_FD || !rings[fd]) return;
-    struct perf_event_mmap_page *meta = rings[fd];
+    if (fd < 0 || fd >= MAX_FD || !atomic_load(&rings[fd])) return;
+    struct perf_event_mmap_page *meta = atomic_load(&rings[fd]);
     __atomic_store_n(&meta->data_tail, __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
     ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
     atomic_fetch_add_explicit(&samples, 1, memory_order_relaxed);
+}
+
+/* Timer mode: count the samples the kernel wrote (and those it lost for want of room) and free the room. */
+static void drain_rings(void) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), room = (TIMER_RING_PAGES - 1) * page;
+    for (int fd = 0; fd <= atomic_load(&highest_fd); fd++) {
+        struct perf_event_mmap_page *meta = atomic_load(&rings[fd]);
+        if (!meta) continue;
+        const char *data = (const char *)meta + page;
+        uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE), tail = meta->data_tail;
+        while (tail < head) {
+            const struct perf_event_header *h = (const void *)(data + tail % room);
+            if (h->type == PERF_RECORD_SAMPLE) atomic_fetch_add(&samples, 1);
+            /* PERF_RECORD_LOST: header, id, count; a record may wrap around the ring's end */
+            if (h->type == PERF_RECORD_LOST) atomic_fetch_add(&samples, *(const long *)(data + (tail + 16) % room));
+            if (h->size == 0) break;
+            tail += h->size;
+        }
+        __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
+    }
+}
+
+static void *drain_thread(void *unused) {
+    (void)unused;
+    for (;;) {
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        drain_rings();
+    }
+    return NULL;
 }
 
 /* A thread listed at VMInit may also report its start: armed once. */
@@ -70,7 +111,7 @@ static void arm(int tid) {
     a.disabled = 1;
     a.exclude_idle = 1;
     a.exclude_hv = 1;
-    a.wakeup_events = 1;
+    a.wakeup_events = timer_only ? 0 : 1;
     a.sample_type = PERF_SAMPLE_CALLCHAIN;
     a.exclude_callchain_user = 1;
     int fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -79,15 +120,18 @@ static void arm(int tid) {
         close(fd);
         return;
     }
-    void *ring = mmap(NULL, RING_PAGES * (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    size_t pages = timer_only ? TIMER_RING_PAGES : RING_PAGES;
+    void *ring = mmap(NULL, pages * (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     struct f_owner_ex owner = {F_OWNER_TID, tid};
-    if (ring == MAP_FAILED || fcntl(fd, F_SETSIG, SIGPROF) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 ||
-        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0) {
+    if (ring == MAP_FAILED || (!timer_only && (fcntl(fd, F_SETSIG, SIGPROF) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 ||
+                                               fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0))) {
         close(fd);
         return;
     }
-    rings[fd] = ring;
-    ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+    atomic_store(&rings[fd], ring);
+    for (int high = atomic_load(&highest_fd); fd > high && !atomic_compare_exchange_weak(&highest_fd, &high, fd);) {}
+    if (timer_only) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+    else ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
 }
 
 static void JNICALL thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
@@ -112,6 +156,7 @@ static void JNICALL vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
 static void JNICALL vm_death(jvmtiEnv *jvmti, JNIEnv *jni) {
     (void)jvmti;
     (void)jni;
+    if (timer_only) drain_rings();
     fprintf(stderr, "FLOOR_SAMPLES %ld\n", atomic_load(&samples));
 }
 
@@ -120,8 +165,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     if (options && *options) {
         char *end;
         unsigned long long ns = strtoull(options, &end, 10);
-        if (*end || ns < 100000) {
-            fprintf(stderr, "signal_floor_agent: bad interval '%s': nanoseconds, at least 100000\n", options);
+        timer_only = strcmp(end, ",timer") == 0;
+        if ((*end && !timer_only) || ns < 100000) {
+            fprintf(stderr, "signal_floor_agent: bad options '%s': an interval in nanoseconds, at least 100000,"
+                    " optionally followed by ,timer\n", options);
             return JNI_ERR;
         }
         period_ns = ns;
@@ -142,5 +189,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    pthread_t drainer;
+    if (timer_only && pthread_create(&drainer, NULL, drain_thread, NULL) != 0) return JNI_ERR;
     return JNI_OK;
 }

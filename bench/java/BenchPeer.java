@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  *
  * Usage: java BenchPeer full|quick|plan <java_home> <libprof.so> <class path> <out dir> [async-profiler home]
  * The class path holds bench-classes and test-classes (Demo). plan prints the configurations and stops. When
- * libsignal_floor_agent.so is beside libprof.so, a "signal floor" configuration runs too (aboveFloor).
+ * libsignal_floor_agent.so is beside libprof.so, a "signal floor" and a "timer floor" configuration run too
+ * (aboveFloor).
  * System properties: peer.rounds, peer.scale (work per JVM), peer.workloads (demo,deep,pool,javac),
  * peer.rss (CPU seconds per thread of the RSS run; 0 skips it).
  */
@@ -38,7 +39,7 @@ public class BenchPeer {
             "[deopt]", "[safepoint]");
     static final List<String> COST_BUCKETS = List.of("1-16", "17-64", "65-256", ">256");
 
-    enum Kind { NONE, LIBPROF, PEER, FLOOR }
+    enum Kind { NONE, LIBPROF, PEER, FLOOR, TIMER }
 
     record Config(Kind kind, String interval, int copy) {
         String label() {
@@ -47,6 +48,7 @@ public class BenchPeer {
                 case LIBPROF -> "libprof " + interval;
                 case PEER -> "async-profiler " + interval;
                 case FLOOR -> "signal floor " + interval;
+                case TIMER -> "timer floor " + interval;
             };
         }
     }
@@ -95,11 +97,13 @@ public class BenchPeer {
             configs.add(new Config(Kind.LIBPROF, interval, 0));
             if (peerLibrary != null) configs.add(new Config(Kind.PEER, interval, 0));
         }
-        // The signal floor, built beside libprof (bench/signal_floor_agent.c): what the mechanism alone costs.
+        // The floors, built beside libprof (bench/signal_floor_agent.c): what the mechanism alone costs, and
+        // what its timer alone costs.
         Path floor = Path.of(libprof).resolveSibling("libsignal_floor_agent.so");
         if (Files.isRegularFile(floor)) {
             floorAgent = floor.toString();
             configs.add(new Config(Kind.FLOOR, "1ms", 0));
+            configs.add(new Config(Kind.TIMER, "1ms", 0));
         }
         System.out.println("BenchPeer: " + rounds + " rounds x " + workloads.size() + " workloads x " + configs.size()
                 + " configurations " + configs.stream().map(Config::label).toList() + ", workloads "
@@ -175,8 +179,8 @@ public class BenchPeer {
         } else if (c.kind() == Kind.PEER) {
             profile = out.resolve("peer-" + id + "-" + w.name() + "-async-profiler.collapsed");
             cmd.add("-agentpath:" + peerLibrary + "=start,event=cpu,interval=" + c.interval() + ",file=" + profile);
-        } else if (c.kind() == Kind.FLOOR) {
-            cmd.add("-agentpath:" + floorAgent + "=" + nanoseconds(c.interval()));
+        } else if (c.kind() == Kind.FLOOR || c.kind() == Kind.TIMER) {
+            cmd.add("-agentpath:" + floorAgent + "=" + nanoseconds(c.interval()) + (c.kind() == Kind.TIMER ? ",timer" : ""));
         }
         cmd.addAll(List.of("-cp", classPath));
         cmd.addAll(w.command());
@@ -193,7 +197,7 @@ public class BenchPeer {
         if (c.kind() == Kind.LIBPROF) return libprofRun(cpu, wall, cpuTotal, Files.readString(profile));
         if (c.kind() == Kind.PEER) return peerRun(cpu, wall, cpuTotal, Files.readAllLines(profile));
         Matcher floorSamples = Pattern.compile("FLOOR_SAMPLES (\\d+)").matcher(output);
-        long samples = c.kind() == Kind.FLOOR && floorSamples.find() ? Long.parseLong(floorSamples.group(1)) : 0;
+        long samples = c.kind() != Kind.NONE && floorSamples.find() ? Long.parseLong(floorSamples.group(1)) : 0;
         return new Run(cpu, wall, cpuTotal, samples, 0, Map.of(), Map.of(), "-");
     }
 
@@ -308,7 +312,8 @@ public class BenchPeer {
     /**
      * The signal floor: the same workload under the bare sampling mechanism (perf cpu-clock per thread, signal,
      * re-arm, an empty handler). Its cost per sample is paid by both profilers alike; what each costs above it
-     * is its own work (walking, naming, storing, and what that does to the application's caches).
+     * is its own work (walking, naming, storing, and what that does to the application's caches). The timer
+     * floor splits the floor: the timer's interrupts alone, against the signal's delivery and the re-arm.
      */
     static void aboveFloor(Table t, Workload w, Map<Config, List<Run>> runs, List<Double> baseline, List<Double> baseTotal,
                            Config lp, Config ap) {
@@ -317,6 +322,16 @@ public class BenchPeer {
         t.row(w.name() + ": signal floor (perf cpu-clock per thread, empty handler), 1ms",
                 "overhead " + spread(floorOver, "%+.1f") + " %; " + spread(floorPerSample, "%.1f") + " us per sample",
                 "(the same mechanism)", "-", "-", "-");
+        List<Run> timer = runs.get(new Config(Kind.TIMER, "1ms", 0));
+        if (timer != null) {
+            List<Double> timerPerSample = perSample(timer, baseTotal);
+            t.row(w.name() + ": timer floor (the same event counting, no signal, ring drained by a thread), 1ms",
+                    "overhead " + spread(overheads(timer, baseline), "%+.1f") + " %; " + spread(timerPerSample, "%.1f")
+                            + " us per sample", "(the same timer)", "-", "-", "-");
+            t.row(w.name() + ": signal delivery and re-arm (signal floor minus timer floor), 1ms",
+                    spread(minus(floorPerSample, timerPerSample), "%.1f") + " us per sample",
+                    "(all a signal-free design could save)", "-", "-", "-");
+        }
         List<Double> lpAbove = minus(perSample(runs.get(lp), baseTotal), floorPerSample);
         List<Double> apAbove = minus(perSample(runs.get(ap), baseTotal), floorPerSample);
         t.row(w.name() + ": extra process CPU per sample above the signal floor, 1ms", spread(lpAbove, "%.1f") + " us",
