@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -77,8 +78,13 @@ static void drain_rings(void) {
     }
 }
 
+static bool claim_tid(int tid);
+static _Atomic bool drainer_claimed;
+
 static void *drain_thread(void *unused) {
     (void)unused;
+    claim_tid((int)syscall(SYS_gettid));   /* the drainer is ours, not the application's: never armed */
+    atomic_store(&drainer_claimed, true);
     for (;;) {
         struct timespec pause = {0, 10 * 1000 * 1000};
         nanosleep(&pause, NULL);
@@ -191,5 +197,6 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
     pthread_t drainer;
     if (timer_only && pthread_create(&drainer, NULL, drain_thread, NULL) != 0) return JNI_ERR;
+    while (timer_only && !atomic_load(&drainer_claimed)) sched_yield();
     return JNI_OK;
 }
