@@ -339,6 +339,9 @@ static uint64_t engine_interval(const prof_options *o, const engine *e, bool fir
  * written) and starts the next one under the next %n, until the session is stopped or the VM dies. */
 static unsigned long loop_sequence;
 static bool loop_restarting;
+/* A loop period could not start (its file could not be created, say): the loop thread tries again when that
+ * period would have ended, each period keeping its number; `stop` ends the wait. */
+static bool loop_waiting;
 static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);   /* start_locked called by the loop itself: no second loop thread */
 
 /* Ends a loop period without stopping (loop_goes_on) and moves on to the next %n: the engines go on
@@ -405,14 +408,16 @@ static void *loop_thread(void *arg) {
         uint64_t ns = (uint64_t)deadline.tv_nsec + session.loop_ns % 1000000000ULL;
         deadline.tv_sec += (time_t)(session.loop_ns / 1000000000ULL + ns / 1000000000ULL);
         deadline.tv_nsec = (long)(ns % 1000000000ULL);
-        while (running && session_id == my_session && !vm_dead) {
+        while ((running || loop_waiting) && session_id == my_session && !vm_dead) {
             if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
         }
-        if (!running || session_id != my_session || vm_dead) break;
+        if (!(running || loop_waiting) || session_id != my_session || vm_dead) break;
         prof_options next = session;
         char err[512];
         uint64_t ended = now_ns();
-        if (loop_goes_on) {
+        if (loop_waiting) {
+            filepath_set_sequence(++loop_sequence);   /* the period that could not start keeps its number */
+        } else if (loop_goes_on) {
             loop_rotate_locked();   /* stops the engines only when it cannot go on */
         } else {
             stop_locked();
@@ -424,11 +429,16 @@ static void *loop_thread(void *arg) {
         int rc = start_locked(&next, false, err, sizeof(err));
         loop_restarting = false;
         if (rc) {
-            log_error("loop: cannot start period %lu: %s", loop_sequence, err);
-            break;
+            log_error("loop: cannot start period %lu: %s; trying again when it would have ended", loop_sequence, err);
+            loop_waiting = true;
+            my_session = session_id;
+            continue;
         }
-        log_debug("loop: %.1f ms unsampled between periods %lu and %lu (stopped, written, restarted)",
-                  (now_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
+        if (loop_waiting) log_info("loop: period %lu started (the periods that could not start were not sampled)", loop_sequence);
+        else
+            log_debug("loop: %.1f ms unsampled between periods %lu and %lu (stopped, written, restarted)",
+                      (now_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
+        loop_waiting = false;
         my_session = session_id;
     }
     pthread_mutex_unlock(&lock);
@@ -598,6 +608,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     started_ns = now_ns();
     running = true;
     loop_goes_on = goes_on;
+    if (!loop_restarting) loop_waiting = false;   /* a new session: an old loop's wait ends with it */
     session_id++;
     if ((session.timeout_s && start_timeout(err, errlen)) ||
         (session.loop_ns && !loop_restarting && start_loop(err, errlen))) {
@@ -704,7 +715,13 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
             break;
         case ACTION_STOP:
         case ACTION_DUMP:
-            if (running) {
+            if (!running && loop_waiting && o->action == ACTION_STOP) {
+                /* Nothing was sampled since the period that could not start: ending the wait is the stop. */
+                loop_waiting = false;
+                session_id++;
+                pthread_cond_broadcast(&timeout_cond);
+                log_info("loop: stopped while waiting to start period %lu", loop_sequence);
+            } else if (running) {
                 if (o->action == ACTION_STOP) stop_locked();
                 rc = dump_locked(o, err, errlen);
             } else {

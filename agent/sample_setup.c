@@ -33,7 +33,11 @@ int sample_configure(const sample_config *cfg) {
     return 0;
 }
 
+/* What sample_take_counters cleared, so a reader that follows the rate across loop= periods sees one count. */
+static _Atomic uint64_t signals_taken;
+
 void sample_reset_counters(void) {
+    atomic_store(&signals_taken, 0);
     atomic_fetch_add(&sampling.generation, 1);
     sample_cost_reset();
     atomic_store(&sampling.signals, 0);
@@ -78,6 +82,11 @@ void sample_get_counters(sample_counters *out) {
 
 void sample_take_counters(sample_counters *out) {
     read_counters(out, true);
+    atomic_fetch_add(&signals_taken, out->signals);
+}
+
+uint64_t sample_signals_total(void) {
+    return atomic_load(&signals_taken) + atomic_load(&sampling.signals);
 }
 
 const char *sample_drop_reason_name(drop_reason r) {

@@ -22,6 +22,9 @@ void sample_get_counters(sample_counters *out);
 /* Reads the counters and clears them at once, each by one atomic exchange, while sampling goes on: every
  * count lands in exactly one reading (loop= periods that do not stop the engines). */
 void sample_take_counters(sample_counters *out);
+/* Handler invocations since the process began, whatever loop= periods took: only differences mean anything
+ * (sample_reset_counters clears the current count). */
+uint64_t sample_signals_total(void);
 
 const char *sample_drop_reason_name(drop_reason r);
 

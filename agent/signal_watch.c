@@ -119,12 +119,11 @@ typedef struct {
 static void check_rate(rate_window *w) {
     uint64_t now = clock_ns(CLOCK_MONOTONIC);
     if (now - w->at_ns < RATE_WINDOW_NS) return;
-    sample_counters c;
-    sample_get_counters(&c);
+    uint64_t signals = sample_signals_total();
     uint64_t cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     uint64_t period = interval > RATE_SLOWEST_PERIOD_NS ? interval : RATE_SLOWEST_PERIOD_NS;
     double expected = (double)(cpu - w->cpu_ns) / (double)period;
-    uint64_t got = c.signals - w->signals;
+    uint64_t got = signals - w->signals;
     if (!w->warned && !gave_up && engine_weighs_time(watched) && !have_note() && expected >= RATE_MIN_EXPECTED &&
         (double)got < expected * RATE_REPORT_BELOW) {
         w->warned = true;
@@ -132,7 +131,7 @@ static void check_rate(rate_window *w) {
                "profiling signal or timer may be blocked or taken by another party, or the busy threads are "
                "not sampled", seconds_in(), (unsigned long long)got, (double)(cpu - w->cpu_ns) / 1e9, expected);
     }
-    *w = (rate_window){now, cpu, c.signals, w->warned};
+    *w = (rate_window){now, cpu, signals, w->warned};
 }
 
 /* The rate check's window and whether the timer's loss was warned: the watch thread's own, set at start. */
@@ -155,9 +154,7 @@ int signal_watch_start(const engine *e, uint64_t interval_ns, bool resume) {
     interval = interval_ns;
     started_ns = clock_ns(CLOCK_MONOTONIC);
     gave_up = false;
-    sample_counters c;
-    sample_get_counters(&c);
-    rate = (rate_window){clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_PROCESS_CPUTIME_ID), c.signals, false};
+    rate = (rate_window){clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_PROCESS_CPUTIME_ID), sample_signals_total(), false};
     timer_warned = false;
     return periodic_start(&thread, CHECK_PERIOD_NS, watch);
 }

@@ -3,6 +3,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,7 @@ public class IntegrationTest {
                 case "timeout" -> timeout();
                 case "long_interval_exit" -> longIntervalExit();
                 case "loop_covers_run" -> loopCoversRun();
+                case "loop_dir_gone" -> loopDirGone();
                 case "attach_load" -> attachLoad();
                 case "app_owns_sigprof" -> appOwnsSigprof();
                 case "stress" -> stress(Double.parseDouble(System.getProperty("stress.seconds", "1.5")),
@@ -661,6 +663,55 @@ public class IntegrationTest {
             // The truth allows a late round or two.
             check(Math.abs(sampled - truth) <= 0.06 * truth, String.format(
                     "%s: the periods cover %.2f s of halfsleeper's %.2f s: more than 6%% apart", format, sampled, truth));
+        }
+    }
+
+    /** loop= when a period's file cannot be written (its directory moved away for 1.5 s, LoopDirGone): that
+     *  period is lost with an error naming the file, the JVM and its output are unharmed, the periods after the
+     *  directory is back are written (a JFR loop, whose next recording could not be created, starts again), and
+     *  the period ends raise no false "signal blocked" warning. */
+    static void loopDirGone() throws Exception {
+        for (String format : List.of("collapsed", "jfr")) {
+            Path dir = work.resolve("loop-gone-" + format), away = work.resolve("loop-gone-" + format + ".away");
+            for (Path d : List.of(dir, away)) {
+                if (Files.isDirectory(d)) {
+                    try (var old = Files.list(d)) {
+                        for (Path f : old.toList()) Files.delete(f);
+                    }
+                    Files.delete(d);
+                }
+            }
+            Files.createDirectories(dir);
+            // collapsed files are written at a period's end, JFR recordings moved into place at theirs.
+            String first = format.equals("jfr") ? "p-1.jfr" : "p-0.collapsed";
+            Run run = runJava("start,event=cpu,interval=10ms,loop=1s,file=" + dir + "/p-%n." + format, "LoopDirGone",
+                    dir.toString(), first);
+            check(run.exit() == 0 && run.out().contains("done"), "workload failed or lost its output: " + run.out() + run.err());
+            check(run.err().contains("cannot") && run.err().contains(dir + "/p-"), "no error naming the lost period's file: "
+                    + run.err());
+            check(!run.err().contains("samples for"), "a false warning of missing samples: " + run.err());
+            List<Integer> written = new ArrayList<>();
+            try (var listed = Files.list(dir)) {
+                for (Path f : listed.toList()) {
+                    Matcher m = Pattern.compile("p-(\\d+)\\." + format).matcher(f.getFileName().toString());
+                    if (m.matches()) written.add(Integer.parseInt(m.group(1)));
+                }
+            }
+            Collections.sort(written);
+            int gap = -1;
+            for (int i = 0; i < written.size() && gap < 0; i++) if (written.get(i) != i) gap = i;
+            System.out.printf("  %s: periods written %s%n", format, written);
+            check(gap > 0, format + ": no period lost while the directory was away: " + written);
+            List<Integer> after = written.subList(gap, written.size());
+            check(after.size() >= 2, format + ": fewer than 2 periods written after the directory came back: " + written);
+            for (int n : after) {
+                Path f = dir.resolve("p-" + n + "." + format);
+                long spins = format.equals("jfr")
+                        ? Pattern.compile("LoopDirGone\\.spin").matcher(JfrTest.jfr("print", "--events",
+                                "jdk.ExecutionSample", f.toString())).results().count()
+                        : sumContaining(readCollapsed(f), "LoopDirGone.spin");
+                check(spins > 0, f + ": no sample of the spinning thread");
+            }
         }
     }
 

@@ -8,7 +8,7 @@ set(PROF_JFRCONV_ARGS <CASE> <JDK> $<TARGET_FILE:prof> $<TARGET_FILE:jfrconv> ${
 # The profiler as a whole (IntegrationTest.java): shares and totals per engine, threads, options, text report,
 # naming and filters, timeout, attach, exit paths, native chains and stitching, the perf engine.
 libprof_java_tests(core IntegrationTest CASES shares_ctimer shares_itimer total_ctimer total_itimer threads
-    bad_options exit_while_profiling text_report naming_and_filters timeout long_interval_exit loop_covers_run attach_load app_owns_sigprof stress
+    bad_options exit_while_profiling text_report naming_and_filters timeout long_interval_exit loop_covers_run loop_dir_gone attach_load app_owns_sigprof stress
     exit_paths native_chain_fp native_chain_nofp_fp_mode native_chain_nofp_dwarf native_chain_nofp_default
     deflate_into_zlib jvm_threads shares_perf total_perf perf_fallback kernel_frames alluser perf_thread_churn
     perf_fd_limit perf_kernel_refused perf_page_faults)
