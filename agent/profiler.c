@@ -645,6 +645,9 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
         n += (size_t)snprintf(text + n, sizeof(text) - n, "also: %s (engine %s, interval_ns %llu)\n",
                               event_kind_name(extra->event), extra->name, (unsigned long long)session_intervals[i]);
     }
+    if (session.loop_ns && (running || loop_waiting) && n < sizeof(text))
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "loop_period: %lu%s\n", loop_sequence,
+                              loop_waiting ? " (waiting: it could not start; tried again when it would have ended)" : "");
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
     sample_cost_summarize(cost);
     n += (size_t)snprintf(text + n, sizeof(text) - n, "cstack: %s\n", options_cstack_name(effective_cstack));
