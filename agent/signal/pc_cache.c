@@ -36,6 +36,12 @@ static void set(_Atomic uint64_t *s, int i, uint64_t v) {
     atomic_store_explicit(&s[i], v, memory_order_relaxed);
 }
 
+void pc_cache_prefetch(uintptr_t pc) {
+    const char *s = (const char *)slots[pc_cache_slot(pc)];
+    for (size_t at = 0; at < sizeof(slots[0]); at += 64) __builtin_prefetch(s + at);
+    __builtin_prefetch(s + sizeof(slots[0]) - 1);
+}
+
 bool pc_cache_get(uintptr_t pc, const pc_cache_identity *id, pc_cache_value *out) {
     _Atomic uint64_t *s = slots[pc_cache_slot(pc)];
     uint64_t seq = seq_slot_read_begin(&s[W_SEQ]);

@@ -45,6 +45,9 @@ bool pc_cache_identify(uintptr_t pc, pc_cache_identity *id);
 /* True and *out filled when the cache holds pc for exactly this identity. */
 bool pc_cache_get(uintptr_t pc, const pc_cache_identity *id, pc_cache_value *out);
 
+/* Starts loading the cache lines pc_cache_get(pc, ...) will read (a hint: no fault, no effect on results). */
+void pc_cache_prefetch(uintptr_t pc);
+
 /* Remembers v for pc in nmethod id (replacing what its slot held). Skipped when v has no frames or more
  * than PC_CACHE_FRAMES, or when another handler is writing the slot. */
 void pc_cache_put(uintptr_t pc, const pc_cache_identity *id, const pc_cache_value *v);
