@@ -52,6 +52,11 @@ void pc_cache_prefetch(uintptr_t pc);
  * than PC_CACHE_FRAMES, or when another handler is writing the slot. */
 void pc_cache_put(uintptr_t pc, const pc_cache_identity *id, const pc_cache_value *v);
 
+/* pc_cache_put for the leaf frame of a sample, which may stand at any instruction: stored only into a slot
+ * that is empty or holds another leaf's entry, so the many pcs of hot loops never push out the return
+ * addresses (far fewer, met in every sample of their stacks) that the cache is mostly for. */
+void pc_cache_put_leaf(uintptr_t pc, const pc_cache_identity *id, const pc_cache_value *v);
+
 /* The slot pc maps to (tests use it to make two pcs collide). */
 unsigned pc_cache_slot(uintptr_t pc);
 

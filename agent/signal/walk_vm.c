@@ -244,13 +244,15 @@ static bool emit_compiled(walk_state *w, const codeblob *b, const pc_cache_ident
         if (!emit_named(w, scopes[i].method, scopes[i].bci, i + 1 < n ? FRAME_JAVA_INLINED : compiled_kind(tier)))
             return false;
     }
-    /* Not cached: a leaf, and a frame at its nmethod's deoptimisation handler (named from its saved pc, not
-     * its own: other frames return to that handler with other saved pcs), also when that is not readable. */
-    if (id && !w->leaf && !pc && !codeblob_may_be_deopt_handler(b, w->pc) && id->blob == b->blob && id->method == b->method && w->r->unnamed == unnamed &&
+    /* Not cached: a frame at its nmethod's deoptimisation handler (named from its saved pc, not its own: other
+     * frames return to that handler with other saved pcs), also when that is not readable. A leaf is cached
+     * only where it pushes out no return address (pc_cache_put_leaf). */
+    if (id && !pc && !codeblob_may_be_deopt_handler(b, w->pc) && id->blob == b->blob && id->method == b->method && w->r->unnamed == unnamed &&
         w->r->no_scopes == no_scopes && n <= PC_CACHE_FRAMES) {
         pc_cache_value v = {.blob = *b, .count = n};
         memcpy(v.frames, w->out + first, (size_t)n * sizeof(trace_frame));
-        pc_cache_put(w->pc, id, &v);
+        if (w->leaf) pc_cache_put_leaf(w->pc, id, &v);
+        else pc_cache_put(w->pc, id, &v);
     }
     return true;
 }
