@@ -448,8 +448,9 @@ static int perf_move_signal(int signo) {
 
 /* Both flavours share every function; they differ in what a sample stands for. */
 #define PERF_ENGINE_FUNCTIONS                                                                                 \
-    .check = perf_check, .start = perf_start, .stop = perf_stop, .thread_start = perf_thread_start,          \
-    .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames,                                \
+    .check = perf_check, .start = perf_start, .stop = perf_stop, .thread_start = perf_thread_start,           \
+    .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames,                                 \
+    .prefetch_kernel_frames = perf_hooks_prefetch_kernel_frames,                                              \
     .after_sample = perf_hooks_after_sample, .move_signal = perf_move_signal,                                 \
     /* F_SETSIG delivery: POLL_HUP when the one-shot event disabled itself, POLL_IN otherwise */              \
     .own_si_codes = {POLL_IN, POLL_HUP}

@@ -45,9 +45,17 @@ bool pc_cache_identify(uintptr_t pc, pc_cache_identity *id);
 /* True and *out filled when the cache holds pc for exactly this identity. */
 bool pc_cache_get(uintptr_t pc, const pc_cache_identity *id, pc_cache_value *out);
 
+/* Starts loading the cache lines pc_cache_get(pc, ...) will read (a hint: no fault, no effect on results). */
+void pc_cache_prefetch(uintptr_t pc);
+
 /* Remembers v for pc in nmethod id (replacing what its slot held). Skipped when v has no frames or more
  * than PC_CACHE_FRAMES, or when another handler is writing the slot. */
 void pc_cache_put(uintptr_t pc, const pc_cache_identity *id, const pc_cache_value *v);
+
+/* pc_cache_put for the leaf frame of a sample, which may stand at any instruction: stored only into a slot
+ * that is empty or holds another leaf's entry, so the many pcs of hot loops never push out the return
+ * addresses (far fewer, met in every sample of their stacks) that the cache is mostly for. */
+void pc_cache_put_leaf(uintptr_t pc, const pc_cache_identity *id, const pc_cache_value *v);
 
 /* The slot pc maps to (tests use it to make two pcs collide). */
 unsigned pc_cache_slot(uintptr_t pc);

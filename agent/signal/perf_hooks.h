@@ -21,6 +21,7 @@ typedef struct {
     _Atomic uint32_t fired;   /* signals its handler took (and re-armed after) */
     uint32_t fired_seen;      /* engine_perf's watch only: 'fired' when it last changed */
     uint64_t cpu_seen_ns;     /* engine_perf's watch only: the thread's CPU clock then */
+    uint64_t consumed;        /* its handler's only: the ring position it consumed to, where the next record goes */
 } perf_thread;
 
 #define PERF_HOOKS_TABLE_MAX (1 << 20)
@@ -36,6 +37,8 @@ void perf_hooks_use(perf_thread *_Atomic *table, size_t page_size);
 int perf_hooks_in_flight(void);
 
 /* engine hooks (async-signal-safe): see engine.h. */
+/* Starts loading the ring lines perf_hooks_kernel_frames will read (a hint: no effect on results). */
+void perf_hooks_prefetch_kernel_frames(const siginfo_t *info);
 int perf_hooks_kernel_frames(const siginfo_t *info, uintptr_t *out, int max);
 void perf_hooks_after_sample(const siginfo_t *info);
 

@@ -36,6 +36,7 @@
 #include "codeblob.h"
 #include "codeheap.h"
 #include "native_map.h"
+#include "nmethod_memo.h"
 #include "nmethod_scopes.h"
 #include "pc_cache.h"
 #include "safe_read.h"
@@ -159,10 +160,8 @@ typedef struct {
     trace_frame *out;
     int max, n;
     vmwalk_result *r;
-    uintptr_t seen_pc[2];          /* the last two compiled pcs identified in this walk (see identify) */
-    pc_cache_identity seen_id[2];
-    int seen_next;
     uintptr_t dx, bx, r13;         /* the leaf's rdx, rbx and r13 (walk_regs) */
+    nmethod_memo seen;             /* the nmethods identified in this walk (see identify) */
 } walk_state;
 
 static bool fail(walk_state *w, vmwalk_failure why);
@@ -245,13 +244,15 @@ static bool emit_compiled(walk_state *w, const codeblob *b, const pc_cache_ident
         if (!emit_named(w, scopes[i].method, scopes[i].bci, i + 1 < n ? FRAME_JAVA_INLINED : compiled_kind(tier)))
             return false;
     }
-    /* Not cached: a leaf, and a frame at its nmethod's deoptimisation handler (named from its saved pc, not
-     * its own: other frames return to that handler with other saved pcs), also when that is not readable. */
-    if (id && !w->leaf && !pc && !codeblob_may_be_deopt_handler(b, w->pc) && id->blob == b->blob && id->method == b->method && w->r->unnamed == unnamed &&
+    /* Not cached: a frame at its nmethod's deoptimisation handler (named from its saved pc, not its own: other
+     * frames return to that handler with other saved pcs), also when that is not readable. A leaf is cached
+     * only where it pushes out no return address (pc_cache_put_leaf). */
+    if (id && !pc && !codeblob_may_be_deopt_handler(b, w->pc) && id->blob == b->blob && id->method == b->method && w->r->unnamed == unnamed &&
         w->r->no_scopes == no_scopes && n <= PC_CACHE_FRAMES) {
         pc_cache_value v = {.blob = *b, .count = n};
         memcpy(v.frames, w->out + first, (size_t)n * sizeof(trace_frame));
-        pc_cache_put(w->pc, id, &v);
+        if (w->leaf) pc_cache_put_leaf(w->pc, id, &v);
+        else pc_cache_put(w->pc, id, &v);
     }
     return true;
 }
@@ -402,21 +403,20 @@ static epilogue_state epilogue_at(uintptr_t pc) {
     return EPILOGUE_NONE;
 }
 
-/* The identity of the nmethod at the frame's pc (pc_cache_identify). A pc met earlier in the same walk is
- * still in the nmethod it was in then (a live frame keeps its nmethod from being freed), so the last two
- * are remembered: a recursion repeats one or two return addresses hundreds of times. */
-static bool identify(walk_state *w, pc_cache_identity *id) {
-    for (int i = 0; i < 2; i++) {
-        if (w->seen_pc[i] == w->pc) {
-            *id = w->seen_id[i];
-            return true;
-        }
-    }
-    if (!pc_cache_identify(w->pc, id)) return false;
-    w->seen_pc[w->seen_next] = w->pc;
-    w->seen_id[w->seen_next] = *id;
-    w->seen_next ^= 1;
-    return true;
+/* The identity of the nmethod at the frame's pc: from the nmethods this walk has already met (nmethod_memo.h
+ * says why that is safe), else read (pc_cache_identify). *read says which; a read identity is remembered
+ * once the frame's code range is known (remember_nmethod). */
+static bool identify(walk_state *w, pc_cache_identity *id, bool *read) {
+    /* The cache slot pc_cache_get reads next depends on the pc alone: its lines load while the identity is
+     * found, instead of after. */
+    pc_cache_prefetch(w->pc);
+    *read = !nmethod_memo_find(&w->seen, w->pc, id);
+    return !*read || pc_cache_identify(w->pc, id);
+}
+
+static void remember_nmethod(walk_state *w, const codeblob *b, const pc_cache_identity *id) {
+    if (b->kind == BLOB_NMETHOD && b->blob == id->blob && b->method == id->method)
+        nmethod_memo_add(&w->seen, b->code_begin, b->code_end, id);
 }
 
 /* The deoptimisation blob, returned into from the VM (Deoptimization::fetch_unroll_info): it saved the
@@ -498,9 +498,11 @@ static bool step_code_frame(walk_state *w) {
     codeblob b;
     pc_cache_identity id;
     pc_cache_value cached;
-    bool known = self_naming(w) && identify(w, &id), hit = known && pc_cache_get(w->pc, &id, &cached);
+    bool read = false, known = self_naming(w) && identify(w, &id, &read);
+    bool hit = known && pc_cache_get(w->pc, &id, &cached);
     if (hit) b = cached.blob;
     else if (!codeblob_find(w->pc, &b)) return fail(w, VMWALK_NO_BLOB);
+    if (known && read) remember_nmethod(w, &b, &id);
     if (b.kind == BLOB_INTERPRETER) {
         uintptr_t method, bcp = 0;
         if (!safe_read_word(w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD, &method) ||
@@ -554,7 +556,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0, regs.dx, regs.bx, regs.r13};
+                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, {.count = 0}};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {

@@ -92,6 +92,37 @@ static void colliding_pc_evicts_the_older(void **state) {
     assert_same(&vb, &out);
 }
 
+/* A leaf's entry goes only where no return address is: into an empty slot or over another leaf's entry,
+ * never over a caller's; a caller's entry replaces a leaf's. */
+static void leaf_never_evicts_a_caller(void **state) {
+    (void)state;
+    pc_cache_clear();
+    uintptr_t other = PC + 1, third = 0;
+    while (pc_cache_slot(other) != pc_cache_slot(PC)) other++;
+    for (third = other + 1; pc_cache_slot(third) != pc_cache_slot(PC); third++) {}
+    pc_cache_identity a = identity(1), b = identity(2), c = identity(3);
+    pc_cache_value va = chain_of(1, 3), vb = chain_of(2, 1), vc = chain_of(3, 2), out;
+    pc_cache_put(PC, &a, &va);
+    pc_cache_put_leaf(other, &b, &vb);
+    assert_false(pc_cache_get(other, &b, &out));
+    assert_true(pc_cache_get(PC, &a, &out));
+    assert_same(&va, &out);
+    pc_cache_clear();
+    pc_cache_put_leaf(PC, &a, &va);   /* empty slot */
+    assert_true(pc_cache_get(PC, &a, &out));
+    assert_same(&va, &out);
+    pc_cache_put_leaf(other, &b, &vb);   /* over a leaf */
+    assert_false(pc_cache_get(PC, &a, &out));
+    assert_true(pc_cache_get(other, &b, &out));
+    assert_same(&vb, &out);
+    pc_cache_put(third, &c, &vc);   /* a caller over a leaf */
+    assert_true(pc_cache_get(third, &c, &out));
+    assert_same(&vc, &out);
+    pc_cache_put_leaf(PC, &a, &va);
+    assert_false(pc_cache_get(PC, &a, &out));
+    assert_true(pc_cache_get(third, &c, &out));
+}
+
 /* The same pc in another nmethod (freed and its memory reused, or recompiled at the same address): each
  * part of the identity on its own makes the old chain unreachable. */
 static void another_identity_never_gets_the_old_chain(void **state) {
@@ -161,6 +192,7 @@ int main(void) {
         cmocka_unit_test(hit_returns_what_was_stored),
         cmocka_unit_test(miss_for_another_pc_or_an_empty_cache),
         cmocka_unit_test(colliding_pc_evicts_the_older),
+        cmocka_unit_test(leaf_never_evicts_a_caller),
         cmocka_unit_test(another_identity_never_gets_the_old_chain),
         cmocka_unit_test(racing_writers_never_give_a_mixed_chain),
     };

@@ -332,6 +332,48 @@ static void test_many_stacks(void **state) {
     traces_destroy(t);
 }
 
+static int by_value(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The store tells stacks apart by their 64-bit hash alone, so every small change to a stack must change it:
+ * one frame's id, bci or kind, two frames swapped (neighbours, which the hash's even and odd chains hold, and
+ * two apart, which the same chain holds), a shorter stack, another key. */
+static void test_hash_tells_near_stacks_apart(void **state) {
+    (void)state;
+    enum { DEPTH = 65, MAX_HASHES = 8 * DEPTH };
+    trace_frame base[DEPTH], f[DEPTH];
+    for (uint32_t i = 0; i < DEPTH; i++) base[i] = (trace_frame){0x7f0000100000ULL + i * 0x28, (int32_t)(i * 7), FRAME_JAVA_JIT};
+    trace_key key = {42, 1, 0};
+    uint64_t *h = malloc(MAX_HASHES * sizeof(*h));
+    assert_non_null(h);
+    size_t n = 0;
+    h[n++] = traces_stack_hash(base, DEPTH, &key);
+    for (uint32_t i = 0; i < DEPTH; i++) {
+        for (int change = 0; change < 5; change++) {
+            memcpy(f, base, sizeof(f));
+            if (change == 0) f[i].id++;
+            if (change == 1) f[i].bci++;
+            if (change == 2) f[i].kind = FRAME_JAVA_INLINED;
+            if (change >= 3) {
+                uint32_t j = i + (uint32_t)change - 2;   /* the next frame, or the one after */
+                if (j >= DEPTH) continue;
+                f[i] = base[j];
+                f[j] = base[i];
+            }
+            h[n++] = traces_stack_hash(f, DEPTH, &key);
+        }
+        if (i > 0) h[n++] = traces_stack_hash(base, i, &key);
+    }
+    trace_key other[3] = {{43, 1, 0}, {42, 2, 0}, {42, 1, 1}};
+    for (int k = 0; k < 3; k++) h[n++] = traces_stack_hash(base, DEPTH, &other[k]);
+    assert_true(n <= MAX_HASHES);
+    qsort(h, n, sizeof(*h), by_value);
+    for (size_t i = 1; i < n; i++) assert_true(h[i] != h[i - 1]);
+    free(h);
+}
+
 typedef struct {
     uint64_t word;   /* the hash's 32 tag bits, then its 4 low bits (a position in 16 words) */
     uint64_t hash, frame_id;
@@ -528,6 +570,7 @@ int main(void) {
         cmocka_unit_test(test_concurrent_inserts),
         cmocka_unit_test(test_many_stacks),
         cmocka_unit_test(test_index_word_collision),
+        cmocka_unit_test(test_hash_tells_near_stacks_apart),
         cmocka_unit_test(test_concurrent_new_stacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

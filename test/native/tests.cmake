@@ -136,3 +136,5 @@ add_dependencies(test_got_patch nativemem)
 
 # The signal path's cache of compiled pcs (issue 18.6): hit, miss, eviction, never a stale or mixed chain.
 libprof_unit_test(test_pc_cache LIBS pthread)
+# The walker's per-walk memo of the nmethods it met (issue 18.6): found by code range, the oldest replaced.
+libprof_unit_test(test_nmethod_memo)
