@@ -65,6 +65,7 @@ static int kind_of_name(uintptr_t text) {
         if (!(name[i] = (char)c)) break;
     }
     if (strcmp(name, "ExceptionBlob") == 0) return STUB_EXCEPTION_BLOB + 1;
+    if (strcmp(name, "UncommonTrapBlob") == 0) return STUB_UNCOMMON_TRAP + 1;
     return (contains(name, "slow_subtype_check") ? STUB_C1_SUBTYPE_CHECK : STUB_OTHER) + 1;
 }
 

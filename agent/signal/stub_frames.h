@@ -21,7 +21,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum { STUB_OTHER = 0, STUB_EXCEPTION_BLOB, STUB_C1_SUBTYPE_CHECK } stub_kind;
+/* STUB_UNCOMMON_TRAP: C2's uncommon trap blob ("UncommonTrapBlob"), which deoptimises its caller as the
+ * deoptimisation blob does (walk_vm steps it). */
+typedef enum { STUB_OTHER = 0, STUB_EXCEPTION_BLOB, STUB_C1_SUBTYPE_CHECK, STUB_UNCOMMON_TRAP } stub_kind;
 
 /* Which of the stubs above blob b (a BLOB_STUB) is, from its name; the answer per name is cached. */
 stub_kind stub_frames_kind(const codeblob *b);

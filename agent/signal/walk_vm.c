@@ -35,6 +35,7 @@
 
 #include "codeblob.h"
 #include "codeheap.h"
+#include "deopt_frames.h"
 #include "native_map.h"
 #include "nmethod_scopes.h"
 #include "pc_cache.h"
@@ -163,6 +164,7 @@ typedef struct {
     pc_cache_identity seen_id[2];
     int seen_next;
     uintptr_t dx, bx, r13;         /* the leaf's rdx, rbx and r13 (walk_regs) */
+    uintptr_t env;                 /* the thread's JNIEnv (walk_regs) */
 } walk_state;
 
 static bool fail(walk_state *w, vmwalk_failure why);
@@ -432,6 +434,53 @@ static bool step_out_of_deopt_blob(walk_state *w) {
     return false;
 }
 
+static bool in_interpreter(uintptr_t pc) {
+    return pc >= codeblob_vm.interp_low && pc < codeblob_vm.interp_high;
+}
+
+/* The deoptimisation blob, or C2's uncommon trap blob, calling Deoptimization::unpack_frames: it has
+ * replaced the compiled frame being deoptimised by skeletal interpreter frames (deopt_frames.h) and pushed
+ * its own rbp frame below them, returning into the youngest (the sp it called from lies between its rbp
+ * and its frame size below). While the thread's vframeArray is there, the frames are named from it, after
+ * checking that its frame count leads through rbp frames returning into the interpreter to the outermost
+ * one, whose sender sp is the caller's sp the array recorded; the walk goes on from that caller. Once the
+ * array is gone, every frame is filled: they are walked as interpreted frames. Else false. */
+static bool unpacking_frame(const walk_state *w, const codeblob *b, walk_state *frames) {
+    *frames = *w;
+    return w->fp >= w->sp && w->fp - w->sp <= b->frame_bytes && step_fp_frame(frames, false) &&
+           in_interpreter(frames->pc);
+}
+
+static bool step_over_unpacking(walk_state *w, const codeblob *b) {
+    walk_state frames;
+    if (!unpacking_frame(w, b, &frames)) return false;
+    deopt_unpacking u;
+    deopt_state state = deopt_frames_unpacking(w->env, &u);
+    if (state == DEOPT_DONE) {
+        *w = frames;
+        return true;
+    }
+    if (state != DEOPT_UNPACKING || !self_naming(w)) return false;
+    walk_state caller = frames;
+    for (int k = 0; k < u.count; k++) {
+        if (!in_interpreter(caller.pc) || !step_fp_frame(&caller, true)) return false;
+    }
+    if (caller.usp != u.caller_sp) return false;
+    for (int k = 0; k < u.count; k++) {
+        uintptr_t method;
+        int32_t bci;
+        if (!deopt_frames_element(&u, k, &method, &bci)) return false;
+        w->r->self_named++;
+        w->r->deopt_frames++;
+        if (!emit_named(w, method, bci, FRAME_JAVA_INTERPRETED)) return false;
+    }
+    w->pc = caller.pc;
+    w->sp = caller.sp;
+    w->usp = caller.usp;
+    w->fp = caller.fp;
+    return true;
+}
+
 /* A return address in the code cache at 'at', right after a call: the caller of a frameless stub that
  * called the VM (StubRoutines' forward_exception calls SharedRuntime::exception_handler_for_return_address
  * with its caller's return address at sp, or one word above when it aligned the stack for the call). */
@@ -511,7 +560,14 @@ static bool step_code_frame(walk_state *w) {
             return false;
         return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
     }
-    if (b.deopt) return (!w->leaf && step_out_of_deopt_blob(w)) || fail(w, VMWALK_DEOPT);
+    if (b.deopt)
+        return (!w->leaf && (step_out_of_deopt_blob(w) || step_over_unpacking(w, &b))) || fail(w, VMWALK_DEOPT);
+    /* C2's uncommon trap blob calls Deoptimization::uncommon_trap from a frame of its size (stepped as any
+     * stub's below), then unpack_frames from an rbp frame above the frames it unpacks into. */
+    if (b.kind == BLOB_STUB && !w->leaf && stub_frames_kind(&b) == STUB_UNCOMMON_TRAP) {
+        walk_state frames;
+        if (unpacking_frame(w, &b, &frames)) return step_over_unpacking(w, &b) || fail(w, VMWALK_DEOPT);
+    }
     /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
      * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
     if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
@@ -554,7 +610,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0, regs.dx, regs.bx, regs.r13};
+                    0, out, max, 0, r, {0, 0}, {{0, 0, 0}, {0, 0, 0}}, 0, regs.dx, regs.bx, regs.r13, regs.env};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
