@@ -327,12 +327,21 @@ static bool interpreter_return(uintptr_t ret, uintptr_t ret_at, uintptr_t fp) {
            fp - ret_at < MAX_FRAME_BYTES;
 }
 
+/* A return address HotSpot patched to its nmethod's deoptimisation handler (the frame above ret_at being
+ * deoptimised): it follows no call, but it is that exact address and the frame keeps its original pc, a pc
+ * of the same nmethod, at its unextended sp (right above the return address) + nmethod::_orig_pc_offset. */
+static bool deopt_handler_return(uintptr_t ret, uintptr_t ret_at) {
+    codeblob caller;
+    return codeblob_find(ret, &caller) && caller.kind == BLOB_NMETHOD &&
+           codeblob_deopt_original_pc(&caller, ret, ret_at + WORD) != 0;
+}
+
 /* step_to for a guessed return address: one in the code cache must follow a call (or be the
- * interpreter's return entry, under its caller's frame). */
+ * interpreter's return entry, under its caller's frame, or a deoptimisation handler). */
 static bool step_to_guessed(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     uintptr_t ret;
-    if (!safe_read_word(ret_at, &ret) ||
-        (codeheap_contains(ret) && !after_call(ret) && !interpreter_return(ret, ret_at, fp)))
+    if (!safe_read_word(ret_at, &ret) || (codeheap_contains(ret) && !after_call(ret) &&
+                                          !interpreter_return(ret, ret_at, fp) && !deopt_handler_return(ret, ret_at)))
         return false;
     return step_to(w, ret_at, fp);
 }
@@ -421,6 +430,12 @@ static bool identify(walk_state *w, pc_cache_identity *id) {
     return true;
 }
 
+/* Steps to the return address at ret_at when it is a deoptimisation handler (deopt_handler_return). */
+static bool deopt_handler_return_at(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
+    uintptr_t ret;
+    return safe_read_word(ret_at, &ret) && deopt_handler_return(ret, ret_at) && step_to(w, ret_at, fp);
+}
+
 /* The deoptimisation blob, returned into from the VM (Deoptimization::fetch_unroll_info): it saved the
  * registers in an rbp frame (RegisterSaver) right below the frame being deoptimised, whose return address
  * is its nmethod's deoptimisation handler. Later, once the blob has replaced that frame by interpreter
@@ -479,6 +494,31 @@ static bool step_over_unpacking(walk_state *w, const codeblob *b) {
     w->usp = caller.usp;
     w->fp = caller.fp;
     return true;
+}
+
+static bool code_is(uintptr_t pc, const uint8_t *bytes, unsigned n) {
+    for (unsigned i = 0; i < n; i++) {
+        int64_t c;
+        if (!codeblob_read_field(pc + i, 1, &c) || (uint8_t)c != bytes[i]) return false;
+    }
+    return true;
+}
+
+/* A leaf in the deoptimisation blob, only while no vframeArray is on the thread (the frames on the stack
+ * are then not in flux): before Deoptimization::fetch_unroll_info, entered from the deoptimisation handler
+ * that pushed its own address as the return address above the frame being deoptimised, and building an rbp
+ * frame (`push rbp; mov rbp, rsp`, RegisterSaver) below it; or after unpack_frames, in its rbp frame above
+ * the filled interpreter frames, until its `leave; ret`. */
+static bool step_deopt_blob_leaf(walk_state *w, const codeblob *b) {
+    static const uint8_t push_rbp[] = {0x55}, mov_rbp_rsp[] = {0x48, 0x89, 0xE5}, ret[] = {0xC3};
+    deopt_unpacking u;
+    uintptr_t saved_fp;
+    if (deopt_frames_unpacking(w->env, &u) != DEOPT_DONE || code_is(w->pc, ret, sizeof(ret))) return false;
+    if (code_is(w->pc, push_rbp, sizeof(push_rbp)))
+        return deopt_handler_return_at(w, w->sp, w->fp);
+    if (code_is(w->pc, mov_rbp_rsp, sizeof(mov_rbp_rsp)))
+        return safe_read_word(w->sp, &saved_fp) && deopt_handler_return_at(w, w->sp + WORD, saved_fp);
+    return step_out_of_deopt_blob(w) || step_over_unpacking(w, b);
 }
 
 /* A return address in the code cache at 'at', right after a call: the caller of a frameless stub that
@@ -561,7 +601,8 @@ static bool step_code_frame(walk_state *w) {
         return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
     }
     if (b.deopt)
-        return (!w->leaf && (step_out_of_deopt_blob(w) || step_over_unpacking(w, &b))) || fail(w, VMWALK_DEOPT);
+        return (w->leaf ? emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE}) && step_deopt_blob_leaf(w, &b) : step_out_of_deopt_blob(w) || step_over_unpacking(w, &b)) ||
+               fail(w, VMWALK_DEOPT);
     /* C2's uncommon trap blob calls Deoptimization::uncommon_trap from a frame of its size (stepped as any
      * stub's below), then unpack_frames from an rbp frame above the frames it unpacks into. */
     if (b.kind == BLOB_STUB && !w->leaf && stub_frames_kind(&b) == STUB_UNCOMMON_TRAP) {
