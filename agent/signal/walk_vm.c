@@ -438,8 +438,8 @@ static bool deopt_handler_return_at(walk_state *w, uintptr_t ret_at, uintptr_t f
 
 /* The deoptimisation blob, returned into from the VM (Deoptimization::fetch_unroll_info): it saved the
  * registers in an rbp frame (RegisterSaver) right below the frame being deoptimised, whose return address
- * is its nmethod's deoptimisation handler. Later, once the blob has replaced that frame by interpreter
- * frames it is still filling in (Deoptimization::unpack_frames), no caller is certain: false. */
+ * is its nmethod's deoptimisation handler. Later (Deoptimization::unpack_frames) the blob's frame is another
+ * one: step_over_unpacking. */
 static bool step_out_of_deopt_blob(walk_state *w) {
     walk_state saved = *w;
     codeblob caller;
@@ -461,6 +461,7 @@ static bool in_interpreter(uintptr_t pc) {
  * one, whose sender sp is the caller's sp the array recorded; the walk goes on from that caller. Once the
  * array is gone, every frame is filled: they are walked as interpreted frames. Else false. */
 static bool unpacking_frame(const walk_state *w, const codeblob *b, walk_state *frames) {
+    /* rbp is the blob's own, within its frame above sp, and it returns into the interpreter. */
     *frames = *w;
     return w->fp >= w->sp && w->fp - w->sp <= b->frame_bytes && step_fp_frame(frames, false) &&
            in_interpreter(frames->pc);
@@ -510,13 +511,15 @@ static bool code_is(uintptr_t pc, const uint8_t *bytes, unsigned n) {
  * frame (`push rbp; mov rbp, rsp`, RegisterSaver) below it; or after unpack_frames, in its rbp frame above
  * the filled interpreter frames, until its `leave; ret`. */
 static bool step_deopt_blob_leaf(walk_state *w, const codeblob *b) {
-    static const uint8_t push_rbp[] = {0x55}, mov_rbp_rsp[] = {0x48, 0x89, 0xE5}, ret[] = {0xC3};
+    /* HotSpot's enter() encodes `mov rbp, rsp` as 48 8B EC; 48 89 E5 is the other encoding. */
+    static const uint8_t push_rbp[] = {0x55}, mov_rbp_rsp[] = {0x48, 0x8B, 0xEC}, mov_rbp_rsp2[] = {0x48, 0x89, 0xE5},
+                         ret[] = {0xC3};
     deopt_unpacking u;
     uintptr_t saved_fp;
     if (deopt_frames_unpacking(w->env, &u) != DEOPT_DONE || code_is(w->pc, ret, sizeof(ret))) return false;
     if (code_is(w->pc, push_rbp, sizeof(push_rbp)))
         return deopt_handler_return_at(w, w->sp, w->fp);
-    if (code_is(w->pc, mov_rbp_rsp, sizeof(mov_rbp_rsp)))
+    if (code_is(w->pc, mov_rbp_rsp, sizeof(mov_rbp_rsp)) || code_is(w->pc, mov_rbp_rsp2, sizeof(mov_rbp_rsp2)))
         return safe_read_word(w->sp, &saved_fp) && deopt_handler_return_at(w, w->sp + WORD, saved_fp);
     return step_out_of_deopt_blob(w) || step_over_unpacking(w, b);
 }
@@ -578,6 +581,26 @@ static bool step_interpreter_unbuilt(walk_state *w) {
     return true;
 }
 
+/* A leaf in the interpreter's method entry between `enter` and the push of the Method* (TemplateInterpreter's
+ * generate_fixed_frame: `push rax` (the return address); enter; push r13 (the sender sp); push 0 (the last
+ * sp); ...; push rbx (the Method*)): rbp is the new frame's, but the slots below it are not all written,
+ * and what is not holds whatever an earlier frame left there. The method being entered is rbx, named when
+ * rbx names one (else an [unknown_Java] in its place); the caller's sp is the sender sp slot once pushed,
+ * r13 before. */
+static bool step_interpreter_building(walk_state *w) {
+    walk_state caller = *w;
+    uintptr_t sender_sp_at = w->fp + (uintptr_t)(intptr_t)codeblob_interp_sender_sp_slot() * WORD, usp = w->r13;
+    if ((w->sp <= sender_sp_at && !safe_read_word(sender_sp_at, &usp)) || !step_fp_frame(&caller, false) ||
+        usp < caller.sp || usp - caller.sp > MAX_FRAME_BYTES)
+        return false;
+    if (self_naming(w) && !emit_interpreted(w, w->bx, 0)) return false;
+    w->pc = caller.pc;
+    w->sp = caller.sp;
+    w->usp = usp;
+    w->fp = caller.fp;
+    return true;
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -592,6 +615,10 @@ static bool step_code_frame(walk_state *w) {
     else if (!codeblob_find(w->pc, &b)) return fail(w, VMWALK_NO_BLOB);
     if (b.kind == BLOB_INTERPRETER) {
         uintptr_t method, bcp = 0;
+        /* The Method* slot is written once sp is at or below it. */
+        uintptr_t method_at = w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD;
+        if (w->leaf && w->fp >= w->sp && w->sp > method_at)
+            return step_interpreter_building(w) || fail(w, VMWALK_BAD_FRAME);
         if (!safe_read_word(w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD, &method) ||
             w->fp < w->sp)
             return (w->leaf && step_interpreter_unbuilt(w)) || fail(w, VMWALK_BAD_FRAME);
@@ -601,7 +628,8 @@ static bool step_code_frame(walk_state *w) {
         return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
     }
     if (b.deopt)
-        return (w->leaf ? emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE}) && step_deopt_blob_leaf(w, &b) : step_out_of_deopt_blob(w) || step_over_unpacking(w, &b)) ||
+        return (w->leaf ? emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE}) && step_deopt_blob_leaf(w, &b)
+                        : step_out_of_deopt_blob(w) || step_over_unpacking(w, &b)) ||
                fail(w, VMWALK_DEOPT);
     /* C2's uncommon trap blob calls Deoptimization::uncommon_trap from a frame of its size (stepped as any
      * stub's below), then unpack_frames from an rbp frame above the frames it unpacks into. */
