@@ -557,6 +557,14 @@ static int step_known_stub(walk_state *w, const codeblob *b) {
         if (!step_to_guessed(w, w->sp + (uintptr_t)words * WORD, w->fp)) return -1;
         w->usp += 2 * WORD;   /* the caller's frame is above the two arguments it pushed */
         return 1;
+    case STUB_ADAPTER: {
+        /* r13 holds the caller's sp there too (the interpreter's sender sp): both must agree. */
+        uintptr_t above;
+        if (!stub_frames_c2i_body(b, w->pc, &above) || w->r13 != w->sp + above) return 0;
+        if (!step_to_guessed(w, w->sp, w->fp)) return -1;
+        w->sp = w->usp = w->r13;
+        return 1;
+    }
     default:
         return 0;
     }
