@@ -283,3 +283,12 @@ bool stub_frames_c2i_body(const codeblob *b, uintptr_t pc, uintptr_t *caller_sp_
     *caller_sp_offset = n;
     return true;
 }
+
+enter_position stub_frames_enter_at(uintptr_t pc) {
+    static const uint8_t mov[] = {0x48, 0x8B, 0xEC}, mov_other[] = {0x48, 0x89, 0xE5};
+    uint8_t c[1];
+    if (!read_code(pc, c, 1)) return ENTER_ELSEWHERE;
+    if (c[0] == 0x55) return ENTER_AT_PUSH;   /* push rbp */
+    if (c[0] == 0xC3) return ENTER_AT_RET;    /* ret */
+    return code_is(pc, mov, sizeof(mov)) || code_is(pc, mov_other, sizeof(mov_other)) ? ENTER_AT_MOV : ENTER_ELSEWHERE;
+}

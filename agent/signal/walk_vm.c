@@ -497,31 +497,25 @@ static bool step_over_unpacking(walk_state *w, const codeblob *b) {
     return true;
 }
 
-static bool code_is(uintptr_t pc, const uint8_t *bytes, unsigned n) {
-    for (unsigned i = 0; i < n; i++) {
-        int64_t c;
-        if (!codeblob_read_field(pc + i, 1, &c) || (uint8_t)c != bytes[i]) return false;
-    }
-    return true;
-}
-
 /* A leaf in the deoptimisation blob, only while no vframeArray is on the thread (the frames on the stack
  * are then not in flux): before Deoptimization::fetch_unroll_info, entered from the deoptimisation handler
  * that pushed its own address as the return address above the frame being deoptimised, and building an rbp
  * frame (`push rbp; mov rbp, rsp`, RegisterSaver) below it; or after unpack_frames, in its rbp frame above
  * the filled interpreter frames, until its `leave; ret`. */
 static bool step_deopt_blob_leaf(walk_state *w, const codeblob *b) {
-    /* HotSpot's enter() encodes `mov rbp, rsp` as 48 8B EC; 48 89 E5 is the other encoding. */
-    static const uint8_t push_rbp[] = {0x55}, mov_rbp_rsp[] = {0x48, 0x8B, 0xEC}, mov_rbp_rsp2[] = {0x48, 0x89, 0xE5},
-                         ret[] = {0xC3};
     deopt_unpacking u;
     uintptr_t saved_fp;
-    if (deopt_frames_unpacking(w->env, &u) != DEOPT_DONE || code_is(w->pc, ret, sizeof(ret))) return false;
-    if (code_is(w->pc, push_rbp, sizeof(push_rbp)))
+    if (deopt_frames_unpacking(w->env, &u) != DEOPT_DONE) return false;
+    switch (stub_frames_enter_at(w->pc)) {
+    case ENTER_AT_PUSH:
         return deopt_handler_return_at(w, w->sp, w->fp);
-    if (code_is(w->pc, mov_rbp_rsp, sizeof(mov_rbp_rsp)) || code_is(w->pc, mov_rbp_rsp2, sizeof(mov_rbp_rsp2)))
+    case ENTER_AT_MOV:
         return safe_read_word(w->sp, &saved_fp) && deopt_handler_return_at(w, w->sp + WORD, saved_fp);
-    return step_out_of_deopt_blob(w) || step_over_unpacking(w, b);
+    case ENTER_AT_RET:
+        return false;
+    default:
+        return step_out_of_deopt_blob(w) || step_over_unpacking(w, b);
+    }
 }
 
 /* A return address in the code cache at 'at', right after a call: the caller of a frameless stub that
