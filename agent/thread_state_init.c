@@ -39,6 +39,10 @@ static bool env_offset_of_current(uint64_t *offset) {
     return true;
 }
 
+bool thread_state_env_offset(uint64_t *offset) {
+    return vmstructs_field_offset("JavaThread", "_jni_environment", offset) || env_offset_of_current(offset);
+}
+
 /* Thread.sleep's native method in this JDK: sleep(J)V (17), sleep0(J)V (21), sleepNanos0(J)V (25). */
 static void find_sleep_methods(uint64_t out[3]) {
     JavaVM *vm = jvm_vm();
@@ -63,7 +67,7 @@ int thread_state_init(char *err, size_t errlen) {
     thread_state_layout l;
     const char *missing = NULL;
     if (vmstructs_init(err, errlen)) return -1;
-    if (!vmstructs_field_offset("JavaThread", "_jni_environment", &l.env_offset) && !env_offset_of_current(&l.env_offset))
+    if (!thread_state_env_offset(&l.env_offset))
         missing = "JavaThread::_jni_environment (and eetop of the current thread)";
     else if (!vmstructs_field_offset("JavaThread", "_thread_state", &l.java_state_offset))
         missing = "JavaThread::_thread_state";

@@ -10,6 +10,7 @@
 
 #include "codeblob.h"
 #include "codeblob_init.h"
+#include "deopt_frames_init.h"
 #include "jvm.h"
 #include "log.h"
 #include "nmethod_scopes_init.h"
@@ -74,6 +75,8 @@ static void set_layout(void) {
     l.interp_bcp_slot = codeblob_interp_method_slot() - 5;
     if (!vmstructs_field("Method", "_access_flags", &l.access_flags, &l.access_flags_width)) l.access_flags_width = 0;
     walk_vm_set_layout(&l);
+    if (!deopt_frames_init())
+        log_info("vm walker: this JVM does not describe its deoptimisation in progress: those samples end in a marker");
 }
 
 /* The Java heap's reserved range (Universe::_collectedHeap->_reserved), read outside handlers from the live

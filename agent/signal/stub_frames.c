@@ -65,6 +65,8 @@ static int kind_of_name(uintptr_t text) {
         if (!(name[i] = (char)c)) break;
     }
     if (strcmp(name, "ExceptionBlob") == 0) return STUB_EXCEPTION_BLOB + 1;
+    if (strcmp(name, "UncommonTrapBlob") == 0) return STUB_UNCOMMON_TRAP + 1;
+    if (strcmp(name, "I2C/C2I adapters") == 0) return STUB_ADAPTER + 1;
     return (contains(name, "slow_subtype_check") ? STUB_C1_SUBTYPE_CHECK : STUB_OTHER) + 1;
 }
 
@@ -256,4 +258,37 @@ unsigned stub_frames_subtype_args_pushed(uintptr_t pc) {
         if (push_pop_in(c, CALL_BACK - len, 0x58) == len && call_in(c, CALL_BACK - len - 5, base, entry)) return 1;
     }
     return 0;
+}
+
+bool stub_frames_c2i_body(const codeblob *b, uintptr_t pc, uintptr_t *caller_sp_offset) {
+    static const uint8_t head[] = {0x58, 0x4C, 0x8B, 0xEC};     /* pop rax; mov r13, rsp */
+    static const uint8_t store[] = {0x48, 0x89, 0x04, 0x24};    /* mov [rsp], rax */
+    static const uint8_t jump[] = {0xFF, 0xE1};                 /* jmp rcx */
+    uint8_t c[7];
+    uintptr_t at = find_unique(b->code_begin, b->code_end, head, sizeof(head)), sub_bytes, n;
+    if (!at || pc <= at || !read_code(at + sizeof(head), c, sizeof(c)) || c[0] != 0x48 || c[2] != 0xEC) return false;
+    if (c[1] == 0x83) {   /* sub rsp, imm8 */
+        sub_bytes = 4;
+        n = c[3];
+    } else if (c[1] == 0x81) {   /* sub rsp, imm32 */
+        sub_bytes = 7;
+        n = (uintptr_t)(uint32_t)read_i32(c + 3);
+    } else {
+        return false;
+    }
+    uintptr_t body = at + sizeof(head) + sub_bytes + sizeof(store);
+    if (pc < body || !code_is(body - sizeof(store), store, sizeof(store)) || n % (2 * WORD) || !n) return false;
+    uintptr_t jump_at = find_unique(body, b->code_end, jump, sizeof(jump));
+    if (!jump_at || pc > jump_at) return false;
+    *caller_sp_offset = n;
+    return true;
+}
+
+enter_position stub_frames_enter_at(uintptr_t pc) {
+    static const uint8_t mov[] = {0x48, 0x8B, 0xEC}, mov_other[] = {0x48, 0x89, 0xE5};
+    uint8_t c[1];
+    if (!read_code(pc, c, 1)) return ENTER_ELSEWHERE;
+    if (c[0] == 0x55) return ENTER_AT_PUSH;   /* push rbp */
+    if (c[0] == 0xC3) return ENTER_AT_RET;    /* ret */
+    return code_is(pc, mov, sizeof(mov)) || code_is(pc, mov_other, sizeof(mov_other)) ? ENTER_AT_MOV : ENTER_ELSEWHERE;
 }

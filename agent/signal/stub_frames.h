@@ -11,6 +11,9 @@
  *  - A compiled method's prologue (MacroAssembler::verified_entry) between `sub rsp, N` and the store of
  *    rbp at its top: the frame is allocated, the caller's rbp still in rbp.
  *  - C2's stack-to-stack copy `push [rsp+a]; pop [rsp+b]`: one word pushed for the length of an instruction.
+ *  - A C2I adapter (SharedRuntime's gen_c2i_adapter): `pop rax; mov r13, rsp; sub rsp, n; mov [rsp], rax`,
+ *    the arguments' stores, then a jump into the interpreter.
+ *  - An rbp frame's `push rbp; mov rbp, rsp` and `ret` (the deoptimisation blob's leaves).
  * Async-signal-safe: reads go through safe_read.
  */
 #ifndef LIBPROF_STUB_FRAMES_H
@@ -21,7 +24,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum { STUB_OTHER = 0, STUB_EXCEPTION_BLOB, STUB_C1_SUBTYPE_CHECK } stub_kind;
+/* STUB_UNCOMMON_TRAP: C2's uncommon trap blob ("UncommonTrapBlob"), which deoptimises its caller as the
+ * deoptimisation blob does (walk_vm steps it). STUB_ADAPTER: an I2C/C2I adapter blob. */
+typedef enum {
+    STUB_OTHER = 0,
+    STUB_EXCEPTION_BLOB,
+    STUB_C1_SUBTYPE_CHECK,
+    STUB_UNCOMMON_TRAP,
+    STUB_ADAPTER
+} stub_kind;
 
 /* Which of the stubs above blob b (a BLOB_STUB) is, from its name; the answer per name is cached. */
 stub_kind stub_frames_kind(const codeblob *b);
@@ -42,6 +53,18 @@ unsigned stub_frames_subtype_args_pushed(uintptr_t pc);
 /* A leaf in a compiled method's prologue with its frame allocated but rbp not yet stored (pc at the store
  * right after `sub rsp, N`): true and the return address's offset from sp in bytes (N). */
 bool stub_frames_prologue_unsaved_rbp(uintptr_t pc, uintptr_t *ret_offset);
+
+/* A leaf in the C2I part of adapter blob b (SharedRuntime's gen_c2i_adapter: `pop rax; mov r13, rsp; sub rsp,
+ * n; mov [rsp], rax`, the arguments' stores, `jmp rcx` into the interpreter): after that store and up to
+ * the jump, the return address is at sp and the caller's sp is n bytes above sp (true, *caller_sp_offset
+ * = n). False elsewhere, or when the blob's code does not have that shape. */
+bool stub_frames_c2i_body(const codeblob *b, uintptr_t pc, uintptr_t *caller_sp_offset);
+
+/* Where pc stands in an rbp frame's `push rbp; mov rbp, rsp` ... `leave; ret` (HotSpot's enter() encodes the
+ * mov as 48 8B EC; 48 89 E5 is accepted too): at the push (the return address at sp), at the mov (rbp's
+ * value pushed at sp, the return address above), at the ret (the frame is gone), or elsewhere. */
+typedef enum { ENTER_ELSEWHERE = 0, ENTER_AT_PUSH, ENTER_AT_MOV, ENTER_AT_RET } enter_position;
+enter_position stub_frames_enter_at(uintptr_t pc);
 
 /* True when pc is the `pop [rsp+d]` of C2's stack-to-stack copy, right after its `push [rsp+s]`: sp is one
  * word below the frame's. */

@@ -17,6 +17,8 @@ typedef struct {
      * in C2's exception blob; in the interpreter's method entry rbx holds the Method* and r13 the caller's
      * sp, in its remove_activation rbx the caller's sp. 0 when not known. */
     uintptr_t dx, bx, r13;
+    /* The interrupted thread's JNIEnv (it leads to its JavaThread: deopt_frames.h), 0 when none. */
+    uintptr_t env;
 } walk_regs;
 
 typedef enum {

@@ -35,6 +35,7 @@
 
 #include "codeblob.h"
 #include "codeheap.h"
+#include "deopt_frames.h"
 #include "native_map.h"
 #include "nmethod_memo.h"
 #include "nmethod_scopes.h"
@@ -161,6 +162,7 @@ typedef struct {
     int max, n;
     vmwalk_result *r;
     uintptr_t dx, bx, r13;         /* the leaf's rdx, rbx and r13 (walk_regs) */
+    uintptr_t env;                 /* the thread's JNIEnv (walk_regs) */
     nmethod_memo seen;             /* the nmethods identified in this walk (see identify) */
 } walk_state;
 
@@ -326,12 +328,21 @@ static bool interpreter_return(uintptr_t ret, uintptr_t ret_at, uintptr_t fp) {
            fp - ret_at < MAX_FRAME_BYTES;
 }
 
+/* A return address HotSpot patched to its nmethod's deoptimisation handler (the frame above ret_at being
+ * deoptimised): it follows no call, but it is that exact address and the frame keeps its original pc, a pc
+ * of the same nmethod, at its unextended sp (right above the return address) + nmethod::_orig_pc_offset. */
+static bool deopt_handler_return(uintptr_t ret, uintptr_t ret_at) {
+    codeblob caller;
+    return codeblob_find(ret, &caller) && caller.kind == BLOB_NMETHOD &&
+           codeblob_deopt_original_pc(&caller, ret, ret_at + WORD) != 0;
+}
+
 /* step_to for a guessed return address: one in the code cache must follow a call (or be the
- * interpreter's return entry, under its caller's frame). */
+ * interpreter's return entry, under its caller's frame, or a deoptimisation handler). */
 static bool step_to_guessed(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     uintptr_t ret;
-    if (!safe_read_word(ret_at, &ret) ||
-        (codeheap_contains(ret) && !after_call(ret) && !interpreter_return(ret, ret_at, fp)))
+    if (!safe_read_word(ret_at, &ret) || (codeheap_contains(ret) && !after_call(ret) &&
+                                          !interpreter_return(ret, ret_at, fp) && !deopt_handler_return(ret, ret_at)))
         return false;
     return step_to(w, ret_at, fp);
 }
@@ -419,10 +430,16 @@ static void remember_nmethod(walk_state *w, const codeblob *b, const pc_cache_id
         nmethod_memo_add(&w->seen, b->code_begin, b->code_end, id);
 }
 
+/* Steps to the return address at ret_at when it is a deoptimisation handler (deopt_handler_return). */
+static bool deopt_handler_return_at(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
+    uintptr_t ret;
+    return safe_read_word(ret_at, &ret) && deopt_handler_return(ret, ret_at) && step_to(w, ret_at, fp);
+}
+
 /* The deoptimisation blob, returned into from the VM (Deoptimization::fetch_unroll_info): it saved the
  * registers in an rbp frame (RegisterSaver) right below the frame being deoptimised, whose return address
- * is its nmethod's deoptimisation handler. Later, once the blob has replaced that frame by interpreter
- * frames it is still filling in (Deoptimization::unpack_frames), no caller is certain: false. */
+ * is its nmethod's deoptimisation handler. Later (Deoptimization::unpack_frames) the blob's frame is another
+ * one: step_over_unpacking. */
 static bool step_out_of_deopt_blob(walk_state *w) {
     walk_state saved = *w;
     codeblob caller;
@@ -430,6 +447,75 @@ static bool step_out_of_deopt_blob(walk_state *w) {
         return true;
     *w = saved;
     return false;
+}
+
+static bool in_interpreter(uintptr_t pc) {
+    return pc >= codeblob_vm.interp_low && pc < codeblob_vm.interp_high;
+}
+
+/* The deoptimisation blob, or C2's uncommon trap blob, calling Deoptimization::unpack_frames: it has
+ * replaced the compiled frame being deoptimised by skeletal interpreter frames (deopt_frames.h) and pushed
+ * its own rbp frame below them, returning into the youngest (the sp it called from lies between its rbp
+ * and its frame size below). While the thread's vframeArray is there, the frames are named from it, after
+ * checking that its frame count leads through rbp frames returning into the interpreter to the outermost
+ * one, whose sender sp is the caller's sp the array recorded; the walk goes on from that caller. Once the
+ * array is gone, every frame is filled: they are walked as interpreted frames. Else false. */
+static bool unpacking_frame(const walk_state *w, const codeblob *b, walk_state *frames) {
+    /* rbp is the blob's own, within its frame above sp, and it returns into the interpreter. */
+    *frames = *w;
+    return w->fp >= w->sp && w->fp - w->sp <= b->frame_bytes && step_fp_frame(frames, false) &&
+           in_interpreter(frames->pc);
+}
+
+static bool step_over_unpacking(walk_state *w, const codeblob *b) {
+    walk_state frames;
+    if (!unpacking_frame(w, b, &frames)) return false;
+    deopt_unpacking u;
+    deopt_state state = deopt_frames_unpacking(w->env, &u);
+    if (state == DEOPT_DONE) {
+        *w = frames;
+        return true;
+    }
+    if (state != DEOPT_UNPACKING || !self_naming(w)) return false;
+    walk_state caller = frames;
+    for (int k = 0; k < u.count; k++) {
+        if (!in_interpreter(caller.pc) || !step_fp_frame(&caller, true)) return false;
+    }
+    if (caller.usp != u.caller_sp) return false;
+    for (int k = 0; k < u.count; k++) {
+        uintptr_t method;
+        int32_t bci;
+        if (!deopt_frames_element(&u, k, &method, &bci)) return false;
+        w->r->self_named++;
+        w->r->deopt_frames++;
+        if (!emit_named(w, method, bci, FRAME_JAVA_INTERPRETED)) return false;
+    }
+    w->pc = caller.pc;
+    w->sp = caller.sp;
+    w->usp = caller.usp;
+    w->fp = caller.fp;
+    return true;
+}
+
+/* A leaf in the deoptimisation blob, only while no vframeArray is on the thread (the frames on the stack
+ * are then not in flux): before Deoptimization::fetch_unroll_info, entered from the deoptimisation handler
+ * that pushed its own address as the return address above the frame being deoptimised, and building an rbp
+ * frame (`push rbp; mov rbp, rsp`, RegisterSaver) below it; or after unpack_frames, in its rbp frame above
+ * the filled interpreter frames, until its `leave; ret`. */
+static bool step_deopt_blob_leaf(walk_state *w, const codeblob *b) {
+    deopt_unpacking u;
+    uintptr_t saved_fp;
+    if (deopt_frames_unpacking(w->env, &u) != DEOPT_DONE) return false;
+    switch (stub_frames_enter_at(w->pc)) {
+    case ENTER_AT_PUSH:
+        return deopt_handler_return_at(w, w->sp, w->fp);
+    case ENTER_AT_MOV:
+        return safe_read_word(w->sp, &saved_fp) && deopt_handler_return_at(w, w->sp + WORD, saved_fp);
+    case ENTER_AT_RET:
+        return false;
+    default:
+        return step_out_of_deopt_blob(w) || step_over_unpacking(w, b);
+    }
 }
 
 /* A return address in the code cache at 'at', right after a call: the caller of a frameless stub that
@@ -465,6 +551,14 @@ static int step_known_stub(walk_state *w, const codeblob *b) {
         if (!step_to_guessed(w, w->sp + (uintptr_t)words * WORD, w->fp)) return -1;
         w->usp += 2 * WORD;   /* the caller's frame is above the two arguments it pushed */
         return 1;
+    case STUB_ADAPTER: {
+        /* r13 holds the caller's sp there too (the interpreter's sender sp): both must agree. */
+        uintptr_t above;
+        if (!stub_frames_c2i_body(b, w->pc, &above) || w->r13 != w->sp + above) return 0;
+        if (!step_to_guessed(w, w->sp, w->fp)) return -1;
+        w->sp = w->usp = w->r13;
+        return 1;
+    }
     default:
         return 0;
     }
@@ -489,6 +583,26 @@ static bool step_interpreter_unbuilt(walk_state *w) {
     return true;
 }
 
+/* A leaf in the interpreter's method entry between `enter` and the push of the Method* (TemplateInterpreter's
+ * generate_fixed_frame: `push rax` (the return address); enter; push r13 (the sender sp); push 0 (the last
+ * sp); ...; push rbx (the Method*)): rbp is the new frame's, but the slots below it are not all written,
+ * and what is not holds whatever an earlier frame left there. The method being entered is rbx, named when
+ * rbx names one (else an [unknown_Java] in its place); the caller's sp is the sender sp slot once pushed,
+ * r13 before. */
+static bool step_interpreter_building(walk_state *w) {
+    walk_state caller = *w;
+    uintptr_t sender_sp_at = w->fp + (uintptr_t)(intptr_t)codeblob_interp_sender_sp_slot() * WORD, usp = w->r13;
+    if ((w->sp <= sender_sp_at && !safe_read_word(sender_sp_at, &usp)) || !step_fp_frame(&caller, false) ||
+        usp < caller.sp || usp - caller.sp > MAX_FRAME_BYTES)
+        return false;
+    if (self_naming(w) && !emit_interpreted(w, w->bx, 0)) return false;
+    w->pc = caller.pc;
+    w->sp = caller.sp;
+    w->usp = usp;
+    w->fp = caller.fp;
+    return true;
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -505,6 +619,10 @@ static bool step_code_frame(walk_state *w) {
     if (known && read) remember_nmethod(w, &b, &id);
     if (b.kind == BLOB_INTERPRETER) {
         uintptr_t method, bcp = 0;
+        /* The Method* slot is written once sp is at or below it. */
+        uintptr_t method_at = w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD;
+        if (w->leaf && w->fp >= w->sp && w->sp > method_at)
+            return step_interpreter_building(w) || fail(w, VMWALK_BAD_FRAME);
         if (!safe_read_word(w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD, &method) ||
             w->fp < w->sp)
             return (w->leaf && step_interpreter_unbuilt(w)) || fail(w, VMWALK_BAD_FRAME);
@@ -513,7 +631,16 @@ static bool step_code_frame(walk_state *w) {
             return false;
         return step_fp_frame(w, true) || fail(w, VMWALK_BAD_FRAME);
     }
-    if (b.deopt) return (!w->leaf && step_out_of_deopt_blob(w)) || fail(w, VMWALK_DEOPT);
+    if (b.deopt)
+        return (w->leaf ? emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE}) && step_deopt_blob_leaf(w, &b)
+                        : step_out_of_deopt_blob(w) || step_over_unpacking(w, &b)) ||
+               fail(w, VMWALK_DEOPT);
+    /* C2's uncommon trap blob calls Deoptimization::uncommon_trap from a frame of its size (stepped as any
+     * stub's below), then unpack_frames from an rbp frame above the frames it unpacks into. */
+    if (b.kind == BLOB_STUB && !w->leaf && stub_frames_kind(&b) == STUB_UNCOMMON_TRAP) {
+        walk_state frames;
+        if (unpacking_frame(w, &b, &frames)) return step_over_unpacking(w, &b) || fail(w, VMWALK_DEOPT);
+    }
     /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
      * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
     if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
@@ -556,7 +683,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, {.count = 0}};
+                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.env, {.count = 0}};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {

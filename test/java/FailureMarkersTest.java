@@ -19,6 +19,11 @@ import java.util.TreeMap;
  * nearly every slow_subtype_check sample lost its caller: 0 of 115-307 were under StubFrames.subtypeLoop
  * (the walker took a stale return address into the call stub), the rest ended in [unknown_Java] (1.6-4%
  * of all samples); now all of them are under their callers and no sample carries a marker.
+ * deopt_unpack: DeoptUnpack deoptimises its compiled chain loop -> level1 -> ... -> level8 over and over, so
+ * samples land in Deoptimization::unpack_frames while the interpreter frames that replace the chain are
+ * being filled in. Their Java frames are named from the thread's vframeArray (agent/signal/deopt_frames.c):
+ * nearly every such sample must have the chain, from main (called by the VM) on, right under unpack_frames
+ * (underChain). Before, each ended in [deopt] with no Java frame at all (2.8% of all samples on Temurin 25).
  */
 public class FailureMarkersTest extends IntegrationTest {
     static final double MAX_MARKER_PERCENT = 1.5;
@@ -31,6 +36,7 @@ public class FailureMarkersTest extends IntegrationTest {
                 case "exception_blob" -> stubCallers("exceptions", "ExceptionBlob", "StubFrames.down", 5);
                 case "subtype_check" -> stubCallers("subtype", "slow_subtype_check", "StubFrames.subtypeLoop", 50,
                         "-XX:TieredStopAtLevel=1");
+                case "deopt_unpack" -> deoptUnpack();
                 default -> throw new AssertionError("unknown test " + test);
             }
         });
@@ -58,6 +64,54 @@ public class FailureMarkersTest extends IntegrationTest {
         check(recursion > 1000, "too few samples in the recursion: " + recursion);
         check(percent < MAX_MARKER_PERCENT, String.format("%.2f%% of the samples carry a failure marker (bound %.1f%%)",
                 percent, MAX_MARKER_PERCENT));
+    }
+
+    static final String UNPACK = "Deoptimization::unpack_frames";
+    static final List<String> CHAIN = List.of("DeoptUnpack.main", "DeoptUnpack.loop", "DeoptUnpack.level1",
+            "DeoptUnpack.level2", "DeoptUnpack.level3", "DeoptUnpack.level4", "DeoptUnpack.level5",
+            "DeoptUnpack.level6", "DeoptUnpack.level7", "DeoptUnpack.level8");
+
+    /**
+     * Whether the Java frames right under unpack_frames are DeoptUnpack's chain from main on, main called by
+     * the VM: the whole chain when the frame being unpacked held it all (C2 inlined it into loop), a shorter
+     * one when it held less (loop alone, or loop with the first levels, as C1 or C2 had compiled them then;
+     * the deeper frames had returned already). Anything else is a wrong or broken stack.
+     */
+    static boolean underChain(String[] frames) {
+        int unpack = Arrays.asList(frames).indexOf(UNPACK), main = Arrays.asList(frames).indexOf(CHAIN.get(0));
+        if (main < 1 || !frames[main - 1].equals("JavaCalls::call_helper") || unpack - main < 2 ||
+            unpack - main > CHAIN.size())
+            return false;
+        for (int i = main; i < unpack; i++) {
+            if (!frames[i].equals(CHAIN.get(i - main))) return false;
+        }
+        return true;
+    }
+
+    static void deoptUnpack() throws Exception {
+        Path file = work.resolve("unpack.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,file=" + file, "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:+WhiteBoxAPI", "-Xbootclasspath/a:" + classes, "DeoptUnpack", "3");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        long total = 0, marked = 0, unpacking = 0, kept = 0;
+        Map<String, Long> lost = new TreeMap<>();
+        for (var e : readCollapsed(file).entrySet()) {
+            total += e.getValue();
+            if (Arrays.stream(e.getKey().split(";")).anyMatch(FAILURE_MARKERS::contains)) marked += e.getValue();
+            if (!e.getKey().contains(UNPACK)) continue;
+            unpacking += e.getValue();
+            if (underChain(e.getKey().split(";"))) kept += e.getValue();
+            else lost.merge(e.getKey(), e.getValue(), Long::sum);
+        }
+        double markerPercent = 100.0 * marked / Math.max(total, 1), keptPercent = 100.0 * kept / Math.max(unpacking, 1);
+        System.out.printf("  %d samples, %d with a failure marker (%.2f%%); %d in %s, %d of them (%.1f%%) under the"
+                + " chain%n", total, marked, markerPercent, unpacking, UNPACK, kept, keptPercent);
+        lost.forEach((stack, n) -> System.out.println("    not under the chain: " + stack + " " + n));
+        check(unpacking >= 20, "too few samples in " + UNPACK + ": " + unpacking + " (want 20)");
+        check(keptPercent >= MIN_KEPT_PERCENT, String.format("only %.1f%% of the samples in %s are under the chain"
+                + " (want %.0f%%)", keptPercent, UNPACK, MIN_KEPT_PERCENT));
+        check(markerPercent < MAX_STUB_MARKER_PERCENT, String.format(
+                "%.2f%% of the samples carry a failure marker (bound %.1f%%)", markerPercent, MAX_STUB_MARKER_PERCENT));
     }
 
     /**
