@@ -1,7 +1,9 @@
 /*
  * out_jfr: one recording at a time, in a static state guarded by its own mutex so the writer thread and
  * a dump never interleave. Two files: the recording ("<target>.tmp-<pid>-<random>.jfr") holds finished chunks
- * only, and the chunk in progress is written to a file of its own ("<target>.tmp-<pid>-<random>.part"): events are
+ * only, and the chunk in progress is written to a file of its own ("<target>.tmp-<pid>-<random>.part", unlinked
+ * as soon as it is created: only its descriptor is used, so nothing is left behind by a kill or by a directory
+ * that is moved away, and no later unlink by name can hit a file that is not ours): events are
  * appended to a buffer that is written there after each drain, the chunk's header is written first as
  * "being written" and completed (pwrite) when the chunk is closed, and only then is the chunk appended to
  * the recording. So the recording is a valid JFR file between appends, whatever kills the process (the
@@ -110,7 +112,7 @@ static void describe_kept(char *text, size_t len) {
 }
 
 /* A write failed (typically a full disk): recording stops, the chunk in progress is dropped (its file
- * removed, which also gives its space back) and the finished chunks are kept. */
+ * closed, which gives its space back: it is already unlinked) and the finished chunks are kept. */
 static void stop_on_error(int error, const char *what) {
     if (rec.error) return;
     rec.error = error ? error : EIO;
@@ -118,12 +120,18 @@ static void stop_on_error(int error, const char *what) {
     if (rec.part_fd >= 0) close(rec.part_fd);
     rec.part_fd = -1;
     rec.part_size = 0;   /* nothing in progress: the writer no longer sees a full chunk to close */
-    unlink(rec.part_path);
     char kept[128];
     describe_kept(kept, sizeof(kept));
     log_error("JFR recording: cannot write %s: %s; recording stopped. Kept: the %s in %s (moved to the "
               "recording's file when the session ends); the chunk in progress is dropped", what,
               strerror(rec.error), kept, rec.tmp_path);
+}
+
+/* The chunk's file is unlinked: the message names it for what it was. */
+static void stop_on_part_error(int error) {
+    char what[1300];
+    snprintf(what, sizeof(what), "the chunk in progress (%s, an unlinked temporary file)", rec.part_path);
+    stop_on_error(error, what);
 }
 
 #define AT_POSITION UINT64_MAX   /* write_all: at the file's own position (a pipe, a terminal) */
@@ -150,7 +158,7 @@ static void flush_buf(void) {
     if (rec.buf.failed) rec.out_of_memory = true;
     if (rec.buf.len && !rec.error) {
         if (write_all(rec.part_fd, rec.buf.data, rec.buf.len, rec.part_size)) rec.part_size += rec.buf.len;
-        else stop_on_error(errno, rec.part_path);
+        else stop_on_part_error(errno);
     }
     jfr_buf_clear(&rec.buf);
     rec.buf.failed = false;
@@ -257,7 +265,7 @@ static void chunk_end(uint64_t ticks) {
     h.size = rec.part_size;
     uint8_t bytes[JFR_HEADER_SIZE];
     jfr_chunk_header_encode(&h, bytes);
-    if (!write_all(rec.part_fd, bytes, sizeof(bytes), 0)) stop_on_error(errno, rec.part_path);
+    if (!write_all(rec.part_fd, bytes, sizeof(bytes), 0)) stop_on_part_error(errno);
     else if (append_chunk() == 0) rec.chunks++;
 }
 
@@ -424,7 +432,6 @@ static void close_recording(bool remove_recording) {
     if (rec.fd >= 0) close(rec.fd);
     if (rec.part_fd >= 0) close(rec.part_fd);
     rec.fd = rec.part_fd = -1;
-    unlink(rec.part_path);
     if (remove_recording) unlink(rec.tmp_path);
     jfr_pools_free(&rec.pools);
     jfr_buf_free(&rec.buf);
@@ -462,6 +469,8 @@ static int open_temp(const prof_options *o, char *err, size_t errlen) {
             close(rec.fd);
             rec.fd = -1;
             unlink(rec.tmp_path);
+        } else {
+            unlink(rec.part_path);   /* by its descriptor from now on (see the top of this file) */
         }
     }
     if (rec.fd < 0) {
@@ -685,7 +694,6 @@ int out_jfr_roll(const prof_options *o, uint64_t *samples, char *err, size_t err
     if (rec.fd >= 0) close(rec.fd);
     if (rec.part_fd >= 0) close(rec.part_fd);
     rec.fd = rec.part_fd = -1;
-    unlink(rec.part_path);
     char why[512];
     if (open_temp(o, why, sizeof(why))) {
         pthread_mutex_unlock(&rec.mutex);

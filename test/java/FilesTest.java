@@ -1,7 +1,9 @@
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -75,10 +77,22 @@ public class FilesTest {
 
     /** The recording in progress (its finished chunks and the chunk being written) is readable by its owner only. */
     static void privateWhileRecording(com.sun.tools.attach.VirtualMachine vm, long pid, Path out) throws Exception {
-        List<Path> temps = temporaries("rec.jfr");
-        check(temps.size() == 2 && temps.stream().anyMatch(p -> p.toString().endsWith(".jfr"))
-                && temps.stream().anyMatch(p -> p.toString().endsWith(".part")),
-                "expected the recording in progress and its chunk in progress beside rec.jfr: " + temps);
+        List<Path> temps = new ArrayList<>(temporaries("rec.jfr"));
+        check(temps.size() == 1 && temps.get(0).toString().endsWith(".jfr"),
+                "expected the recording in progress beside rec.jfr, and nothing else (the chunk in progress is unlinked): " + temps);
+        // The chunk in progress is open in the JVM, unlinked: its inode is checked through /proc/<pid>/fd.
+        Path part = null;
+        try (var fds = Files.list(Path.of("/proc/" + pid + "/fd"))) {
+            for (Path fd : fds.toList()) {
+                String to;
+                try { to = Files.readSymbolicLink(fd).toString(); } catch (IOException gone) { continue; }
+                if (to.startsWith(work().resolve("rec.jfr.tmp-").toString()) && to.endsWith(".part (deleted)")) part = fd;
+            }
+        }
+        check(part != null, "the JVM has no unlinked chunk-in-progress file open beside rec.jfr");
+        String partMode = PosixFilePermissions.toString(Files.getPosixFilePermissions(part));   // the inode, not the link
+        System.out.println("  in progress: " + Files.readSymbolicLink(part) + " " + partMode);
+        check(partMode.equals("rw-------"), "the chunk in progress is " + partMode + ", not rw-------");
         for (Path t : temps) {
             System.out.println("  in progress: " + t.getFileName() + " " + permissions(t));
             check(permissions(t).equals("rw-------"), t.getFileName() + " is " + permissions(t) + ", not rw-------");

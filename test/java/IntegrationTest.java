@@ -695,6 +695,9 @@ public class IntegrationTest {
                 for (Path f : listed.toList()) {
                     Matcher m = Pattern.compile("p-(\\d+)\\." + format).matcher(f.getFileName().toString());
                     if (m.matches()) written.add(Integer.parseInt(m.group(1)));
+                    // Anything else must be a recording the agent reported keeping under its temporary name.
+                    else check(run.err().contains(f.getFileName().toString()),
+                            format + ": a file left in the loop's directory and not reported: " + f.getFileName());
                 }
             }
             Collections.sort(written);
