@@ -436,8 +436,10 @@ public class JfrconvTest {
             // The loading thread loads classes; main's spin is Java code (by its execution type, or [java]).
             long loader = inCategories(classified, "loader");
             long loaderClass = inCategories(classified, "loader", "[class_load]", "[class_resolve]", "[class_verify]", "[class_init]");
-            // (the JDK samples a thread only while it runs Java code, rarely the case in there: few samples)
-            check(loader < 20 || loaderClass >= 0.7 * loader, tag + ": the loading thread's samples are class work in "
+            // Only for our recording: the JDK samples a thread only while it runs Java code, which in there is as
+            // often the loader's own Java (its constructor, hashCode) as class work; its samples inside loadClass are
+            // checked below. (A JDK run gave 10 of 20.)
+            check(!agentMade || loader < 20 || loaderClass >= 0.7 * loader, tag + ": the loading thread's samples are class work in "
                     + loaderClass + " of " + loader);
             classified.forEach((k, v) -> check(!k.contains("java/lang/ClassLoader.loadClass")
                     || frameAt(k, 1).matches("\\[class_(load|resolve|verify|init)\\]"), tag + ": inside loadClass, not class work: " + k));
