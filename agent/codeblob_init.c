@@ -71,9 +71,11 @@ static int init_heaps(char *err, size_t errlen) {
 }
 
 /* Optional: without these a frame returning into its deoptimisation handler is named without its inlined
- * frames (its nmethod's own method). */
+ * frames (its nmethod's own method); without the stub section's offset a leaf in a static call stub ends
+ * its stack in a marker. */
 static void init_deopt_layout(void) {
     codeblob_layout *v = &codeblob_vm;
+    v->has_stub_offset = vmstructs_field("nmethod", "_stub_offset", &v->stub_offset.offset, &v->stub_offset.width);
     bool orig = vmstructs_field("nmethod", "_orig_pc_offset", &v->orig_pc_offset.offset, &v->orig_pc_offset.width);
     if (vmstructs_field("nmethod", "_deopt_handler_offset", &v->deopt_handler.offset, &v->deopt_handler.width)) {
         v->deopt_handler_is_offset = true;

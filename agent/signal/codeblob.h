@@ -92,6 +92,10 @@ typedef struct {
      * (pointers), JDK 21+ nmethod::_deopt_handler_offset (from the blob). has_orig_pc when all are known. */
     codeblob_field orig_pc_offset, deopt_handler, deopt_mh_handler;
     bool has_orig_pc, deopt_handler_is_offset, has_deopt_mh_handler;
+    /* nmethod::_stub_offset: where the nmethod's stub section starts, in bytes from the blob (its static
+     * call stubs, transit_frames.h). */
+    codeblob_field stub_offset;
+    bool has_stub_offset;
     bool has_kind, has_code_pointers, has_name;
     int64_t kind_nmethod, kind_deopt;
     uintptr_t call_stub_return, interp_low, interp_high;

@@ -151,7 +151,7 @@ static uint32_t user_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_fram
     if (sampling.config.cstack != CSTACK_NO && ucontext) {
         const greg_t *regs = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
         walk_regs start = {(uintptr_t)regs[REG_RIP], (uintptr_t)regs[REG_RSP], (uintptr_t)regs[REG_RBP],
-                           (uintptr_t)regs[REG_RDX], (uintptr_t)regs[REG_RBX], (uintptr_t)regs[REG_R13],
+                           (uintptr_t)regs[REG_RDX], (uintptr_t)regs[REG_RBX], (uintptr_t)regs[REG_R13], (uintptr_t)regs[REG_RAX],
                            (uintptr_t)env};
         safe_read_note_stack_pointer(start.sp);
         if (sampling.config.cstack == CSTACK_VM)

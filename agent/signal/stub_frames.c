@@ -1,50 +1,14 @@
 /* [signal-safe] stub_frames: the caller of a pc in HotSpot code the blob's frame size does not describe (stub_frames.h). */
 #include "stub_frames.h"
 
+#include "code_bytes.h"
+
 #include <stdatomic.h>
 #include <string.h>
 
 #define WORD sizeof(uintptr_t)
 #define NAME_CACHE 32
 #define NAME_MAX_LEN 48
-#define MAX_STUB_SCAN 1024
-
-/* n bytes of code at 'at', read a word at a time. */
-static bool read_code(uintptr_t at, uint8_t *buf, unsigned n) {
-    uintptr_t word_at = 0, word = 0;
-    for (unsigned i = 0; i < n; i++) {
-        uintptr_t a = at + i;
-        if ((a & ~(uintptr_t)7) != word_at || !word_at) {
-            int64_t v;
-            word_at = a & ~(uintptr_t)7;
-            if (!codeblob_read_field(word_at, WORD, &v)) return false;
-            word = (uintptr_t)v;
-        }
-        buf[i] = (uint8_t)(word >> ((a & 7) * 8));
-    }
-    return true;
-}
-
-static bool code_is(uintptr_t at, const uint8_t *want, unsigned n) {
-    uint8_t got[16];
-    return n <= sizeof(got) && read_code(at, got, n) && memcmp(got, want, n) == 0;
-}
-
-static int32_t read_i32(const uint8_t *p) {
-    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-}
-
-/* The one place in [from, to) where the n bytes 'want' start, or 0 when there is none or more than one. */
-static uintptr_t find_unique(uintptr_t from, uintptr_t to, const uint8_t *want, unsigned n) {
-    uintptr_t found = 0;
-    if (to - from > MAX_STUB_SCAN) to = from + MAX_STUB_SCAN;
-    for (uintptr_t at = from; at + n <= to; at++) {
-        if (!code_is(at, want, n)) continue;
-        if (found) return 0;
-        found = at;
-    }
-    return found;
-}
 
 static bool contains(const char *text, const char *part) {
     for (; *text; text++) {
@@ -108,8 +72,8 @@ bool stub_frames_exception_blob(const codeblob *b, uintptr_t pc, int *ret_words)
     if (atomic_load_explicit(&exception_blob, memory_order_acquire) == b->blob) {
         add_at = begin + atomic_load_explicit(&exception_epilogue, memory_order_relaxed);
     } else {
-        if (!code_is(begin, entry, sizeof(entry))) return false;
-        add_at = find_unique(begin + sizeof(entry), b->code_end, epilogue, sizeof(epilogue));
+        if (!code_bytes_are(begin, entry, sizeof(entry))) return false;
+        add_at = code_bytes_find_unique(begin + sizeof(entry), b->code_end, epilogue, sizeof(epilogue));
         if (!add_at) return false;
         atomic_store_explicit(&exception_epilogue, add_at - begin, memory_order_relaxed);
         atomic_store_explicit(&exception_blob, b->blob, memory_order_release);
@@ -135,23 +99,23 @@ static bool subtype_shape_of(const codeblob *b, subtype_shape *s) {
     uintptr_t begin = b->code_begin;
     uint8_t c[16];
     memset(s, 0, sizeof(*s));
-    if (!read_code(begin, c, 8)) return false;
+    if (!code_bytes_read(begin, c, 8)) return false;
     while (s->pushes < 8 && c[s->pushes] >= 0x50 && c[s->pushes] <= 0x57) s->pushes++;   /* push r64 */
     if (!s->pushes) return false;
     /* mov rsi, [rsp + 8 * (pushes + 2)] (the sub klass); mov rax, [rsp + 8 * (pushes + 1)] (the super) */
     uintptr_t at = begin + s->pushes;
     const uint8_t loads[] = {0x48, 0x8B, 0x74, 0x24, (uint8_t)((s->pushes + 2) * WORD),
                              0x48, 0x8B, 0x44, 0x24, (uint8_t)((s->pushes + 1) * WORD)};
-    if (!code_is(at, loads, sizeof(loads)) || !read_code(at + sizeof(loads), c, 4)) return false;
+    if (!code_bytes_are(at, loads, sizeof(loads)) || !code_bytes_read(at + sizeof(loads), c, 4)) return false;
     at += sizeof(loads);
     if (c[0] == 0x48 && c[1] == 0x83 && c[2] == 0xEC && c[3] % WORD == 0) {   /* sub rsp, imm8 */
         const uint8_t lea[] = {0x48, 0x8D, 0x64, 0x24, c[3]}, add[] = {0x48, 0x83, 0xC4, c[3]};
         s->extra = c[3] / WORD;
         s->grown = at + 4 - begin;
-        uintptr_t free_at = find_unique(at + 4, b->code_end, lea, sizeof(lea));
+        uintptr_t free_at = code_bytes_find_unique(at + 4, b->code_end, lea, sizeof(lea));
         unsigned len = sizeof(lea);
         if (!free_at) {
-            free_at = find_unique(at + 4, b->code_end, add, sizeof(add));
+            free_at = code_bytes_find_unique(at + 4, b->code_end, add, sizeof(add));
             len = sizeof(add);
         }
         if (!free_at) return false;
@@ -184,7 +148,7 @@ int stub_frames_subtype_check_depth(const codeblob *b, uintptr_t pc) {
     if (s.extra && off >= s.grown && off < s.shrunk) return (int)(s.pushes + s.extra);
     /* In the pops before a `ret`: the registers not yet popped. */
     uint8_t c[9];
-    if (!read_code(pc, c, sizeof(c))) return -1;
+    if (!code_bytes_read(pc, c, sizeof(c))) return -1;
     for (unsigned k = 0; k < sizeof(c) && k <= s.pushes; k++) {
         if (c[k] == 0xC3) return (int)k;
         if (c[k] < 0x58 || c[k] > 0x5F) break;
@@ -194,14 +158,14 @@ int stub_frames_subtype_check_depth(const codeblob *b, uintptr_t pc) {
 
 bool stub_frames_prologue_unsaved_rbp(uintptr_t pc, uintptr_t *ret_offset) {
     uint8_t at[8], before[7];
-    if (!read_code(pc, at, sizeof(at)) || !read_code(pc - sizeof(before), before, sizeof(before))) return false;
+    if (!code_bytes_read(pc, at, sizeof(at)) || !code_bytes_read(pc - sizeof(before), before, sizeof(before))) return false;
     /* sub rsp, imm32 (subptr_imm32 in verified_entry), then mov [rsp + imm32 - 8], rbp */
     if (before[0] != 0x48 || before[1] != 0x81 || before[2] != 0xEC) return false;
-    int32_t size = read_i32(before + 3);
+    int32_t size = code_bytes_i32(before + 3);
     if (size < (int32_t)(2 * WORD) || size % WORD) return false;
     bool short_store = at[0] == 0x48 && at[1] == 0x89 && at[2] == 0x6C && at[3] == 0x24 && at[4] == (uint8_t)(size - WORD) &&
                        size - WORD < 0x80;
-    bool long_store = at[0] == 0x48 && at[1] == 0x89 && at[2] == 0xAC && at[3] == 0x24 && read_i32(at + 4) == size - (int32_t)WORD;
+    bool long_store = at[0] == 0x48 && at[1] == 0x89 && at[2] == 0xAC && at[3] == 0x24 && code_bytes_i32(at + 4) == size - (int32_t)WORD;
     if (!short_store && !long_store) return false;
     *ret_offset = (uintptr_t)size;
     return true;
@@ -210,7 +174,7 @@ bool stub_frames_prologue_unsaved_rbp(uintptr_t pc, uintptr_t *ret_offset) {
 /* `push [rsp+d]` (ff 74 24 d8 / ff b4 24 d32, REX.W optional) ending exactly at 'end'. */
 static bool push_rsp_slot_ends_at(uintptr_t end) {
     uint8_t c[8];
-    if (!read_code(end - sizeof(c), c, sizeof(c))) return false;
+    if (!code_bytes_read(end - sizeof(c), c, sizeof(c))) return false;
     bool short_push = c[4] == 0xFF && c[5] == 0x74 && c[6] == 0x24;
     bool long_push = c[1] == 0xFF && c[2] == 0xB4 && c[3] == 0x24;
     return short_push || long_push;
@@ -218,7 +182,7 @@ static bool push_rsp_slot_ends_at(uintptr_t end) {
 
 bool stub_frames_in_spill_copy(uintptr_t pc) {
     uint8_t c[4];
-    if (!read_code(pc, c, sizeof(c))) return false;
+    if (!code_bytes_read(pc, c, sizeof(c))) return false;
     unsigned rex = c[0] == 0x48;
     /* pop [rsp+d8] / pop [rsp+d32] */
     if (c[rex] != 0x8F || (c[rex + 1] != 0x44 && c[rex + 1] != 0x84) || c[rex + 2] != 0x24) return false;
@@ -233,7 +197,7 @@ bool stub_frames_in_spill_copy(uintptr_t pc) {
  * target is 'target'. */
 static bool call_in(const uint8_t *c, int at, uintptr_t base, uintptr_t target) {
     return at >= 0 && at + 5 <= CALL_BACK + CALL_AHEAD && c[at] == 0xE8 &&
-           base + (uintptr_t)at + 5 + (uintptr_t)(intptr_t)read_i32(c + at + 1) == target;
+           base + (uintptr_t)at + 5 + (uintptr_t)(intptr_t)code_bytes_i32(c + at + 1) == target;
 }
 
 /* The length of the push (opcode 0x50) or pop (0x58) of a 64-bit register starting at c[at] (REX.B or not),
@@ -249,7 +213,7 @@ unsigned stub_frames_subtype_args_pushed(uintptr_t pc) {
     uint8_t c[CALL_BACK + CALL_AHEAD];
     if (!entry) return 0;   /* no sample has met the stub yet: its callers are rare */
     uintptr_t base = pc - CALL_BACK;
-    if (!read_code(base, c, sizeof(c))) return 0;
+    if (!code_bytes_read(base, c, sizeof(c))) return 0;
     /* push a; push b; call stub; pop; pop: at the call, or right after it, both are pushed */
     if (call_in(c, CALL_BACK, base, entry) || call_in(c, CALL_BACK - 5, base, entry)) return 2;
     int len = push_pop_in(c, CALL_BACK, 0x50);   /* at the second push */
@@ -260,35 +224,11 @@ unsigned stub_frames_subtype_args_pushed(uintptr_t pc) {
     return 0;
 }
 
-bool stub_frames_c2i_body(const codeblob *b, uintptr_t pc, uintptr_t *caller_sp_offset) {
-    static const uint8_t head[] = {0x58, 0x4C, 0x8B, 0xEC};     /* pop rax; mov r13, rsp */
-    static const uint8_t store[] = {0x48, 0x89, 0x04, 0x24};    /* mov [rsp], rax */
-    static const uint8_t jump[] = {0xFF, 0xE1};                 /* jmp rcx */
-    uint8_t c[7];
-    uintptr_t at = find_unique(b->code_begin, b->code_end, head, sizeof(head)), sub_bytes, n;
-    if (!at || pc <= at || !read_code(at + sizeof(head), c, sizeof(c)) || c[0] != 0x48 || c[2] != 0xEC) return false;
-    if (c[1] == 0x83) {   /* sub rsp, imm8 */
-        sub_bytes = 4;
-        n = c[3];
-    } else if (c[1] == 0x81) {   /* sub rsp, imm32 */
-        sub_bytes = 7;
-        n = (uintptr_t)(uint32_t)read_i32(c + 3);
-    } else {
-        return false;
-    }
-    uintptr_t body = at + sizeof(head) + sub_bytes + sizeof(store);
-    if (pc < body || !code_is(body - sizeof(store), store, sizeof(store)) || n % (2 * WORD) || !n) return false;
-    uintptr_t jump_at = find_unique(body, b->code_end, jump, sizeof(jump));
-    if (!jump_at || pc > jump_at) return false;
-    *caller_sp_offset = n;
-    return true;
-}
-
 enter_position stub_frames_enter_at(uintptr_t pc) {
     static const uint8_t mov[] = {0x48, 0x8B, 0xEC}, mov_other[] = {0x48, 0x89, 0xE5};
     uint8_t c[1];
-    if (!read_code(pc, c, 1)) return ENTER_ELSEWHERE;
+    if (!code_bytes_read(pc, c, 1)) return ENTER_ELSEWHERE;
     if (c[0] == 0x55) return ENTER_AT_PUSH;   /* push rbp */
     if (c[0] == 0xC3) return ENTER_AT_RET;    /* ret */
-    return code_is(pc, mov, sizeof(mov)) || code_is(pc, mov_other, sizeof(mov_other)) ? ENTER_AT_MOV : ENTER_ELSEWHERE;
+    return code_bytes_are(pc, mov, sizeof(mov)) || code_bytes_are(pc, mov_other, sizeof(mov_other)) ? ENTER_AT_MOV : ENTER_ELSEWHERE;
 }

@@ -11,8 +11,6 @@
  *  - A compiled method's prologue (MacroAssembler::verified_entry) between `sub rsp, N` and the store of
  *    rbp at its top: the frame is allocated, the caller's rbp still in rbp.
  *  - C2's stack-to-stack copy `push [rsp+a]; pop [rsp+b]`: one word pushed for the length of an instruction.
- *  - A C2I adapter (SharedRuntime's gen_c2i_adapter): `pop rax; mov r13, rsp; sub rsp, n; mov [rsp], rax`,
- *    the arguments' stores, then a jump into the interpreter.
  *  - An rbp frame's `push rbp; mov rbp, rsp` and `ret` (the deoptimisation blob's leaves).
  * Async-signal-safe: reads go through safe_read.
  */
@@ -53,12 +51,6 @@ unsigned stub_frames_subtype_args_pushed(uintptr_t pc);
 /* A leaf in a compiled method's prologue with its frame allocated but rbp not yet stored (pc at the store
  * right after `sub rsp, N`): true and the return address's offset from sp in bytes (N). */
 bool stub_frames_prologue_unsaved_rbp(uintptr_t pc, uintptr_t *ret_offset);
-
-/* A leaf in the C2I part of adapter blob b (SharedRuntime's gen_c2i_adapter: `pop rax; mov r13, rsp; sub rsp,
- * n; mov [rsp], rax`, the arguments' stores, `jmp rcx` into the interpreter): after that store and up to
- * the jump, the return address is at sp and the caller's sp is n bytes above sp (true, *caller_sp_offset
- * = n). False elsewhere, or when the blob's code does not have that shape. */
-bool stub_frames_c2i_body(const codeblob *b, uintptr_t pc, uintptr_t *caller_sp_offset);
 
 /* Where pc stands in an rbp frame's `push rbp; mov rbp, rsp` ... `leave; ret` (HotSpot's enter() encodes the
  * mov as 48 8B EC; 48 89 E5 is accepted too): at the push (the return address at sp), at the mov (rbp's

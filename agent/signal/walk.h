@@ -15,8 +15,9 @@ typedef struct {
     uintptr_t pc, sp, fp;
     /* For a leaf in HotSpot code that keeps its caller in a register (walk_vm): rdx holds the exception pc
      * in C2's exception blob; in the interpreter's method entry rbx holds the Method* and r13 the caller's
-     * sp, in its remove_activation rbx the caller's sp. 0 when not known. */
-    uintptr_t dx, bx, r13;
+     * sp, in its remove_activation rbx the caller's sp; rax and r13 hold a return address for a few
+     * instructions (transit_frames.h). 0 when not known. */
+    uintptr_t dx, bx, r13, ax;
     /* The interrupted thread's JNIEnv (it leads to its JavaThread: deopt_frames.h), 0 when none. */
     uintptr_t env;
 } walk_regs;

@@ -42,6 +42,7 @@
 #include "pc_cache.h"
 #include "safe_read.h"
 #include "stub_frames.h"
+#include "transit_frames.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -161,7 +162,7 @@ typedef struct {
     trace_frame *out;
     int max, n;
     vmwalk_result *r;
-    uintptr_t dx, bx, r13;         /* the leaf's rdx, rbx and r13 (walk_regs) */
+    uintptr_t dx, bx, r13, ax;     /* the leaf's rdx, rbx, r13 and rax (walk_regs) */
     uintptr_t env;                 /* the thread's JNIEnv (walk_regs) */
     nmethod_memo seen;             /* the nmethods identified in this walk (see identify) */
 } walk_state;
@@ -345,6 +346,19 @@ static bool step_to_guessed(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
                                           !interpreter_return(ret, ret_at, fp) && !deopt_handler_return(ret, ret_at)))
         return false;
     return step_to(w, ret_at, fp);
+}
+
+/* A return address held in a register (or read where transit_frames says it is), with the caller's sp known:
+ * checked as step_to_guessed checks one read from the stack right below that sp. */
+static bool step_to_held_return(walk_state *w, uintptr_t ret, uintptr_t caller_sp) {
+    uintptr_t ret_at = caller_sp - WORD;
+    if (caller_sp < w->sp || caller_sp - w->sp > MAX_FRAME_BYTES || !is_code(ret) ||
+        (codeheap_contains(ret) && !after_call(ret) && !interpreter_return(ret, ret_at, w->fp) &&
+         !deopt_handler_return(ret, ret_at)))
+        return false;
+    w->pc = ret;
+    w->sp = w->usp = caller_sp;
+    return true;
 }
 
 /* A leaf frame that is not (or no longer) built: the return address at sp, or above a pushed rbp, or, for
@@ -552,12 +566,15 @@ static int step_known_stub(walk_state *w, const codeblob *b) {
         w->usp += 2 * WORD;   /* the caller's frame is above the two arguments it pushed */
         return 1;
     case STUB_ADAPTER: {
-        /* r13 holds the caller's sp there too (the interpreter's sender sp): both must agree. */
-        uintptr_t above;
-        if (!stub_frames_c2i_body(b, w->pc, &above) || w->r13 != w->sp + above) return 0;
-        if (!step_to_guessed(w, w->sp, w->fp)) return -1;
-        w->sp = w->usp = w->r13;
-        return 1;
+        uintptr_t caller_sp, ret;
+        switch (transit_c2i(b, w->pc, w->sp, w->r13, &caller_sp)) {
+        case TRANSIT_RET_IN_RAX:
+            return step_to_held_return(w, w->ax, caller_sp) ? 1 : -1;
+        case TRANSIT_RET_AT_SP:
+            return safe_read_word(w->sp, &ret) && step_to_held_return(w, ret, caller_sp) ? 1 : -1;
+        default:
+            return 0;
+        }
     }
     default:
         return 0;
@@ -572,6 +589,10 @@ static bool step_interpreter_unbuilt(walk_state *w) {
     walk_state caller = *w;
     named_method m;
     bool entry = w->bx && name_method(w->bx, &m);
+    /* The return address in a register: rax while the entry pushes the locals, r13 at the return's end. */
+    if (entry && transit_interp_entry_popped(w->pc))
+        return (!self_naming(w) || emit_interpreted(w, w->bx, 0)) && step_to_held_return(w, w->ax, w->r13);
+    if (!entry && transit_interp_return_popped(w->pc)) return step_to_held_return(w, w->r13, w->bx);
     uintptr_t sender_sp = entry ? w->r13 : w->bx;
     if (!step_to_guessed(&caller, w->sp, w->fp)) return false;
     if (sender_sp >= caller.sp && sender_sp - caller.sp < MAX_FRAME_BYTES) caller.usp = sender_sp;
@@ -646,6 +667,10 @@ static bool step_code_frame(walk_state *w) {
     if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
     int stub_step = b.kind == BLOB_STUB && w->leaf ? step_known_stub(w, &b) : 0;
     if (stub_step) return stub_step > 0 || fail(w, VMWALK_BAD_FRAME);
+    /* A leaf in a static call stub is no frame of the nmethod holding it: its caller (the same nmethod,
+     * usually) called it. Never cached, so a hit is no such stub. */
+    if (w->leaf && !hit && b.kind == BLOB_NMETHOD && transit_static_call_stub(&b, w->pc))
+        return step_to_guessed(w, w->sp, w->fp) || fail(w, VMWALK_BAD_FRAME);
     if (b.kind == BLOB_NMETHOD && !(hit               ? emit_cached(w, &cached)
                                     : self_naming(w) ? emit_compiled(w, &b, known ? &id : NULL)
                                                      : emit_java(w, b.method, compiled_kind(nmethod_scopes_tier(b.blob)))))
@@ -683,7 +708,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.env, {.count = 0}};
+                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.ax, regs.env, {.count = 0}};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {

@@ -24,6 +24,12 @@ import java.util.TreeMap;
  * being filled in. Their Java frames are named from the thread's vframeArray (agent/signal/deopt_frames.c):
  * nearly every such sample must have the chain, from main (called by the VM) on, right under unpack_frames
  * (underChain). Before, each ended in [deopt] with no Java frame at all (2.8% of all samples on Temurin 25).
+ * transit: TransitFrames' compiled caller calls two methods that stay interpreted, so samples land where the
+ * return address is in a register or the frame is a jump stub (agent/signal/transit_frames.c): the static
+ * call stub, the C2I adapter, the interpreter's entry pushing locals and its return. Every sample must keep
+ * the workload's one chain (main -> caller -> narrow or wide, or a prefix), the adapter's samples right under
+ * the caller. Before, 6-8% of the samples (JDK 17 and 25) ended in [unknown_Java] with no other frame, 68%
+ * with 'wide' and its 200 locals, and 0.2-3% were named main -> caller -> main.
  */
 public class FailureMarkersTest extends IntegrationTest {
     static final double MAX_MARKER_PERCENT = 1.5;
@@ -37,6 +43,7 @@ public class FailureMarkersTest extends IntegrationTest {
                 case "subtype_check" -> stubCallers("subtype", "slow_subtype_check", "StubFrames.subtypeLoop", 50,
                         "-XX:TieredStopAtLevel=1");
                 case "deopt_unpack" -> deoptUnpack();
+                case "transit" -> transit();
                 default -> throw new AssertionError("unknown test " + test);
             }
         });
@@ -110,6 +117,48 @@ public class FailureMarkersTest extends IntegrationTest {
         check(unpacking >= 20, "too few samples in " + UNPACK + ": " + unpacking + " (want 20)");
         check(keptPercent >= MIN_KEPT_PERCENT, String.format("only %.1f%% of the samples in %s are under the chain"
                 + " (want %.0f%%)", keptPercent, UNPACK, MIN_KEPT_PERCENT));
+        check(markerPercent < MAX_STUB_MARKER_PERCENT, String.format(
+                "%.2f%% of the samples carry a failure marker (bound %.1f%%)", markerPercent, MAX_STUB_MARKER_PERCENT));
+    }
+
+    static final List<List<String>> TRANSIT_CHAINS = List.of(List.of("TransitFrames.main"),
+            List.of("TransitFrames.main", "TransitFrames.caller"),
+            List.of("TransitFrames.main", "TransitFrames.caller", "TransitFrames.narrow"),
+            List.of("TransitFrames.main", "TransitFrames.caller", "TransitFrames.wide"));
+    static final String ADAPTER = "I2C/C2I adapters";
+
+    static void transit() throws Exception {
+        Path file = work.resolve("transit.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,file=" + file, "-XX:CompileCommand=quiet",
+                "-XX:CompileCommand=exclude,TransitFrames::narrow", "-XX:CompileCommand=exclude,TransitFrames::wide",
+                "TransitFrames", "3");
+        check(run.exit() == 0 && run.out().contains("done"), "workload failed: " + run.out() + run.err());
+        long total = 0, marked = 0, calls = 0, adapter = 0, adapterKept = 0;
+        Map<String, Long> wrong = new TreeMap<>();
+        for (var e : readCollapsed(file).entrySet()) {
+            String[] frames = e.getKey().split(";");
+            long n = e.getValue();
+            total += n;
+            if (Arrays.stream(frames).anyMatch(FAILURE_MARKERS::contains)) marked += n;
+            List<String> chain = Arrays.stream(frames).filter(f -> f.startsWith("TransitFrames.")).toList();
+            if (chain.isEmpty()) continue;
+            if (!TRANSIT_CHAINS.contains(chain)) wrong.merge(e.getKey(), n, Long::sum);
+            else if (chain.size() > 1) calls += n;
+            if (frames[frames.length - 1].equals(ADAPTER)) {
+                adapter += n;
+                if (frames.length >= 2 && frames[frames.length - 2].equals("TransitFrames.caller")) adapterKept += n;
+            }
+        }
+        double markerPercent = 100.0 * marked / Math.max(total, 1);
+        System.out.printf("  %d samples, %d with a failure marker (%.2f%%), %d in caller's calls, %d in the C2I adapter"
+                + " (%d under caller), %d with a wrong chain%n", total, marked, markerPercent, calls, adapter, adapterKept,
+                wrong.values().stream().mapToLong(Long::longValue).sum());
+        wrong.forEach((stack, n) -> System.out.println("    wrong chain: " + stack + " " + n));
+        check(calls >= 300, "too few samples in caller's calls: " + calls + " (want 300)");
+        check(adapter >= 10, "too few samples in the C2I adapter: " + adapter + " (want 10)");
+        check(100.0 * adapterKept / adapter >= MIN_KEPT_PERCENT, "only " + adapterKept + " of " + adapter
+                + " samples in the C2I adapter are right under TransitFrames.caller");
+        check(wrong.isEmpty(), "samples whose Java frames are no chain of the workload's (a frame named wrongly)");
         check(markerPercent < MAX_STUB_MARKER_PERCENT, String.format(
                 "%.2f%% of the samples carry a failure marker (bound %.1f%%)", markerPercent, MAX_STUB_MARKER_PERCENT));
     }
