@@ -125,6 +125,36 @@ bool transit_interp_return_popped(uintptr_t pc) {
     return between(pc, head, sizeof(head), tail, sizeof(tail), 2);
 }
 
+/* The end of the interpreter's exception continuation: mov rbx, rax; pop rdx; pop rax; jmp rbx */
+static const uint8_t exception_tail[] = {0x48, 0x8B, 0xD8, 0x5A, 0x58, 0xFF, 0xE3};
+
+transit_ret transit_interp_exception_leaf(uintptr_t pc, uintptr_t sp, uintptr_t *caller_sp) {
+    /* pc's offset into the tail: 0 and 3 before `pop rdx`, 4 after it, 5 after `pop rax` too */
+    static const uint8_t offsets[] = {0, 3, 4, 5};
+    for (unsigned i = 0; i < sizeof(offsets); i++) {
+        if (!code_bytes_are(pc - offsets[i], exception_tail, sizeof(exception_tail))) continue;
+        *caller_sp = sp + (offsets[i] <= 3 ? 2 : offsets[i] == 4 ? 1 : 0) * WORD;
+        return offsets[i] <= 3 ? TRANSIT_RET_AT_SP : TRANSIT_RET_IN_RDX;
+    }
+    return TRANSIT_ELSEWHERE;
+}
+
+bool transit_interp_exception_call(uintptr_t ret, unsigned *ret_words) {
+    const uint8_t *after = exception_tail;
+    uint8_t c[9];
+    if (!code_bytes_read(ret, c, sizeof(c))) return false;
+    if (memcmp(c, after, sizeof(exception_tail)) == 0) {
+        *ret_words = 0;
+        return true;
+    }
+    /* add rsp, 8 (the padding); jmp rel32 to the same sequence */
+    if (c[0] != 0x48 || c[1] != 0x83 || c[2] != 0xC4 || c[3] != 0x08 || c[4] != 0xE9) return false;
+    uintptr_t target = ret + 9 + (uintptr_t)(intptr_t)code_bytes_i32(c + 5);
+    if (!code_bytes_are(target, after, sizeof(exception_tail))) return false;
+    *ret_words = 1;
+    return true;
+}
+
 bool transit_static_call_stub(const codeblob *b, uintptr_t pc) {
     int64_t stub_offset;
     uint8_t c[25];

@@ -593,6 +593,19 @@ static bool step_interpreter_unbuilt(walk_state *w) {
     if (entry && transit_interp_entry_popped(w->pc))
         return (!self_naming(w) || emit_interpreted(w, w->bx, 0)) && step_to_held_return(w, w->ax, w->r13);
     if (!entry && transit_interp_return_popped(w->pc)) return step_to_held_return(w, w->r13, w->bx);
+    /* At the entry's `mov rbp, rsp`: the caller's rbp pushed at sp, the return address above it. */
+    uintptr_t ret, caller_sp;
+    if (entry && stub_frames_enter_at(w->pc) == ENTER_AT_MOV)
+        return (!self_naming(w) || emit_interpreted(w, w->bx, 0)) && safe_read_word(w->sp + WORD, &ret) &&
+               step_to_held_return(w, ret, w->r13);
+    switch (entry ? TRANSIT_ELSEWHERE : transit_interp_exception_leaf(w->pc, w->sp, &caller_sp)) {
+    case TRANSIT_RET_AT_SP:
+        return safe_read_word(w->sp, &ret) && step_to_held_return(w, ret, caller_sp);
+    case TRANSIT_RET_IN_RDX:
+        return step_to_held_return(w, w->dx, caller_sp);
+    default:
+        break;
+    }
     uintptr_t sender_sp = entry ? w->r13 : w->bx;
     if (!step_to_guessed(&caller, w->sp, w->fp)) return false;
     if (sender_sp >= caller.sp && sender_sp - caller.sp < MAX_FRAME_BYTES) caller.usp = sender_sp;
@@ -602,6 +615,16 @@ static bool step_interpreter_unbuilt(walk_state *w) {
     w->usp = caller.usp;
     w->fp = caller.fp;
     return true;
+}
+
+/* A call from the interpreter's exception continuation, its activation already removed: the caller's return
+ * address and sp are on the stack the continuation pushed them on (transit_frames.h). */
+static bool step_interpreter_exception_call(walk_state *w) {
+    unsigned words;
+    uintptr_t ret, at;
+    if (!transit_interp_exception_call(w->pc, &words)) return false;
+    at = w->sp + words * WORD;
+    return safe_read_word(at, &ret) && step_to_held_return(w, ret, at + 2 * WORD);
 }
 
 /* A leaf in the interpreter's method entry between `enter` and the push of the Method* (TemplateInterpreter's
@@ -646,7 +669,8 @@ static bool step_code_frame(walk_state *w) {
             return step_interpreter_building(w) || fail(w, VMWALK_BAD_FRAME);
         if (!safe_read_word(w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD, &method) ||
             w->fp < w->sp)
-            return (w->leaf && step_interpreter_unbuilt(w)) || fail(w, VMWALK_BAD_FRAME);
+            return (w->leaf ? step_interpreter_unbuilt(w) : step_interpreter_exception_call(w)) ||
+                   fail(w, VMWALK_BAD_FRAME);
         if (layout.interp_bcp_slot) safe_read_word(w->fp + (uintptr_t)(intptr_t)layout.interp_bcp_slot * WORD, &bcp);
         if (!(self_naming(w) ? emit_interpreted(w, method, bcp) : emit_java(w, method, FRAME_JAVA_INTERPRETED)))
             return false;

@@ -26,10 +26,11 @@ import java.util.TreeMap;
  * (underChain). Before, each ended in [deopt] with no Java frame at all (2.8% of all samples on Temurin 25).
  * transit: TransitFrames' compiled caller calls two methods that stay interpreted, so samples land where the
  * return address is in a register or the frame is a jump stub (agent/signal/transit_frames.c): the static
- * call stub, the C2I adapter, the interpreter's entry pushing locals and its return. Every sample must keep
- * the workload's one chain (main -> caller -> narrow or wide, or a prefix), the adapter's samples right under
- * the caller. Before, 6-8% of the samples (JDK 17 and 25) ended in [unknown_Java] with no other frame, 68%
- * with 'wide' and its 200 locals, and 0.2-3% were named main -> caller -> main.
+ * call stub, the C2I adapter, the interpreter's entry pushing locals and its return, its exception
+ * continuation. Every sample must keep the workload's one chain (main -> caller -> a callee, or a prefix),
+ * the adapter's samples right under the caller. Before, 6-8% of the samples (JDK 17 and 25) ended in
+ * [unknown_Java] with no other frame, 68% with 'wide' and its 200 locals, and 0.2-3% were named
+ * main -> caller -> main.
  */
 public class FailureMarkersTest extends IntegrationTest {
     static final double MAX_MARKER_PERCENT = 1.5;
@@ -124,13 +125,16 @@ public class FailureMarkersTest extends IntegrationTest {
     static final List<List<String>> TRANSIT_CHAINS = List.of(List.of("TransitFrames.main"),
             List.of("TransitFrames.main", "TransitFrames.caller"),
             List.of("TransitFrames.main", "TransitFrames.caller", "TransitFrames.narrow"),
-            List.of("TransitFrames.main", "TransitFrames.caller", "TransitFrames.wide"));
+            List.of("TransitFrames.main", "TransitFrames.caller", "TransitFrames.wide"),
+            List.of("TransitFrames.main", "TransitFrames.caller", "TransitFrames.locked"),
+            List.of("TransitFrames.main", "TransitFrames.caller", "TransitFrames.thrower"));
     static final String ADAPTER = "I2C/C2I adapters";
 
     static void transit() throws Exception {
         Path file = work.resolve("transit.collapsed");
         Run run = runJava("start,event=cpu,interval=1ms,file=" + file, "-XX:CompileCommand=quiet",
                 "-XX:CompileCommand=exclude,TransitFrames::narrow", "-XX:CompileCommand=exclude,TransitFrames::wide",
+                "-XX:CompileCommand=exclude,TransitFrames::locked", "-XX:CompileCommand=exclude,TransitFrames::thrower",
                 "TransitFrames", "3");
         check(run.exit() == 0 && run.out().contains("done"), "workload failed: " + run.out() + run.err());
         long total = 0, marked = 0, calls = 0, adapter = 0, adapterKept = 0;

@@ -2,7 +2,9 @@
  * Compiled code calling methods that stay interpreted (excluded from compilation by the test's
  * -XX:CompileCommand), so samples land where HotSpot passes control between the two: the compiled caller's
  * static call stub, the C2I adapter, the interpreter's method entry (pushing the callee's locals: 'wide' has
- * 200 slots of them) and its return. The only Java chains from main are main -> caller -> narrow or wide.
+ * 200 slots of them; 'locked' takes its monitor there) and its return, and for 'thrower' the interpreter's
+ * exception continuation, which finds the compiled caller's handler. The only Java chains from main are
+ * main -> caller -> narrow, wide, locked or thrower.
  * Argument: seconds to run.
  */
 public class TransitFrames {
@@ -21,8 +23,26 @@ public class TransitFrames {
         return x ^ 5;
     }
 
+    static synchronized int locked(int x) {
+        return x - 3;
+    }
+
+    /** Thrown without a stack trace, so that the time goes to the unwinding, not to filling one in. */
+    static final RuntimeException ODD = new RuntimeException("odd", null, false, false) { };
+
+    static int thrower(int x) {
+        if ((x & 1) != 0) throw ODD;
+        return x >> 1;
+    }
+
     static int caller(int x) {
-        return narrow(x) + wide(x);
+        int r = narrow(x) + wide(x) + locked(x);
+        try {
+            r += thrower(x);
+        } catch (RuntimeException e) {
+            r++;
+        }
+        return r;
     }
 
     public static void main(String[] args) {
