@@ -125,6 +125,13 @@ bool transit_interp_return_popped(uintptr_t pc) {
     return between(pc, head, sizeof(head), tail, sizeof(tail), 2);
 }
 
+bool transit_interp_exception_popped(uintptr_t pc) {
+    static const uint8_t head[] = {0x5A, 0x48, 0x8B, 0xE3};   /* pop rdx; mov rsp, rbx */
+    static const uint8_t tail[] = {0x50, 0x52};               /* push rax (the exception); push rdx */
+    return between(pc, head, sizeof(head), tail, sizeof(tail), 1) ||
+           between(pc, head, sizeof(head), tail + 1, 1, 1);   /* at push rdx itself */
+}
+
 /* The end of the interpreter's exception continuation: mov rbx, rax; pop rdx; pop rax; jmp rbx */
 static const uint8_t exception_tail[] = {0x48, 0x8B, 0xD8, 0x5A, 0x58, 0xFF, 0xE3};
 

@@ -44,6 +44,10 @@ bool transit_interp_return_popped(uintptr_t pc);
  * address (0 or 1); the caller's sp is two words above it. */
 bool transit_interp_exception_call(uintptr_t ret, unsigned *ret_words);
 
+/* True for a pc in that continuation's start, after `pop rdx` (the caller's return address) and up to (not
+ * past) `push rdx`: the caller's sp is in rbx. */
+bool transit_interp_exception_popped(uintptr_t pc);
+
 /* A leaf in the last instructions of that continuation (`mov rbx, rax; pop rdx; pop rax; jmp rbx`): where the
  * caller's return address is (at sp, or popped into rdx) and the caller's sp. */
 transit_ret transit_interp_exception_leaf(uintptr_t pc, uintptr_t sp, uintptr_t *caller_sp);

@@ -593,6 +593,7 @@ static bool step_interpreter_unbuilt(walk_state *w) {
     if (entry && transit_interp_entry_popped(w->pc))
         return (!self_naming(w) || emit_interpreted(w, w->bx, 0)) && step_to_held_return(w, w->ax, w->r13);
     if (!entry && transit_interp_return_popped(w->pc)) return step_to_held_return(w, w->r13, w->bx);
+    if (!entry && transit_interp_exception_popped(w->pc)) return step_to_held_return(w, w->dx, w->bx);
     /* At the entry's `mov rbp, rsp`: the caller's rbp pushed at sp, the return address above it. */
     uintptr_t ret, caller_sp;
     if (entry && stub_frames_enter_at(w->pc) == ENTER_AT_MOV)

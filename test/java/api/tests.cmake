@@ -11,6 +11,9 @@ add_custom_command(
   DEPENDS ${API_TEST_SOURCES} ${LIBPROF_JAR}
   COMMENT "Compiling the API's test programs")
 add_custom_target(api_test_classes ALL DEPENDS ${API_TEST_CLASSES}/.stamp)
+# The jar's rule runs in libprof_jar's build only: a second target running the same rule at once (make -j)
+# would remove its classes directory under the first ("api-classes/. : no such file or directory").
+add_dependencies(api_test_classes libprof_jar)
 
 add_executable(api_host test/native/api_host.c)
 target_include_directories(api_host PRIVATE agent/include ${JNI_INCLUDES})
