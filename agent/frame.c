@@ -14,6 +14,7 @@ static const char *const marker_names[MARKER_COUNT] = {
     [MARKER_NO_JAVA_FRAMES] = "[no_Java_frames]",
     [MARKER_NON_JAVA_THREAD] = "[non_Java_thread]",
     [MARKER_TRUNCATED] = "[truncated]",
+    [MARKER_FROZEN_FRAMES] = "[frozen_frames]",
 };
 
 const char *frame_marker_name(int marker) {

@@ -61,6 +61,8 @@ typedef enum {
     MARKER_NO_JAVA_FRAMES = 11,   /* a Java thread outside Java code: not a failure */
     MARKER_NON_JAVA_THREAD = 12,  /* a thread the JVM does not know (GC workers, native threads) */
     MARKER_TRUNCATED = 13,        /* the stack was deeper than jstackdepth */
+    MARKER_FROZEN_FRAMES = 14,    /* a virtual thread's frames below are frozen in its continuation (on the
+                                     heap, not the stack): its stack ends at the continuation's return barrier */
     MARKER_COUNT
 } marker_id;
 

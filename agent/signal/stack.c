@@ -112,6 +112,8 @@ static uint32_t collect_self_named(walk_regs start, JNIEnv *env, uint32_t tid, t
     if (r.no_unwind) atomic_fetch_add_explicit(&sampling.vm_fallbacks[VMWALK_NO_UNWIND], 1, memory_order_relaxed);
     if (r.truncated) {
         out[n++] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
+    } else if (r.frozen) {
+        out[n++] = (trace_frame){MARKER_FROZEN_FRAMES, 0, FRAME_MARKER};
     } else if (r.failure != VMWALK_OK) {
         atomic_fetch_add_explicit(&sampling.vm_fallbacks[r.failure], 1, memory_order_relaxed);
         out[n++] = (trace_frame){r.failure == VMWALK_DEOPT ? MARKER_DEOPT : MARKER_UNKNOWN_JAVA, 0, FRAME_MARKER};

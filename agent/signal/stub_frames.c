@@ -37,6 +37,8 @@ static int kind_of_name(uintptr_t text) {
     if (strcmp(name, "UncommonTrapBlob") == 0) return STUB_UNCOMMON_TRAP + 1;
     /* JDK 25 appends the adapter's fingerprint: "I2C/C2I adapters(0xbebeabbea7e)" */
     if (starts_with(name, "I2C/C2I adapters")) return STUB_ADAPTER + 1;
+    /* JDK 25 "StubRoutines (continuationstubs)" */
+    if (contains(name, "continuation")) return STUB_CONTINUATION + 1;
     return (contains(name, "slow_subtype_check") ? STUB_C1_SUBTYPE_CHECK : STUB_OTHER) + 1;
 }
 

@@ -29,7 +29,8 @@ typedef enum {
     STUB_EXCEPTION_BLOB,
     STUB_C1_SUBTYPE_CHECK,
     STUB_UNCOMMON_TRAP,
-    STUB_ADAPTER
+    STUB_ADAPTER,
+    STUB_CONTINUATION   /* the continuation stubs (JDK 21+): the return barrier of a virtual thread's frames */
 } stub_kind;
 
 /* Which of the stubs above blob b (a BLOB_STUB) is, from its name; the answer per name is cached. */

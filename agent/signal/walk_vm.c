@@ -683,6 +683,13 @@ static bool step_code_frame(walk_state *w) {
                fail(w, VMWALK_DEOPT);
     /* C2's uncommon trap blob calls Deoptimization::uncommon_trap from a frame of its size (stepped as any
      * stub's below), then unpack_frames from an rbp frame above the frames it unpacks into. */
+    /* A frame returning into the continuation stubs at no call site: the return barrier a virtual thread's
+     * lowest thawed frame returns to. The frames below it are frozen in the continuation's stack chunk, on
+     * the heap: the stack ends here, marked (not a failure). */
+    if (b.kind == BLOB_STUB && !w->leaf && !after_call(w->pc) && stub_frames_kind(&b) == STUB_CONTINUATION) {
+        w->r->frozen = true;
+        return false;
+    }
     if (b.kind == BLOB_STUB && !w->leaf && stub_frames_kind(&b) == STUB_UNCOMMON_TRAP) {
         walk_state frames;
         if (unpacking_frame(w, &b, &frames)) return step_over_unpacking(w, &b) || fail(w, VMWALK_DEOPT);
@@ -734,7 +741,7 @@ int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_f
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
                     0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.ax, regs.env, {.count = 0}};
-    *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0};
+    *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0, false};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
             if (r->native_prefix < 0) r->native_prefix = w.n;

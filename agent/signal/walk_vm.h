@@ -41,6 +41,8 @@ typedef struct {
     int no_scopes;        /* compiled frames named without their debug information */
     bool no_unwind;       /* the walk ended in a native frame without unwind information (VMWALK_NO_UNWIND) */
     int deopt_frames;     /* compiled frames being deoptimised, named at the pc the VM saved in them */
+    bool frozen;          /* ended at a virtual thread's continuation return barrier: its frames below are
+                             frozen on the heap (the stack ends in [frozen_frames], not a failure) */
 } vmwalk_result;
 
 /* Where HotSpot keeps what leads from a Method* to its jmethodID and bytecodes (from vmstructs). */

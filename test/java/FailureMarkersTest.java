@@ -31,6 +31,10 @@ import java.util.TreeMap;
  * the adapter's samples right under the caller. Before, 6-8% of the samples (JDK 17 and 25) ended in
  * [unknown_Java] with no other frame, 68% with 'wide' and its 200 locals, and 0.2-3% were named
  * main -> caller -> main.
+ * virtual_threads (JDK 21+): VirtualWork's virtual threads spin and yield, so their lowest thawed frame returns
+ * to the continuation's return barrier and the frames below it are frozen on the heap. Such a stack ends in
+ * [frozen_frames] (not a failure); the spinning frames above it are whole. Before, 94% of the virtual
+ * threads' samples ended in [unknown_Java] there.
  */
 public class FailureMarkersTest extends IntegrationTest {
     static final double MAX_MARKER_PERCENT = 1.5;
@@ -45,6 +49,7 @@ public class FailureMarkersTest extends IntegrationTest {
                         "-XX:TieredStopAtLevel=1");
                 case "deopt_unpack" -> deoptUnpack();
                 case "transit" -> transit();
+                case "virtual_threads" -> virtualThreads();
                 default -> throw new AssertionError("unknown test " + test);
             }
         });
@@ -165,6 +170,40 @@ public class FailureMarkersTest extends IntegrationTest {
         check(wrong.isEmpty(), "samples whose Java frames are no chain of the workload's (a frame named wrongly)");
         check(markerPercent < MAX_STUB_MARKER_PERCENT, String.format(
                 "%.2f%% of the samples carry a failure marker (bound %.1f%%)", markerPercent, MAX_STUB_MARKER_PERCENT));
+    }
+
+    static void virtualThreads() throws Exception {
+        // The JDK under test (javaHome), not the one running this test: its release file names its version.
+        String release = java.nio.file.Files.readString(Path.of(javaHome, "release"));
+        java.util.regex.Matcher version = java.util.regex.Pattern.compile("JAVA_VERSION=\"(\\d+)").matcher(release);
+        check(version.find(), "no JAVA_VERSION in " + javaHome + "/release");
+        if (Integer.parseInt(version.group(1)) < 21) {
+            System.out.println("  skipped: virtual threads need JDK 21+, " + javaHome + " is " + version.group(1));
+            return;
+        }
+        Path file = work.resolve("virtual.collapsed");
+        Run run = runJava("start,event=cpu,interval=1ms,file=" + file, "VirtualWork", "3", "2");
+        check(run.exit() == 0 && run.out().contains("done"), "workload failed: " + run.out() + run.err());
+        long spinning = 0, marked = 0, frozen = 0;
+        Map<String, Long> broken = new TreeMap<>();
+        for (var e : readCollapsed(file).entrySet()) {
+            List<String> frames = Arrays.asList(e.getKey().split(";"));
+            if (!frames.contains("VirtualWork.spin")) continue;
+            spinning += e.getValue();
+            if (frames.stream().anyMatch(FAILURE_MARKERS::contains)) marked += e.getValue();
+            if (frames.get(0).equals("[frozen_frames]")) frozen += e.getValue();
+            // spin's caller is work, whatever the root (the barrier's marker, or the carrier thread's frames)
+            int at = frames.indexOf("VirtualWork.spin");
+            if (at < 1 || !frames.get(at - 1).equals("VirtualWork.work")) broken.merge(e.getKey(), e.getValue(), Long::sum);
+        }
+        System.out.printf("  %d samples in VirtualWork.spin: %d end in [frozen_frames], %d carry a failure marker,"
+                + " %d without work under spin%n", spinning, frozen, marked, broken.values().stream().mapToLong(Long::longValue).sum());
+        broken.forEach((stack, n) -> System.out.println("    spin without work under it: " + stack + " " + n));
+        check(spinning >= 300, "too few samples in VirtualWork.spin: " + spinning + " (want 300)");
+        check(frozen > 0, "no stack ended at the continuation's return barrier ([frozen_frames])");
+        check(broken.isEmpty(), "samples in spin without its caller");
+        check(100.0 * marked / spinning < MAX_STUB_MARKER_PERCENT, marked + " of the " + spinning
+                + " samples in spin carry a failure marker");
     }
 
     /**

@@ -30,7 +30,7 @@ libprof_java_tests(debug_frame DebugFrameTest CASES in_library split)
 # Failure markers on a deoptimisation-heavy workload, and samples in the stubs whose frames the walker reads
 # from their code keeping their Java callers (FailureMarkersTest.java, StubFrames.java, issue 18.6), and samples
 # taken while HotSpot unpacks deoptimised frames keeping theirs (DeoptUnpack.java).
-libprof_java_tests(failure_markers FailureMarkersTest CASES deopt_storm exception_blob subtype_check deopt_unpack transit)
+libprof_java_tests(failure_markers FailureMarkersTest CASES deopt_storm exception_blob subtype_check deopt_unpack transit virtual_threads)
 
 # JFR recordings checked with the jfr tool of the JDK that ran each workload (JfrTest.java).
 libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit attach_dump)
