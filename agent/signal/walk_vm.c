@@ -686,7 +686,7 @@ static bool step_code_frame(walk_state *w) {
     /* A frame returning into the continuation stubs at no call site: the return barrier a virtual thread's
      * lowest thawed frame returns to. The frames below it are frozen in the continuation's stack chunk, on
      * the heap: the stack ends here, marked (not a failure). */
-    if (b.kind == BLOB_STUB && !w->leaf && !after_call(w->pc) && stub_frames_kind(&b) == STUB_CONTINUATION) {
+    if (b.kind == BLOB_STUB && !w->leaf && stub_frames_kind(&b) == STUB_CONTINUATION && !after_call(w->pc)) {
         w->r->frozen = true;
         return false;
     }
