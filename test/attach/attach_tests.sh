@@ -218,8 +218,12 @@ case_errors() {
   # A socket planted by another user under the JVM's name is refused, not talked to.
   end_target
   start_target -XX:+DisableAttachMechanism
+  # A socket a dead JVM with the same pid left (killed earlier in the suite: pids are reused) would make the
+  # bind fail; this JVM has no listener of its own (attach disabled), so the name is free to plant.
+  rm -f "/tmp/.java_pid$TARGET"
   setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c \
-    "import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])" "/tmp/.java_pid$TARGET"
+    "import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])" "/tmp/.java_pid$TARGET" ||
+    fail "could not plant a socket at /tmp/.java_pid$TARGET"
   run_jprof status --attach-timeout 1 "$TARGET"; rm -f "/tmp/.java_pid$TARGET"
   expect_error "socket planted by another user" "not owned by the JVM's user"
 }
