@@ -340,25 +340,33 @@ static bool deopt_handler_return(uintptr_t ret, uintptr_t ret_at) {
 
 /* step_to for a guessed return address: one in the code cache must follow a call (or be the
  * interpreter's return entry, under its caller's frame, or a deoptimisation handler). */
+/* Whether ret, found at (or held for) ret_at, can be a return address in the code cache: one follows a call,
+ * or is the interpreter's return entry under its caller's frame, or a deoptimisation handler. */
+static bool plausible_return(uintptr_t ret, uintptr_t ret_at, uintptr_t fp) {
+    return !codeheap_contains(ret) || after_call(ret) || interpreter_return(ret, ret_at, fp) ||
+           deopt_handler_return(ret, ret_at);
+}
+
 static bool step_to_guessed(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     uintptr_t ret;
-    if (!safe_read_word(ret_at, &ret) || (codeheap_contains(ret) && !after_call(ret) &&
-                                          !interpreter_return(ret, ret_at, fp) && !deopt_handler_return(ret, ret_at)))
-        return false;
-    return step_to(w, ret_at, fp);
+    return safe_read_word(ret_at, &ret) && plausible_return(ret, ret_at, fp) && step_to(w, ret_at, fp);
 }
 
 /* A return address held in a register (or read where transit_frames says it is), with the caller's sp known:
  * checked as step_to_guessed checks one read from the stack right below that sp. */
 static bool step_to_held_return(walk_state *w, uintptr_t ret, uintptr_t caller_sp) {
-    uintptr_t ret_at = caller_sp - WORD;
     if (caller_sp < w->sp || caller_sp - w->sp > MAX_FRAME_BYTES || !is_code(ret) ||
-        (codeheap_contains(ret) && !after_call(ret) && !interpreter_return(ret, ret_at, w->fp) &&
-         !deopt_handler_return(ret, ret_at)))
+        !plausible_return(ret, caller_sp - WORD, w->fp))
         return false;
     w->pc = ret;
     w->sp = w->usp = caller_sp;
     return true;
+}
+
+/* step_to_held_return for a return address on the stack at ret_at, the caller's sp elsewhere than right above it. */
+static bool step_to_stacked_return(walk_state *w, uintptr_t ret_at, uintptr_t caller_sp) {
+    uintptr_t ret;
+    return safe_read_word(ret_at, &ret) && step_to_held_return(w, ret, caller_sp);
 }
 
 /* A leaf frame that is not (or no longer) built: the return address at sp, or above a pushed rbp, or, for
@@ -566,12 +574,12 @@ static int step_known_stub(walk_state *w, const codeblob *b) {
         w->usp += 2 * WORD;   /* the caller's frame is above the two arguments it pushed */
         return 1;
     case STUB_ADAPTER: {
-        uintptr_t caller_sp, ret;
+        uintptr_t caller_sp;
         switch (transit_c2i(b, w->pc, w->sp, w->r13, &caller_sp)) {
         case TRANSIT_RET_IN_RAX:
             return step_to_held_return(w, w->ax, caller_sp) ? 1 : -1;
         case TRANSIT_RET_AT_SP:
-            return safe_read_word(w->sp, &ret) && step_to_held_return(w, ret, caller_sp) ? 1 : -1;
+            return step_to_stacked_return(w, w->sp, caller_sp) ? 1 : -1;
         default:
             return 0;
         }
@@ -579,6 +587,11 @@ static int step_known_stub(walk_state *w, const codeblob *b) {
     default:
         return 0;
     }
+}
+
+/* The method an interpreter entry is entering (its Method* in rbx) as the leaf frame, when frames are named. */
+static bool emit_entered(walk_state *w) {
+    return !self_naming(w) || emit_interpreted(w, w->bx, 0);
 }
 
 /* A leaf in the interpreter whose rbp is no interpreter frame (below sp): the method entry before it builds
@@ -590,18 +603,16 @@ static bool step_interpreter_unbuilt(walk_state *w) {
     named_method m;
     bool entry = w->bx && name_method(w->bx, &m);
     /* The return address in a register: rax while the entry pushes the locals, r13 at the return's end. */
-    if (entry && transit_interp_entry_popped(w->pc))
-        return (!self_naming(w) || emit_interpreted(w, w->bx, 0)) && step_to_held_return(w, w->ax, w->r13);
+    if (entry && transit_interp_entry_popped(w->pc)) return emit_entered(w) && step_to_held_return(w, w->ax, w->r13);
     if (!entry && transit_interp_return_popped(w->pc)) return step_to_held_return(w, w->r13, w->bx);
     if (!entry && transit_interp_exception_popped(w->pc)) return step_to_held_return(w, w->dx, w->bx);
     /* At the entry's `mov rbp, rsp`: the caller's rbp pushed at sp, the return address above it. */
-    uintptr_t ret, caller_sp;
+    uintptr_t caller_sp;
     if (entry && stub_frames_enter_at(w->pc) == ENTER_AT_MOV)
-        return (!self_naming(w) || emit_interpreted(w, w->bx, 0)) && safe_read_word(w->sp + WORD, &ret) &&
-               step_to_held_return(w, ret, w->r13);
+        return emit_entered(w) && step_to_stacked_return(w, w->sp + WORD, w->r13);
     switch (entry ? TRANSIT_ELSEWHERE : transit_interp_exception_leaf(w->pc, w->sp, &caller_sp)) {
     case TRANSIT_RET_AT_SP:
-        return safe_read_word(w->sp, &ret) && step_to_held_return(w, ret, caller_sp);
+        return step_to_stacked_return(w, w->sp, caller_sp);
     case TRANSIT_RET_IN_RDX:
         return step_to_held_return(w, w->dx, caller_sp);
     default:
@@ -610,7 +621,7 @@ static bool step_interpreter_unbuilt(walk_state *w) {
     uintptr_t sender_sp = entry ? w->r13 : w->bx;
     if (!step_to_guessed(&caller, w->sp, w->fp)) return false;
     if (sender_sp >= caller.sp && sender_sp - caller.sp < MAX_FRAME_BYTES) caller.usp = sender_sp;
-    if (entry && self_naming(w) && !emit_interpreted(w, w->bx, 0)) return false;
+    if (entry && !emit_entered(w)) return false;
     w->pc = caller.pc;
     w->sp = caller.sp;
     w->usp = caller.usp;
@@ -622,10 +633,9 @@ static bool step_interpreter_unbuilt(walk_state *w) {
  * address and sp are on the stack the continuation pushed them on (transit_frames.h). */
 static bool step_interpreter_exception_call(walk_state *w) {
     unsigned words;
-    uintptr_t ret, at;
     if (!transit_interp_exception_call(w->pc, &words)) return false;
-    at = w->sp + words * WORD;
-    return safe_read_word(at, &ret) && step_to_held_return(w, ret, at + 2 * WORD);
+    uintptr_t at = w->sp + words * WORD;
+    return step_to_stacked_return(w, at, at + 2 * WORD);
 }
 
 /* A leaf in the interpreter's method entry between `enter` and the push of the Method* (TemplateInterpreter's
@@ -681,8 +691,6 @@ static bool step_code_frame(walk_state *w) {
         return (w->leaf ? emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE}) && step_deopt_blob_leaf(w, &b)
                         : step_out_of_deopt_blob(w) || step_over_unpacking(w, &b)) ||
                fail(w, VMWALK_DEOPT);
-    /* C2's uncommon trap blob calls Deoptimization::uncommon_trap from a frame of its size (stepped as any
-     * stub's below), then unpack_frames from an rbp frame above the frames it unpacks into. */
     /* A frame returning into the continuation stubs at no call site: the return barrier a virtual thread's
      * lowest thawed frame returns to. The frames below it are frozen in the continuation's stack chunk, on
      * the heap: the stack ends here, marked (not a failure). */
@@ -690,6 +698,8 @@ static bool step_code_frame(walk_state *w) {
         w->r->frozen = true;
         return false;
     }
+    /* C2's uncommon trap blob calls Deoptimization::uncommon_trap from a frame of its size (stepped as any
+     * stub's below), then unpack_frames from an rbp frame above the frames it unpacks into. */
     if (b.kind == BLOB_STUB && !w->leaf && stub_frames_kind(&b) == STUB_UNCOMMON_TRAP) {
         walk_state frames;
         if (unpacking_frame(w, &b, &frames)) return step_over_unpacking(w, &b) || fail(w, VMWALK_DEOPT);
