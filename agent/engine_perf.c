@@ -3,11 +3,18 @@
  * software cpu-clock event is an hrtimer on the thread's own CPU time, so its period is a true period,
  * not rounded to the kernel tick as POSIX CPU timers are.
  *
- * Each event is one-shot: armed with PERF_EVENT_IOC_REFRESH 1, it counts one period, writes one sample
- * record (the kernel call chain) into the thread's small ring buffer, disables itself and raises the profiling signal (SIGPROF unless the application owns it)
- * on the very thread it measured (O_ASYNC, F_SETSIG, F_SETOWN_EX with F_OWNER_TID). The shared handler
- * asks us for the kernel frames (kernel_frames) and lets us re-arm (after_sample). Re-arming from the
- * handler means a slow handler can never be flooded: the next period starts when this sample is done.
+ * At the end of each period an event writes one sample record (the kernel call chain) into the thread's
+ * small ring buffer and raises the profiling signal (SIGPROF unless the application owns it) on the very
+ * thread it measured (O_ASYNC, F_SETSIG, F_SETOWN_EX with F_OWNER_TID). The shared handler asks us for the
+ * kernel frames (kernel_frames) and lets us re-arm (after_sample).
+ *
+ * A time event counts on by itself (PERF_EVENT_IOC_ENABLE once): no re-arming system call per sample (about
+ * 8 us of a 55-63 us signal on a paravirtualised guest), and a lost signal costs that one sample only. A thread
+ * whose handler ever outlasts a period (its next period ended inside the handler, so its signal waits to
+ * run the handler again at once) turns one-shot for good: PERF_EVENT_IOC_REFRESH 1 makes the event disable
+ * itself after one period, and the handler re-arms it when done, so a slow handler can never be flooded:
+ * the next period starts when this sample is done. Counted events (page faults...) are always one-shot,
+ * and so is a thread without its ring (the handler judges "outlasted" from the ring).
  *
  * The handler finds its thread's state from the descriptor in siginfo (perf_hooks). Descriptors and rings
  * are released on thread end, on stop, and for threads that died without telling the JVM (swept now and
@@ -19,7 +26,10 @@
  * another engine sharing the signal; or the thread blocks it), the thread would get no CPU samples for the
  * rest of the session. A watch thread re-arms the time event of a thread that has run WATCH_STUCK_PERIODS
  * periods of CPU without a signal taken (an armed event fires after one), and counts the periods it ran as
- * samples lost (DROP_SIGNAL_LOST; an estimate, to the watch's granularity). Counted events (page faults...) may rightly not fire for long: not watched.
+ * samples lost (DROP_SIGNAL_LOST; an estimate, to the watch's granularity). A continuous event needs no
+ * re-arming (arming it again changes nothing), but its thread's periods without a signal taken (the thread
+ * blocks the signal) are counted the same way. Counted events (page faults...) may rightly not fire for
+ * long: not watched.
  */
 #define _GNU_SOURCE
 #include "engine.h"
@@ -72,6 +82,7 @@ static const perf_event_kind *kind;
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
 static _Atomic bool period_exact;  /* a time event counting all CPU time, at the interval asked for */
+static bool continuous;            /* time events count on by themselves (see the top of this file) */
 /* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
  * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
 static enum { DENY_NONE, DENY_ALL, DENY_KERNEL } deny_for_test;
@@ -135,6 +146,13 @@ static void explain_refusal(int error, char *err, size_t errlen) {
                  kind->name);
     else
         snprintf(err, errlen, "perf_event_open: %s", strerror(error));
+}
+
+/* LIBPROF_TEST_SLOW_HANDLER=<microseconds>, a test-only switch: every handler of this engine busy-waits that
+ * long, to make handlers outlast the period. */
+static uint64_t test_slow_handler_ns(void) {
+    const char *us = getenv("LIBPROF_TEST_SLOW_HANDLER");
+    return us && *us ? strtoull(us, NULL, 10) * 1000ULL : 0;
 }
 
 /* 'cpu' takes cpu-clock. */
@@ -249,8 +267,10 @@ static void arm_thread(int tid) {
     }
     threads[thread_count++] = t;
     armed_total++;
+    /* Without its ring, a handler could not tell it outlasted a period (perf_hooks_after_sample). */
+    atomic_store_explicit(&t->one_shot, !continuous || !t->ring, memory_order_relaxed);
     perf_hooks_publish(t);
-    ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+    perf_hooks_arm(t);
 }
 
 /* Releases the entries at the given list positions (sorted descending, so removal keeps them valid). */
@@ -296,7 +316,7 @@ static void watch_events(void) {
         }
         uint64_t ran = cpu - t->cpu_seen_ns;
         if (ran < WATCH_STUCK_PERIODS * period) continue;
-        ioctl(t->fd, PERF_EVENT_IOC_REFRESH, 1);
+        perf_hooks_arm(t);
         t->cpu_seen_ns = cpu;
         rearmed_lost++;
         lost_periods += ran / period;
@@ -348,6 +368,11 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     /* Kernel time excluded (user space only) or a raised period: the interval is not what a sample marks. */
     atomic_store_explicit(&period_exact, kind->time_based && kernel_allowed && period == interval_ns,
                           memory_order_relaxed);
+    /* A counted event stays one-shot: a handler's own page faults or context switches would count
+     * towards its next sample. */
+    continuous = kind->time_based;
+    perf_hooks_take_slow_handlers();
+    perf_hooks_set_test_delay(test_slow_handler_ns());
     running = true;
     armed_total = skipped_fd_limit = open_failed = without_ring = rearmed_lost = lost_periods = 0;
     starts_since_sweep = 0;
@@ -362,8 +387,10 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
         log_warn("perf: kernel frames not allowed here (kernel.perf_event_paranoid=%d%s): sampling user space "
                  "only, as with alluser", paranoid_level(),
                  deny_for_test ? "; simulated: LIBPROF_TEST_DENY_PERF is set, a test-only switch" : "");
-    log_info("perf: event %s, period %llu %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
+    log_info("perf: event %s, period %llu %s, %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
              kind->time_based ? "ns" : "events", kernel_allowed ? "kernel call chains" : "user space only",
+             continuous && kernel_allowed ? "counting on (one-shot where a handler outlasts a period)"
+                                          : "one-shot, re-armed by each handler",
              armed);
     if (armed == 0) {
         snprintf(err, errlen, "perf: no thread could be armed");
@@ -407,8 +434,13 @@ static void perf_stop(void) {
                  (unsigned long long)(armed_total + skipped_fd_limit + open_failed),
                  (unsigned long long)skipped_fd_limit, (unsigned long long)open_failed,
                  (unsigned long long)without_ring);
+    uint64_t slow = perf_hooks_take_slow_handlers();
+    if (slow)
+        log_info("perf: %llu threads turned one-shot: a handler of theirs took longer than the period "
+                 "(each is re-armed after its handler from then on)", (unsigned long long)slow);
     if (rearmed_lost)
-        log_info("perf: %llu events re-armed after their signal was lost (merged into a pending one, or blocked); "
+        log_info("perf: %llu times a thread ran 4 periods without a signal taken (merged into a pending one, or "
+                 "blocked; one-shot events re-armed); "
                  "%llu samples lost with them (counted as signal_lost)",
                  (unsigned long long)rearmed_lost, (unsigned long long)lost_periods);
     pthread_mutex_unlock(&lock);
@@ -440,7 +472,7 @@ static int perf_move_signal(int signo) {
     for (size_t i = 0; i < thread_count; i++) {
         if (fcntl(threads[i]->fd, F_SETSIG, signo) != 0) failed++;
         /* Its last signal may have reached the other party's handler, which does not re-arm the event. */
-        else ioctl(threads[i]->fd, PERF_EVENT_IOC_REFRESH, 1);
+        else perf_hooks_arm(threads[i]);
     }
     pthread_mutex_unlock(&lock);
     return failed ? -1 : 0;

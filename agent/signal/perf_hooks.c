@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static perf_thread *_Atomic *by_fd;
@@ -24,6 +25,8 @@ static perf_thread *_Atomic *by_fd;
 static __thread int own_tid __attribute__((tls_model("initial-exec")));
 static _Atomic int in_flight;
 static size_t page_size;
+static _Atomic uint64_t slow_handlers;   /* continuous events turned one-shot */
+static _Atomic uint64_t test_delay_ns;
 
 void perf_hooks_use(perf_thread *_Atomic *table, size_t page) {
     page_size = page;
@@ -41,6 +44,19 @@ void perf_hooks_unpublish(perf_thread *t) {
 
 int perf_hooks_in_flight(void) {
     return atomic_load_explicit(&in_flight, memory_order_acquire);
+}
+
+void perf_hooks_arm(perf_thread *t) {
+    if (atomic_load_explicit(&t->one_shot, memory_order_relaxed)) ioctl(t->fd, PERF_EVENT_IOC_REFRESH, 1);
+    else ioctl(t->fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+uint64_t perf_hooks_take_slow_handlers(void) {
+    return atomic_exchange_explicit(&slow_handlers, 0, memory_order_relaxed);
+}
+
+void perf_hooks_set_test_delay(uint64_t ns) {
+    atomic_store_explicit(&test_delay_ns, ns, memory_order_relaxed);
 }
 
 static perf_thread *enter(const siginfo_t *info) {
@@ -63,7 +79,9 @@ int perf_hooks_kernel_frames(const siginfo_t *info, uintptr_t *out, int max) {
     perf_thread *t = enter(info);
     if (t && t->ring) {
         struct perf_event_mmap_page *meta = (struct perf_event_mmap_page *)t->ring;
-        uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+        /* Records written since the handler began are not this sample's: a continuous event's next
+         * period, ending inside the handler (its kernel frames would be the handler's own). */
+        uint64_t head = t->entry_seen ? t->entry_head : __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
         uint64_t tail = __atomic_load_n(&meta->data_tail, __ATOMIC_RELAXED);
         n = perf_ring_newest_kernel_frames(t->ring + page_size, t->ring_bytes - page_size, tail, head, out, max);
     }
@@ -77,7 +95,8 @@ void perf_hooks_prefetch_kernel_frames(const siginfo_t *info) {
     perf_thread *t = enter(info);
     if (t && t->ring) {
         const struct perf_event_mmap_page *meta = (const struct perf_event_mmap_page *)t->ring;
-        __builtin_prefetch(&meta->data_head);
+        t->entry_head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+        t->entry_seen = true;
         /* The newest record is nearly always the only one, where the previous handler consumed to. */
         const uint8_t *record = t->ring + page_size + (t->consumed & (t->ring_bytes - page_size - 1));
         __builtin_prefetch(record);
@@ -87,17 +106,48 @@ void perf_hooks_prefetch_kernel_frames(const siginfo_t *info) {
     errno = saved_errno;
 }
 
+/* LIBPROF_TEST_SLOW_HANDLER only: busy for 'ns' (clock_gettime reads the vDSO: no system call). */
+static void test_delay(uint64_t ns) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do clock_gettime(CLOCK_MONOTONIC, &now);
+    while ((uint64_t)(now.tv_sec - start.tv_sec) * 1000000000ULL + (uint64_t)now.tv_nsec - (uint64_t)start.tv_nsec < ns);
+}
+
+/* A continuous event whose handler outlasted a period has signalled again already (held pending while the
+ * handler runs): left so, a thread whose handlers keep outlasting the period would run nothing else. Such a
+ * thread turns one-shot, re-armed after each handler, so it always gets a full period of its own. Judged
+ * from the ring: a record written since the handler began (a sample, or the kernel's note of one it had no
+ * room for or throttled) is a period that ended inside it. */
+static bool turn_one_shot_if_slow(perf_thread *t, uint64_t head) {
+    if (!t->entry_seen || atomic_load_explicit(&t->one_shot, memory_order_relaxed)) return false;
+    if (head == t->entry_head) return false;
+    atomic_store_explicit(&t->one_shot, true, memory_order_relaxed);
+    atomic_fetch_add_explicit(&slow_handlers, 1, memory_order_relaxed);
+    return true;
+}
+
 void perf_hooks_after_sample(const siginfo_t *info) {
     int saved_errno = errno;
     perf_thread *t = enter(info);
     if (t) {
+        uint64_t delay = atomic_load_explicit(&test_delay_ns, memory_order_relaxed);
+        if (delay) test_delay(delay);
+        bool turned = false;
         if (t->ring) {
-            /* Consume everything, read or not, so the next signal finds exactly its own record. */
             struct perf_event_mmap_page *meta = (struct perf_event_mmap_page *)t->ring;
-            t->consumed = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-            __atomic_store_n(&meta->data_tail, t->consumed, __ATOMIC_RELEASE);
+            uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+            turned = turn_one_shot_if_slow(t, head);
+            /* Consume everything, read or not, so the next signal finds exactly its own record. */
+            t->consumed = head;
+            __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
         }
-        ioctl(t->fd, PERF_EVENT_IOC_REFRESH, 1);
+        t->entry_seen = false;
+        /* One-shot means the event is off while a signal of its waits or its handler runs. The period that
+         * ended in this handler left a signal waiting: the event stays off now, and that signal's handler
+         * re-arms it. */
+        if (turned) ioctl(t->fd, PERF_EVENT_IOC_DISABLE, 0);
+        else if (atomic_load_explicit(&t->one_shot, memory_order_relaxed)) ioctl(t->fd, PERF_EVENT_IOC_REFRESH, 1);
         atomic_fetch_add_explicit(&t->fired, 1, memory_order_relaxed);
     }
     leave();

@@ -18,10 +18,16 @@ typedef struct {
     int fd;
     uint8_t *ring;        /* metadata page, then the data pages; NULL: no kernel frames for this thread */
     size_t ring_bytes;
-    _Atomic uint32_t fired;   /* signals its handler took (and re-armed after) */
+    _Atomic uint32_t fired;   /* signals its handler took */
+    /* Re-armed by its handler after each signal (PERF_EVENT_IOC_REFRESH 1); otherwise the event counts on
+     * by itself and signals every period. A continuous event's handler sets it when it ran longer than a
+     * period (perf_hooks_after_sample): from then on the thread is one-shot. */
+    _Atomic bool one_shot;
     uint32_t fired_seen;      /* engine_perf's watch only: 'fired' when it last changed */
     uint64_t cpu_seen_ns;     /* engine_perf's watch only: the thread's CPU clock then */
     uint64_t consumed;        /* its handler's only: the ring position it consumed to, where the next record goes */
+    uint64_t entry_head;      /* its handler's only: the ring's head when the handler began (entry_seen) */
+    bool entry_seen;
 } perf_thread;
 
 #define PERF_HOOKS_TABLE_MAX (1 << 20)
@@ -35,6 +41,13 @@ void perf_hooks_unpublish(perf_thread *t);
  * and how many handlers are inside the hooks now. */
 void perf_hooks_use(perf_thread *_Atomic *table, size_t page_size);
 int perf_hooks_in_flight(void);
+
+/* Arms t's event: one-shot (REFRESH 1) or counting on (ENABLE), as t->one_shot says. */
+void perf_hooks_arm(perf_thread *t);
+/* Continuous events that turned one-shot since the last call, and the test-only handler delay (ns of
+ * busy waiting added to every handler, LIBPROF_TEST_SLOW_HANDLER: makes handlers slower than a period). */
+uint64_t perf_hooks_take_slow_handlers(void);
+void perf_hooks_set_test_delay(uint64_t ns);
 
 /* engine hooks (async-signal-safe): see engine.h. */
 /* Starts loading the ring lines perf_hooks_kernel_frames will read (a hint: no effect on results). */

@@ -28,9 +28,9 @@ typedef enum {
     DROP_FRAMES_FULL,       /* the frame arena is full */
     DROP_RING_FULL,         /* jfr: the record queue to the writer thread is full */
     DROP_LIVE_FULL,         /* alloc,live: too many sampled objects alive to track another */
-    /* the engine's signal never reached our handler (merged into a pending signal of the same number, or
-     * blocked by the thread), so its one-shot event stayed disarmed until the perf engine's watch re-armed
-     * it: the periods of CPU time the thread ran meanwhile */
+    /* the perf engine's signal never reached our handler (merged into a pending signal of the same number,
+     * or blocked by the thread): the periods of CPU time the thread ran without a signal taken, counted by
+     * the engine's watch (which also re-arms the event where it is one-shot) */
     DROP_SIGNAL_LOST,
     DROP_REASON_COUNT
 } drop_reason;

@@ -86,6 +86,7 @@ public class IntegrationTest {
                 case "perf_fd_limit" -> perfFdLimit();
                 case "perf_kernel_refused" -> perfKernelRefused();
                 case "perf_page_faults" -> perfPageFaults();
+                case "perf_slow_handler" -> perfSlowHandler();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -890,5 +891,31 @@ public class IntegrationTest {
         check(w == 100 * n, "each sample should weigh 100 events: " + w + " for " + n);
         check(top.group(3).contains("FaultLoop.allocate") && Double.parseDouble(top.group(2)) > 50,
                 "the hottest trace is not the allocation loop: " + top.group(0));
+    }
+
+    /** A time event counts on by itself (no re-arming per sample), until a handler outlasts the period: then its
+     *  thread turns one-shot, so the next period starts only when the handler is done. With every handler made to
+     *  take 1.5 ms at interval=1ms (test-only switch), a thread left counting on would run its handler back to
+     *  back and its Java code almost never (the workload would not finish); one-shot gives it 1 ms of its own
+     *  per 1.5 ms handler: about 400 samples per CPU-second of the thread, handler included. */
+    static void perfSlowHandler() throws Exception {
+        Path fast = work.resolve("fast.collapsed"), slow = work.resolve("slow.collapsed");
+        Run normal = runJava("start,event=cpu,interval=1ms,loglevel=info,file=" + fast, "Burn7525", "1");
+        check(normal.exit() == 0, "workload failed: " + normal.err());
+        check(normal.err().contains("counting on (one-shot where a handler outlasts a period)"),
+                "the arming mode is not logged: " + normal.err());
+        Run run = runJavaWithEnv(Map.of("LIBPROF_TEST_SLOW_HANDLER", "1500"),
+                "start,event=cpu,interval=1ms,loglevel=info,file=" + slow, "Burn7525", "2");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Matcher turned = Pattern.compile("perf: (\\d+) threads turned one-shot").matcher(run.err());
+        check(turned.find() && Integer.parseInt(turned.group(1)) >= 1, "no thread turned one-shot: " + run.err());
+        long main = sumContaining(readCollapsed(slow), "Burn7525.main");
+        double rate = main / (truth(run.out(), "threadCpuNs") / 1e9);
+        long mainFast = sumContaining(readCollapsed(fast), "Burn7525.main");
+        double rateFast = mainFast / (truth(normal.out(), "threadCpuNs") / 1e9);
+        System.out.printf("  %s threads turned one-shot; workload thread: %.0f samples per CPU-second with 1.5 ms "
+                + "handlers (one-shot: ~400), %.0f with normal ones (~1000)%n", turned.group(1), rate, rateFast);
+        check(rate >= 250 && rate <= 550, String.format("%.0f samples per CPU-second with 1.5 ms handlers", rate));
+        check(rateFast >= 700 && rateFast <= 1300, String.format("%.0f samples per CPU-second", rateFast));
     }
 }

@@ -11,7 +11,7 @@ libprof_java_tests(core IntegrationTest CASES shares_ctimer shares_itimer total_
     bad_options exit_while_profiling text_report naming_and_filters timeout long_interval_exit loop_covers_run loop_dir_gone attach_load app_owns_sigprof stress
     exit_paths native_chain_fp native_chain_nofp_fp_mode native_chain_nofp_dwarf native_chain_nofp_default
     deflate_into_zlib jvm_threads shares_perf total_perf perf_fallback kernel_frames alluser perf_thread_churn
-    perf_fd_limit perf_kernel_refused perf_page_faults)
+    perf_fd_limit perf_kernel_refused perf_page_faults perf_slow_handler)
 
 # Method instrumentation (InstrumentTest.java).
 libprof_java_tests(instrument InstrumentTest CASES counts selection jdk_classes attach javac bad_targets)
