@@ -12,9 +12,12 @@
  * 8 us of a 55-63 us signal on a paravirtualised guest), and a lost signal costs that one sample only. A thread
  * whose handler ever outlasts a period (its next period ended inside the handler, so its signal waits to
  * run the handler again at once) turns one-shot for good: PERF_EVENT_IOC_REFRESH 1 makes the event disable
- * itself after one period, and the handler re-arms it when done, so a slow handler can never be flooded:
- * the next period starts when this sample is done. Counted events (page faults...) are always one-shot,
- * and so is a thread without its ring (the handler judges "outlasted" from the ring).
+ * itself after one period, and the handler re-arms it when done, so the thread's own code gets a period
+ * between two handlers (the first after the turn may be shorter: what was left of the one that ended). Any
+ * handler inside which a period ended leaves the event off for the waiting signal's handler to re-arm
+ * (perf_hooks_after_sample), so no arming can keep a slow handler running back to back. One-shot from the
+ * start: counted events (page faults...), a thread without its ring (the handler judges "outlasted" from
+ * it), and every thread when the signal is a real-time one (counts_on).
  *
  * The handler finds its thread's state from the descriptor in siginfo (perf_hooks). Descriptors and rings
  * are released on thread end, on stop, and for threads that died without telling the JVM (swept now and
@@ -230,6 +233,14 @@ static bool grow_list(void) {
     return true;
 }
 
+/* Whether t's event may count on by itself. Not without its ring: a handler could not tell it outlasted a
+ * period (perf_hooks_after_sample). Not with a real-time signal (the application handles SIGPROF): those
+ * queue instead of merging, so a thread that blocks the signal while it runs would queue one per period,
+ * without bound (RLIMIT_SIGPENDING is the whole user's), where a one-shot event leaves at most one. */
+static bool counts_on(const perf_thread *t) {
+    return continuous && t->ring && engine_profiling_signal() < SIGRTMIN;
+}
+
 static void arm_thread(int tid) {
     static bool warned_limit, warned_open;
     if (thread_count >= fd_budget || !grow_list()) {
@@ -267,8 +278,7 @@ static void arm_thread(int tid) {
     }
     threads[thread_count++] = t;
     armed_total++;
-    /* Without its ring, a handler could not tell it outlasted a period (perf_hooks_after_sample). */
-    atomic_store_explicit(&t->one_shot, !continuous || !t->ring, memory_order_relaxed);
+    atomic_store_explicit(&t->one_shot, !counts_on(t), memory_order_relaxed);
     perf_hooks_publish(t);
     perf_hooks_arm(t);
 }
@@ -389,8 +399,9 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
                  deny_for_test ? "; simulated: LIBPROF_TEST_DENY_PERF is set, a test-only switch" : "");
     log_info("perf: event %s, period %llu %s, %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
              kind->time_based ? "ns" : "events", kernel_allowed ? "kernel call chains" : "user space only",
-             continuous && kernel_allowed ? "counting on (one-shot where a handler outlasts a period)"
-                                          : "one-shot, re-armed by each handler",
+             continuous && kernel_allowed && engine_profiling_signal() < SIGRTMIN
+                 ? "counting on (one-shot where a handler outlasts a period)"
+                 : "one-shot, re-armed by each handler",
              armed);
     if (armed == 0) {
         snprintf(err, errlen, "perf: no thread could be armed");
@@ -470,9 +481,15 @@ static int perf_move_signal(int signo) {
     int failed = 0;
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < thread_count; i++) {
-        if (fcntl(threads[i]->fd, F_SETSIG, signo) != 0) failed++;
-        /* Its last signal may have reached the other party's handler, which does not re-arm the event. */
-        else perf_hooks_arm(threads[i]);
+        if (fcntl(threads[i]->fd, F_SETSIG, signo) != 0) {
+            failed++;
+            continue;
+        }
+        /* Real-time signals queue (see counts_on): from now on one-shot, which REFRESH makes of an event that
+         * counts on. A one-shot event's last signal may have reached the other party's handler, which does not
+         * re-arm it. */
+        if (signo >= SIGRTMIN) atomic_store_explicit(&threads[i]->one_shot, true, memory_order_relaxed);
+        perf_hooks_arm(threads[i]);
     }
     pthread_mutex_unlock(&lock);
     return failed ? -1 : 0;

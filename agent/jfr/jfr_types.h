@@ -9,8 +9,8 @@
  *   ("java/util/HashMap"), method name ("get"), descriptor ("(Ljava/lang/Object;)Ljava/lang/Object;"),
  *   the line number from the method's line number table at the frame's bytecode index (-1 when the method
  *   has no table or the index is unknown), the bytecode index (-1 when unknown). Their frame type is one of
- *   the Java types below: "Interpreted", "JIT compiled", "Inlined" when the walk knows it; AsyncGetCallTrace
- *   does not tell, so today every Java frame is "JIT compiled". A reader names Java-typed frames
+ *   the Java types below: "Interpreted", "C1 compiled", "JIT compiled", "Inlined" as the walk found them
+ *   (the stitching modes, which cannot tell, write "JIT compiled"). A reader names Java-typed frames
  *   class.method (its own simple / dot / sig / ann options apply, as in names.h).
  * - Every other frame is a method of a synthetic class (name JFR_SYNTHETIC_CLASS, no package) whose METHOD
  *   NAME IS EXACTLY the frame name the agent's collapsed writer prints: a native symbol demangled, without

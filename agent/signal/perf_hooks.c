@@ -114,17 +114,14 @@ static void test_delay(uint64_t ns) {
     while ((uint64_t)(now.tv_sec - start.tv_sec) * 1000000000ULL + (uint64_t)now.tv_nsec - (uint64_t)start.tv_nsec < ns);
 }
 
-/* A continuous event whose handler outlasted a period has signalled again already (held pending while the
- * handler runs): left so, a thread whose handlers keep outlasting the period would run nothing else. Such a
- * thread turns one-shot, re-armed after each handler, so it always gets a full period of its own. Judged
- * from the ring: a record written since the handler began (a sample, or the kernel's note of one it had no
- * room for or throttled) is a period that ended inside it. */
-static bool turn_one_shot_if_slow(perf_thread *t, uint64_t head) {
-    if (!t->entry_seen || atomic_load_explicit(&t->one_shot, memory_order_relaxed)) return false;
-    if (head == t->entry_head) return false;
-    atomic_store_explicit(&t->one_shot, true, memory_order_relaxed);
-    atomic_fetch_add_explicit(&slow_handlers, 1, memory_order_relaxed);
-    return true;
+/* A period that ended inside the handler (after it began: a record written since) has raised the signal
+ * again, held pending while the handler runs. A continuous event left so would run its handler back to
+ * back, and a thread whose handlers keep outlasting the period would run nothing else: such a thread turns
+ * one-shot. Any handler that finds a period ended inside it, one-shot or not, leaves the event off: the
+ * pending signal's handler re-arms it (one-shot means the event is off while a signal of its waits or its
+ * handler runs), which also undoes an arming that came while a signal waited (the watch's, a signal move). */
+static bool period_ended_inside(const perf_thread *t, uint64_t head) {
+    return t->entry_seen && perf_ring_period_ended(t->ring + page_size, t->ring_bytes - page_size, t->entry_head, head);
 }
 
 void perf_hooks_after_sample(const siginfo_t *info) {
@@ -133,21 +130,23 @@ void perf_hooks_after_sample(const siginfo_t *info) {
     if (t) {
         uint64_t delay = atomic_load_explicit(&test_delay_ns, memory_order_relaxed);
         if (delay) test_delay(delay);
-        bool turned = false;
+        bool outlasted = false;
         if (t->ring) {
             struct perf_event_mmap_page *meta = (struct perf_event_mmap_page *)t->ring;
             uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-            turned = turn_one_shot_if_slow(t, head);
-            /* Consume everything, read or not, so the next signal finds exactly its own record. */
+            outlasted = period_ended_inside(t, head);
+            /* Consume everything, read or not: the next signal reads only what is written after. */
             t->consumed = head;
             __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
         }
         t->entry_seen = false;
-        /* One-shot means the event is off while a signal of its waits or its handler runs. The period that
-         * ended in this handler left a signal waiting: the event stays off now, and that signal's handler
-         * re-arms it. */
-        if (turned) ioctl(t->fd, PERF_EVENT_IOC_DISABLE, 0);
-        else if (atomic_load_explicit(&t->one_shot, memory_order_relaxed)) ioctl(t->fd, PERF_EVENT_IOC_REFRESH, 1);
+        if (outlasted) {
+            if (!atomic_exchange_explicit(&t->one_shot, true, memory_order_relaxed))
+                atomic_fetch_add_explicit(&slow_handlers, 1, memory_order_relaxed);
+            ioctl(t->fd, PERF_EVENT_IOC_DISABLE, 0);
+        } else if (atomic_load_explicit(&t->one_shot, memory_order_relaxed)) {
+            ioctl(t->fd, PERF_EVENT_IOC_REFRESH, 1);
+        }
         atomic_fetch_add_explicit(&t->fired, 1, memory_order_relaxed);
     }
     leave();

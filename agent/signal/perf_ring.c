@@ -1,9 +1,9 @@
 /*
  * [signal-safe] perf_ring: the ring holds variable-size records one after another, each starting with a
  * perf_event_header whose size covers the whole record. A record may straddle the end of the data area,
- * so every read goes through ring_copy, which splits it in two. Only the newest sample matters (the engine
- * re-arms its event after every sample, so older ones belong to signals already handled or lost), but
- * finding it means walking the records from the tail, since sizes vary.
+ * so every read goes through ring_copy, which splits it in two. Only the newest sample written before the
+ * handler began matters (older ones belong to signals already handled or lost), but finding it means
+ * walking the records from the tail, since sizes vary.
  */
 #include "perf_ring.h"
 
@@ -51,4 +51,18 @@ int perf_ring_newest_kernel_frames(const uint8_t *data, uint64_t size, uint64_t 
         out[n++] = (uintptr_t)ip;
     }
     return n;
+}
+
+bool perf_ring_period_ended(const uint8_t *data, uint64_t size, uint64_t from, uint64_t to) {
+    if (to <= from) return false;
+    if (!data || size < sizeof(struct perf_event_header) || (size & (size - 1)) || to - from > size) return true;
+    for (uint64_t pos = from; pos < to;) {
+        struct perf_event_header h;
+        if (to - pos < sizeof(h)) return true;
+        ring_copy(data, size, pos, &h, sizeof(h));
+        if (h.size < sizeof(h) || h.size > to - pos) return true;
+        if (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST) return true;
+        pos += h.size;
+    }
+    return false;
 }

@@ -6,6 +6,7 @@
 #ifndef LIBPROF_PERF_RING_H
 #define LIBPROF_PERF_RING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -18,5 +19,12 @@
  */
 int perf_ring_newest_kernel_frames(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
                                    uintptr_t *out, int max);
+
+/*
+ * True when a PERF_RECORD_SAMPLE or a PERF_RECORD_LOST (samples the ring had no room for) lies between
+ * positions 'from' and 'to': a period of the event ended there, and raised its signal. Other records
+ * (throttling) raise none. Malformed records count as a period ended.
+ */
+bool perf_ring_period_ended(const uint8_t *data, uint64_t size, uint64_t from, uint64_t to);
 
 #endif

@@ -1,6 +1,7 @@
 /* Unit tests of the perf ring-buffer reader on synthetic rings: the newest sample wins, markers are
  * skipped, user frames end the kernel chain, records wrapping around the end of the data area read
- * whole, and malformed rings are refused instead of read past their records. */
+ * whole, and malformed rings are refused instead of read past their records; a period that ended between
+ * two positions is told from records that raise no signal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -122,11 +123,37 @@ static void test_malformed(void **state) {
     assert_int_equal(perf_ring_newest_kernel_frames(cut.data, RING, 0, cut.head - 8, out, 8), -1);
 }
 
+static void test_period_ended(void **state) {
+    (void)state;
+    uint64_t ips[] = {K, 0x10, 0x20};
+    for (uint64_t start = 0; start < 2 * RING; start += 24) {   /* records wrapping around the end too */
+        ring r = {{0}, start};
+        assert_false(perf_ring_period_ended(r.data, RING, start, r.head));   /* nothing written */
+        put_other(&r, PERF_RECORD_UNTHROTTLE, 16);                          /* no signal raised */
+        assert_false(perf_ring_period_ended(r.data, RING, start, r.head));
+        uint64_t before = r.head;
+        put_sample(&r, ips, 3);
+        assert_true(perf_ring_period_ended(r.data, RING, start, r.head));
+        assert_true(perf_ring_period_ended(r.data, RING, before, r.head));
+        ring lost = {{0}, start};
+        put_other(&lost, PERF_RECORD_LOST, 16);   /* samples the ring had no room for: periods all the same */
+        assert_true(perf_ring_period_ended(lost.data, RING, start, lost.head));
+    }
+    ring zero = {{0}, 64};   /* a zero-size header: malformed, taken as a period ended */
+    assert_true(perf_ring_period_ended(zero.data, RING, 0, zero.head));
+    ring r = {{0}, 0};
+    put_other(&r, PERF_RECORD_THROTTLE, 16);
+    assert_true(perf_ring_period_ended(r.data, 100, 0, r.head));            /* size not 2^n */
+    assert_true(perf_ring_period_ended(r.data, RING, 0, RING + 8));         /* more than the ring */
+    assert_true(perf_ring_period_ended(r.data, RING, 0, r.head - 8));       /* a record cut short */
+    assert_false(perf_ring_period_ended(r.data, RING, 8, 0));               /* nothing between */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_sample),  cmocka_unit_test(test_newest_sample_wins),
         cmocka_unit_test(test_user_context_ends_chain_and_max), cmocka_unit_test(test_wrap_around),
-        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_malformed), cmocka_unit_test(test_period_ended),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
