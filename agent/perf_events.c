@@ -28,3 +28,7 @@ const perf_event_kind *perf_events_find(const char *name) {
     }
     return NULL;
 }
+
+const perf_event_kind *perf_events_at(int i) {
+    return i >= 0 && (size_t)i < sizeof(kinds) / sizeof(kinds[0]) ? &kinds[i] : NULL;
+}

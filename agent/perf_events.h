@@ -24,4 +24,7 @@ typedef struct {
 /* The event called 'name' (aliases: faults, cs, migrations), or NULL. */
 const perf_event_kind *perf_events_find(const char *name);
 
+/* The i-th event of the list above (for `jprof list`), or NULL past its end. */
+const perf_event_kind *perf_events_at(int i);
+
 #endif

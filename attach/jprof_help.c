@@ -7,6 +7,7 @@
 #include "jprof_args.h"
 #include "options.h"
 #include "options_table.h"
+#include "perf_events.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -54,7 +55,8 @@ void jprof_help_print(FILE *out) {
     fprintf(out, "  %-18s %s\n", "-v, --version", "jprof's version");
     fprintf(out, "  %-18s %s\n", "-h, --help", "this text");
     fputs("\nFormats this agent writes now:", out);
-    static const char *const formats[] = {"collapsed", "flamegraph", "tree", "text", "jfr", "traces", "flat"};
+    static const char *const formats[] = {"collapsed", "flamegraph", "tree", "text", "jfr", "traces", "flat",
+                                          "pprof", "speedscope", "cpuprofile", "gecko"};
     for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
         if (agent_accepts(formats[i])) fprintf(out, " %s", formats[i]);
     }
@@ -68,12 +70,22 @@ void jprof_help_print(FILE *out) {
           out);
 }
 
-void jprof_help_print_events(FILE *out) {
-    static const char *const events[] = {"cpu", "ctimer", "itimer", "wall", "alloc", "lock"};
-    fputs("Events:\n", out);
-    for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+/* Each name is printed only when this agent build accepts it as event=NAME. */
+static void print_events_accepted(FILE *out, const char *title, const char *const *names, size_t n) {
+    fputs(title, out);
+    for (size_t i = 0; i < n; i++) {
         char probe[64];
-        snprintf(probe, sizeof(probe), "event=%s", events[i]);
-        if (agent_accepts(probe)) fprintf(out, "  %s\n", events[i]);
+        snprintf(probe, sizeof(probe), "event=%s", names[i]);
+        if (agent_accepts(probe)) fprintf(out, "  %s\n", names[i]);
     }
+}
+
+void jprof_help_print_events(FILE *out) {
+    static const char *const basic[] = {"cpu", "ctimer", "itimer", "wall", "alloc", "lock", "nativemem", "nativelock"};
+    print_events_accepted(out, "Basic events:\n", basic, sizeof(basic) / sizeof(basic[0]));
+    fputs("Java method calls (bytecode instrumentation):\n  pkg.Class.method\n  pkg.Class.*\n", out);
+    const char *perf[16];
+    size_t n = 0;
+    for (const perf_event_kind *k; n < sizeof(perf) / sizeof(perf[0]) && (k = perf_events_at((int)n));) perf[n++] = k->name;
+    print_events_accepted(out, "Perf events (whether this kernel allows them is checked at start):\n", perf, n);
 }

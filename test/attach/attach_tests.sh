@@ -90,6 +90,12 @@ case_flow() {
   fi
   run_jprof list; expect_ok "list"
   grep -q ctimer <<<"$OUT" && pass "list shows ctimer" || fail "list: $OUT"
+  # Every kind of event the agent accepts: native memory and locks, method calls, the perf events by name.
+  for e in nativemem nativelock pkg.Class.method page-faults context-switches; do
+    grep -qx "  $e" <<<"$OUT" && pass "list shows $e" || fail "list lacks $e: $OUT"
+  done
+  "$JPROF" --help | grep -q "^Formats this agent writes now:.* pprof speedscope cpuprofile gecko" &&
+    pass "help names the viewer formats" || fail "help: $("$JPROF" --help | grep Formats)"
   # Directories of jprof processes that have exited must be gone (other tests' jprof may still run).
   local d owner
   for d in /tmp/jprof-[0-9]*.*; do
