@@ -45,12 +45,13 @@ typedef struct engine {
     /* In signal handlers, async-signal-safe, may be NULL. weight: what this sample stands for, in units;
      * 0 (or no hook) means the thread's CPU time since its previous sample, which the handler reads.
      * kernel_frames writes the kernel call chain of the sample this signal reports (leaf first, at most
-     * 'max') and returns how many; prefetch_kernel_frames (may be NULL) only starts loading what it will
-     * read, which the handler asks for before it walks the user stack. after_sample runs at the end of every handler invocation, taken or
+     * 'max') and returns how many; begin_kernel_frames (may be NULL), called before the handler walks the
+     * user stack, marks where this sample's records end (later ones belong to the next) and starts loading
+     * what kernel_frames will read. after_sample runs at the end of every handler invocation, taken or
      * dropped, e.g. to re-arm a one-shot event. */
     uint64_t (*weight)(const siginfo_t *info, uint64_t interval_ns);
     int (*kernel_frames)(const siginfo_t *info, uintptr_t *out, int max);
-    void (*prefetch_kernel_frames)(const siginfo_t *info);
+    void (*begin_kernel_frames)(const siginfo_t *info);
     void (*after_sample)(const siginfo_t *info);
     /* thread_state (may be NULL: THREAD_STATE_DEFAULT, as for CPU samples): the interrupted thread's state
      * (thread_state.h), from the signal's registers, the thread's JavaThread where it has one (env), and

@@ -85,7 +85,6 @@ static const perf_event_kind *kind;
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
 static _Atomic bool period_exact;  /* a time event counting all CPU time, at the interval asked for */
-static bool continuous;            /* time events count on by themselves (see the top of this file) */
 /* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
  * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
 static enum { DENY_NONE, DENY_ALL, DENY_KERNEL } deny_for_test;
@@ -233,12 +232,17 @@ static bool grow_list(void) {
     return true;
 }
 
-/* Whether t's event may count on by itself. Not without its ring: a handler could not tell it outlasted a
+/* Whether this session's events may count on by themselves, and t's. Not a counted event: a handler's own
+ * page faults or context switches would count towards its next sample. Not without its ring: a handler could not tell it outlasted a
  * period (perf_hooks_after_sample). Not with a real-time signal (the application handles SIGPROF): those
  * queue instead of merging, so a thread that blocks the signal while it runs would queue one per period,
  * without bound (RLIMIT_SIGPENDING is the whole user's), where a one-shot event leaves at most one. */
+static bool counting_on(void) {
+    return kind->time_based && kernel_allowed && engine_profiling_signal() < SIGRTMIN;
+}
+
 static bool counts_on(const perf_thread *t) {
-    return continuous && t->ring && engine_profiling_signal() < SIGRTMIN;
+    return counting_on() && t->ring;
 }
 
 static void arm_thread(int tid) {
@@ -378,9 +382,6 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     /* Kernel time excluded (user space only) or a raised period: the interval is not what a sample marks. */
     atomic_store_explicit(&period_exact, kind->time_based && kernel_allowed && period == interval_ns,
                           memory_order_relaxed);
-    /* A counted event stays one-shot: a handler's own page faults or context switches would count
-     * towards its next sample. */
-    continuous = kind->time_based;
     perf_hooks_take_slow_handlers();
     perf_hooks_set_test_delay(test_slow_handler_ns());
     running = true;
@@ -399,8 +400,7 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
                  deny_for_test ? "; simulated: LIBPROF_TEST_DENY_PERF is set, a test-only switch" : "");
     log_info("perf: event %s, period %llu %s, %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
              kind->time_based ? "ns" : "events", kernel_allowed ? "kernel call chains" : "user space only",
-             continuous && kernel_allowed && engine_profiling_signal() < SIGRTMIN
-                 ? "counting on (one-shot where a handler outlasts a period)"
+             counting_on() ? "counting on (one-shot where a handler outlasts a period)"
                  : "one-shot, re-armed by each handler",
              armed);
     if (armed == 0) {
@@ -499,7 +499,7 @@ static int perf_move_signal(int signo) {
 #define PERF_ENGINE_FUNCTIONS                                                                                 \
     .check = perf_check, .start = perf_start, .stop = perf_stop, .thread_start = perf_thread_start,           \
     .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames,                                 \
-    .prefetch_kernel_frames = perf_hooks_prefetch_kernel_frames,                                              \
+    .begin_kernel_frames = perf_hooks_begin_kernel_frames,                                              \
     .after_sample = perf_hooks_after_sample, .move_signal = perf_move_signal,                                 \
     /* F_SETSIG delivery: POLL_HUP when the one-shot event disabled itself, POLL_IN otherwise */              \
     .own_si_codes = {POLL_IN, POLL_HUP}

@@ -90,7 +90,7 @@ int perf_hooks_kernel_frames(const siginfo_t *info, uintptr_t *out, int max) {
     return n > 0 ? n : 0;
 }
 
-void perf_hooks_prefetch_kernel_frames(const siginfo_t *info) {
+void perf_hooks_begin_kernel_frames(const siginfo_t *info) {
     int saved_errno = errno;
     perf_thread *t = enter(info);
     if (t && t->ring) {
@@ -145,7 +145,7 @@ void perf_hooks_after_sample(const siginfo_t *info) {
                 atomic_fetch_add_explicit(&slow_handlers, 1, memory_order_relaxed);
             ioctl(t->fd, PERF_EVENT_IOC_DISABLE, 0);
         } else if (atomic_load_explicit(&t->one_shot, memory_order_relaxed)) {
-            ioctl(t->fd, PERF_EVENT_IOC_REFRESH, 1);
+            perf_hooks_arm(t);
         }
         atomic_fetch_add_explicit(&t->fired, 1, memory_order_relaxed);
     }

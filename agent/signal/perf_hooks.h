@@ -50,8 +50,9 @@ uint64_t perf_hooks_take_slow_handlers(void);
 void perf_hooks_set_test_delay(uint64_t ns);
 
 /* engine hooks (async-signal-safe): see engine.h. */
-/* Starts loading the ring lines perf_hooks_kernel_frames will read (a hint: no effect on results). */
-void perf_hooks_prefetch_kernel_frames(const siginfo_t *info);
+/* Notes the ring's head as the handler begins (records after it are not this sample's: perf_hooks_kernel_frames,
+ * perf_hooks_after_sample), and starts loading the lines perf_hooks_kernel_frames will read. */
+void perf_hooks_begin_kernel_frames(const siginfo_t *info);
 int perf_hooks_kernel_frames(const siginfo_t *info, uintptr_t *out, int max);
 void perf_hooks_after_sample(const siginfo_t *info);
 

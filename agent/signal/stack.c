@@ -183,7 +183,7 @@ static uint32_t kernel_stack(const engine *e, const siginfo_t *info, trace_frame
  * for them (sample_frames_per_buffer). */
 uint32_t stack_collect(const engine *e, const siginfo_t *info, void *ucontext, JNIEnv *env, uint32_t tid,
                        asgct_frame *raw, trace_frame *out) {
-    if (e && e->prefetch_kernel_frames) e->prefetch_kernel_frames(info);
+    if (e && e->begin_kernel_frames) e->begin_kernel_frames(info);
     uint32_t depth = user_stack(ucontext, env, tid, raw, out);
     depth += kernel_stack(e, info, out, depth);
     return frame_bound_stack(out, depth, (uint32_t)sampling.config.max_depth);

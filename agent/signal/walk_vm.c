@@ -338,8 +338,6 @@ static bool deopt_handler_return(uintptr_t ret, uintptr_t ret_at) {
            codeblob_deopt_original_pc(&caller, ret, ret_at + WORD) != 0;
 }
 
-/* step_to for a guessed return address: one in the code cache must follow a call (or be the
- * interpreter's return entry, under its caller's frame, or a deoptimisation handler). */
 /* Whether ret, found at (or held for) ret_at, can be a return address in the code cache: one follows a call,
  * or is the interpreter's return entry under its caller's frame, or a deoptimisation handler. */
 static bool plausible_return(uintptr_t ret, uintptr_t ret_at, uintptr_t fp) {
@@ -347,6 +345,7 @@ static bool plausible_return(uintptr_t ret, uintptr_t ret_at, uintptr_t fp) {
            deopt_handler_return(ret, ret_at);
 }
 
+/* step_to for a guessed return address: a plausible one (above). */
 static bool step_to_guessed(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     uintptr_t ret;
     return safe_read_word(ret_at, &ret) && plausible_return(ret, ret_at, fp) && step_to(w, ret_at, fp);
