@@ -10,10 +10,12 @@
  *
  * A time event counts on by itself (PERF_EVENT_IOC_ENABLE once): no re-arming system call per sample (about
  * 8 us of a 55-63 us signal on a paravirtualised guest), and a lost signal costs that one sample only. A thread
- * whose handler ever outlasts a period (its next period ended inside the handler, so its signal waits to
- * run the handler again at once) turns one-shot for good: PERF_EVENT_IOC_REFRESH 1 makes the event disable
- * itself after one period, and the handler re-arms it when done, so the thread's own code gets a period
- * between two handlers (the first after the turn may be shorter: what was left of the one that ended). Any
+ * whose handler outlasts a period (its next period ended inside the handler, so its signal waits to run the
+ * handler again at once) turns one-shot: PERF_EVENT_IOC_REFRESH 1 makes the event disable itself after one
+ * period, and the handler re-arms it when done, so the thread's own code gets a period between two handlers
+ * (the first after the turn may be shorter: what was left of the one that ended). After 32 handlers in a row
+ * that each took under a quarter of the period it counts on again, after twice as many at each further turn
+ * (a first sample's cold caches make one slow handler; a thread whose handlers are often slow stays one-shot). Any
  * handler inside which a period ended leaves the event off for the waiting signal's handler to re-arm
  * (perf_hooks_after_sample), so no arming can keep a slow handler running back to back. One-shot from the
  * start: counted events (page faults...), a thread without its ring (the handler judges "outlasted" from
@@ -150,11 +152,14 @@ static void explain_refusal(int error, char *err, size_t errlen) {
         snprintf(err, errlen, "perf_event_open: %s", strerror(error));
 }
 
-/* LIBPROF_TEST_SLOW_HANDLER=<microseconds>, a test-only switch: every handler of this engine busy-waits that
- * long, to make handlers outlast the period. */
-static uint64_t test_slow_handler_ns(void) {
+/* LIBPROF_TEST_SLOW_HANDLER=<microseconds>[,<count>], a test-only switch: every handler of this engine (or
+ * only the process's first <count>) busy-waits that long, to make handlers outlast the period. */
+static void set_test_slow_handlers(void) {
     const char *us = getenv("LIBPROF_TEST_SLOW_HANDLER");
-    return us && *us ? strtoull(us, NULL, 10) * 1000ULL : 0;
+    char *end = NULL;
+    uint64_t ns = us && *us ? strtoull(us, &end, 10) * 1000ULL : 0, count = 0;
+    if (end && *end == ',') count = strtoull(end + 1, NULL, 10);
+    perf_hooks_set_test_delay(ns, count);
 }
 
 /* 'cpu' takes cpu-clock. */
@@ -383,7 +388,9 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     atomic_store_explicit(&period_exact, kind->time_based && kernel_allowed && period == interval_ns,
                           memory_order_relaxed);
     perf_hooks_take_slow_handlers();
-    perf_hooks_set_test_delay(test_slow_handler_ns());
+    perf_hooks_take_returns();
+    perf_hooks_allow_counting_on(counting_on() ? period : 0);
+    set_test_slow_handlers();
     running = true;
     armed_total = skipped_fd_limit = open_failed = without_ring = rearmed_lost = lost_periods = 0;
     starts_since_sweep = 0;
@@ -445,10 +452,11 @@ static void perf_stop(void) {
                  (unsigned long long)(armed_total + skipped_fd_limit + open_failed),
                  (unsigned long long)skipped_fd_limit, (unsigned long long)open_failed,
                  (unsigned long long)without_ring);
-    uint64_t slow = perf_hooks_take_slow_handlers();
+    uint64_t slow = perf_hooks_take_slow_handlers(), back = perf_hooks_take_returns();
     if (slow)
-        log_info("perf: %llu threads turned one-shot: a handler of theirs took longer than the period "
-                 "(each is re-armed after its handler from then on)", (unsigned long long)slow);
+        log_info("perf: %llu turns of a thread to one-shot (a handler of its took longer than the period: re-armed "
+                 "after each handler), %llu returns to counting on (after enough handlers in a row under a "
+                 "quarter of the period)", (unsigned long long)slow, (unsigned long long)back);
     if (rearmed_lost)
         log_info("perf: %llu times a thread ran 4 periods without a signal taken (merged into a pending one, or "
                  "blocked; one-shot events re-armed); "
@@ -480,6 +488,7 @@ static void perf_thread_end(int tid) {
 static int perf_move_signal(int signo) {
     int failed = 0;
     pthread_mutex_lock(&lock);
+    if (signo >= SIGRTMIN) perf_hooks_allow_counting_on(0);
     for (size_t i = 0; i < thread_count; i++) {
         if (fcntl(threads[i]->fd, F_SETSIG, signo) != 0) {
             failed++;

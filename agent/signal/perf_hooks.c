@@ -9,6 +9,7 @@
 #include "perf_hooks.h"
 
 #include "perf_ring.h"
+#include "sample_cost.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -25,8 +26,17 @@ static perf_thread *_Atomic *by_fd;
 static __thread int own_tid __attribute__((tls_model("initial-exec")));
 static _Atomic int in_flight;
 static size_t page_size;
-static _Atomic uint64_t slow_handlers;   /* continuous events turned one-shot */
+static _Atomic uint64_t slow_handlers;   /* turns of threads counting on to one-shot */
+static _Atomic uint64_t returns;         /* one-shot threads back to counting on */
+static _Atomic uint64_t period_ns;
 static _Atomic uint64_t test_delay_ns;
+static _Atomic int64_t test_delays_left;   /* when limited */
+static _Atomic bool test_delays_limited;
+
+/* A thread that turned one-shot returns to counting on after this many fast handlers in a row at first,
+ * twice as many after each further turn, at most FAST_NEEDED_MAX. */
+#define FAST_NEEDED_FIRST 32
+#define FAST_NEEDED_MAX (1u << 20)
 
 void perf_hooks_use(perf_thread *_Atomic *table, size_t page) {
     page_size = page;
@@ -51,11 +61,21 @@ void perf_hooks_arm(perf_thread *t) {
     else ioctl(t->fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
+void perf_hooks_allow_counting_on(uint64_t ns) {
+    atomic_store_explicit(&period_ns, ns, memory_order_relaxed);
+}
+
 uint64_t perf_hooks_take_slow_handlers(void) {
     return atomic_exchange_explicit(&slow_handlers, 0, memory_order_relaxed);
 }
 
-void perf_hooks_set_test_delay(uint64_t ns) {
+uint64_t perf_hooks_take_returns(void) {
+    return atomic_exchange_explicit(&returns, 0, memory_order_relaxed);
+}
+
+void perf_hooks_set_test_delay(uint64_t ns, uint64_t count) {
+    atomic_store_explicit(&test_delays_left, (int64_t)count, memory_order_relaxed);
+    atomic_store_explicit(&test_delays_limited, count > 0, memory_order_relaxed);
     atomic_store_explicit(&test_delay_ns, ns, memory_order_relaxed);
 }
 
@@ -96,6 +116,7 @@ void perf_hooks_begin_kernel_frames(const siginfo_t *info) {
     if (t && t->ring) {
         const struct perf_event_mmap_page *meta = (const struct perf_event_mmap_page *)t->ring;
         t->entry_head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+        t->entry_ticks = sample_cost_now();
         t->entry_seen = true;
         /* The newest record is nearly always the only one, where the previous handler consumed to. */
         const uint8_t *record = t->ring + page_size + (t->consumed & (t->ring_bytes - page_size - 1));
@@ -106,8 +127,13 @@ void perf_hooks_begin_kernel_frames(const siginfo_t *info) {
     errno = saved_errno;
 }
 
-/* LIBPROF_TEST_SLOW_HANDLER only: busy for 'ns' (clock_gettime reads the vDSO: no system call). */
+/* LIBPROF_TEST_SLOW_HANDLER only: busy for 'ns' (clock_gettime reads the vDSO: no system call) when the
+ * delay applies to this handler. */
 static void test_delay(uint64_t ns) {
+    if (!ns) return;
+    if (atomic_load_explicit(&test_delays_limited, memory_order_relaxed) &&
+        atomic_fetch_sub_explicit(&test_delays_left, 1, memory_order_relaxed) <= 0)
+        return;
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
     do clock_gettime(CLOCK_MONOTONIC, &now);
@@ -124,13 +150,45 @@ static bool period_ended_inside(const perf_thread *t, uint64_t head) {
     return t->entry_seen && perf_ring_period_ended(t->ring + page_size, t->ring_bytes - page_size, t->entry_head, head);
 }
 
+/* A handler that took under a quarter of the period (from begin_kernel_frames to now): one that leaves the
+ * thread most of each period even counting on. False when its start was not noted. */
+static bool handler_was_fast(const perf_thread *t) {
+    uint64_t period = atomic_load_explicit(&period_ns, memory_order_relaxed);
+    return t->entry_seen && period && sample_cost_ticks_to_ns(sample_cost_now() - t->entry_ticks) < period / 4;
+}
+
+/* The outlasted handler's thread turns one-shot (again), and its event stays off for the waiting signal. */
+static void turn_one_shot(perf_thread *t) {
+    if (!atomic_exchange_explicit(&t->one_shot, true, memory_order_relaxed)) {
+        atomic_fetch_add_explicit(&slow_handlers, 1, memory_order_relaxed);
+        t->turned = true;
+        t->fast_in_row = 0;
+        t->fast_needed = t->fast_needed ? (t->fast_needed < FAST_NEEDED_MAX ? 2 * t->fast_needed : FAST_NEEDED_MAX)
+                                        : FAST_NEEDED_FIRST;
+    }
+    ioctl(t->fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* A one-shot thread's event, off since its period ended (REFRESH 1 ran out), is armed again: one-shot, or, for
+ * a thread that turned one-shot and has had enough fast handlers in a row since, counting on. Should an arming
+ * by the watch have left the event a period to go, it disables itself once more, and the counting-on handler
+ * of that signal (POLL_HUP) enables it again (perf_hooks_after_sample). */
+static void rearm_one_shot(perf_thread *t, bool fast) {
+    t->fast_in_row = fast ? t->fast_in_row + 1 : 0;
+    if (t->turned && t->fast_in_row >= t->fast_needed && atomic_load_explicit(&period_ns, memory_order_relaxed)) {
+        t->turned = false;
+        atomic_store_explicit(&t->one_shot, false, memory_order_relaxed);
+        atomic_fetch_add_explicit(&returns, 1, memory_order_relaxed);
+    }
+    perf_hooks_arm(t);
+}
+
 void perf_hooks_after_sample(const siginfo_t *info) {
     int saved_errno = errno;
     perf_thread *t = enter(info);
     if (t) {
-        uint64_t delay = atomic_load_explicit(&test_delay_ns, memory_order_relaxed);
-        if (delay) test_delay(delay);
-        bool outlasted = false;
+        test_delay(atomic_load_explicit(&test_delay_ns, memory_order_relaxed));
+        bool outlasted = false, fast = handler_was_fast(t);
         if (t->ring) {
             struct perf_event_mmap_page *meta = (struct perf_event_mmap_page *)t->ring;
             uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
@@ -140,13 +198,9 @@ void perf_hooks_after_sample(const siginfo_t *info) {
             __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
         }
         t->entry_seen = false;
-        if (outlasted) {
-            if (!atomic_exchange_explicit(&t->one_shot, true, memory_order_relaxed))
-                atomic_fetch_add_explicit(&slow_handlers, 1, memory_order_relaxed);
-            ioctl(t->fd, PERF_EVENT_IOC_DISABLE, 0);
-        } else if (atomic_load_explicit(&t->one_shot, memory_order_relaxed)) {
-            perf_hooks_arm(t);
-        }
+        if (outlasted) turn_one_shot(t);
+        else if (atomic_load_explicit(&t->one_shot, memory_order_relaxed)) rearm_one_shot(t, fast);
+        else if (info->si_code == POLL_HUP) ioctl(t->fd, PERF_EVENT_IOC_ENABLE, 0);   /* a leftover limit */
         atomic_fetch_add_explicit(&t->fired, 1, memory_order_relaxed);
     }
     leave();

@@ -24,6 +24,12 @@ typedef struct {
      * period (perf_hooks_after_sample): from then on the thread is one-shot. */
     _Atomic bool one_shot;
     uint32_t fired_seen;      /* engine_perf's watch only: 'fired' when it last changed */
+    /* Its handler's only: one-shot because a handler outlasted a period (turned), which it leaves again after
+     * 'fast_needed' handlers in a row that each took under a quarter of the period ('fast_in_row'); the number
+     * needed doubles at every turn, so a thread whose handlers are slow now and then settles into one-shot. */
+    bool turned;
+    uint32_t fast_in_row, fast_needed;
+    uint64_t entry_ticks;     /* its handler's only: the time-stamp counter when the handler began (entry_seen) */
     uint64_t cpu_seen_ns;     /* engine_perf's watch only: the thread's CPU clock then */
     uint64_t consumed;        /* its handler's only: the ring position it consumed to, where the next record goes */
     uint64_t entry_head;      /* its handler's only: the ring's head when the handler began (entry_seen) */
@@ -44,10 +50,16 @@ int perf_hooks_in_flight(void);
 
 /* Arms t's event: one-shot (REFRESH 1) or counting on (ENABLE), as t->one_shot says. */
 void perf_hooks_arm(perf_thread *t);
-/* Continuous events that turned one-shot since the last call, and the test-only handler delay (ns of
- * busy waiting added to every handler, LIBPROF_TEST_SLOW_HANDLER: makes handlers slower than a period). */
+/* The period in ns of events that may count on, which a one-shot thread's handlers are timed against to
+ * return to counting on; 0: none may (counted events, no rings, a real-time signal). */
+void perf_hooks_allow_counting_on(uint64_t period_ns);
+/* Since the last call: how many times a thread counting on turned one-shot (a handler outlasted a period),
+ * and how many times one returned to counting on (fast handlers in a row). */
 uint64_t perf_hooks_take_slow_handlers(void);
-void perf_hooks_set_test_delay(uint64_t ns);
+uint64_t perf_hooks_take_returns(void);
+/* The test-only handler delay (LIBPROF_TEST_SLOW_HANDLER: makes handlers slower than a period): 'ns' of busy
+ * waiting added to each of the next 'count' handlers of the process (every handler when count is 0). */
+void perf_hooks_set_test_delay(uint64_t ns, uint64_t count);
 
 /* engine hooks (async-signal-safe): see engine.h. */
 /* Notes the ring's head as the handler begins (records after it are not this sample's: perf_hooks_kernel_frames,

@@ -899,7 +899,8 @@ public class IntegrationTest {
      *  thread turns one-shot, so the next period starts only when the handler is done. With every handler made to
      *  take 1.5 ms at interval=1ms (test-only switch), a thread left counting on would run its handler back to
      *  back and its Java code almost never (the workload would not finish); one-shot gives it 1 ms of its own
-     *  per 1.5 ms handler: about 400 samples per CPU-second of the thread, handler included. */
+     *  per 1.5 ms handler: about 400 samples per CPU-second of the thread, handler included. A thread whose
+     *  handlers are fast again counts on again. */
     static void perfSlowHandler() throws Exception {
         Path fast = work.resolve("fast.collapsed"), slow = work.resolve("slow.collapsed");
         Run normal = runJava("start,event=cpu,interval=1ms,loglevel=info,file=" + fast, "Burn7525", "1");
@@ -909,8 +910,10 @@ public class IntegrationTest {
         Run run = runJavaWithEnv(Map.of("LIBPROF_TEST_SLOW_HANDLER", "1500"),
                 "start,event=cpu,interval=1ms,loglevel=info,file=" + slow, "Burn7525", "2");
         check(run.exit() == 0, "workload failed: " + run.err());
-        Matcher turned = Pattern.compile("perf: (\\d+) threads turned one-shot").matcher(run.err());
+        Matcher turned = Pattern.compile("perf: (\\d+) turns of a thread to one-shot.*?(\\d+) returns to counting on")
+                .matcher(run.err());
         check(turned.find() && Integer.parseInt(turned.group(1)) >= 1, "no thread turned one-shot: " + run.err());
+        check(turned.group(2).equals("0"), "a thread whose handlers are all slow returned to counting on: " + run.err());
         long main = sumContaining(readCollapsed(slow), "Burn7525.main");
         double rate = main / (truth(run.out(), "threadCpuNs") / 1e9);
         long mainFast = sumContaining(readCollapsed(fast), "Burn7525.main");
@@ -919,5 +922,20 @@ public class IntegrationTest {
                 + "handlers (one-shot: ~400), %.0f with normal ones (~1000)%n", turned.group(1), rate, rateFast);
         check(rate >= 250 && rate <= 550, String.format("%.0f samples per CPU-second with 1.5 ms handlers", rate));
         check(rateFast >= 700 && rateFast <= 1300, String.format("%.0f samples per CPU-second", rateFast));
+
+        // Only the process's first 40 handlers slow: the threads that turned one-shot then have fast handlers,
+        // and after enough of them in a row count on again; the workload thread's rate is the normal one.
+        Path once = work.resolve("once.collapsed");
+        Run recovered = runJavaWithEnv(Map.of("LIBPROF_TEST_SLOW_HANDLER", "1500,40"),
+                "start,event=cpu,interval=1ms,loglevel=info,file=" + once, "Burn7525", "2");
+        check(recovered.exit() == 0, "workload failed: " + recovered.err());
+        Matcher back = Pattern.compile("perf: (\\d+) turns of a thread to one-shot.*?(\\d+) returns to counting on")
+                .matcher(recovered.err());
+        check(back.find() && Integer.parseInt(back.group(1)) >= 1 && Integer.parseInt(back.group(2)) >= 1,
+                "no thread turned one-shot and back after 40 slow handlers: " + recovered.err());
+        double rateOnce = sumContaining(readCollapsed(once), "Burn7525.main") / (truth(recovered.out(), "threadCpuNs") / 1e9);
+        System.out.printf("  first 40 handlers slow: %s turns to one-shot, %s returns to counting on; workload thread: "
+                + "%.0f samples per CPU-second%n", back.group(1), back.group(2), rateOnce);
+        check(rateOnce >= 700 && rateOnce <= 1300, String.format("%.0f samples per CPU-second after 40 slow handlers", rateOnce));
     }
 }
