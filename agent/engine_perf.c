@@ -153,7 +153,7 @@ static void explain_refusal(int error, char *err, size_t errlen) {
 }
 
 /* LIBPROF_TEST_SLOW_HANDLER=<microseconds>[,<count>], a test-only switch: every handler of this engine (or
- * only the process's first <count>) busy-waits that long, to make handlers outlast the period. */
+ * only each thread's first <count>) busy-waits that long, to make handlers outlast the period. */
 static void set_test_slow_handlers(void) {
     const char *us = getenv("LIBPROF_TEST_SLOW_HANDLER");
     char *end = NULL;
@@ -389,6 +389,7 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
                           memory_order_relaxed);
     perf_hooks_take_slow_handlers();
     perf_hooks_take_returns();
+    perf_hooks_take_handler_rearms();
     perf_hooks_allow_counting_on(counting_on() ? period : 0);
     set_test_slow_handlers();
     running = true;
@@ -452,11 +453,13 @@ static void perf_stop(void) {
                  (unsigned long long)(armed_total + skipped_fd_limit + open_failed),
                  (unsigned long long)skipped_fd_limit, (unsigned long long)open_failed,
                  (unsigned long long)without_ring);
-    uint64_t slow = perf_hooks_take_slow_handlers(), back = perf_hooks_take_returns();
+    uint64_t slow = perf_hooks_take_slow_handlers(), back = perf_hooks_take_returns(),
+             rearms = perf_hooks_take_handler_rearms();
     if (slow)
         log_info("perf: %llu turns of a thread to one-shot (a handler of its took longer than the period: re-armed "
                  "after each handler), %llu returns to counting on (after enough handlers in a row under a "
-                 "quarter of the period)", (unsigned long long)slow, (unsigned long long)back);
+                 "quarter of the period); %llu re-arms by handlers", (unsigned long long)slow,
+                 (unsigned long long)back, (unsigned long long)rearms);
     if (rearmed_lost)
         log_info("perf: %llu times a thread ran 4 periods without a signal taken (merged into a pending one, or "
                  "blocked; one-shot events re-armed); "
@@ -488,6 +491,7 @@ static void perf_thread_end(int tid) {
 static int perf_move_signal(int signo) {
     int failed = 0;
     pthread_mutex_lock(&lock);
+    /* Before any thread's one_shot is set: a handler about to return its thread to counting on looks again. */
     if (signo >= SIGRTMIN) perf_hooks_allow_counting_on(0);
     for (size_t i = 0; i < thread_count; i++) {
         if (fcntl(threads[i]->fd, F_SETSIG, signo) != 0) {
@@ -497,7 +501,7 @@ static int perf_move_signal(int signo) {
         /* Real-time signals queue (see counts_on): from now on one-shot, which REFRESH makes of an event that
          * counts on. A one-shot event's last signal may have reached the other party's handler, which does not
          * re-arm it. */
-        if (signo >= SIGRTMIN) atomic_store_explicit(&threads[i]->one_shot, true, memory_order_relaxed);
+        if (signo >= SIGRTMIN) atomic_store(&threads[i]->one_shot, true);
         perf_hooks_arm(threads[i]);
     }
     pthread_mutex_unlock(&lock);
@@ -510,7 +514,7 @@ static int perf_move_signal(int signo) {
     .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames,                                 \
     .begin_kernel_frames = perf_hooks_begin_kernel_frames,                                              \
     .after_sample = perf_hooks_after_sample, .move_signal = perf_move_signal,                                 \
-    /* F_SETSIG delivery: POLL_HUP when the one-shot event disabled itself, POLL_IN otherwise */              \
+    /* F_SETSIG delivery: POLL_HUP when the event disabled itself (one-shot, or a limit left), else POLL_IN */ \
     .own_si_codes = {POLL_IN, POLL_HUP}
 
 const engine engine_perf = {

@@ -1,7 +1,7 @@
 /* [signal-safe] Runs in signal handlers: the hooks and the table they read; perf_hooks_init.c sets it up. */
 /*
  * perf_hooks: a signal is ours when its code is POLL_IN or POLL_HUP (F_SETSIG delivery; POLL_HUP when
- * the one-shot event disabled itself) and its si_fd is published for the thread that received it. A
+ * the event disabled itself: one-shot, or a limit left by an arming) and its si_fd is published for the thread that received it. A
  * stale signal, whose event was released and whose descriptor number was reused since, finds NULL or
  * another thread's tid and is ignored.
  */
@@ -30,8 +30,8 @@ static _Atomic uint64_t slow_handlers;   /* turns of threads counting on to one-
 static _Atomic uint64_t returns;         /* one-shot threads back to counting on */
 static _Atomic uint64_t period_ns;
 static _Atomic uint64_t test_delay_ns;
-static _Atomic int64_t test_delays_left;   /* when limited */
-static _Atomic bool test_delays_limited;
+static _Atomic uint64_t test_delays_per_thread;   /* 0: every handler */
+static _Atomic uint64_t handler_rearms;   /* one-shot events re-armed by their handler */
 
 /* A thread that turned one-shot returns to counting on after this many fast handlers in a row at first,
  * twice as many after each further turn, at most FAST_NEEDED_MAX. */
@@ -62,7 +62,7 @@ void perf_hooks_arm(perf_thread *t) {
 }
 
 void perf_hooks_allow_counting_on(uint64_t ns) {
-    atomic_store_explicit(&period_ns, ns, memory_order_relaxed);
+    atomic_store(&period_ns, ns);
 }
 
 uint64_t perf_hooks_take_slow_handlers(void) {
@@ -73,9 +73,12 @@ uint64_t perf_hooks_take_returns(void) {
     return atomic_exchange_explicit(&returns, 0, memory_order_relaxed);
 }
 
+uint64_t perf_hooks_take_handler_rearms(void) {
+    return atomic_exchange_explicit(&handler_rearms, 0, memory_order_relaxed);
+}
+
 void perf_hooks_set_test_delay(uint64_t ns, uint64_t count) {
-    atomic_store_explicit(&test_delays_left, (int64_t)count, memory_order_relaxed);
-    atomic_store_explicit(&test_delays_limited, count > 0, memory_order_relaxed);
+    atomic_store_explicit(&test_delays_per_thread, count, memory_order_relaxed);
     atomic_store_explicit(&test_delay_ns, ns, memory_order_relaxed);
 }
 
@@ -129,11 +132,10 @@ void perf_hooks_begin_kernel_frames(const siginfo_t *info) {
 
 /* LIBPROF_TEST_SLOW_HANDLER only: busy for 'ns' (clock_gettime reads the vDSO: no system call) when the
  * delay applies to this handler. */
-static void test_delay(uint64_t ns) {
+static void test_delay(perf_thread *t, uint64_t ns) {
     if (!ns) return;
-    if (atomic_load_explicit(&test_delays_limited, memory_order_relaxed) &&
-        atomic_fetch_sub_explicit(&test_delays_left, 1, memory_order_relaxed) <= 0)
-        return;
+    uint64_t limit = atomic_load_explicit(&test_delays_per_thread, memory_order_relaxed);
+    if (limit && t->test_delays++ >= limit) return;
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
     do clock_gettime(CLOCK_MONOTONIC, &now);
@@ -175,11 +177,16 @@ static void turn_one_shot(perf_thread *t) {
  * of that signal (POLL_HUP) enables it again (perf_hooks_after_sample). */
 static void rearm_one_shot(perf_thread *t, bool fast) {
     t->fast_in_row = fast ? t->fast_in_row + 1 : 0;
-    if (t->turned && t->fast_in_row >= t->fast_needed && atomic_load_explicit(&period_ns, memory_order_relaxed)) {
+    if (t->turned && t->fast_in_row >= t->fast_needed && atomic_load(&period_ns)) {
         t->turned = false;
-        atomic_store_explicit(&t->one_shot, false, memory_order_relaxed);
-        atomic_fetch_add_explicit(&returns, 1, memory_order_relaxed);
+        atomic_store(&t->one_shot, false);
+        /* A move to a real-time signal (perf_move_signal: period_ns, then one_shot, both sequentially
+         * consistent) may have come since the first look: then it stays one-shot. */
+        if (atomic_load(&period_ns)) atomic_fetch_add_explicit(&returns, 1, memory_order_relaxed);
+        else atomic_store(&t->one_shot, true);
     }
+    if (atomic_load_explicit(&t->one_shot, memory_order_relaxed))
+        atomic_fetch_add_explicit(&handler_rearms, 1, memory_order_relaxed);
     perf_hooks_arm(t);
 }
 
@@ -187,7 +194,7 @@ void perf_hooks_after_sample(const siginfo_t *info) {
     int saved_errno = errno;
     perf_thread *t = enter(info);
     if (t) {
-        test_delay(atomic_load_explicit(&test_delay_ns, memory_order_relaxed));
+        test_delay(t, atomic_load_explicit(&test_delay_ns, memory_order_relaxed));
         bool outlasted = false, fast = handler_was_fast(t);
         if (t->ring) {
             struct perf_event_mmap_page *meta = (struct perf_event_mmap_page *)t->ring;

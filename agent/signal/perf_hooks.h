@@ -20,8 +20,9 @@ typedef struct {
     size_t ring_bytes;
     _Atomic uint32_t fired;   /* signals its handler took */
     /* Re-armed by its handler after each signal (PERF_EVENT_IOC_REFRESH 1); otherwise the event counts on
-     * by itself and signals every period. A continuous event's handler sets it when it ran longer than a
-     * period (perf_hooks_after_sample): from then on the thread is one-shot. */
+     * by itself and signals every period. Set by a handler that ran longer than a period, cleared again by
+     * its handler after enough fast ones (perf_hooks_after_sample); set for good by a move to a real-time
+     * signal (engine_perf's perf_move_signal). */
     _Atomic bool one_shot;
     uint32_t fired_seen;      /* engine_perf's watch only: 'fired' when it last changed */
     /* Its handler's only: one-shot because a handler outlasted a period (turned), which it leaves again after
@@ -30,6 +31,7 @@ typedef struct {
     bool turned;
     uint32_t fast_in_row, fast_needed;
     uint64_t entry_ticks;     /* its handler's only: the time-stamp counter when the handler began (entry_seen) */
+    uint64_t test_delays;     /* its handler's only: handlers slowed by LIBPROF_TEST_SLOW_HANDLER */
     uint64_t cpu_seen_ns;     /* engine_perf's watch only: the thread's CPU clock then */
     uint64_t consumed;        /* its handler's only: the ring position it consumed to, where the next record goes */
     uint64_t entry_head;      /* its handler's only: the ring's head when the handler began (entry_seen) */
@@ -57,8 +59,10 @@ void perf_hooks_allow_counting_on(uint64_t period_ns);
  * and how many times one returned to counting on (fast handlers in a row). */
 uint64_t perf_hooks_take_slow_handlers(void);
 uint64_t perf_hooks_take_returns(void);
+/* Since the last call: how many times a handler re-armed its one-shot event (a system call each). */
+uint64_t perf_hooks_take_handler_rearms(void);
 /* The test-only handler delay (LIBPROF_TEST_SLOW_HANDLER: makes handlers slower than a period): 'ns' of busy
- * waiting added to each of the next 'count' handlers of the process (every handler when count is 0). */
+ * waiting added to each of the first 'count' handlers of every thread (every handler when count is 0). */
 void perf_hooks_set_test_delay(uint64_t ns, uint64_t count);
 
 /* engine hooks (async-signal-safe): see engine.h. */

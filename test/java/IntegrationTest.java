@@ -918,24 +918,30 @@ public class IntegrationTest {
         double rate = main / (truth(run.out(), "threadCpuNs") / 1e9);
         long mainFast = sumContaining(readCollapsed(fast), "Burn7525.main");
         double rateFast = mainFast / (truth(normal.out(), "threadCpuNs") / 1e9);
-        System.out.printf("  %s threads turned one-shot; workload thread: %.0f samples per CPU-second with 1.5 ms "
+        System.out.printf("  %s turns to one-shot; workload thread: %.0f samples per CPU-second with 1.5 ms "
                 + "handlers (one-shot: ~400), %.0f with normal ones (~1000)%n", turned.group(1), rate, rateFast);
         check(rate >= 250 && rate <= 550, String.format("%.0f samples per CPU-second with 1.5 ms handlers", rate));
         check(rateFast >= 700 && rateFast <= 1300, String.format("%.0f samples per CPU-second", rateFast));
 
-        // Only the process's first 40 handlers slow: the threads that turned one-shot then have fast handlers,
-        // and after enough of them in a row count on again; the workload thread's rate is the normal one.
+        // Only each thread's first 5 handlers slow: the workload thread turns one-shot, then has fast handlers,
+        // and after 32 of them in a row counts on again. Counting on, its handlers re-arm nothing: the re-arms
+        // by handlers stay far below its ~2000 samples (one-shot for good, they would be about as many).
         Path once = work.resolve("once.collapsed");
-        Run recovered = runJavaWithEnv(Map.of("LIBPROF_TEST_SLOW_HANDLER", "1500,40"),
+        Run recovered = runJavaWithEnv(Map.of("LIBPROF_TEST_SLOW_HANDLER", "1500,5"),
                 "start,event=cpu,interval=1ms,loglevel=info,file=" + once, "Burn7525", "2");
         check(recovered.exit() == 0, "workload failed: " + recovered.err());
-        Matcher back = Pattern.compile("perf: (\\d+) turns of a thread to one-shot.*?(\\d+) returns to counting on")
-                .matcher(recovered.err());
+        Matcher back = Pattern.compile("perf: (\\d+) turns of a thread to one-shot.*?(\\d+) returns to counting on.*?"
+                + "(\\d+) re-arms by handlers").matcher(recovered.err());
         check(back.find() && Integer.parseInt(back.group(1)) >= 1 && Integer.parseInt(back.group(2)) >= 1,
-                "no thread turned one-shot and back after 40 slow handlers: " + recovered.err());
-        double rateOnce = sumContaining(readCollapsed(once), "Burn7525.main") / (truth(recovered.out(), "threadCpuNs") / 1e9);
-        System.out.printf("  first 40 handlers slow: %s turns to one-shot, %s returns to counting on; workload thread: "
-                + "%.0f samples per CPU-second%n", back.group(1), back.group(2), rateOnce);
-        check(rateOnce >= 700 && rateOnce <= 1300, String.format("%.0f samples per CPU-second after 40 slow handlers", rateOnce));
+                "no thread turned one-shot and back after 5 slow handlers each: " + recovered.err());
+        long mainOnce = sumContaining(readCollapsed(once), "Burn7525.main");
+        double rateOnce = mainOnce / (truth(recovered.out(), "threadCpuNs") / 1e9);
+        long rearms = Long.parseLong(back.group(3));
+        System.out.printf("  each thread's first 5 handlers slow: %s turns to one-shot, %s returns to counting on, %d "
+                + "re-arms by handlers; workload thread: %d samples, %.0f per CPU-second%n", back.group(1), back.group(2),
+                rearms, mainOnce, rateOnce);
+        check(rateOnce >= 700 && rateOnce <= 1300, String.format("%.0f samples per CPU-second after 5 slow handlers", rateOnce));
+        check(rearms < mainOnce / 4, rearms + " re-arms by handlers for " + mainOnce + " samples of the workload thread: "
+                + "it did not count on again");
     }
 }
