@@ -104,19 +104,16 @@ void jfr_patch_be64(jfr_buf *b, size_t at, uint64_t v) {
     for (int i = 0; i < 8; i++) b->data[at + i] = (uint8_t)(v >> (8 * (7 - i)));
 }
 
-void jfr_buf_put_string(jfr_buf *b, const char *s) {
-    if (!s) {
-        jfr_buf_put_u8(b, 0);
-        return;
-    }
+void jfr_buf_put_utf8(jfr_buf *b, const char *s) {
     size_t n = strlen(s);
-    if (n == 0) {
-        jfr_buf_put_u8(b, 1);
-        return;
-    }
     jfr_buf_put_u8(b, 3);
     jfr_buf_put_varint(b, n);
     jfr_buf_put_bytes(b, s, n);
+}
+
+void jfr_buf_put_string(jfr_buf *b, const char *s) {
+    if (!s || !*s) jfr_buf_put_u8(b, s ? 1 : 0);
+    else jfr_buf_put_utf8(b, s);
 }
 
 size_t jfr_get_varint(const uint8_t *p, size_t avail, uint64_t *out) {

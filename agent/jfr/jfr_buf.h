@@ -44,6 +44,9 @@ void jfr_patch_varint5(jfr_buf *b, size_t at, uint64_t v);
 void jfr_patch_be64(jfr_buf *b, size_t at, uint64_t v);
 /* A string field: NULL -> tag 0 (null), "" -> tag 1, else tag 3 with the UTF-8 bytes. */
 void jfr_buf_put_string(jfr_buf *b, const char *s);
+/* Tag 3 and the UTF-8 bytes, "" included (length 0): the symbol pool's strings, which async-profiler's
+ * converter reads only in this form. */
+void jfr_buf_put_utf8(jfr_buf *b, const char *s);
 
 /* Encoded length of a varint, and decoding (for tests and checks). jfr_get_varint returns the bytes read,
  * 0 when the input ends before the value does. */

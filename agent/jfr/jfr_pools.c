@@ -189,11 +189,11 @@ static uint32_t add_method(resolver *r, method_rec m) {
 /* A non-Java frame: a method of the synthetic class named exactly as the collapsed output names it. */
 static uint32_t named_method(resolver *r, const char *name, int frame_type) {
     uint32_t sym = symbol(r, name);
-    uint64_t k = ((uint64_t)sym << 3) | (uint64_t)frame_type, key;
+    /* Frame types 0..6 as 1..7 in the low bits; Java methods have 0 there. */
+    uint64_t low = (uint64_t)frame_type + 1, k = ((uint64_t)sym << 3) | low, key;
     if (u64map_get(&r->named, k, &key)) return (uint32_t)key;
     if (!r->synthetic_class) r->synthetic_class = class_key(r, JFR_SYNTHETIC_CLASS, 0, false);
-    /* Frame types 1..6 in the low bits; Java methods have 0 there. */
-    uint32_t m = add_method(r, (method_rec){r->pools->prefix | ((uint64_t)sym << 3) | (uint64_t)frame_type,
+    uint32_t m = add_method(r, (method_rec){r->pools->prefix | ((uint64_t)sym << 3) | low,
                                             r->synthetic_class, sym, symbol(r, JFR_SYNTHETIC_DESCRIPTOR),
                                             ACC_NATIVE, NULL});
     if (u64map_put(&r->named, k, m)) r->failed = true;
@@ -368,15 +368,21 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
     }
     jfr_chunk_pool_end(b, c, r->package_count);
 
-    /* Symbols last: everything above may have added some. */
+    /* Symbols last: everything above may have added some. Each as UTF-8, the empty one (a native frame's
+     * class) too, as async-profiler's converter requires; and the empty one after the others: JDK 17's
+     * reader takes a first UTF-8 string of length 0 for the null it remembers as "the last string read". */
     jfr_chunk_pool_begin(b, c, JFR_SYMBOL);
     size_t n = 0;
-    for (size_t i = 0; i < r->symbols_used.capacity; i++) {
-        uint64_t sym = r->symbols_used.keys[i];
-        if (!sym) continue;
-        jfr_buf_put_varint(b, ref(r, (uint32_t)sym));
-        jfr_buf_put_string(b, r->pools->strings.names[sym - 1]);
-        n++;
+    for (int empty = 0; empty < 2; empty++) {
+        for (size_t i = 0; i < r->symbols_used.capacity; i++) {
+            uint64_t sym = r->symbols_used.keys[i];
+            if (!sym) continue;
+            const char *text = r->pools->strings.names[sym - 1] ? r->pools->strings.names[sym - 1] : "";
+            if ((*text == 0) != empty) continue;
+            jfr_buf_put_varint(b, ref(r, (uint32_t)sym));
+            jfr_buf_put_utf8(b, text);
+            n++;
+        }
     }
     jfr_chunk_pool_end(b, c, n);
 }
@@ -430,11 +436,11 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     write_threads(p, b, &c);
 
     jfr_chunk_pool_begin(b, &c, JFR_FRAME_TYPE);
-    for (int t = 1; t < JFR_FRAME_TYPE_COUNT; t++) {
+    for (int t = 0; t < JFR_FRAME_TYPE_COUNT; t++) {
         jfr_buf_put_varint(b, (uint64_t)t);
         jfr_buf_put_string(b, jfr_frame_type_name(t));
     }
-    jfr_chunk_pool_end(b, &c, JFR_FRAME_TYPE_COUNT - 1);
+    jfr_chunk_pool_end(b, &c, JFR_FRAME_TYPE_COUNT);
     jfr_chunk_pool_begin(b, &c, JFR_THREAD_STATE);
     for (int s = 0; s < THREAD_STATE_COUNT; s++) {
         jfr_buf_put_varint(b, JFR_THREAD_STATE_KEY(s));

@@ -56,15 +56,17 @@ enum jfr_type_id {
     JFR_ANN_PERCENTAGE,
 };
 
-/* jdk.types.FrameType pool keys (kept below 128: some readers read them as one byte; 0 is never a key). */
+/* jdk.types.FrameType pool keys: async-profiler's own numbering (the JDK's for its first four), which its
+ * converter takes as indices, not as references into the pool (kept below 128: some readers read them as one
+ * byte). */
 enum jfr_frame_type {
-    JFR_FRAME_INTERPRETED = 1,
-    JFR_FRAME_JIT = 2,
-    JFR_FRAME_INLINED = 3,
-    JFR_FRAME_NATIVE = 4,
-    JFR_FRAME_CPP = 5,
-    JFR_FRAME_KERNEL = 6,
-    JFR_FRAME_C1 = 7,          /* async-profiler's "C1 compiled" */
+    JFR_FRAME_INTERPRETED = 0,
+    JFR_FRAME_JIT = 1,
+    JFR_FRAME_INLINED = 2,
+    JFR_FRAME_NATIVE = 3,
+    JFR_FRAME_CPP = 4,
+    JFR_FRAME_KERNEL = 5,
+    JFR_FRAME_C1 = 6,          /* async-profiler's "C1 compiled" */
     JFR_FRAME_TYPE_COUNT
 };
 
@@ -76,7 +78,7 @@ static inline const char *jfr_frame_type_name(int t) {
         [JFR_FRAME_CPP] = "C++",                 [JFR_FRAME_KERNEL] = "Kernel",
         [JFR_FRAME_C1] = "C1 compiled",
     };
-    return t > 0 && t < JFR_FRAME_TYPE_COUNT ? names[t] : 0;
+    return t >= 0 && t < JFR_FRAME_TYPE_COUNT ? names[t] : 0;
 }
 
 /* True for the types whose frames a reader names class.method. */

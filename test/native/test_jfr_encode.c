@@ -91,6 +91,12 @@ static void test_strings(void **state) {
     jfr_buf_put_string(&b, "\xc3\xa9t\xc3\xa9");   /* the length counts bytes, not characters */
     assert_bytes(&b, (const uint8_t[]){0, 1, 3, 3, 'a', 'b', 'c', 3, 5, 0xc3, 0xa9, 't', 0xc3, 0xa9}, 14);
     jfr_buf_free(&b);
+    /* The symbol pool's form: UTF-8 always, the empty string as length 0 (async-profiler's converter). */
+    jfr_buf_init(&b);
+    jfr_buf_put_utf8(&b, "");
+    jfr_buf_put_utf8(&b, "ab");
+    assert_bytes(&b, (const uint8_t[]){3, 0, 3, 2, 'a', 'b'}, 6);
+    jfr_buf_free(&b);
 }
 
 /* Reads varints from a cursor, failing the test when the input ends. */
@@ -334,7 +340,10 @@ static void test_frame_types(void **state) {
     assert_string_equal(jfr_frame_type_name(JFR_FRAME_JIT), "JIT compiled");
     assert_string_equal(jfr_frame_type_name(JFR_FRAME_CPP), "C++");
     assert_string_equal(jfr_frame_type_name(JFR_FRAME_KERNEL), "Kernel");
-    assert_null(jfr_frame_type_name(0));
+    assert_string_equal(jfr_frame_type_name(JFR_FRAME_INTERPRETED), "Interpreted");
+    assert_int_equal(JFR_FRAME_INTERPRETED, 0);   /* async-profiler's converter indexes by key */
+    assert_int_equal(JFR_FRAME_C1, 6);
+    assert_null(jfr_frame_type_name(-1));
     assert_null(jfr_frame_type_name(JFR_FRAME_TYPE_COUNT));
     assert_true(jfr_frame_type_is_java(JFR_FRAME_INLINED));
     assert_false(jfr_frame_type_is_java(JFR_FRAME_NATIVE));
