@@ -56,12 +56,51 @@ static int parse_action(const char *name, prof_action *out) {
     return -1;
 }
 
+/* async-profiler's options that libprof does not have, and what to do with each: most change what is
+ * sampled or how, and are ignored with a warning (options.h: ignored), so that an async-profiler command
+ * line still starts the application; those that would give another output than the one asked for are
+ * refused, with what to write instead. */
+static const struct {
+    const char *name, *instead;   /* instead: NULL to ignore it */
+} async_profiler_only[] = {
+    {"ttsp", NULL}, {"begin", NULL}, {"end", NULL}, {"nostop", NULL}, {"sched", NULL}, {"jfropts", NULL},
+    {"jfrsync", NULL}, {"signal", NULL}, {"clock", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
+    {"fdtransfer", NULL}, {"tlab", NULL}, {"norm", NULL}, {"nobatch", NULL}, {"memlimit", NULL},
+    {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL}, {"trace", NULL},
+    {"otlp", "libprof has no OpenTelemetry output; pprof writes the profile for the same tools (file=x.pb.gz)"},
+    {"all", "name the events: event=cpu,wall,alloc,lock (and nativemem, nativelock)"},
+    {"cpu", "give cpu as the event: event=cpu,wall (cpu with another event beside it)"},
+    {"list", "jprof list <pid> prints the events this JVM accepts"},
+};
+
+/* An async-profiler option of the table above: ignored (0, noted in o->ignored), refused (-1, err says what
+ * to write instead), or 1 when it is none of them. */
+static int async_profiler_option(prof_options *o, const char *name, char *err, size_t errlen) {
+    for (size_t i = 0; i < sizeof(async_profiler_only) / sizeof(async_profiler_only[0]); i++) {
+        if (strcmp(name, async_profiler_only[i].name) != 0) continue;
+        if (async_profiler_only[i].instead)
+            return errmsg_fail(err, errlen, "option '%s' (async-profiler's) is not supported: %s", name,
+                               async_profiler_only[i].instead);
+        size_t used = strlen(o->ignored);
+        if (!strstr(o->ignored, name) && used + strlen(name) + 2 < sizeof(o->ignored))
+            snprintf(o->ignored + used, sizeof(o->ignored) - used, "%s%s", used ? " " : "", name);
+        return 0;
+    }
+    return 1;
+}
+
 static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     char *value = strchr(tok, '=');
     if (value) *value++ = 0;
     const char *name = tok;
     prof_action action;
     const options_spec *spec = options_table_find(name);
+    int foreign = spec ? 1 : async_profiler_option(o, name, err, errlen);
+    if (foreign <= 0) return foreign;
+    /* Only the last would count: several events are event=cpu,wall (or wall=20ms beside event=cpu). */
+    if (spec && spec->kind == OPTION_EVENT && o->event_given)
+        return errmsg_fail(err, errlen, "option 'event' given twice ('%s', then '%s'): for several events write "
+                           "event=%s,%s", o->event, value ? value : "", o->event, value ? value : "");
     if (!spec) {
         char accepted[1024];
         options_table_accepted(accepted, sizeof(accepted));
@@ -96,6 +135,14 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         o->extra_events[k] = false;
         if (k == EVENT_WALL) o->interval_ns = o->extra_intervals[k] ? o->extra_intervals[k] : o->interval_ns;
         break;
+    }
+    /* event=lock,lock=1ms (async-profiler's way to give an event's interval): the option named after the
+     * session's own event sets its interval rather than a second engine (alloc= and lock= have their own
+     * fields; wall's goes to interval=). */
+    for (int k = EVENT_CPU + 1; rc == 0 && o->event_given && k < EVENT_KIND_COUNT; k++) {
+        if (!o->extra_events[k] || strcmp(o->event, event_kind_name((event_kind)k)) != 0) continue;
+        o->extra_events[k] = false;
+        if (k == EVENT_WALL && o->extra_intervals[k]) o->interval_ns = o->extra_intervals[k];
     }
     if (rc == 0) settle_native_events(o);   /* issue 21 */
     if (rc == 0 && o->loop_ns && o->timeout_s)

@@ -15,7 +15,7 @@
 
 #define OPTIONS_MAX_FILTERS 16
 #define OPTIONS_MAX_TID_RANGES 64
-#define OPTIONS_ERROR_MAX 512
+#define OPTIONS_ERROR_MAX 1024
 
 typedef enum {
     ACTION_NONE = 0,
@@ -114,6 +114,9 @@ typedef struct prof_options {
     uint64_t nativelock;        /* nativelock=DURATION: record every this many ns waited (default 10us) */
     bool nofree;                /* nativemem: do not hook free (allocations only) */
     bool leak;                  /* nativemem: the profile shows only what was not freed when it is written */
+    /* async-profiler options libprof does not have and ignores, space-separated, as given (options_parse
+     * accepts them so that an async-profiler command line starts the JVM; the agent warns about them) */
+    char ignored[256];
 } prof_options;
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL

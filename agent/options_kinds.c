@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const kind_names[OPTION_KIND_COUNT] = {
     [OPTION_ACTION] = "action",     [OPTION_FLAG] = "flag",       [OPTION_COUNT] = "count",
@@ -36,8 +37,9 @@ static const struct {
     const char *suffix;
     uint64_t ns;
 } duration_units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000ULL},
-                      {"m", 60000000000ULL}, {"h", 3600000000000ULL}};
+                      {"m", 60000000000ULL}, {"h", 3600000000000ULL}, {"d", 86400000000000ULL}};
 #define DURATION_UNITS (sizeof(duration_units) / sizeof(duration_units[0]))
+#define SECOND_NS 1000000000ULL
 
 /* Leading decimal digits as a uint64 ('end' after them); -1 when there are none or too many. */
 static int parse_digits(const char *s, char **end, unsigned long long *out) {
@@ -47,13 +49,22 @@ static int parse_digits(const char *s, char **end, unsigned long long *out) {
     return errno ? -1 : 0;
 }
 
+/* The units async-profiler reads: a sampling interval's "m" is milliseconds (interval=1m, lock=5m), a long
+ * duration's minutes (timeout=5m, loop=1m); any case. A sampling interval is one whose bare number is below
+ * a second (ns, us, ms). */
 int options_parse_duration(const char *s, uint64_t bare_unit_ns, uint64_t *out_ns) {
     char *end;
     unsigned long long n;
     if (parse_digits(s, &end, &n)) return -1;
     uint64_t unit = *end == 0 ? bare_unit_ns : 0;
+    if (!unit && bare_unit_ns < SECOND_NS && strcasecmp(end, "m") == 0) unit = 1000000;
+    /* A bare number of nanoseconds is also a count (an allocation interval in bytes: -e alloc -i 512k). */
+    if (!unit && bare_unit_ns == 1 && end[0] && !end[1]) {
+        char c = (char)(end[0] | 0x20);
+        unit = c == 'b' ? 1 : c == 'k' ? 1024 : c == 'g' ? 1ULL << 30 : 0;
+    }
     for (size_t i = 0; i < DURATION_UNITS && !unit; i++) {
-        if (strcmp(end, duration_units[i].suffix) == 0) unit = duration_units[i].ns;
+        if (strcasecmp(end, duration_units[i].suffix) == 0) unit = duration_units[i].ns;
     }
     if (!unit || n > UINT64_MAX / unit) return -1;
     *out_ns = (uint64_t)n * unit;
@@ -94,7 +105,7 @@ static const char *bare_unit_name(uint64_t unit_ns) {
     for (size_t i = 0; i < DURATION_UNITS; i++) {
         if (duration_units[i].ns == unit_ns) {
             static const char *const names[] = {"nanoseconds", "microseconds", "milliseconds", "seconds",
-                                                "minutes", "hours"};
+                                                "minutes", "hours", "days"};
             return names[i];
         }
     }
@@ -143,8 +154,11 @@ static int apply_duration(const options_spec *s, const char *spelled, const char
             duration_text(s->max, max + strlen(max), sizeof(max) - strlen(max));
         }
         return errmsg_fail(err, errlen,
-                           "%s: expected a duration of at least %s%s: a whole number with a unit ns, us, ms, s, "
-                           "m or h, such as 10ms, 30s, 5m (a bare number is %s)",
+                           s->unit < SECOND_NS
+                               ? "%s: expected a duration of at least %s%s: a whole number with a unit ns, us, ms (or "
+                                 "m, as async-profiler reads it), s, such as 10ms, 500us (a bare number is %s)"
+                               : "%s: expected a duration of at least %s%s: a whole number with a unit s, m "
+                                 "(minutes), h or d, such as 30s, 5m, 1h (a bare number is %s)",
                            subject(spelled, value, what, sizeof(what)), min, max, bare_unit_name(s->unit));
     }
     if (s->seconds) *(int *)field_of(o, s->field) = (int)(ns / 1000000000ULL);
@@ -197,8 +211,9 @@ static int apply_number(const options_spec *s, const char *spelled, const char *
 /* The choice spelled by the 'len' characters at 'value' (its name or its alias), or NULL. */
 static const options_choice *find_choice(const options_spec *s, const char *value, size_t len) {
     for (const options_choice *c = s->choices; value && c->name; c++) {
-        if ((strlen(c->name) == len && strncmp(value, c->name, len) == 0) ||
-            (c->alias && strlen(c->alias) == len && strncmp(value, c->alias, len) == 0))
+        /* In any case, as async-profiler takes them (loglevel=INFO). */
+        if ((strlen(c->name) == len && strncasecmp(value, c->name, len) == 0) ||
+            (c->alias && strlen(c->alias) == len && strncasecmp(value, c->alias, len) == 0))
             return c;
     }
     return NULL;

@@ -323,13 +323,14 @@ static int start_timeout(char *err, size_t errlen) {
     return rc ? -1 : 0;
 }
 
-/* The engine's interval in its units: alloc=BYTES and lock=DURATION are theirs (interval= also sets the
- * allocation interval when alloc is the session's event, as async-profiler's -e alloc -i N does); other
+/* The engine's interval in its units: alloc=BYTES and lock=DURATION are theirs (interval= also sets them
+ * when alloc or lock is the session's event, as async-profiler's -e alloc -i N and -e lock -i N do); other
  * engines beside event= have theirs from their option (wall=INTERVAL). */
 static uint64_t engine_interval(const prof_options *o, const engine *e, bool first) {
     if (e == &engine_alloc)
         return first && o->interval_ns && o->alloc_bytes == OPTIONS_DEFAULT_ALLOC_BYTES ? o->interval_ns : o->alloc_bytes;
-    if (e == &engine_lock) return o->lock_ns;
+    if (e == &engine_lock)
+        return first && o->interval_ns && o->lock_ns == OPTIONS_DEFAULT_LOCK_NS ? o->interval_ns : o->lock_ns;
     if (!first) return o->extra_intervals[e->event] ? o->extra_intervals[e->event] : e->default_interval_ns;
     return o->interval_ns ? o->interval_ns : e->default_interval_ns;
 }

@@ -124,6 +124,10 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const options_spec *spec = options_table_jprof(arg);
+        /* asprof's long spellings of agent options (--threads, --event, --interval, --chunksize...): any agent
+         * option as --NAME, actions aside. */
+        if (!spec && strncmp(arg, "--", 2) == 0 && (spec = options_table_find(arg + 2)) && spec->kind == OPTION_ACTION)
+            spec = NULL;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             a->help = true;
         } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--version") == 0) {
@@ -135,7 +139,16 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
             const char *value = argv[++i];
             if (!value) return fail(err, errlen, "%s needs a value", arg);
             /* The library path is not an agent option; everything else ends up in the comma-separated string. */
-            if (strchr(value, ',') && spec->own != OPTION_OWN_LIBPATH && !several_events(spec, value))
+            /* asprof's --filter 120-127,132: the agent's list separator is ';'. -o traces=10,flat=5: format
+             * options, passed on as they are. */
+            char separated[sizeof(a->profiling)];
+            if (spec->name && strcmp(spec->name, "filter") == 0 && strlen(value) < sizeof(separated)) {
+                snprintf(separated, sizeof(separated), "%s", value);
+                for (char *c = separated; (c = strchr(c, ',')); c++) *c = ';';
+                value = separated;
+            }
+            if (strchr(value, ',') && spec->own != OPTION_OWN_LIBPATH && spec->own != OPTION_OWN_FORMAT &&
+                !several_events(spec, value))
                 return fail(err, errlen, "%s: the value may not contain ',' (agent options are comma-separated)", arg);
             if (spec->own != OPTION_OWN_NONE) {
                 if (parse_own_option(spec, arg, value, a, err, errlen)) return -1;
@@ -156,11 +169,12 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
                     jprof_action_name(a->action));
     if (!a->target[0] && a->action != JPROF_LIST)
         return fail(err, errlen, "%s", "no target: give the pid or the main class name of a running JVM");
-    bool loop = find_option(a->profiling, "loop=") != NULL;
-    /* --loop without -d is continuous profiling: start the loop and return, as asprof does. */
-    if (loop && a->action == JPROF_COLLECT && !a->duration_given) a->action = JPROF_START;
+    bool loop = find_option(a->profiling, "loop=") != NULL, timeout = find_option(a->profiling, "timeout=") != NULL;
+    /* --loop or --timeout without -d: start (the loop, or a session that stops by itself) and return, as
+     * asprof does. */
+    if ((loop || timeout) && a->action == JPROF_COLLECT && !a->duration_given) a->action = JPROF_START;
     /* The safety stop (if jprof dies, the session ends) would end a loop: with -d, jprof stops it itself. */
-    if (a->action == JPROF_COLLECT && !loop && !find_option(a->profiling, "timeout="))
+    if (a->action == JPROF_COLLECT && !loop && !timeout)
         a->start_timeout_s = a->duration_s + JPROF_SAFETY_MARGIN_S;
     return 0;
 }

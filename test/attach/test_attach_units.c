@@ -203,10 +203,34 @@ static void test_loop_is_never_given_a_timeout(void **state) {
     assert_int_equal(a.start_timeout_s, 0);
 }
 
+/* asprof's habits: --timeout alone starts and returns; agent options by their long names; --filter's
+ * commas; -o with several format options. */
+static void test_asprof_spellings(void **state) {
+    (void)state;
+    jprof_args a;
+    char out[JPROF_OPTIONS_MAX];
+    prof_options o;
+    assert_int_equal(PARSE(&a, "--timeout", "3", "1"), 0);
+    assert_int_equal(a.action, JPROF_START);
+    assert_int_equal(PARSE(&a, "--threads", "--event", "wall", "--interval", "5ms", "--chunksize", "1m",
+                           "--filter", "120-127,132", "-o", "traces=5,flat=3", "1"), 0);
+    assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/f.txt", NULL, out, sizeof(out)), 0);
+    assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
+    assert_true(o.threads);
+    assert_string_equal(o.event, "wall");
+    assert_int_equal(o.interval_ns, 5000000);
+    assert_int_equal(o.chunk_size, 1 << 20);
+    assert_int_equal(o.tid_range_count, 2);
+    assert_int_equal(o.traces, 5);
+    assert_int_equal(o.flat, 3);
+    assert_int_not_equal(PARSE(&a, "--start", "1"), 0);   /* actions are words, not flags */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_action_is_collect_for_60s),
         cmocka_unit_test(test_loop_is_never_given_a_timeout),
+        cmocka_unit_test(test_asprof_spellings),
         cmocka_unit_test(test_flags_become_agent_options),
         cmocka_unit_test(test_agent_option_string_per_action),
         cmocka_unit_test(test_asprof_parity),

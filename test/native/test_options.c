@@ -335,6 +335,40 @@ static void test_durations(void **state) {
     assert_int_equal(options_parse_duration("ms", 1, &ns), -1);
     assert_int_equal(options_parse_duration("", 1, &ns), -1);
     assert_int_equal(options_parse_duration("20000000000s", 1, &ns), -1);
+    /* async-profiler's units: a sampling interval's m is milliseconds, a long duration's minutes; any case;
+     * days; k, g and b make a bare-nanosecond value a count (bytes). */
+    assert_int_equal(options_parse_duration("1m", 1, &ns), 0);
+    assert_int_equal(ns, 1000000ULL);
+    assert_int_equal(options_parse_duration("2MS", 1, &ns), 0);
+    assert_int_equal(ns, 2000000ULL);
+    assert_int_equal(options_parse_duration("5m", 1000000000ULL, &ns), 0);
+    assert_int_equal(ns, 300000000000ULL);
+    assert_int_equal(options_parse_duration("1d", 1000000000ULL, &ns), 0);
+    assert_int_equal(ns, 86400000000000ULL);
+    assert_int_equal(options_parse_duration("512k", 1, &ns), 0);
+    assert_int_equal(ns, 524288ULL);
+    assert_int_equal(options_parse_duration("512k", 1000000000ULL, &ns), -1);
+}
+
+/* async-profiler's options libprof does not have: ignored (noted) when they change only what or how it
+ * samples, refused with what to write instead when the output would not be the one asked for. */
+static void test_async_profiler_only_options(void **state) {
+    (void)state;
+    parses("start,ttsp,begin=Foo.bar,end=Foo.baz,jfrsync=profile,signal=12,file=x.txt");
+    assert_string_equal(o.ignored, "ttsp begin end jfrsync signal");
+    refused("start,otlp", "pprof");
+    refused("start,all", "event=cpu,wall");
+    refused("start,event=cpu,event=wall", "event=cpu,wall");
+    refused("start,bogus", "accepted:");
+    /* The whole list of accepted options fits the message. */
+    assert_non_null(strstr(err, "chunktime= lines"));
+    parses("start,loglevel=INFO");
+    parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
+    assert_false(o.extra_events[EVENT_LOCK]);
+    assert_int_equal(o.lock_ns, 1000000);
+    parses("start,event=wall,wall=20ms");
+    assert_false(o.extra_events[EVENT_WALL]);
+    assert_int_equal(o.interval_ns, 20000000);
 }
 
 static void test_jfr(void **state) {
@@ -377,7 +411,7 @@ static void test_jfr(void **state) {
     assert_int_equal(o.chunk_time_ns, 1500000000ULL);
     refused("chunktime=500ms", "chunktime=500ms");   /* below 1s */
     refused("chunktime=0", "at least 1s");
-    refused("chunktime=1d", "chunktime=1d");
+    refused("chunktime=1w", "chunktime=1w");
     refused("chunktime=m", "chunktime=m");
     refused("chunktime=", "5m");
     refused("chunktime=99999999999999h", "99999999999999h");
@@ -394,7 +428,7 @@ static void test_embedding_options(void **state) {
     assert_int_equal(options_parse("start,loop=500ms", &o, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "option 'loop=500ms': expected a duration of at least 1s"));
     refused("loop=", "at least 1s");
-    refused("loop=2d", "loop=2d");
+    refused("loop=2w", "loop=2w");
     assert_int_equal(options_parse("start,loop=1m,timeout=30", &o, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "'loop' and 'timeout' conflict"));
     assert_int_equal(options_parse("metrics,file=/tmp/m.prom", &o, err, sizeof(err)), 0);
@@ -422,7 +456,8 @@ int main(void) {
         cmocka_unit_test(test_perf_events),
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
-        cmocka_unit_test(test_durations),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
+        cmocka_unit_test(test_durations),
+        cmocka_unit_test(test_async_profiler_only_options),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
         cmocka_unit_test(test_cstack), cmocka_unit_test(test_embedding_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

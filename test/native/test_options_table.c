@@ -54,7 +54,7 @@ static const struct {
 } bad_values[] = {
     {OPTION_FLAG, "yes", "takes no value"},
     {OPTION_COUNT, "0x", "whole number"},
-    {OPTION_DURATION, "10xs", "ms"},
+    {OPTION_DURATION, "10xs", "such as"},
     {OPTION_SIZE, "10kb", "100m"},
     {OPTION_PERCENT, "1e1", "0 to 100"},
     {OPTION_CHOICE, "bogus", ", "},
