@@ -94,6 +94,11 @@ static int parse_word(const char *arg, jprof_args *a, bool *have_action, char *e
         *have_action = true;
         return 0;
     }
+    /* "jprof jcmd 1234": the first word was an action jprof does not have, not a main class name. */
+    if (a->target[0] && !*have_action && arg[strspn(arg, "0123456789")] == 0 &&
+        a->target[strspn(a->target, "0123456789")] != 0)
+        return fail(err, errlen, "unknown action '%s': accepted: start resume stop dump status version list metrics "
+                    "load, or none (collect for -d seconds)", a->target);
     if (a->target[0]) return fail(err, errlen, "unexpected argument '%s': give one pid or main class name", arg);
     return copy(a->target, sizeof(a->target), arg, "target", err, errlen);
 }

@@ -224,6 +224,8 @@ static void test_asprof_spellings(void **state) {
     assert_int_equal(o.traces, 5);
     assert_int_equal(o.flat, 3);
     assert_int_not_equal(PARSE(&a, "--start", "1"), 0);   /* actions are words, not flags */
+    assert_int_not_equal(PARSE(&a, "jcmd", "1234"), 0);
+    assert_non_null(strstr(err, "unknown action 'jcmd'"));
 }
 
 int main(void) {
