@@ -233,6 +233,22 @@ static int apply_choice(const options_spec *s, const char *spelled, const char *
 
 /* Several choices joined by '+' (async-profiler's separator: ',' separates options); their bits OR-ed. The
  * value replaces the field's set, so the last 'features=' given wins, as for every other option. */
+/* async-profiler's stack walker features that libprof does not have (features=vtable+comptask): noted in
+ * o->ignored (the agent warns) rather than refused, as async-profiler ignores what it does not know.
+ * 'mixed' is what libprof's cstack=vm always does. */
+bool options_ignore_async_profiler_feature(const options_spec *s, const char *name, size_t n, prof_options *o) {
+    static const char *const features[] = {"stats", "jnienv", "mixed", "vtable", "comptask", "pcaddr"};
+    if (!s->name || strcmp(s->name, "features") != 0) return false;
+    for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
+        if (strlen(features[i]) != n || strncmp(name, features[i], n) != 0) continue;
+        size_t used = strlen(o->ignored);
+        if (used + n + 11 < sizeof(o->ignored))
+            snprintf(o->ignored + used, sizeof(o->ignored) - used, "%sfeatures=%.*s", used ? " " : "", (int)n, name);
+        return true;
+    }
+    return false;
+}
+
 static int apply_choice_set(const options_spec *s, const char *spelled, const char *value, prof_options *o,
                             char *err, size_t errlen) {
     int set = 0;
@@ -240,6 +256,10 @@ static int apply_choice_set(const options_spec *s, const char *spelled, const ch
     do {
         size_t n = strcspn(p, "+");
         const options_choice *c = find_choice(s, p, n);
+        if (!c && options_ignore_async_profiler_feature(s, p, n, o)) {
+            p += n;
+            continue;
+        }
         if (!c) {
             char what[600], accepted[256];
             options_table_choices(s, accepted, sizeof(accepted));

@@ -363,6 +363,10 @@ static void test_async_profiler_only_options(void **state) {
     /* The whole list of accepted options fits the message. */
     assert_non_null(strstr(err, "chunktime= lines"));
     parses("start,loglevel=INFO");
+    parses("start,features=agct+vtable+comptask");
+    assert_int_equal(o.features, PROF_FEATURE_AGCT);
+    assert_string_equal(o.ignored, "features=vtable features=comptask");
+    refused("start,features=bogus", "accepted: agct");
     parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
     assert_false(o.extra_events[EVENT_LOCK]);
     assert_int_equal(o.lock_ns, 1000000);
