@@ -147,6 +147,13 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
     if (rc == 0) settle_native_events(o);   /* issue 21 */
     if (rc == 0 && o->loop_ns && o->timeout_s)
         rc = errmsg_fail(err, errlen, "options 'loop' and 'timeout' conflict: a loop runs until stopped; give one");
+    /* Refused here, before the JVM runs, rather than when the session starts (after VM init the JVM would
+     * run on unprofiled): instrumentation records alone. */
+    for (int k = EVENT_CPU + 1; rc == 0 && method_target_is_target(o->event) && k < EVENT_KIND_COUNT; k++) {
+        if (o->extra_events[k])
+            rc = errmsg_fail(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it",
+                             o->event, event_kind_name((event_kind)k));
+    }
     /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
     if (rc == 0 && o->interval_has_unit && method_target_is_target(o->event))
         rc = errmsg_fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "

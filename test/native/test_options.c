@@ -370,6 +370,7 @@ static void test_async_profiler_only_options(void **state) {
     parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
     assert_false(o.extra_events[EVENT_LOCK]);
     assert_int_equal(o.lock_ns, 1000000);
+    refused("start,event=java.util.HashMap.get,wall", "runs alone");
     parses("start,event=wall,wall=20ms");
     assert_false(o.extra_events[EVENT_WALL]);
     assert_int_equal(o.interval_ns, 20000000);
