@@ -147,6 +147,11 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
     if (rc == 0) settle_native_events(o);   /* issue 21 */
     if (rc == 0 && o->loop_ns && o->timeout_s)
         rc = errmsg_fail(err, errlen, "options 'loop' and 'timeout' conflict: a loop runs until stopped; give one");
+    /* A comma cannot be in a value (the grammar splits on it): asprof --title 'a, b' passes it as "&#44;". */
+    for (char *c; rc == 0 && (c = strstr(o->title, "&#44;"));) {
+        *c = ',';
+        memmove(c + 1, c + 5, strlen(c + 5) + 1);
+    }
     /* Refused here, before the JVM runs, rather than when the session starts (after VM init the JVM would
      * run on unprofiled): instrumentation records alone. */
     for (int k = EVENT_CPU + 1; rc == 0 && method_target_is_target(o->event) && k < EVENT_KIND_COUNT; k++) {

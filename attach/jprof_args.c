@@ -152,6 +152,13 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
                 for (char *c = separated; (c = strchr(c, ',')); c++) *c = ';';
                 value = separated;
             }
+            /* --title 'a, b': the agent reads "&#44;" back as a comma, as asprof's agent does. */
+            if (spec->name && strcmp(spec->name, "title") == 0 && strchr(value, ',')) {
+                size_t used = 0;
+                for (const char *c = value; *c && used + 6 < sizeof(separated); c++)
+                    used += (size_t)snprintf(separated + used, sizeof(separated) - used, *c == ',' ? "&#44;" : "%c", *c);
+                value = separated;
+            }
             if (strchr(value, ',') && spec->own != OPTION_OWN_LIBPATH && spec->own != OPTION_OWN_FORMAT &&
                 !several_events(spec, value))
                 return fail(err, errlen, "%s: the value may not contain ',' (agent options are comma-separated)", arg);

@@ -102,7 +102,7 @@ static void test_bad_command_lines(void **state) {
     assert_non_null(strstr(err, "no target"));
     assert_int_equal(PARSE(&a, "start", "-d", "5", "1"), -1);
     assert_non_null(strstr(err, "-d applies only without an action"));
-    assert_int_equal(PARSE(&a, "--title", "a,b", "1"), -1);
+    assert_int_equal(PARSE(&a, "--include", "a,b", "1"), -1);
     assert_non_null(strstr(err, "','"));
     assert_int_equal(PARSE(&a, "--bogus", "1"), -1);
     assert_non_null(strstr(err, "--bogus"));
@@ -223,6 +223,10 @@ static void test_asprof_spellings(void **state) {
     assert_int_equal(o.tid_range_count, 2);
     assert_int_equal(o.traces, 5);
     assert_int_equal(o.flat, 3);
+    assert_int_equal(PARSE(&a, "--title", "Checkout, EU", "1"), 0);
+    assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/f.txt", NULL, out, sizeof(out)), 0);
+    assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
+    assert_string_equal(o.title, "Checkout, EU");
     assert_int_not_equal(PARSE(&a, "--start", "1"), 0);   /* actions are words, not flags */
     assert_int_not_equal(PARSE(&a, "jcmd", "1234"), 0);
     assert_non_null(strstr(err, "unknown action 'jcmd'"));
