@@ -177,8 +177,9 @@ static void log_losses(const profile *p) {
     for (int i = 0; i < m->stitched_count && n < sizeof(line); i++)
         n += (size_t)snprintf(line + n, sizeof(line) - n, " stitched:%s=%llu", m->stitched[i].name,
                               (unsigned long long)m->stitched[i].count);
-    if (m->self_named && n < sizeof(line))
-        n += (size_t)snprintf(line + n, sizeof(line) - n, " walker_named=%llu", (unsigned long long)m->self_named);
+    /* Context only: samples the walker named itself are no loss, and without a loss there is nothing to say. */
+    if (n && m->self_named && n < sizeof(line))
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " (walker_named=%llu)", (unsigned long long)m->self_named);
     if (n) log_info("samples not taken correctly:%s", line);
 }
 

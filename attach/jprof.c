@@ -72,9 +72,27 @@ static int error(const char *fmt, ...) {
     return -1;
 }
 
-/* Agent messages written since the last request. */
+/* Agent messages written since the last request. The profile jprof prints on stdout is written by the agent
+ * into the session directory, removed afterwards: its messages say "profile written to stdout" instead. */
 static long show_agent_log(jprof_session *s) {
-    return session_dir_copy(&s->dir, LOG_FILE, &s->log_offset, stderr);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) return session_dir_copy(&s->dir, LOG_FILE, &s->log_offset, stderr);
+    long copied = session_dir_copy(&s->dir, LOG_FILE, &s->log_offset, mem);
+    fclose(mem);
+    char inner[sizeof(s->dir.inner) + sizeof(OUT_FILE) + 1];
+    snprintf(inner, sizeof(inner), "%s/%s", s->dir.inner, OUT_FILE);
+    const char *p = text ? text : "";
+    for (const char *hit; (hit = strstr(p, inner));) {
+        fwrite(p, 1, (size_t)(hit - p), stderr);
+        fputs("stdout", stderr);
+        p = hit + strlen(inner);
+    }
+    fputs(p, stderr);
+    fflush(stderr);
+    free(text);
+    return copied;
 }
 
 /* One agent action. 0 when the agent carried it out; otherwise the reason has been printed. An interrupted
