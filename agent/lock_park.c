@@ -36,6 +36,24 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Whether a park on 'blocker' waits for a lock: a ReentrantLock, a ReentrantReadWriteLock or a Semaphore
+ * (their synchronizers: ReentrantLock$NonfairSync...), as async-profiler counts them. The other blockers are
+ * waits for work or for an event (an idle pool's SynchronousQueue, Condition.await, CountDownLatch.await),
+ * which would make idle threads look contended. */
+static bool lock_blocker(JNIEnv *jni, jobject blocker) {
+    jvmtiEnv *jvmti = jvm_jvmti();
+    jclass klass = (*jni)->GetObjectClass(jni, blocker);
+    char *signature = NULL;
+    bool lock = false;
+    if (klass && (*jvmti)->GetClassSignature(jvmti, klass, &signature, NULL) == JVMTI_ERROR_NONE && signature) {
+        lock = strncmp(signature, "Ljava/util/concurrent/locks/Reentrant", 37) == 0 ||
+               strncmp(signature, "Ljava/util/concurrent/Semaphore", 31) == 0;
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)signature);
+    }
+    if (klass) (*jni)->DeleteLocalRef(jni, klass);
+    return lock;
+}
+
 static void record_park(JNIEnv *jni, jobject blocker, uint64_t waited) {
     if (!sample_enter()) {
         sample_leave();
@@ -72,7 +90,7 @@ static void JNICALL park_edge(JNIEnv *jni, jclass helper) {
     } else {
         uint64_t since = park_started;
         park_started = 0;
-        if (since && now - since >= threshold) record_park(jni, blocker, now - since);
+        if (since && now - since >= threshold && lock_blocker(jni, blocker)) record_park(jni, blocker, now - since);
         (*jni)->DeleteLocalRef(jni, blocker);
     }
     (*jni)->DeleteLocalRef(jni, thread);

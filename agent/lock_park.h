@@ -6,7 +6,9 @@
  * rewriter (classfile.h) makes setBlocker start with a call to the helper's parkEdge(), so each park costs
  * two native calls and nothing else runs slower. At the first call the thread's parkBlocker field is still
  * null (a park begins), at the second it holds the blocker (the park ends): the time between them is the
- * wait, the blocker's class the leaf (FRAME_CLASS_PARK). Parks without a blocker (park()) are not seen.
+ * wait, the blocker's class the leaf (FRAME_CLASS_PARK). Parks without a blocker (park()) are not seen, and
+ * only parks on locks are recorded (ReentrantLock, ReentrantReadWriteLock, Semaphore: lock_blocker), not
+ * waits for work or events (an idle pool's queue, Condition.await, CountDownLatch.await).
  * Outside signal handlers; used by engine_lock and engine_instrument's ClassFileLoadHook.
  */
 #ifndef LIBPROF_LOCK_PARK_H

@@ -126,6 +126,17 @@ public class AllocLockTest {
         workload("start,lock=1s,total,file=" + none, "park", "2", "100");
         recorded = Files.readString(none);
         check(!recorded.contains("NonfairSync"), "lock=1s recorded 100 ms parks: " + recorded);
+        /* waits for work or events are no lock contention (as async-profiler counts): an idle pool's queue,
+         * Condition.await, CountDownLatch.await, each ~400 ms, are left out; a ReentrantLock wait is kept */
+        Path idle = work("lock_idle.collapsed");
+        workload("start,event=lock,total,file=" + idle, "idle", "400");
+        Map<String, Long> idleStacks = IntegrationTest.readCollapsed(idle);
+        long contended = IntegrationTest.sumWithSuffix(idleStacks, "java.util.concurrent.locks.ReentrantLock$NonfairSync");
+        System.out.printf("idle waits: %d stacks, %d ns on ReentrantLock%n", idleStacks.size(), contended);
+        for (String stack : idleStacks.keySet())
+            check(!stack.contains("SynchronousQueue") && !stack.contains("ConditionObject")
+                    && !stack.contains("CountDownLatch"), "a wait for work or an event recorded as a lock wait: " + stack);
+        check(contended >= 300_000_000L, "the ReentrantLock waits (2 x 200 ms) are missing: " + idleStacks);
     }
 
     static String jfrTool(String... args) throws Exception {

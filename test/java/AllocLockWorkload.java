@@ -122,6 +122,41 @@ public class AllocLockWorkload {
         System.out.println("TRUTH waited_ns=" + waitedNs);
     }
 
+    /** Threads that wait for work or for an event, not for a lock, for about 'ms': an idle pool's worker (its
+     *  queue), a Condition.await and a CountDownLatch.await; then park(2, ms / 2) for a real lock wait. */
+    static void idle(int ms) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+        pool.submit(() -> {}).get();   /* a worker, now idle on its SynchronousQueue */
+        java.util.concurrent.CountDownLatch latch = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.locks.ReentrantLock l = new java.util.concurrent.locks.ReentrantLock();
+        java.util.concurrent.locks.Condition ready = l.newCondition();
+        Thread latchWaiter = new Thread(() -> {
+            try {
+                latch.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "latch-waiter");
+        Thread conditionWaiter = new Thread(() -> {
+            l.lock();
+            try {
+                ready.await(ms, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                l.unlock();
+            }
+        }, "condition-waiter");
+        latchWaiter.start();
+        conditionWaiter.start();
+        sleepMs(ms);
+        latch.countDown();
+        latchWaiter.join();
+        conditionWaiter.join();
+        pool.shutdown();
+        park(2, ms / 2);
+    }
+
     static void sleepMs(int ms) {
         try {
             Thread.sleep(ms);
@@ -170,6 +205,7 @@ public class AllocLockWorkload {
             case "live" -> live();
             case "lock" -> lock(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
             case "park" -> park(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            case "idle" -> idle(Integer.parseInt(args[1]));
             case "bench" -> bench(Double.parseDouble(args[1]), args[2]);
             default -> throw new IllegalArgumentException(args[0]);
         }
