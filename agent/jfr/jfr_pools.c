@@ -115,13 +115,19 @@ void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid) {
     }
 }
 
+/* The key of an event's class (an allocation's object, a lock's monitor): its class id itself, below 2^31
+ * (async-profiler's converter reads these references as a Java int), apart from the frames' classes, whose
+ * keys carry the registry's prefix (2^40 and up); an id that does not fit gets a high bit instead. */
 #define EVENT_CLASS_KEYS (1ULL << 62)
+static uint64_t event_class_key(uint64_t class_id) {
+    return class_id < (1ULL << 31) ? class_id : EVENT_CLASS_KEYS | class_id;
+}
 
 uint64_t jfr_pools_event_class_key(jfr_pools *p, uint32_t class_id) {
     uint64_t seen;
     if (!class_id) return 0;
     if (!u64map_get(&p->event_classes, class_id, &seen) && u64map_put(&p->event_classes, class_id, 1)) p->failed = true;
-    return EVENT_CLASS_KEYS | class_id;
+    return event_class_key(class_id);
 }
 
 static bool grow(void **array, size_t elem, size_t count, size_t *cap) {
@@ -349,7 +355,7 @@ static void write_resolved(resolver *r, jfr_buf *b, jfr_checkpoint *c) {
         char name[1024];
         if (sig && sig[0] == 'L' && strlen(sig) >= 3) snprintf(name, sizeof(name), "%.*s", (int)strlen(sig) - 2, sig + 1);
         else snprintf(name, sizeof(name), "%s", sig ? sig : "[unknown_class]");
-        jfr_buf_put_varint(b, EVENT_CLASS_KEYS | id);
+        jfr_buf_put_varint(b, event_class_key(id));
         jfr_buf_put_varint(b, 0);
         jfr_buf_put_varint(b, ref(r, symbol(r, name)));
         jfr_buf_put_varint(b, 0);
