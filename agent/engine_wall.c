@@ -22,6 +22,7 @@
  * filter=: only the listed thread ids are sampled (async-profiler's meaning, wall mode).
  */
 #define _GNU_SOURCE
+#include "agent_threads.h"
 #include "engine.h"
 
 #include "log.h"
@@ -209,7 +210,8 @@ static void sample_round(uint32_t self) {
     while ((e = readdir(d)) != NULL) {
         char *end;
         unsigned long tid = strtoul(e->d_name, &end, 10);
-        if (*end || tid == 0 || tid == self || !tid_wanted((uint32_t)tid)) continue;
+        if (*end || tid == 0 || tid == self || !tid_wanted((uint32_t)tid) || agent_thread_is_ours((uint32_t)tid))
+            continue;
         sample_thread((uint32_t)tid);
     }
     closedir(d);
@@ -293,7 +295,7 @@ static int wall_start(uint64_t interval_ns, char *err, size_t errlen) {
         snprintf(err, errlen, "wall: cannot make the timer thread's wait");
         return -1;
     }
-    int rc = pthread_create(&timer, NULL, timer_main, NULL);
+    int rc = agent_thread_create(&timer, NULL, "libprof wall", timer_main, NULL);
     if (rc) {
         stoppable_sleep_destroy(&between_rounds);
         atomic_store(&wall.cookie, 0);

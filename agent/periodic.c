@@ -1,5 +1,7 @@
 #include "periodic.h"
 
+#include "agent_threads.h"
+
 static void *periodic_loop(void *arg) {
     periodic *p = arg;
     while (!stoppable_sleep_until(&p->sleep, stoppable_sleep_now_ns() + (uint64_t)p->period_ns)) p->tick();
@@ -11,7 +13,7 @@ int periodic_start(periodic *p, long period_ns, void (*tick)(void)) {
     p->period_ns = period_ns;
     p->tick = tick;
     if (stoppable_sleep_init(&p->sleep)) return -1;
-    if (pthread_create(&p->thread, NULL, periodic_loop, p) != 0) {
+    if (agent_thread_create(&p->thread, NULL, "libprof", periodic_loop, p) != 0) {
         stoppable_sleep_destroy(&p->sleep);
         return -1;
     }

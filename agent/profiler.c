@@ -3,6 +3,7 @@
  * for handlers already running, so a dump never reads a stack that is half written and no sample lands in
  * a table being reset.
  */
+#include "agent_threads.h"
 #include "profiler.h"
 
 #include "codeheap.h"
@@ -318,7 +319,7 @@ static int start_timeout(char *err, size_t errlen) {
     pthread_attr_t ta;
     pthread_attr_init(&ta);
     pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
-    int rc = pthread_create(&t, &ta, timeout_thread, (void *)(uintptr_t)session_id);
+    int rc = agent_thread_create(&t, &ta, "libprof timeout", timeout_thread, (void *)(uintptr_t)session_id);
     pthread_attr_destroy(&ta);
     if (rc) snprintf(err, errlen, "timeout=%d: cannot start the timeout thread: %s", session.timeout_s, strerror(rc));
     return rc ? -1 : 0;
@@ -455,7 +456,7 @@ static int start_loop(char *err, size_t errlen) {
     pthread_attr_t ta;
     pthread_attr_init(&ta);
     pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
-    int rc = pthread_create(&t, &ta, loop_thread, (void *)(uintptr_t)session_id);
+    int rc = agent_thread_create(&t, &ta, "libprof loop", loop_thread, (void *)(uintptr_t)session_id);
     pthread_attr_destroy(&ta);
     if (rc) snprintf(err, errlen, "loop: cannot start the loop thread: %s", strerror(rc));
     return rc ? -1 : 0;

@@ -13,6 +13,7 @@
  * chunks are kept and moved to the target as usual.
  */
 #define _GNU_SOURCE
+#include "agent_threads.h"
 #include "sample_ring_create.h"
 #include "out_jfr.h"
 
@@ -518,7 +519,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     cpu_load_read(&rec.cpu);
     rec.cpu_ticks = ticks;
     chunk_begin(ticks, nanos);
-    int rc = pthread_create(&rec.thread, NULL, writer_main, NULL);
+    int rc = agent_thread_create(&rec.thread, NULL, "libprof jfr", writer_main, NULL);
     if (rc) {
         snprintf(err, errlen, "cannot start the JFR writer thread: %s", strerror(rc));
         close_recording(true);

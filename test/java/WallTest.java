@@ -91,6 +91,10 @@ public class WallTest {
             check(inState >= all * 95 / 100, e[0] + ": not " + e[1] + " in " + (all - inState) + " of " + all);
             check(inFrame >= all * 95 / 100, e[0] + ": not in " + e[2]);
         }
+        // The agent's own threads (its periodic watches, waiting for their next tick) are not sampled.
+        for (String stack : stacks.keySet())
+            check(!stack.contains("periodic_loop") && !stack.contains("[libprof"),
+                    "a thread of the profiler's own was sampled: " + stack);
         // state= keeps only the states named.
         Path blockedOnly = IntegrationTest.work.resolve("blocked.collapsed");
         run = IntegrationTest.runJava("start,event=wall,interval=20ms,threads,state=blocked,file=" + blockedOnly,
