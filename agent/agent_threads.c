@@ -18,7 +18,7 @@ static uint32_t own_tid(void) {
     return (uint32_t)syscall(SYS_gettid);
 }
 
-void agent_thread_enter(const char *name) {
+static void enter(const char *name) {
     if (name) prctl(PR_SET_NAME, name, 0, 0, 0);
     uint32_t tid = own_tid();
     for (int i = 0; i < AGENT_THREAD_SLOTS; i++) {
@@ -27,7 +27,7 @@ void agent_thread_enter(const char *name) {
     }
 }
 
-void agent_thread_leave(void) {
+static void leave(void) {
     uint32_t tid = own_tid();
     for (int i = 0; i < AGENT_THREAD_SLOTS; i++) {
         uint32_t mine = tid;
@@ -44,9 +44,9 @@ typedef struct {
 static void *run(void *p) {
     start s = *(start *)p;
     free(p);
-    agent_thread_enter(s.name);
+    enter(s.name);
     void *result = s.fn(s.arg);
-    agent_thread_leave();
+    leave();
     return result;
 }
 

@@ -387,9 +387,7 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     /* Kernel time excluded (user space only) or a raised period: the interval is not what a sample marks. */
     atomic_store_explicit(&period_exact, kind->time_based && kernel_allowed && period == interval_ns,
                           memory_order_relaxed);
-    perf_hooks_take_slow_handlers();
-    perf_hooks_take_returns();
-    perf_hooks_take_handler_rearms();
+    perf_hooks_take_modes();
     perf_hooks_allow_counting_on(counting_on() ? period : 0);
     set_test_slow_handlers();
     running = true;
@@ -453,13 +451,12 @@ static void perf_stop(void) {
                  (unsigned long long)(armed_total + skipped_fd_limit + open_failed),
                  (unsigned long long)skipped_fd_limit, (unsigned long long)open_failed,
                  (unsigned long long)without_ring);
-    uint64_t slow = perf_hooks_take_slow_handlers(), back = perf_hooks_take_returns(),
-             rearms = perf_hooks_take_handler_rearms();
-    if (slow)
+    perf_hooks_modes modes = perf_hooks_take_modes();
+    if (modes.turns)
         log_info("perf: %llu turns of a thread to one-shot (a handler of its took longer than the period: re-armed "
                  "after each handler), %llu returns to counting on (after enough handlers in a row under a "
-                 "quarter of the period); %llu re-arms by handlers", (unsigned long long)slow,
-                 (unsigned long long)back, (unsigned long long)rearms);
+                 "quarter of the period); %llu re-arms by handlers", (unsigned long long)modes.turns,
+                 (unsigned long long)modes.returns, (unsigned long long)modes.rearms);
     if (rearmed_lost)
         log_info("perf: %llu times a thread ran 4 periods without a signal taken (merged into a pending one, or "
                  "blocked; one-shot events re-armed); "

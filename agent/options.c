@@ -73,6 +73,14 @@ static const struct {
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
 
+void options_note_ignored(prof_options *o, const char *prefix, const char *text, size_t n) {
+    char item[64];
+    snprintf(item, sizeof(item), "%s%.*s", prefix, (int)n, text);
+    size_t used = strlen(o->ignored);
+    if (!strstr(o->ignored, item) && used + strlen(item) + 2 < sizeof(o->ignored))
+        snprintf(o->ignored + used, sizeof(o->ignored) - used, "%s%s", used ? " " : "", item);
+}
+
 /* An async-profiler option of the table above: ignored (0, noted in o->ignored), refused (-1, err says what
  * to write instead), or 1 when it is none of them. */
 static int async_profiler_option(prof_options *o, const char *name, char *err, size_t errlen) {
@@ -81,9 +89,7 @@ static int async_profiler_option(prof_options *o, const char *name, char *err, s
         if (async_profiler_only[i].instead)
             return errmsg_fail(err, errlen, "option '%s' (async-profiler's) is not supported: %s", name,
                                async_profiler_only[i].instead);
-        size_t used = strlen(o->ignored);
-        if (!strstr(o->ignored, name) && used + strlen(name) + 2 < sizeof(o->ignored))
-            snprintf(o->ignored + used, sizeof(o->ignored) - used, "%s%s", used ? " " : "", name);
+        options_note_ignored(o, "", name, strlen(name));
         return 0;
     }
     return 1;

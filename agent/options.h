@@ -119,6 +119,9 @@ typedef struct prof_options {
     char ignored[256];
 } prof_options;
 
+/* Notes an ignored async-profiler option in o->ignored ('n' characters of 'text', after 'prefix'), once. */
+void options_note_ignored(prof_options *o, const char *prefix, const char *text, size_t n);
+
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
 #define OPTIONS_DEFAULT_JSTACKDEPTH 2048
 #define OPTIONS_DEFAULT_ALLOC_BYTES 524287ULL   /* async-profiler's default: 512 KiB */

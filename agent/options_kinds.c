@@ -241,9 +241,7 @@ bool options_ignore_async_profiler_feature(const options_spec *s, const char *na
     if (!s->name || strcmp(s->name, "features") != 0) return false;
     for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
         if (strlen(features[i]) != n || strncmp(name, features[i], n) != 0) continue;
-        size_t used = strlen(o->ignored);
-        if (used + n + 11 < sizeof(o->ignored))
-            snprintf(o->ignored + used, sizeof(o->ignored) - used, "%sfeatures=%.*s", used ? " " : "", (int)n, name);
+        options_note_ignored(o, "features=", name, n);
         return true;
     }
     return false;

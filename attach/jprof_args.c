@@ -103,6 +103,17 @@ static int parse_word(const char *arg, jprof_args *a, bool *have_action, char *e
     return copy(a->target, sizeof(a->target), arg, "target", err, errlen);
 }
 
+/* asprof's commas in values the agent's grammar would split: --filter 120-127,132 is the agent's
+ * filter=120-127;132, --title 'a, b' its title=a&#44; b (read back as a comma). Other values as they are. */
+static const char *agent_spelling(const options_spec *spec, const char *value, char *buf, size_t len) {
+    bool filter = spec->name && strcmp(spec->name, "filter") == 0, title = spec->name && strcmp(spec->name, "title") == 0;
+    if (!(filter || title) || !strchr(value, ',')) return value;
+    size_t used = 0;
+    for (const char *c = value; *c && used + 6 < len; c++)
+        used += (size_t)snprintf(buf + used, len - used, *c != ',' ? "%c" : filter ? ";" : "&#44;", *c);
+    return buf;
+}
+
 /* -e cpu,wall (asprof's spelling of several events): after the first event, only event kinds' names,
  * which the agent reads as the options that turn them on. */
 static bool several_events(const options_spec *spec, const char *value) {
@@ -144,21 +155,9 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
             const char *value = argv[++i];
             if (!value) return fail(err, errlen, "%s needs a value", arg);
             /* The library path is not an agent option; everything else ends up in the comma-separated string. */
-            /* asprof's --filter 120-127,132: the agent's list separator is ';'. -o traces=10,flat=5: format
-             * options, passed on as they are. */
-            char separated[sizeof(a->profiling)];
-            if (spec->name && strcmp(spec->name, "filter") == 0 && strlen(value) < sizeof(separated)) {
-                snprintf(separated, sizeof(separated), "%s", value);
-                for (char *c = separated; (c = strchr(c, ',')); c++) *c = ';';
-                value = separated;
-            }
-            /* --title 'a, b': the agent reads "&#44;" back as a comma, as asprof's agent does. */
-            if (spec->name && strcmp(spec->name, "title") == 0 && strchr(value, ',')) {
-                size_t used = 0;
-                for (const char *c = value; *c && used + 6 < sizeof(separated); c++)
-                    used += (size_t)snprintf(separated + used, sizeof(separated) - used, *c == ',' ? "&#44;" : "%c", *c);
-                value = separated;
-            }
+            /* -o traces=10,flat=5: format options, passed on as they are. */
+            char spelled[sizeof(a->profiling)];
+            value = agent_spelling(spec, value, spelled, sizeof(spelled));
             if (strchr(value, ',') && spec->own != OPTION_OWN_LIBPATH && spec->own != OPTION_OWN_FORMAT &&
                 !several_events(spec, value))
                 return fail(err, errlen, "%s: the value may not contain ',' (agent options are comma-separated)", arg);

@@ -65,16 +65,10 @@ void perf_hooks_allow_counting_on(uint64_t ns) {
     atomic_store(&period_ns, ns);
 }
 
-uint64_t perf_hooks_take_slow_handlers(void) {
-    return atomic_exchange_explicit(&slow_handlers, 0, memory_order_relaxed);
-}
-
-uint64_t perf_hooks_take_returns(void) {
-    return atomic_exchange_explicit(&returns, 0, memory_order_relaxed);
-}
-
-uint64_t perf_hooks_take_handler_rearms(void) {
-    return atomic_exchange_explicit(&handler_rearms, 0, memory_order_relaxed);
+perf_hooks_modes perf_hooks_take_modes(void) {
+    return (perf_hooks_modes){atomic_exchange_explicit(&slow_handlers, 0, memory_order_relaxed),
+                              atomic_exchange_explicit(&returns, 0, memory_order_relaxed),
+                              atomic_exchange_explicit(&handler_rearms, 0, memory_order_relaxed)};
 }
 
 void perf_hooks_set_test_delay(uint64_t ns, uint64_t count) {

@@ -55,12 +55,13 @@ void perf_hooks_arm(perf_thread *t);
 /* The period in ns of events that may count on, which a one-shot thread's handlers are timed against to
  * return to counting on; 0: none may (counted events, no rings, a real-time signal). */
 void perf_hooks_allow_counting_on(uint64_t period_ns);
-/* Since the last call: how many times a thread counting on turned one-shot (a handler outlasted a period),
- * and how many times one returned to counting on (fast handlers in a row). */
-uint64_t perf_hooks_take_slow_handlers(void);
-uint64_t perf_hooks_take_returns(void);
-/* Since the last call: how many times a handler re-armed its one-shot event (a system call each). */
-uint64_t perf_hooks_take_handler_rearms(void);
+/* Since the last call: how many times a thread counting on turned one-shot (a handler outlasted a period), how
+ * many times one returned to counting on (fast handlers in a row), and how many times a handler re-armed its
+ * one-shot event (a system call each). */
+typedef struct {
+    uint64_t turns, returns, rearms;
+} perf_hooks_modes;
+perf_hooks_modes perf_hooks_take_modes(void);
 /* The test-only handler delay (LIBPROF_TEST_SLOW_HANDLER: makes handlers slower than a period): 'ns' of busy
  * waiting added to each of the first 'count' handlers of every thread (every handler when count is 0). */
 void perf_hooks_set_test_delay(uint64_t ns, uint64_t count);
