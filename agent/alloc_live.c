@@ -8,9 +8,7 @@
 
 typedef struct {
     jweak object;
-    trace_frame *frames;
-    uint32_t depth, tid;
-    uint64_t weight;
+    alloc_live_object sampled;   /* its frames are the entry's own copy */
 } live_entry;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -19,7 +17,7 @@ static uint32_t count, capacity;
 
 static void forget(JNIEnv *jni, live_entry *e) {
     (*jni)->DeleteWeakGlobalRef(jni, e->object);
-    free(e->frames);
+    free((void *)e->sampled.frames);
 }
 
 /* Forgets the freed objects, keeping the order of the others. Caller holds the lock. */
@@ -32,8 +30,7 @@ static void purge(JNIEnv *jni) {
     count = kept;
 }
 
-bool alloc_live_add(JNIEnv *jni, jobject object, const trace_frame *frames, uint32_t depth, uint32_t tid,
-                    uint64_t weight) {
+bool alloc_live_add(JNIEnv *jni, jobject object, const alloc_live_object *sampled) {
     bool ok = false;
     pthread_mutex_lock(&lock);
     if (count == capacity && capacity >= ALLOC_LIVE_MAX) purge(jni);
@@ -46,11 +43,12 @@ bool alloc_live_add(JNIEnv *jni, jobject object, const trace_frame *frames, uint
         }
     }
     if (count < capacity) {
-        trace_frame *copy = malloc((size_t)depth * sizeof(trace_frame));
+        trace_frame *copy = malloc((size_t)sampled->depth * sizeof(trace_frame));
         jweak ref = copy ? (*jni)->NewWeakGlobalRef(jni, object) : NULL;
         if (ref) {
-            memcpy(copy, frames, (size_t)depth * sizeof(trace_frame));
-            entries[count++] = (live_entry){ref, copy, depth, tid, weight};
+            memcpy(copy, sampled->frames, (size_t)sampled->depth * sizeof(trace_frame));
+            entries[count] = (live_entry){ref, *sampled};
+            entries[count++].sampled.frames = copy;
             ok = true;
         } else {
             free(copy);
@@ -72,12 +70,22 @@ trace_table *alloc_live_store(JNIEnv *jni) {
         purge(jni);
         traces_reset(table);
         for (uint32_t i = 0; i < count; i++) {
-            trace_key key = {entries[i].tid, EVENT_ALLOC, 0};
-            traces_put_id(table, entries[i].frames, entries[i].depth, &key, entries[i].weight, NULL);
+            const alloc_live_object *o = &entries[i].sampled;
+            trace_key key = {o->tid, EVENT_ALLOC, 0};
+            traces_put_id(table, o->frames, o->depth, &key, o->weight, NULL);
         }
     }
     pthread_mutex_unlock(&lock);
     return table;
+}
+
+size_t alloc_live_visit(JNIEnv *jni, void (*visit)(const alloc_live_object *object, void *arg), void *arg) {
+    pthread_mutex_lock(&lock);
+    purge(jni);
+    for (uint32_t i = 0; i < count; i++) visit(&entries[i].sampled, arg);
+    size_t visited = count;
+    pthread_mutex_unlock(&lock);
+    return visited;
 }
 
 void alloc_live_clear(JNIEnv *jni) {

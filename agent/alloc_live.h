@@ -17,14 +17,25 @@
 /* Most sampled objects tracked at once: past it, freed ones are forgotten first, then samples dropped. */
 #define ALLOC_LIVE_MAX (1u << 20)
 
-/* Keeps the object (frames copied). False when it cannot: too many tracked, or out of memory. */
-bool alloc_live_add(JNIEnv *jni, jobject object, const trace_frame *frames, uint32_t depth, uint32_t tid,
-                    uint64_t weight);
+/* One tracked object: its stack (the class as the leaf frame), thread, sample weight, own size in bytes and
+ * when it was allocated (CLOCK_MONOTONIC ns, the JFR writer's clock). */
+typedef struct {
+    const trace_frame *frames;
+    uint32_t depth, tid;
+    uint64_t weight, size, ticks;
+} alloc_live_object;
+
+/* Keeps the object (its frames copied). False when it cannot: too many tracked, or out of memory. */
+bool alloc_live_add(JNIEnv *jni, jobject object, const alloc_live_object *sampled);
 
 /* Forgets the freed objects and stores the others (as EVENT_ALLOC samples) into a table of its own,
  * emptied first; returns it (NULL when it cannot be reserved). The table is the profile's source until the
  * next call. */
 trace_table *alloc_live_store(JNIEnv *jni);
+
+/* Forgets the freed objects and calls 'visit' with each of the others, under the module's lock (visit must
+ * not call back into it). Returns how many it visited. */
+size_t alloc_live_visit(JNIEnv *jni, void (*visit)(const alloc_live_object *object, void *arg), void *arg);
 
 /* Forgets everything (a new session). */
 void alloc_live_clear(JNIEnv *jni);

@@ -82,6 +82,10 @@ typedef struct engine {
      * (alloc,live: the sampled objects still reachable) gives a table of its own to read instead of the
      * session's. */
     trace_table *(*dump_table)(void);
+    /* Outside handlers, under the session lock, when the session's JFR recording is about to end (its last
+     * chunk still open; may be NULL): events that exist only then (alloc,live: the objects still reachable,
+     * out_jfr_live_object). */
+    void (*recording_end)(void);
 } engine;
 
 /* True when the signal described by info was raised by engine e itself. Async-signal-safe. */

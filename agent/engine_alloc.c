@@ -20,6 +20,7 @@
 #include "jvm.h"
 #include "jvmti_events.h"
 #include "log.h"
+#include "out_jfr.h"
 #include "sample.h"
 #include "sample_cost.h"
 
@@ -27,6 +28,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static _Atomic bool recording;
 static uint64_t interval_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
@@ -40,6 +42,12 @@ uint64_t engine_alloc_weight(uint64_t size, uint64_t interval) {
     return p > 0 ? (uint64_t)llround((double)size / p) : size;
 }
 
+static uint64_t monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object, jclass klass,
                                     jlong size) {
     (void)thread;
@@ -51,9 +59,10 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
         if (n) {
             frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_ALLOC};
             uint64_t weight = engine_alloc_weight(size > 0 ? (uint64_t)size : 0, interval_bytes);
+            alloc_live_object sampled = {frames, n + 1, sample_thread_id(), weight, size > 0 ? (uint64_t)size : 0,
+                                         monotonic_ns()};
             if (!live) sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
-            else if (!alloc_live_add(jni, object, frames, n + 1, sample_thread_id(), weight))
-                sample_count_drop(DROP_LIVE_FULL);
+            else if (!alloc_live_add(jni, object, &sampled)) sample_count_drop(DROP_LIVE_FULL);
         }
     }
     sample_leave();
@@ -66,11 +75,6 @@ static JNIEnv *current_jni(void) {
 }
 
 static int alloc_check(const prof_options *o, char *err, size_t errlen) {
-    if (o->live && options_effective_format(o) == FORMAT_JFR) {
-        snprintf(err, errlen, "live: not available with the jfr format (a recording streams samples as they come; "
-                 "'live' decides at the end); write html, collapsed or text");
-        return -1;
-    }
     live = o->live;
     return jvmti_events_add_capability(JVMTI_CAP_SAMPLED_ALLOC, "alloc", err, errlen);
 }
@@ -109,6 +113,29 @@ static trace_table *alloc_dump_table(void) {
     return t;
 }
 
+static void live_object_to_jfr(const alloc_live_object *o, void *arg) {
+    uint64_t *unwritten = arg;
+    if (!out_jfr_live_object(o->frames, o->depth, o->tid, o->ticks, o->size)) (*unwritten)++;
+}
+
+/* alloc,live in a JFR recording: nothing streams while it runs (an object counts only if it is still
+ * reachable at the end); the objects still reachable become profiler.LiveObject events as it ends, as
+ * async-profiler writes them. */
+static void alloc_recording_end(void) {
+    if (!live) return;
+    JNIEnv *jni = current_jni();
+    if (!jni) {
+        log_warn("alloc,live: the recording ends on a thread the JVM does not know: its live objects are not written");
+        return;
+    }
+    uint64_t unwritten = 0;
+    size_t n = alloc_live_visit(jni, live_object_to_jfr, &unwritten);
+    if (unwritten)
+        log_warn("alloc,live: %llu of %zu live objects could not be written to the recording (its trace table is full)",
+                 (unsigned long long)unwritten, n);
+    else log_info("alloc,live: %zu live objects written to the recording", n);
+}
+
 const engine engine_alloc = {
     .name = "alloc",
     .event = EVENT_ALLOC,
@@ -120,4 +147,5 @@ const engine engine_alloc = {
     .start = alloc_start,
     .stop = alloc_stop,
     .dump_table = alloc_dump_table,
+    .recording_end = alloc_recording_end,
 };

@@ -90,8 +90,7 @@ static int32_t frame_line(named_state *d, const trace_frame *f, uint32_t id) {
 
 static uint32_t thread_frame_name(named_state *d, uint32_t tid) {
     char thread[256], frame[300];
-    threads_get_name((int)tid, thread, sizeof(thread));
-    names_thread(frame, sizeof(frame), thread, (int)tid);
+    names_thread(frame, sizeof(frame), threads_get_name((int)tid, thread, sizeof(thread)) ? thread : NULL, (int)tid);
     return profile_intern(d->profile, frame, FTYPE_THREAD);
 }
 

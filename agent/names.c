@@ -49,7 +49,8 @@ void names_java_method(char *buf, size_t len, const char *class_sig, const char 
 }
 
 void names_thread(char *buf, size_t len, const char *thread_name, int tid) {
-    snprintf(buf, len, "[%s tid=%d]", thread_name, tid);
+    if (thread_name && thread_name[0]) snprintf(buf, len, "[%s tid=%d]", thread_name, tid);
+    else snprintf(buf, len, "[tid=%d]", tid);
 }
 
 bool names_match(const char *pattern, const char *name) {

@@ -23,6 +23,7 @@ typedef struct {
 void names_java_method(char *buf, size_t len, const char *class_sig, const char *method,
                        const char *method_sig, names_style style);
 
+/* A thread's frame: "[name tid=N]", or "[tid=N]" without a name (NULL or empty), as async-profiler writes them. */
 void names_thread(char *buf, size_t len, const char *thread_name, int tid);
 
 /* Writes name to out so that it cannot break the line structure of a text format: a backslash becomes

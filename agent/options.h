@@ -87,6 +87,7 @@ typedef struct prof_options {
     char title[256];
     bool total;                 /* counter: total weight instead of sample count */
     int timeout_s;              /* seconds; 0 = none */
+    uint32_t timeout_clock;     /* timeout=23:00: stop at that time of day instead (clock_time.h); 0 = none */
     char log_file[1024];
     int log_level;              /* log_level enum from log.h */
     bool quiet;
@@ -107,6 +108,7 @@ typedef struct prof_options {
     bool live;                  /* alloc: only objects still reachable when the profile is written */
     uint64_t lock_ns;           /* waits shorter than this are not recorded (0: every wait) */
     uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */
+    uint32_t loop_clock;        /* loop=*:00: a new profile at each such time of day instead (clock_time.h) */
     bool thread_filter;         /* filter: sample only the threads added through the API (thread_filter.h) */
     /* issue 21: nativemem, nativelock */
     uint64_t nativemem;         /* nativemem=BYTES: sample every this many bytes allocated (0, the default:

@@ -6,6 +6,7 @@
  */
 #include "options_table.h"
 
+#include "clock_time.h"
 #include "errmsg.h"
 #include "filepath.h"
 #include "method_target.h"
@@ -143,8 +144,26 @@ static int apply_count(const options_spec *s, const char *spelled, const char *v
     return 0;
 }
 
+/* timeout=23:00, loop=*:00: a time of day (clock_time.h) in the row's clock field, the duration's cleared. */
+static int apply_clock_time(const options_spec *s, const char *spelled, const char *value, prof_options *o,
+                            char *err, size_t errlen) {
+    uint32_t clock;
+    if (clock_time_parse(value, &clock)) {
+        char what[600];
+        return errmsg_fail(err, errlen,
+                           "%s: expected a time of day HH:MM or HH:MM:SS (23:00, 06:30:15), '*' for any hour "
+                           "(*:00 every hour, *:*:30 every minute), or a duration such as 30s, 5m, 1h",
+                           subject(spelled, value, what, sizeof(what)));
+    }
+    *(uint32_t *)field_of(o, s->clock_field) = clock;
+    if (s->seconds) *(int *)field_of(o, s->field) = 0;
+    else *(uint64_t *)field_of(o, s->field) = 0;
+    return 0;
+}
+
 static int apply_duration(const options_spec *s, const char *spelled, const char *value, prof_options *o,
                           char *err, size_t errlen) {
+    if (s->clock_field && value && strchr(value, ':')) return apply_clock_time(s, spelled, value, o, err, errlen);
     uint64_t ns;
     if (options_parse_duration(value, s->unit, &ns) || ns < s->min || (s->max && ns > s->max)) {
         char what[600], min[32], max[48] = "";
@@ -156,13 +175,15 @@ static int apply_duration(const options_spec *s, const char *spelled, const char
         return errmsg_fail(err, errlen,
                            s->unit < SECOND_NS
                                ? "%s: expected a duration of at least %s%s: a whole number with a unit ns, us, ms (or "
-                                 "m, as async-profiler reads it), s, such as 10ms, 500us (a bare number is %s)"
+                                 "m, as async-profiler reads it), s, such as 10ms, 500us (a bare number is %s)%s"
                                : "%s: expected a duration of at least %s%s: a whole number with a unit s, m "
-                                 "(minutes), h or d, such as 30s, 5m, 1h (a bare number is %s)",
-                           subject(spelled, value, what, sizeof(what)), min, max, bare_unit_name(s->unit));
+                                 "(minutes), h or d, such as 30s, 5m, 1h (a bare number is %s)%s",
+                           subject(spelled, value, what, sizeof(what)), min, max, bare_unit_name(s->unit),
+                           s->clock_field ? ", or a time of day such as 23:00 or *:00 (every hour)" : "");
     }
     if (s->seconds) *(int *)field_of(o, s->field) = (int)(ns / 1000000000ULL);
     else *(uint64_t *)field_of(o, s->field) = ns;
+    if (s->clock_field) *(uint32_t *)field_of(o, s->clock_field) = 0;
     if (s->unit_field) *(bool *)field_of(o, s->unit_field) = value[strspn(value, "0123456789")] != 0;
     return 0;
 }

@@ -68,8 +68,9 @@ const options_spec options_table[] = {
     {"metrics", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"loop", OPTION_DURATION, FIELD(loop_ns), 0, "--loop", "TIME",
      "continuous profiling: a new profile file every TIME until stopped (30s, 1h);" MORE
-     "name them apart with %t, %n (sequence) or %n{MAX} (rolling)", "10", NULL, NULL, NULL, NULL, NULL,
-     OPTION_OWN_NONE, .min = SECOND, .unit = SECOND},
+     "name them apart with %t, %n (sequence) or %n{MAX} (rolling); or at each time of day TIME" MORE
+     "(*:00 every hour, 00:00 every midnight)", "10", NULL, NULL, NULL, NULL, NULL,
+     OPTION_OWN_NONE, .min = SECOND, .unit = SECOND, .clock_field = FIELD(loop_clock)},
     /* --- end issue 22 --- */
     {"event", OPTION_EVENT, FIELD(event), 0, "-e", "EVENT",
      "sampling event: cpu (default), ctimer, itimer, wall, alloc, lock (see 'jprof" MORE
@@ -92,7 +93,8 @@ const options_spec options_table[] = {
      "chunk has none), weighted by bytes", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_ALLOC_ONLY},
     {"live", OPTION_FLAG, FIELD(live), 0, "--live", NULL,
      "alloc: only objects still reachable when the profile is written", "", NULL, "--live", NULL,
-     "objects still alive at the recording's end (jdk.OldObjectSample), by size", NULL, OPTION_OWN_NONE},
+     "objects alive at the recording's end (profiler.LiveObject of alloc,live;" JMORE
+     "jdk.OldObjectSample), by size", NULL, OPTION_OWN_NONE},
     {"lock", OPTION_DURATION, FIELD(lock_ns), 0, "--lock", "DURATION",
      "lock profiling: contended synchronized monitors waited on for at least" MORE
      "DURATION (default 10us; 0: every wait)", "10us", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
@@ -252,9 +254,10 @@ const options_spec options_table[] = {
      "stack walker features, several joined by '+' (agct: cstack=vm takes Java" MORE
      "frames from AsyncGetCallTrace instead of naming them itself)", "agct", NULL, NULL, NULL, NULL,
      feature_choices, OPTION_OWN_NONE},
-    {"timeout", OPTION_DURATION, FIELD(timeout_s), 0, "--timeout", "DURATION", "stop the profiler by itself after DURATION (start)",
+    {"timeout", OPTION_DURATION, FIELD(timeout_s), 0, "--timeout", "DURATION",
+     "stop the profiler by itself after DURATION (start), or at a time of day (23:00)",
      "10", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE, .min = SECOND, .max = INT_MAX * SECOND, .unit = SECOND,
-     .seconds = true},
+     .seconds = true, .clock_field = FIELD(timeout_clock)},
     {"log", OPTION_TEXT, FIELD(log_file), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
      .cap = TEXT_CAP(log_file)},
     {"loglevel", OPTION_CHOICE, FIELD(log_level), 0, "-L", "LEVEL", "agent log level",

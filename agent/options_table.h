@@ -108,6 +108,8 @@ typedef struct {
     size_t cap;              /* OPTION_TEXT, OPTION_REGEX, OPTION_FILE, OPTION_PATTERN: the char array's size */
     size_t count_field;      /* OPTION_PATTERN: offsetof the int counting the list's entries */
     size_t unit_field;       /* OPTION_DURATION: offsetof a bool set when the value carried a unit, or 0 */
+    size_t clock_field;      /* OPTION_DURATION: offsetof a uint32_t set to a time of day (clock_time.h) given
+                                instead of a duration ("23:00", "*:00"), or 0 when the row takes none */
     options_jfrconv_sets jfrconv_sets;  /* where jfrconv puts the row's value */
     /* An event kind recorded beside event= (wall): the row's name is the kind's name; given, bare or with a
      * value, it sets extra_events[kind]. A value is parsed by the row's kind (duration, size) into the row's

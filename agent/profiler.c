@@ -6,6 +6,7 @@
 #include "agent_threads.h"
 #include "profiler.h"
 
+#include "clock_time.h"
 #include "codeheap.h"
 #include "codeheap_init.h"
 #include "walk_vm.h"
@@ -204,6 +205,10 @@ static int dump_from_locked(const prof_options *o, const dump_source *from, char
     if (out_jfr_active() && (!running || options_effective_format(&view) == FORMAT_JFR)) {
         bool jfr_view = options_effective_format(&view) == FORMAT_JFR;
         uint64_t samples = 0;
+        for (int i = 0; !running && i < atomic_load(&session_engine_count); i++) {
+            const engine *e = atomic_load(&session_engines[i]);
+            if (e && e->recording_end) e->recording_end();
+        }
         int rc = running ? out_jfr_dump(&view, err, errlen)
                          : out_jfr_finish(jfr_view ? &view : &session, &samples, err, errlen);
         profile meta;
@@ -282,7 +287,11 @@ static void *timeout_thread(void *arg) {
     pthread_mutex_lock(&lock);
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += session.timeout_s;
+    uint64_t ns = session.timeout_clock ? clock_time_ns_until(session.timeout_clock)
+                                        : (uint64_t)session.timeout_s * 1000000000ULL;
+    ns += (uint64_t)deadline.tv_nsec;
+    deadline.tv_sec += (time_t)(ns / 1000000000ULL);
+    deadline.tv_nsec = (long)(ns % 1000000000ULL);
     while (running && session_id == my_session) {
         if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
     }
@@ -408,8 +417,12 @@ static void *loop_thread(void *arg) {
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
     for (;;) {
-        uint64_t ns = (uint64_t)deadline.tv_nsec + session.loop_ns % 1000000000ULL;
-        deadline.tv_sec += (time_t)(session.loop_ns / 1000000000ULL + ns / 1000000000ULL);
+        /* loop=*:00: each period ends at the next such time of day, counted from now (the restart took some
+         * milliseconds past the last one); a duration's periods follow each other from the first start. */
+        if (session.loop_clock) clock_gettime(CLOCK_MONOTONIC, &deadline);
+        uint64_t period = session.loop_clock ? clock_time_ns_until(session.loop_clock) : session.loop_ns;
+        uint64_t ns = (uint64_t)deadline.tv_nsec + period % 1000000000ULL;
+        deadline.tv_sec += (time_t)(period / 1000000000ULL + ns / 1000000000ULL);
         deadline.tv_nsec = (long)(ns % 1000000000ULL);
         while ((running || loop_waiting) && session_id == my_session && !vm_dead) {
             if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
@@ -500,6 +513,9 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                 session.jstackdepth == o->jstackdepth;
     session = *o;
     session.interval_ns = interval;
+    /* timeout=23:00: the seconds from now to that time of day (for the log; the timeout thread counts in ns). */
+    if (session.timeout_clock)
+        session.timeout_s = (int)clock_time_seconds_until(session.timeout_clock, time(NULL));
     for (int i = 1; i < engine_count; i++) session.extra_intervals[engines[i]->event] = intervals[i];
     /* Stacks are walked from signals only when some engine sends them (alloc and lock take Java stacks). */
     bool signals = false;
@@ -547,7 +563,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     /* Resuming keeps the stacks where they are: a loop may have left them in its second table. */
     trace_table *first = keep ? live_table() : table;
     trace_store_config store = {first, NULL, NULL, o->threads};
-    bool goes_on = o->loop_ns != 0;
+    bool goes_on = o->loop_ns || o->loop_clock;
     /* alloc,live (the one engine with a dump table, when live) reads a table of its own at each dump. */
     for (int i = 0; i < engine_count; i++) goes_on = goes_on && !(engines[i]->dump_table && o->live);
     if (goes_on && options_effective_format(o) != FORMAT_JFR) {
@@ -614,7 +630,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     if (!loop_restarting) loop_waiting = false;   /* a new session: an old loop's wait ends with it */
     session_id++;
     if ((session.timeout_s && start_timeout(err, errlen)) ||
-        (session.loop_ns && !loop_restarting && start_loop(err, errlen))) {
+        ((session.loop_ns || session.loop_clock) && !loop_restarting && start_loop(err, errlen))) {
         stop_locked();
         out_jfr_abort();
         return -1;
@@ -648,7 +664,7 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
         n += (size_t)snprintf(text + n, sizeof(text) - n, "also: %s (engine %s, interval_ns %llu)\n",
                               event_kind_name(extra->event), extra->name, (unsigned long long)session_intervals[i]);
     }
-    if (session.loop_ns && (running || loop_waiting) && n < sizeof(text))
+    if ((session.loop_ns || session.loop_clock) && (running || loop_waiting) && n < sizeof(text))
         n += (size_t)snprintf(text + n, sizeof(text) - n, "loop_period: %lu%s\n", loop_sequence,
                               loop_waiting ? " (waiting: it could not start; tried again when it would have ended)" : "");
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];

@@ -78,16 +78,18 @@ void threads_remember_os_name(int tid) {
     pthread_mutex_unlock(&lock);
 }
 
-void threads_get_name(int tid, char *buf, size_t len) {
+bool threads_get_name(int tid, char *buf, size_t len) {
     uint64_t found;
     pthread_mutex_lock(&lock);
     if (u64map_get(&names, (uint64_t)tid, &found)) {
         snprintf(buf, len, "%s", (const char *)(uintptr_t)found);
         pthread_mutex_unlock(&lock);
-        return;
+        return true;
     }
     pthread_mutex_unlock(&lock);
-    if (read_comm(tid, buf, len) != 0) snprintf(buf, len, "tid-%d", tid);
+    if (read_comm(tid, buf, len) == 0) return true;
+    snprintf(buf, len, "tid-%d", tid);
+    return false;
 }
 
 static void forget_locked(int tid) {

@@ -29,8 +29,8 @@ bool threads_complete_os_name(int tid, const char *full);
  * threads_has_cut_os_names stays false until a new thread is named from the OS. */
 void threads_settle_os_names(void);
 
-/* Copies the name of tid into buf ("tid-N" style fallback when unknown). */
-void threads_get_name(int tid, char *buf, size_t len);
+/* Copies the name of tid into buf; false when it has none (buf then holds "tid-N"). */
+bool threads_get_name(int tid, char *buf, size_t len);
 
 /* Thread tid has ended. Its name and Java id stay until THREADS_ENDED_KEPT more threads have ended, then
  * are forgotten unless still_alive(tid) says the id now belongs to a live thread. */

@@ -41,7 +41,7 @@ const char *jfr_convert_event_names(const jfr_convert_options *o) {
     case JFR_EVENTS_NATIVEMEM: return o->leak ? "profiler.Malloc without profiler.Free" : "profiler.Malloc";
     case JFR_EVENTS_NATIVELOCK: return "profiler.NativeLock";
     case JFR_EVENTS_LOCK: return "jdk.JavaMonitorEnter, jdk.ThreadPark";
-    case JFR_EVENTS_LIVE: return "jdk.OldObjectSample";
+    case JFR_EVENTS_LIVE: return "profiler.LiveObject, jdk.OldObjectSample";
     case JFR_EVENTS_ALLOC: return "jdk.ObjectAllocationSample (else jdk.ObjectAllocationInNewTLAB, ...OutsideTLAB)";
     case JFR_EVENTS_CPU_ONLY: return "cpu (jdk.ExecutionSample)";
     case JFR_EVENTS_CPU: break;
@@ -64,7 +64,7 @@ const char *jfr_convert_units(const jfr_convert_options *o) {
 const char *jfr_convert_counts(const jfr_convert_options *o) {
     switch (jfr_convert_event_set(o)) {
     case JFR_EVENTS_LOCK: return ENGINE_LOCK_COUNTS;
-    case JFR_EVENTS_LIVE: return "old object samples (alive at the recording's end); weight: their size in bytes";
+    case JFR_EVENTS_LIVE: return "objects alive at the recording's end (live objects, old object samples); weight: their size in bytes";
     case JFR_EVENTS_ALLOC: return "allocation samples; weight: the events' weight in bytes";
     default: return "";
     }
@@ -370,7 +370,7 @@ static uint32_t thread_id(converter *cv, const jfr_sample *s) {
     char name[512], frame[600];
     uint64_t tid;
     if (jfr_sample_thread(&cv->r, s, name, sizeof(name), &tid)) return UINT32_MAX;
-    names_thread(frame, sizeof(frame), name[0] ? name : "unknown", (int)tid);
+    names_thread(frame, sizeof(frame), name, (int)tid);
     uint32_t id = profile_intern(cv->p, frame, FTYPE_THREAD);
     if (id == UINT32_MAX || (s->thread && u64map_put(&cv->threads, s->thread, (uint64_t)id + 1)))
         return out_of_memory(cv), UINT32_MAX;

@@ -90,6 +90,8 @@ int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_set s
         add_layout(r, "jdk.ObjectAllocationOutsideTLAB", "allocationSize", "objectClass", FRAME_CLASS_ALLOC_OUTSIDE_TLAB);
         break;
     case JFR_EVENTS_LIVE:
+        /* async-profiler's and ours (alloc,live), then the JDK's old object samples. */
+        add_layout(r, "profiler.LiveObject", "allocationSize", "objectClass", FRAME_CLASS_ALLOC);
         add_layout(r, "jdk.OldObjectSample", "objectSize", "object.type", FRAME_CLASS_ALLOC);
         break;
     case JFR_EVENTS_LOCK:

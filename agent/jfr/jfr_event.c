@@ -22,6 +22,18 @@ void jfr_event_allocation_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key
     jfr_buf_event_end(b, at);
 }
 
+void jfr_event_live_object(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, uint64_t class_key,
+                           uint64_t size) {
+    size_t at = jfr_buf_event_begin(b, JFR_LIVE_OBJECT);
+    jfr_buf_put_varint(b, ticks);
+    jfr_buf_put_varint(b, thread_key);
+    jfr_buf_put_varint(b, trace_key);
+    jfr_buf_put_varint(b, class_key);
+    jfr_buf_put_varint(b, size);
+    jfr_buf_put_varint(b, ticks);
+    jfr_buf_event_end(b, at);
+}
+
 /* A wait that ended at 'ticks': the JDK's events start when the wait began. */
 static size_t begin_wait(jfr_buf *b, uint64_t type, uint64_t ticks, uint64_t waited, uint64_t thread_key,
                          uint64_t trace_key, uint64_t class_key) {

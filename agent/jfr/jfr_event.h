@@ -28,6 +28,10 @@ void jfr_event_malloc(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t 
 void jfr_event_free(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t address);
 void jfr_event_native_lock(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64_t thread_key, uint64_t trace_key,
                            uint64_t address);
+/* alloc,live: a sampled object still reachable at the recording's end, allocated at 'ticks' (its start time
+ * and its allocationTime, as async-profiler writes them), of 'size' bytes. */
+void jfr_event_live_object(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, uint64_t class_key,
+                           uint64_t size);
 
 typedef struct {
     const char *name;          /* "libprof" */

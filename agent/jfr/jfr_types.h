@@ -51,6 +51,8 @@ enum jfr_type_id {
     JFR_JVM_INFORMATION, JFR_OBJECT_ALLOCATION_SAMPLE, JFR_JAVA_MONITOR_ENTER, JFR_THREAD_PARK,
     /* async-profiler's native memory and lock events (names and fields as it declares them) */
     JFR_MALLOC = 120, JFR_FREE, JFR_NATIVE_LOCK,
+    /* async-profiler's object still alive at the recording's end (alloc,live) */
+    JFR_LIVE_OBJECT,
     /* annotations (display only) */
     JFR_ANN_LABEL = 200, JFR_ANN_CONTENT_TYPE, JFR_ANN_TIMESTAMP, JFR_ANN_TIMESPAN, JFR_ANN_DATA_AMOUNT,
     JFR_ANN_PERCENTAGE,

@@ -294,6 +294,26 @@ static bool write_sample_event(const sample_record *s) {
     return true;
 }
 
+bool out_jfr_live_object(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t ticks, uint64_t size) {
+    bool written = false;
+    pthread_mutex_lock(&rec.mutex);
+    trace_table *table = rec.active && !rec.error ? rec.tables[rec.table_index] : NULL;
+    uint32_t id = 0;
+    trace_key key = {rec.options.threads ? tid : 0, EVENT_ALLOC, 0};
+    if (table && depth > 1 && frame_kind_is_class(frames[0].kind) &&
+        traces_put_id(table, frames, depth, &key, size, &id) == TRACES_STORED) {
+        id |= rec.table_index ? TRACE_STORE_TABLE_BIT : 0;
+        jfr_event_live_object(&rec.buf, ticks, jfr_pools_thread_key(&rec.pools, tid), jfr_pools_trace_key(&rec.pools, id),
+                              jfr_pools_event_class_key(&rec.pools, (uint32_t)frames[0].id), size);
+        jfr_pools_note(&rec.pools, id, tid);
+        rec.samples++;
+        if (rec.buf.len >= FLUSH_BYTES) flush_buf();
+        written = true;
+    }
+    pthread_mutex_unlock(&rec.mutex);
+    return written;
+}
+
 /* Turns every queued sample into an event. Caller holds rec.mutex. */
 static void drain(void) {
     sample_record batch[512];

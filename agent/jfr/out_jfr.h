@@ -41,6 +41,11 @@ typedef struct {
  * with a message in err. */
 sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen);
 
+/* alloc,live: one sampled object still reachable as the recording ends (before out_jfr_finish), as a
+ * profiler.LiveObject event: its stack (the class as its leaf frame) goes into the trace table the chunk's
+ * pools read. False when it could not be written (no recording, a full table). */
+bool out_jfr_live_object(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t ticks, uint64_t size);
+
 /* True between out_jfr_start and out_jfr_finish / out_jfr_abort. */
 bool out_jfr_active(void);
 

@@ -607,6 +607,20 @@ public class IntegrationTest {
         System.out.println("  profiled for " + duration + " s");
         check(duration >= 0.9 && duration <= 1.6, "timeout=1 profiled for " + duration + " s");
         check(run.out().contains("TRUTH"), "the application did not finish after the timeout");
+
+        /* async-profiler's time of day: stop at the next HH:MM:SS (3 s ahead when the JVM is started; whole
+         * seconds, so the session lasts 2-3 s less the JVM's start-up). */
+        String at = java.time.LocalTime.now().plusSeconds(3).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .format(java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss"));
+        Files.deleteIfExists(file);
+        run = runJava("start,event=cpu,interval=1ms,timeout=" + at + ",loglevel=info,file=" + file, "Burn7525", "6");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        m = Pattern.compile("Duration       : ([0-9.]+) s").matcher(Files.readString(file));
+        check(m.find(), "timeout=" + at + ": no duration in the report");
+        duration = Double.parseDouble(m.group(1));
+        System.out.println("  timeout=" + at + ": profiled for " + duration + " s");
+        check(duration >= 0.5 && duration <= 3.6, "timeout=" + at + " profiled for " + duration + " s");
+        check(run.err().contains("reached: stopping"), "timeout=" + at + ": no stop logged: " + run.err());
     }
 
     /** A long interval must not hold the JVM's exit: the agent's background threads (the perf engine's watch,
@@ -667,6 +681,27 @@ public class IntegrationTest {
             check(Math.abs(sampled - truth) <= 0.06 * truth, String.format(
                     "%s: the periods cover %.2f s of halfsleeper's %.2f s: more than 6%% apart", format, sampled, truth));
         }
+
+        /* async-profiler's time of day: loop=*:*:SS ends a period each minute at second SS (3 s ahead when the
+         * JVM is started): a first period of 2-3 s less the JVM's start-up, then the rest of the 5 s run. */
+        Path dir = Files.createDirectories(work.resolve("loop-clock"));
+        try (var old = Files.list(dir)) {
+            for (Path f : old.toList()) Files.delete(f);
+        }
+        int second = java.time.LocalTime.now().plusSeconds(3).getSecond();
+        String loop = String.format("*:*:%02d", second);
+        Run run = runJava("start,event=cpu,interval=1ms,loop=" + loop + ",file=" + dir + "/p-%n.txt", "Burn7525", "5");
+        check(run.exit() == 0, "loop=" + loop + ": workload failed: " + run.err());
+        List<Path> files;
+        try (var listed = Files.list(dir)) {
+            files = listed.sorted().toList();
+        }
+        check(files.size() == 2, "loop=" + loop + " over a 5 s run: 2 files expected, found " + files);
+        Matcher m = Pattern.compile("Duration       : ([0-9.]+) s").matcher(Files.readString(files.get(0)));
+        check(m.find(), "loop=" + loop + ": no duration in the first period's report");
+        double first = Double.parseDouble(m.group(1));
+        System.out.printf("  loop=%s: first period %.2f s%n", loop, first);
+        check(first >= 0.5 && first <= 3.6, "loop=" + loop + ": the first period lasted " + first + " s");
     }
 
     /** loop= when a period's file cannot be written (its directory moved away for 1.5 s, LoopDirGone): that

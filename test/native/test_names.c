@@ -38,6 +38,11 @@ static void test_thread_names(void **state) {
     (void)state;
     names_thread(buf, sizeof(buf), "main", 1234);
     assert_string_equal(buf, "[main tid=1234]");
+    /* No name (a thread gone before it was named; a recording's null name): async-profiler's spelling. */
+    names_thread(buf, sizeof(buf), "", 77);
+    assert_string_equal(buf, "[tid=77]");
+    names_thread(buf, sizeof(buf), NULL, 78);
+    assert_string_equal(buf, "[tid=78]");
 }
 
 static void test_patterns(void **state) {

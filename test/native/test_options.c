@@ -436,6 +436,23 @@ static void test_embedding_options(void **state) {
     refused("loop=2w", "loop=2w");
     assert_int_equal(options_parse("start,loop=1m,timeout=30", &o, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "'loop' and 'timeout' conflict"));
+    /* async-profiler's time of day: loop=*:00 at every full hour, timeout=23:30 at the next 23:30. */
+    assert_int_equal(options_parse("start,loop=*:00", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.loop_ns, 0);
+    assert_int_equal(o.loop_clock, 0x01ff0000u);
+    assert_int_equal(options_parse("start,timeout=23:30:15", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.timeout_clock, 0x01171e0fu);
+    assert_int_equal(o.timeout_s, 0);
+    assert_int_equal(options_parse("start,timeout=23:30,timeout=5s", &o, err, sizeof(err)), 0);   /* the last wins */
+    assert_int_equal(o.timeout_clock, 0);
+    assert_int_equal(o.timeout_s, 5);
+    assert_int_equal(options_parse("start,loop=00:00,timeout=01:00", &o, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "'loop' and 'timeout' conflict"));
+    refused("timeout=24:00", "option 'timeout=24:00': expected a time of day HH:MM");
+    refused("loop=12:*", "option 'loop=12:*': expected a time of day");
+    refused("loop=1:2:3:4", "loop=1:2:3:4");
+    refused("timeout=soon", "or a time of day such as 23:00");
+    refused("interval=1:00", "interval=1:00");   /* a sampling interval has no time of day */
     assert_int_equal(options_parse("metrics,file=/tmp/m.prom", &o, err, sizeof(err)), 0);
     assert_int_equal(o.action, ACTION_METRICS);
     assert_string_equal(options_action_name(o.action), "metrics");

@@ -26,12 +26,12 @@ static void test_quantiles(void **state) {
     sample_cost_summarize(s);
     assert_string_equal(s[0].depths, "1-16");
     assert_int_equal(s[0].count, 100);
-    /* Buckets are 1/8 of an octave wide and report their upper edge. */
-    assert_true(s[0].median_ns >= 990 && s[0].median_ns <= 1000 * 9 / 8 + 10);
-    assert_true(s[0].p99_ns >= 49500 && s[0].p99_ns <= 50000 * 9 / 8 + 100);
+    /* Buckets are 1/32 of an octave wide and report their upper edge. */
+    assert_true(s[0].median_ns >= 990 && s[0].median_ns <= 1000 * 33 / 32 + 10);
+    assert_true(s[0].p99_ns >= 49500 && s[0].p99_ns <= 50000 * 33 / 32 + 100);
     assert_int_equal(s[1].count, 0);
     assert_int_equal(s[2].count, 10);
-    assert_true(s[2].median_ns >= 2970 && s[2].median_ns <= 3000 * 9 / 8 + 30);
+    assert_true(s[2].median_ns >= 2970 && s[2].median_ns <= 3000 * 33 / 32 + 30);
     assert_int_equal(s[3].count, 0);
     sample_cost_record(100000, 0);
     sample_cost_record(100000, UINT64_MAX);

@@ -25,8 +25,9 @@ static bool alive(int tid) {
 
 static void expect_name(int tid, const char *expected) {
     char name[64];
-    threads_get_name(tid, name, sizeof(name));
+    bool known = threads_get_name(tid, name, sizeof(name));
     assert_string_equal(name, expected);
+    assert_int_equal(known, strncmp(expected, "tid-", 4) != 0);   /* "tid-N": the fallback of a thread without one */
 }
 
 static void test_ended_threads_are_forgotten_oldest_first(void **state) {
