@@ -1,9 +1,10 @@
 /*
  * engine_lock: contended `synchronized` monitors through JVMTI MonitorContendedEnter (a thread starts
  * waiting for a monitor another thread owns) and MonitorContendedEntered (it got it), both on the waiting
- * thread, outside signal handlers. The time between them is the sample's weight in ns; waits shorter than
- * lock=DURATION are not recorded. The sample is the waiting thread's Java stack (java_stack.h) with the
- * monitor object's class as its leaf (FRAME_CLASS_MONITOR).
+ * thread, outside signal handlers. The time between them is the wait; lock_sample.h picks the waits
+ * recorded and their weight in ns (lock=DURATION: one per DURATION of accumulated waiting). The sample is
+ * the waiting thread's Java stack (java_stack.h) with the monitor object's class as its leaf
+ * (FRAME_CLASS_MONITOR).
  *
  * Parking (java.util.concurrent locks, LockSupport.park) has no JVMTI event: lock_park.h times it through
  * a rewritten LockSupport.setBlocker, with the blocker's class as the leaf (FRAME_CLASS_PARK).
@@ -13,6 +14,7 @@
 #include "jvm.h"
 #include "jvmti_events.h"
 #include "lock_park.h"
+#include "lock_sample.h"
 #include "log.h"
 #include "sample.h"
 #include "sample_cost.h"
@@ -22,7 +24,6 @@
 #include <time.h>
 
 static _Atomic bool recording;
-static uint64_t threshold_ns = OPTIONS_DEFAULT_LOCK_NS;
 /* When this thread began to wait for the monitor it is entering; 0 when it is not waiting. */
 static __thread uint64_t wait_started;
 
@@ -42,8 +43,8 @@ void JNICALL engine_lock_on_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthr
     uint64_t started_wait = wait_started;
     wait_started = 0;
     if (!started_wait || !atomic_load_explicit(&recording, memory_order_acquire)) return;
-    uint64_t waited = now_ns() - started_wait;
-    if (waited < threshold_ns) return;
+    uint64_t weight, waited = now_ns() - started_wait;
+    if (!lock_sample_pick(waited, &weight)) return;
     if (sample_enter()) {
         uint64_t started = sample_cost_now();
         trace_frame *frames = NULL;
@@ -52,7 +53,7 @@ void JNICALL engine_lock_on_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthr
             jclass klass = (*jni)->GetObjectClass(jni, object);
             frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_MONITOR};
             if (klass) (*jni)->DeleteLocalRef(jni, klass);
-            sample_store_event(EVENT_LOCK, 0, frames, n + 1, waited ? waited : 1, started);
+            sample_store_wait(frames, n + 1, weight, waited, started);
         }
     }
     sample_leave();
@@ -64,7 +65,7 @@ static int lock_check(const prof_options *o, char *err, size_t errlen) {
 }
 
 static int lock_start(uint64_t interval, char *err, size_t errlen) {
-    threshold_ns = interval;
+    lock_sample_reset(interval);
     atomic_store_explicit(&recording, true, memory_order_release);
     if (jvmti_events_enable(JVMTI_EVENT_MONITOR_CONTENDED_ENTER, true, "lock", err, errlen) ||
         jvmti_events_enable(JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, true, "lock", err, errlen)) {
@@ -72,7 +73,7 @@ static int lock_start(uint64_t interval, char *err, size_t errlen) {
         return -1;
     }
     char why[512];
-    if (lock_park_start(interval, why, sizeof(why))) log_warn("%s", why);
+    if (lock_park_start(why, sizeof(why))) log_warn("%s", why);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "java_stack.h"
 #include "jvm.h"
 #include "jvmti_events.h"
+#include "lock_sample.h"
 #include "log.h"
 #include "sample.h"
 #include "sample_cost.h"
@@ -21,7 +22,6 @@
 
 static _Atomic bool active;          /* the hook rewrites LockSupport */
 static _Atomic bool recording;
-static uint64_t threshold;
 static jfieldID park_blocker;        /* java.lang.Thread.parkBlocker */
 static __thread uint64_t park_started;
 static bool vm_dying;
@@ -54,7 +54,7 @@ static bool lock_blocker(JNIEnv *jni, jobject blocker) {
     return lock;
 }
 
-static void record_park(JNIEnv *jni, jobject blocker, uint64_t waited) {
+static void record_park(JNIEnv *jni, jobject blocker, uint64_t weight, uint64_t waited) {
     if (!sample_enter()) {
         sample_leave();
         return;
@@ -71,7 +71,7 @@ static void record_park(JNIEnv *jni, jobject blocker, uint64_t waited) {
         jclass klass = (*jni)->GetObjectClass(jni, blocker);
         frames[0] = (trace_frame){jvmti_events_class_id(jvm_jvmti(), klass), 0, FRAME_CLASS_PARK};
         if (klass) (*jni)->DeleteLocalRef(jni, klass);
-        sample_store_event(EVENT_LOCK, 0, frames, n + 1, waited ? waited : 1, started);
+        sample_store_wait(frames, n + 1, weight, waited, started);
     }
     sample_leave();
 }
@@ -90,7 +90,9 @@ static void JNICALL park_edge(JNIEnv *jni, jclass helper) {
     } else {
         uint64_t since = park_started;
         park_started = 0;
-        if (since && now - since >= threshold && lock_blocker(jni, blocker)) record_park(jni, blocker, now - since);
+        uint64_t weight;
+        if (since && lock_blocker(jni, blocker) && lock_sample_pick(now - since, &weight))
+            record_park(jni, blocker, weight, now - since);
         (*jni)->DeleteLocalRef(jni, blocker);
     }
     (*jni)->DeleteLocalRef(jni, thread);
@@ -152,7 +154,7 @@ static JNIEnv *current_jni(void) {
     return vm && (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) == JNI_OK ? jni : NULL;
 }
 
-int lock_park_start(uint64_t threshold_ns, char *err, size_t errlen) {
+int lock_park_start(char *err, size_t errlen) {
     JNIEnv *jni = current_jni();
     jvmtiEnv *jvmti = jvm_jvmti();
     if (!jni) {
@@ -171,7 +173,6 @@ int lock_park_start(uint64_t threshold_ns, char *err, size_t errlen) {
         return -1;
     }
     instrument_helper_open_modules(jni, jvmti);
-    threshold = threshold_ns;
     atomic_store(&active, true);
     atomic_store_explicit(&recording, true, memory_order_release);
     if (jvmti_events_enable(JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, true, "lock (parking)", err, errlen) ||

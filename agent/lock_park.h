@@ -20,9 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Rewrites LockSupport and retransforms it: parks of at least threshold_ns are recorded from now on.
- * 0, or -1 with the reason (then monitors are still recorded). */
-int lock_park_start(uint64_t threshold_ns, char *err, size_t errlen);
+/* Rewrites LockSupport and retransforms it: parks on a lock are recorded from now on, picked and weighed by
+ * lock_sample.h (the lock engine resets it). 0, or -1 with the reason (then monitors are still recorded). */
+int lock_park_start(char *err, size_t errlen);
 /* Stops recording and gives LockSupport its original code back. */
 void lock_park_stop(void);
 

@@ -96,8 +96,8 @@ const options_spec options_table[] = {
      "objects alive at the recording's end (profiler.LiveObject of alloc,live;" JMORE
      "jdk.OldObjectSample), by size", NULL, OPTION_OWN_NONE},
     {"lock", OPTION_DURATION, FIELD(lock_ns), 0, "--lock", "DURATION",
-     "lock profiling: contended synchronized monitors waited on for at least" MORE
-     "DURATION (default 10us; 0: every wait)", "10us", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
+     "lock profiling: contended waits (monitors, locks' parks), a sample each" MORE
+     "DURATION of accumulated waiting (default 10us; 0: every wait)", "10us", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
      .unit = 1, .extra_event = EVENT_LOCK},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--lock", NULL,
      "lock samples (jdk.JavaMonitorEnter, jdk.ThreadPark), weighted by ns waited", NULL, OPTION_OWN_NONE,

@@ -285,10 +285,12 @@ static bool write_sample_event(const sample_record *s) {
     traces_buffer_free(&decoded);
     if (!known || !frame_kind_is_class(leaf.kind)) return false;
     uint64_t class_key = jfr_pools_event_class_key(&rec.pools, (uint32_t)leaf.id);
+    /* A lock event lasts the wait itself; its weight may stand for more (lock_sample.h). */
+    uint64_t waited = s->size ? s->size : s->weight;
     if (leaf.kind == FRAME_CLASS_MONITOR)
-        jfr_event_monitor_enter(&rec.buf, s->ticks, s->weight, thread, trace, class_key);
+        jfr_event_monitor_enter(&rec.buf, s->ticks, waited, thread, trace, class_key);
     else if (leaf.kind == FRAME_CLASS_PARK)
-        jfr_event_thread_park(&rec.buf, s->ticks, s->weight, thread, trace, class_key);
+        jfr_event_thread_park(&rec.buf, s->ticks, waited, thread, trace, class_key);
     else
         jfr_event_allocation_sample(&rec.buf, s->ticks, thread, trace, class_key, s->weight);
     return true;

@@ -112,9 +112,9 @@ void sample_count_lost(drop_reason reason, uint64_t samples) {
 /* Stores one stack of thread 'tid', and counts the outcome and its cost ('started': a sample_cost_now()
  * reading). */
 static uint64_t store_stack(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t weight,
-                            uint64_t started) {
+                            const trace_store_native *native, uint64_t started) {
     uint64_t ref = TRACE_STORE_NO_REF;
-    trace_store_result r = trace_store_put(frames, depth, key, weight, &ref);
+    trace_store_result r = trace_store_put_native(frames, depth, key, weight, native, &ref);
     count_result(r);
     if (r == TRACE_STORE_STORED) count_marker_frames(frames, depth);
     sample_cost_record(depth, sample_cost_now() - started);
@@ -142,12 +142,22 @@ uint32_t sample_thread_id(void) {
     return current_tid();
 }
 
-void sample_store_event(event_kind event, int state, const trace_frame *frames, uint32_t depth, uint64_t weight,
-                        uint64_t started) {
+static void store_event(event_kind event, int state, const trace_frame *frames, uint32_t depth, uint64_t weight,
+                        const trace_store_native *native, uint64_t started) {
     if (!thread_filter_allows((int)current_tid())) return;
     count(&sampling.signals);
     trace_key key = {current_tid(), (uint8_t)event, (uint8_t)state};
-    store_stack(frames, depth, &key, weight, started);
+    store_stack(frames, depth, &key, weight, native, started);
+}
+
+void sample_store_event(event_kind event, int state, const trace_frame *frames, uint32_t depth, uint64_t weight,
+                        uint64_t started) {
+    store_event(event, state, frames, depth, weight, NULL, started);
+}
+
+void sample_store_wait(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t waited, uint64_t started) {
+    trace_store_native wait = {0, waited};
+    store_event(EVENT_LOCK, 0, frames, depth, weight, &wait, started);
 }
 
 void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
@@ -249,7 +259,7 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     uint32_t depth = stack_collect(e, info, ucontext, env, tid, raw, frames);
     int state = e->thread_state ? e->thread_state(info, ucontext, env, frames, depth) : 0;
     trace_key key = {tid, (uint8_t)e->event, (uint8_t)state};
-    uint64_t ref = store_stack(frames, depth, &key, weight, started);
+    uint64_t ref = store_stack(frames, depth, &key, weight, NULL, started);
     atomic_store_explicit(&sampling.buffer_busy[b], 0, memory_order_release);
     if (e->stored) e->stored(info, &key, ref);
 out:

@@ -136,7 +136,21 @@ public class AllocLockTest {
                 underWaiter, waited);
         check(park == underWaiter && Math.abs(park - waited) <= 0.10 * waited,
                 "park: " + park + " ns recorded (" + underWaiter + " under waiterParks), the waiter measured " + waited);
-        /* the threshold: waits shorter than lock=DURATION are not recorded */
+        /* lock=DURATION samples one wait per DURATION of accumulated waiting (async-profiler's): 300 waits of
+         * about 2 ms at lock=10ms are about 60 samples, each standing for 10 ms, whose sum is the time waited
+         * (a threshold would record none of them). */
+        for (String kind : List.of("lock", "park")) {
+            Path sampled = work("lock_sampled_" + kind + ".collapsed");
+            run = workload("start,lock=10ms,total,file=" + sampled, kind, "300", "2");
+            waited = truth(run, "waited_ns");
+            stacks = IntegrationTest.readCollapsed(sampled);
+            long estimate = sumPath(stacks, kind.equals("lock") ? "AllocLockWorkload.waiterEnters" : "AllocLockWorkload.waiterParks");
+            System.out.printf("%s at lock=10ms: %d ns estimated from %d stacks, %.0f ns measured by the waiter%n", kind,
+                    estimate, stacks.size(), waited);
+            check(waited < 300 * 10e6 && Math.abs(estimate - waited) <= 0.20 * waited,
+                    kind + " at lock=10ms: " + estimate + " ns estimated, the waiter measured " + waited + " in 300 waits");
+        }
+        /* less than one DURATION waited in all: nothing recorded */
         Path none = work("lock_threshold.collapsed");
         workload("start,lock=1s,total,file=" + none, "lock", "2", "100");
         String recorded = Files.readString(none);

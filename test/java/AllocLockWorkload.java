@@ -81,7 +81,7 @@ public class AllocLockWorkload {
                 }
             }, "holder");
             holder.start();
-            while (holder.getState() != Thread.State.TIMED_WAITING) Thread.onSpinWait();
+            while (holder.getState() != Thread.State.TIMED_WAITING && holder.isAlive()) Thread.onSpinWait();   // a short hold may be over already
             Thread waiter = new Thread(AllocLockWorkload::waiterEnters, "waiter");
             waiter.start();
             waiter.join();
@@ -113,7 +113,7 @@ public class AllocLockWorkload {
                 }
             }, "holder");
             holder.start();
-            while (holder.getState() != Thread.State.TIMED_WAITING) Thread.onSpinWait();
+            while (holder.getState() != Thread.State.TIMED_WAITING && holder.isAlive()) Thread.onSpinWait();   // a short hold may be over already
             Thread waiter = new Thread(AllocLockWorkload::waiterParks, "waiter");
             waiter.start();
             waiter.join();

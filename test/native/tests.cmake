@@ -4,7 +4,7 @@
 # Modules whose code is all in profcore.
 foreach(t test_options test_filepath test_traces test_profile test_writers test_names test_sample_cost
     test_out_html test_perf_ring test_method_target test_jfr_encode test_sample_ring test_jfr_read test_u64map
-    test_jfr_widths test_jfr_cut test_class_names test_clock_time
+    test_jfr_widths test_jfr_cut test_class_names test_clock_time test_lock_sample
     # GCC clone suffixes in native names (issue 15.6), the log's destinations and the files log= takes (issue
     # 15.4, 16.10), output files: devices, FIFOs, links, planted temporary names, modes, failed moves
     # (safe_file, output), jstackdepth bounding the whole recorded stack, full names from the JVM's thread dump.
