@@ -158,7 +158,8 @@ const options_spec options_table[] = {
      "has wall samples too, every jdk.ExecutionSample otherwise (not" JMORE
      "jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_CPU_ONLY},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--wall", NULL,
-     "wall-clock samples only: jdk.ExecutionSample in any state but STATE_DEFAULT", NULL, OPTION_OWN_NONE,
+     "wall-clock samples only: jdk.ExecutionSample in any state but" JMORE
+     "STATE_DEFAULT, async-profiler's profiler.WallClockSample", NULL, OPTION_OWN_NONE,
      .jfrconv_sets = JFRCONV_SETS_WALL_ONLY},
     /* --- issue 23 (viewers): jfrconv's frame naming, highlight and diff --- */
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--lines", NULL,

@@ -450,19 +450,19 @@ static int add_sample(converter *cv, const jfr_sample *s) {
     } else if (s->free_event) {
         return 0;
     }
-    cv->st->samples++;
+    cv->st->samples += s->samples;
     if (s->time_ns < o->from_ns || s->time_ns > o->to_ns) {
-        cv->st->out_of_range++;
+        cv->st->out_of_range += s->samples;
         return 0;
     }
     char state[128];
     if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
     if (!event_wanted(cv, state)) {
-        cv->st->other_event++;
+        cv->st->other_event += s->samples;
         return 0;
     }
     if (o->state_count && !state_wanted(o, state)) {
-        cv->st->other_state++;
+        cv->st->other_state += s->samples;
         return 0;
     }
     const named_stack *stack = stack_names(cv, s);
@@ -493,7 +493,7 @@ static int add_sample(converter *cv, const jfr_sample *s) {
     }
     if ((o->include_count && !any_match(o->include, o->include_count, cv->p, cv->ids, n)) ||
         (o->exclude_count && any_match(o->exclude, o->exclude_count, cv->p, cv->ids, n))) {
-        cv->st->filtered++;
+        cv->st->filtered += s->samples;
         return 0;
     }
     if (o->reverse_stacks) {
@@ -506,9 +506,9 @@ static int add_sample(converter *cv, const jfr_sample *s) {
             cv->lines[j] = l;
         }
     }
-    cv->st->kept++;
-    if (s->weight != 1) cv->st->weighted++;
-    long at = profile_add_lines(cv->p, cv->ids, o->source_lines ? cv->lines : NULL, n, 1, s->weight);
+    cv->st->kept += s->samples;
+    if (s->weight != s->samples) cv->st->weighted++;
+    long at = profile_add_lines(cv->p, cv->ids, o->source_lines ? cv->lines : NULL, n, s->samples, s->weight);
     if (at < 0 || (o->sample_times && profile_add_tick(cv->p, (uint32_t)at, s->time_ns))) return out_of_memory(cv);
     return 0;
 }

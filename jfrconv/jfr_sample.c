@@ -67,6 +67,7 @@ static void add_layout(jfr_sample_reader *r, const char *event, const char *weig
     l->weight = weight_field ? jfr_meta_field(m, t, weight_field) : -1;
     l->weight_in_ticks = weight_field && strcmp(weight_field, "duration") == 0;
     l->address = jfr_meta_field(m, t, "address");
+    l->count = jfr_meta_field(m, t, "samples");
     l->free_event = strcmp(event, "profiler.Free") == 0;
     l->cls = l->cls_inner = -1;
     l->class_kind = class_kind;
@@ -109,6 +110,9 @@ int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_set s
         if (set == JFR_EVENTS_CPU) add_layout(r, "jdk.NativeMethodSample", "weight", NULL, -1);
         /* JDK 25's CPU-time sampler (JEP 509, Linux): a sample per CPU-time period of each thread. */
         add_layout(r, "jdk.CPUTimeSample", NULL, NULL, -1);
+        /* async-profiler's wall samples, batched by default: one event for 'samples' in a row of a thread in
+         * one state with one stack (its --nobatch writes jdk.ExecutionSample, as we do). */
+        if (set == JFR_EVENTS_CPU) add_layout(r, "profiler.WallClockSample", NULL, NULL, -1);
         break;
     }
     return r->layout_count;
@@ -166,8 +170,11 @@ int jfr_sample_read(jfr_sample_reader *r, const jfr_revent *ev, jfr_sample *s) {
     const jfr_field *f;
     size_t at = event_field(r, l, l->time, &f);
     s->time_ns = jfr_rchunk_ticks_to_ns(r->ch, f ? jfr_value_number(r->ch, at, f) : r->ch->header.start_ticks);
+    at = event_field(r, l, l->count, &f);
+    s->samples = f && !f->pooled ? jfr_value_number(r->ch, at, f) : 1;
+    if (!s->samples) s->samples = 1;
     at = event_field(r, l, l->weight, &f);
-    s->weight = f && !f->pooled ? jfr_value_number(r->ch, at, f) : 1;
+    s->weight = f && !f->pooled ? jfr_value_number(r->ch, at, f) : s->samples;
     if (f && l->weight_in_ticks && !f->pooled) {
         /* ticks to ns: a duration, not a point in time */
         uint64_t tps = r->ch->header.ticks_per_second;

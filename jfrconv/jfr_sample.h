@@ -17,6 +17,8 @@
 typedef struct {
     uint32_t type;                       /* event type index */
     int time, thread, stack, state, weight, address;  /* field indexes, -1 when the type has no such field */
+    int count;                           /* the samples one event stands for (async-profiler's batched wall
+                                            samples, profiler.WallClockSample), -1: each event is one */
     int cls, cls_inner;                  /* the class field (and the field of it that is the class: OldObject.type) */
     bool weight_in_ticks;                /* the weight is a duration in ticks: converted to ns */
     bool free_event;                     /* profiler.Free */
@@ -24,7 +26,7 @@ typedef struct {
 } jfr_sample_layout;
 
 typedef enum {
-    JFR_EVENTS_CPU,          /* jdk.ExecutionSample and jdk.NativeMethodSample */
+    JFR_EVENTS_CPU,          /* jdk.ExecutionSample, jdk.NativeMethodSample, profiler.WallClockSample */
     JFR_EVENTS_CPU_ONLY,     /* jdk.ExecutionSample */
     JFR_EVENTS_ALLOC,        /* jdk.ObjectAllocationSample; ...InNewTLAB / ...OutsideTLAB where a chunk has none */
     JFR_EVENTS_LIVE,         /* jdk.OldObjectSample: objects still alive when the recording ended */
@@ -45,7 +47,8 @@ typedef struct {
 
 typedef struct {
     uint64_t time_ns;                    /* wall clock, ns since the epoch */
-    uint64_t weight;                     /* the event's weight field, else 1 */
+    uint64_t weight;                     /* the event's weight field, else its samples */
+    uint64_t samples;                    /* the samples it stands for: its count field, else 1 */
     size_t thread, stack, state;         /* value offsets (0: null) */
     const jfr_field *thread_field, *stack_field, *state_field;
     bool native_event;                   /* jdk.NativeMethodSample */

@@ -4,7 +4,7 @@
  * - the JDK's `jfr print --events ExecutionSample`, `jfr summary`, `jfr view` and JMC know it, so a wall
  *   profile shows in the JDK's own tools; a type of our own would be listed but shown nowhere else;
  * - async-profiler writes its wall samples the same way with --nobatch (its default batches them into a
- *   profiler.WallClockSample with a count, a type only its own converter reads), and its converter's
+ *   profiler.WallClockSample with a count, which the JDK's tools do not show), and its converter's
  *   --cpu / --wall select jdk.ExecutionSample by state: STATE_DEFAULT is cpu, anything else wall. Our
  *   recordings therefore convert with its jfrconv and with ours alike.
  */

@@ -106,6 +106,10 @@ static const synth_class SYNTH_CLASSES[] = {
       {"state", "32", "true", NULL}, {"weight", "11", NULL, NULL}}},
     /* An event type the reader has no use for: skipped by its size. */
     {"102", "jdk.CPULoad", "jdk.jfr.Event", NULL, {{"startTime", "11", NULL, NULL}, {"jvmUser", "6", NULL, NULL}}},
+    /* async-profiler's batched wall samples: 'samples' in a row of one thread in one state with one stack. */
+    {"103", "profiler.WallClockSample", "jdk.jfr.Event", NULL,
+     {{"startTime", "11", NULL, NULL}, {"sampledThread", "21", "true", NULL}, {"stackTrace", "29", "true", NULL},
+      {"state", "32", "true", NULL}, {"samples", "10", NULL, NULL}, {"timeSpan", "11", NULL, NULL}}},
 };
 #define SYNTH_CLASS_COUNT (sizeof(SYNTH_CLASSES) / sizeof(SYNTH_CLASSES[0]))
 
@@ -176,6 +180,9 @@ enum { M_MAIN = 1, M_WORK, M_SPIN, M_SLEEP, M_DEFLATE, M_SYSCALL, M_UNKNOWN_JAVA
  * 64-bit sign extension that strict readers must refuse. */
 static int32_t synth_line = 7;
 static bool synth_line_as_long;
+/* When set, the chunk also holds two profiler.WallClockSample events of 5 samples each (thread worker-os,
+ * sleeping, in Thread.sleep). */
+static bool synth_wall_batches;
 
 static void synth_frame(synth_buf *b, uint64_t method, uint64_t type) {
     synth_varint(b, method);
@@ -309,6 +316,16 @@ static synth_buf synth_chunk(void) {
     synth_event_end(&b, at);
     synth_sample(&b, 1000 + 5000000, 1, 1, 1, 10);
     synth_sample(&b, 1000 + 5000000, 1, 4, 1, 1);
+    for (int i = 0; synth_wall_batches && i < 2; i++) {
+        at = synth_event_begin(&b, 103);
+        synth_varint(&b, 1000 + 5500000);
+        synth_varint(&b, 2);        /* thread worker-os */
+        synth_varint(&b, 2);        /* main;java/lang/Thread.sleep */
+        synth_varint(&b, 2);        /* STATE_SLEEPING */
+        synth_varint(&b, 5);        /* samples */
+        synth_varint(&b, 500000);   /* timeSpan */
+        synth_event_end(&b, at);
+    }
     uint8_t *h = b.data;
     for (int i = 0; i < 8; i++) {
         h[size_at + i] = (uint8_t)((uint64_t)b.len >> (56 - 8 * i));

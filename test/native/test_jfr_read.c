@@ -179,6 +179,35 @@ static void test_synthetic_chunk(void **state) {
     free(b.data);
 }
 
+/* async-profiler's batched wall samples count as the samples they stand for. */
+static void test_wall_clock_batches(void **state) {
+    (void)state;
+    synth_wall_batches = true;
+    synth_buf b = synth_chunk();
+    synth_wall_batches = false;
+    jfr_convert_options o;
+    jfr_convert_options_init(&o);
+    assert_converts_to(&o, &b,
+                       "demo/Main.main;demo/Main.work;demo/Main.spin 3\n"
+                       "demo/Main.main;java/lang/Thread.sleep 12\n"
+                       "demo/Main.main;[unknown_Java];deflate;do_syscall_64 1\n"
+                       "[truncated];demo/Main.spin 1\n");
+    o.wall_only = true;   /* without STATE_DEFAULT in the chunk, every state is wall */
+    assert_converts_to(&o, &b,
+                       "demo/Main.main;demo/Main.work;demo/Main.spin 3\n"
+                       "demo/Main.main;java/lang/Thread.sleep 12\n"
+                       "demo/Main.main;[unknown_Java];deflate;do_syscall_64 1\n"
+                       "[truncated];demo/Main.spin 1\n");
+    o.wall_only = false;
+    o.cpu_only = true;    /* jdk.ExecutionSample only */
+    assert_converts_to(&o, &b,
+                       "demo/Main.main;demo/Main.work;demo/Main.spin 3\n"
+                       "demo/Main.main;java/lang/Thread.sleep 2\n"
+                       "demo/Main.main;[unknown_Java];deflate;do_syscall_64 1\n"
+                       "[truncated];demo/Main.spin 1\n");
+    free(b.data);
+}
+
 static void test_filters(void **state) {
     (void)state;
     synth_buf b = synth_chunk();
@@ -354,6 +383,7 @@ int main(void) {
         cmocka_unit_test(test_varints),
         cmocka_unit_test(test_strings_of_every_tag),
         cmocka_unit_test(test_synthetic_chunk),
+        cmocka_unit_test(test_wall_clock_batches),
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_dotted_and_hidden_class_names),
         cmocka_unit_test(test_two_chunks_add_up),
