@@ -42,21 +42,29 @@ uint64_t clock_time_ns_until(uint32_t clock) {
 
 uint64_t clock_time_seconds_until(uint32_t clock, time_t now) {
     int hh = (int)(clock >> 16 & 0xff), mm = (int)(clock >> 8 & 0xff), ss = (int)(clock & 0xff);
-    struct tm t;
-    localtime_r(&now, &t);
-    if (hh != ANY) t.tm_hour = hh;
+    struct tm today;
+    localtime_r(&now, &today);
+    if (hh != ANY) {
+        /* Today's, else tomorrow's (or the day after, should a daylight-saving change skip it): each day's
+         * candidate from the day's own date, so a time that did not exist on one day is not carried over. */
+        for (int day = 0; day < 3; day++) {
+            struct tm t = today;
+            t.tm_mday += day;
+            t.tm_hour = hh, t.tm_min = mm, t.tm_sec = ss;
+            t.tm_isdst = -1;
+            time_t next = mktime(&t);
+            if (next > now) return (uint64_t)(next - now);
+        }
+        return 86400;
+    }
+    /* Any hour (or minute): this hour's candidate, then every hour (minute) after it in plain seconds, so
+     * the hour a daylight-saving change repeats has its own turn. */
+    struct tm t = today;
     if (mm != ANY) t.tm_min = mm;
     t.tm_sec = ss;
     t.tm_isdst = -1;
     time_t next = mktime(&t);
-    /* Passed already: the next day, hour or minute, by the largest field the wildcards leave free. mktime
-     * normalises the overflow (and a daylight-saving change in between). */
-    for (int guard = 0; next <= now && guard < 3; guard++) {
-        if (hh != ANY) t.tm_mday++;
-        else if (mm != ANY) t.tm_hour++;
-        else t.tm_min++;
-        t.tm_isdst = -1;
-        next = mktime(&t);
-    }
-    return next > now ? (uint64_t)(next - now) : 1;
+    time_t step = mm != ANY ? 3600 : 60;
+    while (next <= now) next += step;
+    return (uint64_t)(next - now);
 }

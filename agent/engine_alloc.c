@@ -131,7 +131,8 @@ static void alloc_recording_end(void) {
     uint64_t unwritten = 0;
     size_t n = alloc_live_visit(jni, live_object_to_jfr, &unwritten);
     if (unwritten)
-        log_warn("alloc,live: %llu of %zu live objects could not be written to the recording (its trace table is full)",
+        log_warn("alloc,live: %llu of %zu live objects could not be written to the recording (its trace table is full, "
+                 "or writing it failed)",
                  (unsigned long long)unwritten, n);
     else log_info("alloc,live: %zu live objects written to the recording", n);
 }

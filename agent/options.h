@@ -106,7 +106,8 @@ typedef struct prof_options {
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
     uint64_t alloc_bytes;       /* alloc[=BYTES]: the mean allocation sampling interval in bytes */
     bool live;                  /* alloc: only objects still reachable when the profile is written */
-    uint64_t lock_ns;           /* waits shorter than this are not recorded (0: every wait) */
+    uint64_t lock_ns;           /* lock=: a sample each this many ns of accumulated waiting (0: every wait;
+                                 * lock_sample.h) */
     uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */
     uint32_t loop_clock;        /* loop=*:00: a new profile at each such time of day instead (clock_time.h) */
     bool thread_filter;         /* filter: sample only the threads added through the API (thread_filter.h) */

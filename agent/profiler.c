@@ -285,10 +285,12 @@ static void stop_locked(void) {
 static void *timeout_thread(void *arg) {
     uint64_t my_session = (uint64_t)(uintptr_t)arg;
     pthread_mutex_lock(&lock);
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    /* A time of day is read on the real-time clock before the monotonic one: the deadline can only come
+     * late by the time between the two, never before that moment. */
     uint64_t ns = session.timeout_clock ? clock_time_ns_until(session.timeout_clock)
                                         : (uint64_t)session.timeout_s * 1000000000ULL;
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
     ns += (uint64_t)deadline.tv_nsec;
     deadline.tv_sec += (time_t)(ns / 1000000000ULL);
     deadline.tv_nsec = (long)(ns % 1000000000ULL);
@@ -418,9 +420,11 @@ static void *loop_thread(void *arg) {
     clock_gettime(CLOCK_MONOTONIC, &deadline);
     for (;;) {
         /* loop=*:00: each period ends at the next such time of day, counted from now (the restart took some
-         * milliseconds past the last one); a duration's periods follow each other from the first start. */
-        if (session.loop_clock) clock_gettime(CLOCK_MONOTONIC, &deadline);
+         * milliseconds past the last one), the real-time clock read first so that the deadline is never early
+         * (an early one would find the same moment still ahead and end a period twice for it); a duration's
+         * periods follow each other from the first start. */
         uint64_t period = session.loop_clock ? clock_time_ns_until(session.loop_clock) : session.loop_ns;
+        if (session.loop_clock) clock_gettime(CLOCK_MONOTONIC, &deadline);
         uint64_t ns = (uint64_t)deadline.tv_nsec + period % 1000000000ULL;
         deadline.tv_sec += (time_t)(period / 1000000000ULL + ns / 1000000000ULL);
         deadline.tv_nsec = (long)(ns % 1000000000ULL);

@@ -310,7 +310,7 @@ static void write_threads(jfr_pools *p, jfr_buf *b, jfr_checkpoint *c) {
         uint64_t tid = p->threads.keys[i];
         if (!tid) continue;
         char name[256];
-        threads_get_name((int)tid, name, sizeof(name));
+        if (!threads_get_name((int)tid, name, sizeof(name))) name[0] = 0;   /* no name: readers write [tid=N] */
         long long java_id = threads_get_java_id((int)tid);
         jfr_buf_put_varint(b, jfr_pools_thread_key(p, (uint32_t)tid));
         jfr_buf_put_string(b, name);

@@ -307,7 +307,7 @@ public class JfrconvTest {
         // --threads: a [name tid=N] root on every stack, the same samples.
         Map<String, Long> threads = collapsed("threads", "--threads", rec.toString());
         check(sum(threads) == total, "--threads changed the sample count");
-        for (String s : threads.keySet()) check(s.matches("\\[[^;]* tid=\\d+\\];.*"), "no thread frame: " + s);
+        for (String s : threads.keySet()) check(s.matches("\\[(?:[^;]* )?tid=\\d+\\];.*"), "no thread frame: " + s);
         check(IntegrationTest.sumContaining(threads, "Burn7525.spin") > 0 &&
                 threads.keySet().stream().anyMatch(s -> s.startsWith("[main tid=")), "no [main tid=N] frame");
 
@@ -629,7 +629,7 @@ public class JfrconvTest {
 
         // Plain names: the agent's stacks without their thread frames and annotations, merged.
         Map<String, Long> plain = new HashMap<>();
-        agentStacks.forEach((s, n) -> plain.merge(s.replaceFirst("^\\[[^;]* tid=\\d+\\];", "")
+        agentStacks.forEach((s, n) -> plain.merge(s.replaceFirst("^\\[(?:[^;]* )?tid=\\d+\\];", "")
                 .replaceAll("_\\[[jki01]\\](;|$)", "$1"), n, Long::sum));
         Map<String, Long> convertedPlain = collapsed("rt-plain", rec.toString());
         check(convertedPlain.equals(plain), "converted (plain names) differs: " + diff(plain, convertedPlain));

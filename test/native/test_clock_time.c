@@ -53,10 +53,24 @@ static void test_seconds_until(void **state) {
     assert_int_equal(clock_time_seconds_until(parsed("16:00"), NOW), 9 * 60 + 30);
 }
 
+/* Daylight-saving changes (central European rules as a POSIX zone: no tz database needed). */
+static void test_daylight_saving(void **state) {
+    (void)state;
+    setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
+    tzset();
+    /* 2024-03-31 04:00 CEST, the day 02:00-03:00 does not exist: 02:30 is the next day's (00:30 UTC), not
+     * the 03:30 that today's nonexistent 02:30 normalises to. */
+    assert_int_equal(clock_time_seconds_until(parsed("02:30"), (time_t)1711850400), 81000);
+    /* 2024-10-27 02:45 CEST, before the clocks go back from 03:00 CEST to 02:00 CET: the next half past is
+     * the repeated hour's 02:30 CET, 45 minutes later. */
+    assert_int_equal(clock_time_seconds_until(parsed("*:30"), (time_t)1729989900), 2700);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_seconds_until),
+        cmocka_unit_test(test_daylight_saving),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
