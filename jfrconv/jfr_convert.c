@@ -538,6 +538,42 @@ static bool chunk_has_event(jfr_rchunk *ch, const char *event) {
     return false;
 }
 
+/* The event set that reads each event type of the chunk (-1: none), for the counts of the events another
+ * choice would convert (jfr_convert_stats.unread). NULL when out of memory: then nothing is counted. */
+static int8_t *event_families(const jfr_rchunk *ch) {
+    static const struct {
+        const char *name;
+        jfr_event_set set;
+    } known[] = {
+        {"jdk.ExecutionSample", JFR_EVENTS_CPU},           {"jdk.NativeMethodSample", JFR_EVENTS_CPU},
+        {"jdk.CPUTimeSample", JFR_EVENTS_CPU},             {"profiler.WallClockSample", JFR_EVENTS_CPU},
+        {"jdk.ObjectAllocationSample", JFR_EVENTS_ALLOC},  {"jdk.ObjectAllocationInNewTLAB", JFR_EVENTS_ALLOC},
+        {"jdk.ObjectAllocationOutsideTLAB", JFR_EVENTS_ALLOC},
+        {"profiler.LiveObject", JFR_EVENTS_LIVE},          {"jdk.OldObjectSample", JFR_EVENTS_LIVE},
+        {"jdk.JavaMonitorEnter", JFR_EVENTS_LOCK},         {"jdk.ThreadPark", JFR_EVENTS_LOCK},
+        {"profiler.Malloc", JFR_EVENTS_NATIVEMEM},         {"profiler.NativeLock", JFR_EVENTS_NATIVELOCK},
+    };
+    int8_t *families = malloc(ch->meta.type_count ? ch->meta.type_count : 1);
+    if (!families) return NULL;
+    memset(families, -1, ch->meta.type_count);
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+        uint32_t t = jfr_meta_find_name(&ch->meta, known[i].name);
+        if (t != JFR_NO_TYPE) families[t] = (int8_t)known[i].set;
+    }
+    return families;
+}
+
+const char *jfr_convert_set_flag(jfr_event_set set) {
+    switch (set) {
+    case JFR_EVENTS_ALLOC: return "--alloc";
+    case JFR_EVENTS_LIVE: return "--live";
+    case JFR_EVENTS_LOCK: return "--lock";
+    case JFR_EVENTS_NATIVEMEM: return "--nativemem";
+    case JFR_EVENTS_NATIVELOCK: return "--nativelock";
+    default: return "";
+    }
+}
+
 static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *p, jfr_convert_stats *st,
                          leak_state *leaks) {
     converter cv = {.o = o, .leaks = leaks, .p = p, .st = st, .ch = ch};
@@ -552,6 +588,8 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
         if (set == JFR_EVENTS_ALLOC && chunk_has_event(ch, "jdk.ObjectAllocationSample"))
             jfr_sample_reader_only(&cv.r, "jdk.ObjectAllocationSample");
         cv.has_default_state = jfr_sample_chunk_has_state(&cv.r, "STATE_DEFAULT");
+        int8_t *families = event_families(ch);
+        jfr_event_set chosen = set == JFR_EVENTS_CPU_ONLY ? JFR_EVENTS_CPU : set;
         size_t pos = 0;
         jfr_revent ev;
         jfr_sample s;
@@ -559,7 +597,11 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
             st->events++;
             rc = jfr_sample_read(&cv.r, &ev, &s);
             if (rc == 1) rc = add_sample(&cv, &s);
+            else if (rc == 0 && families && ev.type < ch->meta.type_count && families[ev.type] >= 0 &&
+                     families[ev.type] != (int8_t)chosen)
+                st->unread[families[ev.type]]++;
         }
+        free(families);
     }
     /* The timeline formats show the recording's garbage collections beside the samples. */
     if (rc >= 0 && o->sample_times && jfr_gc_spans(ch, p, o->from_ns, o->to_ns) < 0) rc = -1;

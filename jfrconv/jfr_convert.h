@@ -62,7 +62,13 @@ typedef struct {
     /* The last file's unfinished last chunk, skipped (jfr_rchunk_unfinished): where it starts and its
      * bytes; 0 bytes when the file ended at a finished chunk. */
     uint64_t unfinished_at, unfinished_bytes;
+    /* Events another choice would convert (indexed by the jfr_event_set that reads them; CPU for every
+     * sampling event): what the warning suggests when the chosen events are not in the input. */
+    uint64_t unread[JFR_EVENTS_NATIVELOCK + 1];
 } jfr_convert_stats;
+
+/* The flag that converts the events of 'set' ("--alloc"; "" for the CPU and wall samples, the default). */
+const char *jfr_convert_set_flag(jfr_event_set set);
 
 void jfr_convert_options_init(jfr_convert_options *o);
 

@@ -281,8 +281,18 @@ int main(int argc, char **argv) {
             fprintf(stderr, "jfrconv: warning: the input holds CPU samples (%llu) and wall-clock samples (%llu), "
                     "converted together here; --cpu or --wall converts one of them\n",
                     (unsigned long long)st.cpu_seen, (unsigned long long)st.wall_seen);
-        if (st.samples == 0 && collapsed_inputs < a.input_count)
-            fprintf(stderr, "jfrconv: warning: no %s events in the input\n", jfr_convert_event_names(&a.convert));
+        if (st.samples == 0 && collapsed_inputs < a.input_count) {
+            fprintf(stderr, "jfrconv: warning: no %s events in the input", jfr_convert_event_names(&a.convert));
+            const char *sep = "; it holds ";
+            for (int set = 0; set <= JFR_EVENTS_NATIVELOCK; set++) {
+                if (!st.unread[set]) continue;
+                const char *flag = jfr_convert_set_flag((jfr_event_set)set);
+                fprintf(stderr, "%s%llu events that %s converts", sep, (unsigned long long)st.unread[set],
+                        flag[0] ? flag : "the default (CPU and wall samples)");
+                sep = ", ";
+            }
+            fputc('\n', stderr);
+        }
         describe(&p, &a, &st, a.convert.from_ns > start ? a.convert.from_ns : start,
                  a.convert.to_ns < end ? a.convert.to_ns : end);
         if (collapsed_inputs == a.input_count) {   /* no recording: say where the stacks came from */

@@ -114,6 +114,10 @@ public class AllocLockTest {
         /* 200 MB retained at a 512 KB mean interval: about 390 sampled objects of 1 KB each. */
         check(events >= 100 && retainedJfr >= 100 * 1000L && freedJfr == 0,
                 "jfrconv --live: " + events + " events, retained " + retainedJfr + " bytes, freed " + freedJfr + ": " + converted);
+        /* Converted without --live: nothing, and the warning says which flag reads what the recording holds. */
+        JfrconvTest.Result plain = JfrconvTest.jfrconv(jfr.toString(), work("live_default.collapsed").toString());
+        check(plain.exit() == 0 && plain.err().contains("it holds " + events + " events that --live converts"),
+                "jfrconv without --live does not point to it: " + plain.err());
     }
 
     /** A monitor held 5 x 200 ms while a waiter blocks on it: the waiter's stack shows the time it measured. */
