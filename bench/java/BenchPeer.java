@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * libsignal_floor_agent.so is beside libprof.so, a "signal floor" and a "timer floor" configuration run too
  * (aboveFloor).
  * System properties: peer.rounds, peer.scale (work per JVM), peer.workloads (demo,deep,pool,javac),
- * peer.rss (CPU seconds per thread of the RSS run; 0 skips it).
+ * peer.rss (CPU seconds per thread of the RSS run; 0 skips it), peer.steady (runs of the steady-state handler
+ * cost: the bundled Demo alone for 5 s at 1 ms, after the rounds; 0 skips it).
  */
 public class BenchPeer {
     /** The failure markers (agent/frame.c: frame_marker_is_failure), spelled alike by both profilers. */
@@ -88,6 +89,7 @@ public class BenchPeer {
         int rounds = Integer.getInteger("peer.rounds", quick ? 1 : 3);
         double scale = Double.parseDouble(System.getProperty("peer.scale", quick ? "0.1" : "1"));
         int rssSeconds = Integer.getInteger("peer.rss", quick ? 2 : 60);
+        int steadyRuns = Integer.getInteger("peer.steady", quick ? 1 : 3);
         List<String> names = List.of(System.getProperty("peer.workloads", "demo,deep,pool,javac").split(","));
 
         List<Workload> workloads = new ArrayList<>();
@@ -134,6 +136,7 @@ public class BenchPeer {
 
         Table table = new Table();
         for (Workload w : workloads) report(table, w, results.get(w.name()), rounds);
+        if (steadyRuns > 0) steadyCost(table, steadyRuns, quick ? 2 : 5);
         if (rssSeconds > 0) {
             loads.add(loadAverage());
             memory(table, rssSeconds);
@@ -412,6 +415,26 @@ public class BenchPeer {
             ok &= median(xs) <= limit;
         }
         return any ? met(ok) : "n/a";
+    }
+
+    /**
+     * The handler's cost in steady state: the bundled Demo alone ('seconds' of it, JIT compilation long done),
+     * at 1 ms, nothing else running. The rows per workload above take theirs from short runs whose samples are
+     * mostly start-up (cold caches, the compiler's threads, the interpreter), between the other
+     * configurations' JVMs: both are reported, the target is checked on both.
+     */
+    static void steadyCost(Table t, int runs, int seconds) throws Exception {
+        List<Run> measured = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            Path profile = out.resolve("peer-steady-" + (i + 1) + "-libprof.txt");
+            List<String> cmd = List.of(javaHome + "/bin/java", "-Xms256m", "-Xmx256m", "-agentpath:" + libprof
+                    + "=start,event=cpu,interval=1ms,file=" + profile + ",quiet,loglevel=warn", "-cp", classPath, "Demo",
+                    String.valueOf(seconds));
+            exec(cmd, out.resolve("peer-steady-" + (i + 1) + ".out"));
+            measured.add(libprofRun(Double.NaN, Double.NaN, Double.NaN, Files.readString(profile)));
+        }
+        t.row("steady state: libprof handler cost, median by depth, Demo alone " + seconds + " s at 1 ms, " + runs
+                + " runs", costs(measured), "-", "-", costTarget(measured, "demo"), costVerdict(measured, "demo"));
     }
 
     /** RSS growth over BenchManyStacks' ~100K distinct stacks: no profiler, libprof, async-profiler. */
