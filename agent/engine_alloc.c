@@ -23,12 +23,12 @@
 #include "out_jfr.h"
 #include "sample.h"
 #include "sample_cost.h"
+#include "stoppable_sleep.h"
 
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 static _Atomic bool recording;
 static uint64_t interval_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
@@ -42,12 +42,6 @@ uint64_t engine_alloc_weight(uint64_t size, uint64_t interval) {
     return p > 0 ? (uint64_t)llround((double)size / p) : size;
 }
 
-static uint64_t monotonic_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object, jclass klass,
                                     jlong size) {
     (void)thread;
@@ -59,10 +53,13 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
         if (n) {
             frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_ALLOC};
             uint64_t weight = engine_alloc_weight(size > 0 ? (uint64_t)size : 0, interval_bytes);
-            alloc_live_object sampled = {frames, n + 1, sample_thread_id(), weight, size > 0 ? (uint64_t)size : 0,
-                                         monotonic_ns()};
-            if (!live) sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
-            else if (!alloc_live_add(jni, object, &sampled)) sample_count_drop(DROP_LIVE_FULL);
+            if (!live) {
+                sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
+            } else {
+                alloc_live_object sampled = {frames, n + 1, sample_thread_id(), weight,
+                                             size > 0 ? (uint64_t)size : 0, stoppable_sleep_now_ns()};
+                if (!alloc_live_add(jni, object, &sampled)) sample_count_drop(DROP_LIVE_FULL);
+            }
         }
     }
     sample_leave();

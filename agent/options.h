@@ -162,4 +162,9 @@ const char *options_cstack_name(prof_cstack c);
 /* The event kind event= records: EVENT_WALL for "wall", EVENT_CPU for every execution event. */
 event_kind options_event_kind(const char *event);
 
+/* loop= given, as a period or a time of day. */
+static inline bool options_loops(const prof_options *o) {
+    return o->loop_ns || o->loop_clock;
+}
+
 #endif

@@ -282,6 +282,13 @@ static void stop_locked(void) {
     pthread_cond_broadcast(&timeout_cond);
 }
 
+/* Moves a CLOCK_MONOTONIC deadline 'ns' later. */
+static void deadline_add(struct timespec *deadline, uint64_t ns) {
+    ns += (uint64_t)deadline->tv_nsec;
+    deadline->tv_sec += (time_t)(ns / 1000000000ULL);
+    deadline->tv_nsec = (long)(ns % 1000000000ULL);
+}
+
 static void *timeout_thread(void *arg) {
     uint64_t my_session = (uint64_t)(uintptr_t)arg;
     pthread_mutex_lock(&lock);
@@ -291,9 +298,7 @@ static void *timeout_thread(void *arg) {
                                         : (uint64_t)session.timeout_s * 1000000000ULL;
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
-    ns += (uint64_t)deadline.tv_nsec;
-    deadline.tv_sec += (time_t)(ns / 1000000000ULL);
-    deadline.tv_nsec = (long)(ns % 1000000000ULL);
+    deadline_add(&deadline, ns);
     while (running && session_id == my_session) {
         if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
     }
@@ -425,9 +430,7 @@ static void *loop_thread(void *arg) {
          * periods follow each other from the first start. */
         uint64_t period = session.loop_clock ? clock_time_ns_until(session.loop_clock) : session.loop_ns;
         if (session.loop_clock) clock_gettime(CLOCK_MONOTONIC, &deadline);
-        uint64_t ns = (uint64_t)deadline.tv_nsec + period % 1000000000ULL;
-        deadline.tv_sec += (time_t)(period / 1000000000ULL + ns / 1000000000ULL);
-        deadline.tv_nsec = (long)(ns % 1000000000ULL);
+        deadline_add(&deadline, period);
         while ((running || loop_waiting) && session_id == my_session && !vm_dead) {
             if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
         }
@@ -567,7 +570,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     /* Resuming keeps the stacks where they are: a loop may have left them in its second table. */
     trace_table *first = keep ? live_table() : table;
     trace_store_config store = {first, NULL, NULL, o->threads};
-    bool goes_on = o->loop_ns || o->loop_clock;
+    bool goes_on = options_loops(o);
     /* alloc,live (the one engine with a dump table, when live) reads a table of its own at each dump. */
     for (int i = 0; i < engine_count; i++) goes_on = goes_on && !(engines[i]->dump_table && o->live);
     if (goes_on && options_effective_format(o) != FORMAT_JFR) {
@@ -634,7 +637,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     if (!loop_restarting) loop_waiting = false;   /* a new session: an old loop's wait ends with it */
     session_id++;
     if ((session.timeout_s && start_timeout(err, errlen)) ||
-        ((session.loop_ns || session.loop_clock) && !loop_restarting && start_loop(err, errlen))) {
+        (options_loops(&session) && !loop_restarting && start_loop(err, errlen))) {
         stop_locked();
         out_jfr_abort();
         return -1;
@@ -668,7 +671,7 @@ static int status_locked(const prof_options *o, char *err, size_t errlen) {
         n += (size_t)snprintf(text + n, sizeof(text) - n, "also: %s (engine %s, interval_ns %llu)\n",
                               event_kind_name(extra->event), extra->name, (unsigned long long)session_intervals[i]);
     }
-    if ((session.loop_ns || session.loop_clock) && (running || loop_waiting) && n < sizeof(text))
+    if (options_loops(&session) && (running || loop_waiting) && n < sizeof(text))
         n += (size_t)snprintf(text + n, sizeof(text) - n, "loop_period: %lu%s\n", loop_sequence,
                               loop_waiting ? " (waiting: it could not start; tried again when it would have ended)" : "");
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
