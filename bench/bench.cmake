@@ -17,7 +17,7 @@ libprof_bench_test(peer_plan 60
   COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchPeer plan ${JAVA_HOME} $<TARGET_FILE:prof>
           ${BENCH_CLASSES} ${CMAKE_BINARY_DIR}/bench-peer)
 set_tests_properties(bench.peer_plan PROPERTIES PASS_REGULAR_EXPRESSION
-  "BenchPeer: 3 rounds x 4 workloads x 6 configurations .*signal floor 1ms, timer floor 1ms.*no async-profiler")
+  "BenchPeer: 3 rounds x 4 workloads x 6 configurations .*signal floor 1ms, timer floor 1ms.*no async-profiler.*CLOCK_PROCESS_CPUTIME_ID")
 libprof_bench_test(peer_bad_home 60
   COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchPeer full ${JAVA_HOME} $<TARGET_FILE:prof>
           ${BENCH_CLASSES} ${CMAKE_BINARY_DIR}/bench-peer /nonexistent/async-profiler)
@@ -27,3 +27,7 @@ set_tests_properties(bench.peer_bad_home PROPERTIES PASS_REGULAR_EXPRESSION
 # The signal floor (BenchPeer): the perf-per-thread sampling mechanism with an empty handler.
 add_library(signal_floor_agent SHARED bench/signal_floor_agent.c)
 target_include_directories(signal_floor_agent PRIVATE ${JNI_INCLUDES})
+
+# The benchmarks' nanosecond process CPU clock (BenchClock loads it from -Dbench.clock=<path>).
+add_library(bench_clock SHARED bench/process_cpu_clock.c)
+target_include_directories(bench_clock PRIVATE ${JNI_INCLUDES})

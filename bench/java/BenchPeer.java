@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
  * is this machine's noise), libprof and async-profiler at 1 ms and at 10 ms, event=cpu, their default stack
  * modes; the order of the configurations rotates from round to round, so drift of the machine's load does not
  * favour one of them. The overhead of a configuration is its whole-process CPU time per unit of work (the
- * workloads print one BenchClock line per unit; the first third is warm-up and left out; the JDK's process
- * CPU clock ticks in 10 ms, so a JVM's steady phase lasts seconds of CPU) over the mean of the
+ * workloads print one BenchClock line per unit; the first third is warm-up and left out; the clock is
+ * CLOCK_PROCESS_CPUTIME_ID in nanoseconds when libbench_clock.so is beside libprof.so, else the JDK's, which moves
+ * in 10 ms steps) over the mean of the
  * round's two unprofiled runs; CPU time per unit of work is what a busy shared machine disturbs least (wall
  * time is printed too). Reported: medians over rounds with min..max, the ratio of libprof's median overhead
  * to async-profiler's, the handler cost libprof measures itself (text report, "Cost per sample"), the share
@@ -60,7 +61,7 @@ public class BenchPeer {
     record Run(double cpuPerUnit, double wallPerUnit, double cpuTotal, long samples, long marked,
                Map<String, Long> markers, Map<String, Long> costMedian, String engine) {}
 
-    static String javaHome, libprof, classPath, peerLibrary, floorAgent;
+    static String javaHome, libprof, classPath, peerLibrary, floorAgent, clockLibrary;
     static Path out;
     static int runCounter;
 
@@ -107,11 +108,14 @@ public class BenchPeer {
             configs.add(new Config(Kind.FLOOR, "1ms", 0));
             configs.add(new Config(Kind.TIMER, "1ms", 0));
         }
+        // The nanosecond process CPU clock, built beside libprof (bench/process_cpu_clock.c).
+        Path clock = Path.of(libprof).resolveSibling("libbench_clock.so");
+        if (Files.isRegularFile(clock)) clockLibrary = clock.toString();
         System.out.println("BenchPeer: " + rounds + " rounds x " + workloads.size() + " workloads x " + configs.size()
                 + " configurations " + configs.stream().map(Config::label).toList() + ", workloads "
                 + workloads.stream().map(w -> w.name() + " " + String.join(" ", w.command())).toList()
                 + (peerLibrary == null ? ", no async-profiler (set ASYNC_PROFILER_HOME)" : ", async-profiler " + peerLibrary)
-                + ", RSS run " + rssSeconds + " s");
+                + ", RSS run " + rssSeconds + " s, " + clockName());
         if (mode.equals("plan")) return;
 
         Files.createDirectories(out);
@@ -146,7 +150,8 @@ public class BenchPeer {
                 + "Load average (1, 5, 15 min) at the start of each round, the end, and around the RSS run: "
                 + String.join(" | ", loads) + "\n"
                 + "Configurations: event=cpu, each profiler's default stack mode; overhead = whole-process CPU time per"
-                + " unit of work over the round's mean of two unprofiled runs, median (min..max) over rounds.\n\n"
+                + " unit of work over the round's mean of two unprofiled runs, median (min..max) over rounds; "
+                + clockName() + ".\n\n"
                 + table.render() + String.format("%nTotal time: %.0f s%n", (System.nanoTime() - started) / 1e9);
         Files.writeString(out.resolve("peer.md"), text);
         System.out.println(text);
@@ -173,6 +178,7 @@ public class BenchPeer {
     static Run run(Workload w, Config c) throws Exception {
         int id = ++runCounter;
         List<String> cmd = new ArrayList<>(List.of(javaHome + "/bin/java", "-Xms256m", "-Xmx256m"));
+        if (clockLibrary != null) cmd.add("-Dbench.clock=" + clockLibrary);
         Path profile = null;
         if (c.kind() == Kind.LIBPROF) {
             // traces=...: every stack in the text report, so the markers are counted over all samples.
@@ -192,6 +198,8 @@ public class BenchPeer {
         Matcher m = Pattern.compile("ITER ([0-9.]+) CPU ([0-9.]+)").matcher(output);
         while (m.find()) units.add(new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))});
         if (units.size() < 3) throw new IllegalStateException("too few work units in " + cmd + ":\n" + output);
+        if (clockLibrary != null && !output.contains("CLOCK native"))
+            throw new IllegalStateException("the workload did not use " + clockLibrary + ": " + cmd + ":\n" + output);
         List<double[]> steady = units.subList(units.size() / 3, units.size());
         double cpu = steady.stream().mapToDouble(u -> u[1]).sum() / steady.size();
         double wall = median(steady.stream().map(u -> u[0]).toList());
@@ -202,6 +210,11 @@ public class BenchPeer {
         Matcher floorSamples = Pattern.compile("FLOOR_SAMPLES (\\d+)").matcher(output);
         long samples = c.kind() != Kind.NONE && floorSamples.find() ? Long.parseLong(floorSamples.group(1)) : 0;
         return new Run(cpu, wall, cpuTotal, samples, 0, Map.of(), Map.of(), "-");
+    }
+
+    static String clockName() {
+        return clockLibrary != null ? "process CPU clock CLOCK_PROCESS_CPUTIME_ID (ns, " + clockLibrary + ")"
+                : "process CPU clock the JDK's (10 ms steps; libbench_clock.so not beside libprof.so)";
     }
 
     static long nanoseconds(String interval) {
