@@ -7,6 +7,7 @@
 #include "log.h"
 #include "method_target.h"
 #include "perf_events.h"
+#include "perf_sigtrap.h"
 #include "sample.h"
 
 #include <signal.h>
@@ -82,11 +83,16 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
 
 static _Atomic int chosen;
 
+/* Our handler for signo: SIGTRAP's passes what is not our perf events' on to the default action. */
+static void (*our_handler(int signo))(int, siginfo_t *, void *) {
+    return signo == SIGTRAP ? perf_sigtrap_handler : sample_signal_handler;
+}
+
 /* Someone else handles signo with a handler of its own. */
 static bool taken_by_other(int signo) {
     struct sigaction current;
     sigaction(signo, NULL, &current);
-    return (current.sa_flags & SA_SIGINFO) ? current.sa_sigaction != sample_signal_handler
+    return (current.sa_flags & SA_SIGINFO) ? current.sa_sigaction != our_handler(signo)
                                            : current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN;
 }
 
@@ -103,7 +109,7 @@ int engine_profiling_signal(void) {
 bool engine_handler_installed(int signo) {
     struct sigaction current;
     return sigaction(signo, NULL, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
-           current.sa_sigaction == sample_signal_handler;
+           current.sa_sigaction == our_handler(signo);
 }
 
 /* The queued signal's number once chosen (engine_queued_signal); engine_move_signal never takes it. */
@@ -159,7 +165,7 @@ const engine *engine_for_event(event_kind event, const prof_options *o, char *er
 static int install(int signo, const sigset_t *ours) {
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_sigaction = sample_signal_handler;
+    sa.sa_sigaction = our_handler(signo);
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sa.sa_mask = *ours;
     return sigaction(signo, &sa, NULL);

@@ -43,6 +43,7 @@
 #include "perf_events.h"
 #include "perf_hooks.h"
 #include "perf_hooks_init.h"
+#include "perf_sigtrap.h"
 #include "periodic.h"
 #include "sample.h"
 
@@ -86,6 +87,10 @@ static unsigned starts_since_sweep;
 static const perf_event_kind *kind;
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
+/* The events signal with SIGTRAP (perf_sigtrap.h) rather than F_SETSIG's profiling signal: decided at start
+ * (sigtrap_usable), given up for good if another handler takes SIGTRAP (leave_sigtrap). Under lock. */
+static bool use_sigtrap;
+static bool sigtrap_asked;         /* features=sigtrap */
 static _Atomic bool period_exact;  /* a time event counting all CPU time, at the interval asked for */
 /* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
  * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
@@ -116,6 +121,14 @@ static int open_event(int tid, bool kernel, uint64_t sample_period) {
     a.exclude_hv = 1;
     a.wakeup_events = 1;
     a.exclude_kernel = !kernel;
+    if (use_sigtrap) {
+        a.sigtrap = 1;
+        a.remove_on_exec = 1;   /* the kernel asks it of sigtrap events */
+        a.sig_data = PERF_SIGTRAP_COOKIE;
+        /* No wake-up per record: it is what raises the self-interrupt the SIGTRAP delivery avoids. Each
+         * handler consumes its record, so the ring's default watermark is hardly ever reached. */
+        a.wakeup_events = 0;
+    }
     if (kernel) {
         a.sample_type = PERF_SAMPLE_CALLCHAIN;
         /* User frames come from the signal context (AsyncGetCallTrace, the native walkers): asking the
@@ -163,7 +176,8 @@ static void set_test_slow_handlers(void) {
 }
 
 /* 'cpu' takes cpu-clock. */
-static void configure(const char *event, bool alluser) {
+static void configure(const char *event, bool alluser, unsigned features) {
+    sigtrap_asked = (features & PROF_FEATURE_SIGTRAP) != 0;
     kind = perf_events_find(event);
     if (!kind) kind = perf_events_find("cpu-clock");
     want_kernel = !alluser;
@@ -175,7 +189,7 @@ static void configure(const char *event, bool alluser) {
 }
 
 static int perf_check(const prof_options *o, char *err, size_t errlen) {
-    configure(o->event, o->alluser);
+    configure(o->event, o->alluser, o->features);
     int tid = gettid_now();
     int fd = open_event(tid, want_kernel, 1000000000ULL);
     if (fd < 0 && want_kernel && (errno == EACCES || errno == EPERM)) {
@@ -243,7 +257,7 @@ static bool grow_list(void) {
  * queue instead of merging, so a thread that blocks the signal while it runs would queue one per period,
  * without bound (RLIMIT_SIGPENDING is the whole user's), where a one-shot event leaves at most one. */
 static bool counting_on(void) {
-    return kind->time_based && kernel_allowed && engine_profiling_signal() < SIGRTMIN;
+    return kind->time_based && kernel_allowed && (use_sigtrap || engine_profiling_signal() < SIGRTMIN);
 }
 
 static bool counts_on(const perf_thread *t) {
@@ -280,7 +294,7 @@ static void arm_thread(int tid) {
     t->fd = fd;
     t->cpu_seen_ns = engine_thread_cpu_ns(tid);
     if (kernel_allowed) map_ring(t);
-    if (route_signal(fd, tid) != 0) {
+    if (!use_sigtrap && route_signal(fd, tid) != 0) {
         open_failed++;
         destroy(t);
         return;
@@ -321,9 +335,66 @@ static void sweep_dead_threads(void) {
     if (n) release_at(dead, n);
 }
 
+/* SIGTRAP delivery (perf_sigtrap.h), asked for with features=sigtrap, where it is safe and the kernel has it
+ * (sigtrap events: Linux 5.13): NULL, or why not. Only a time event with kernel frames: one that excludes the
+ * kernel (alluser) could overflow twice before its thread returns to user space, which the kernel warns about
+ * in its log. Not when SIGTRAP has a handler other than ours (the application's or a tool's would receive our
+ * samples), nor under a debugger (it would stop at every sample). Not the default: a handler for SIGTRAP
+ * installed later (a native crash reporter's) receives our signals until the watch notices (leave_sigtrap),
+ * and may take one for a crash. */
+static const char *sigtrap_refusal(void) {
+    if (!sigtrap_asked) return "features=sigtrap not given";
+    if (!kind->time_based || !kernel_allowed) return "only for time events with kernel frames";
+    struct sigaction current;
+    if (sigaction(SIGTRAP, NULL, &current) != 0) return "SIGTRAP's disposition cannot be read";
+    bool unhandled = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL;
+    if (!unhandled && !engine_handler_installed(SIGTRAP)) return "SIGTRAP has a handler of the application's";
+    FILE *status = fopen("/proc/self/status", "r");
+    char line[128];
+    int tracer = 0;
+    while (status && fgets(line, sizeof(line), status))
+        if (sscanf(line, "TracerPid: %d", &tracer) == 1) break;
+    if (status) fclose(status);
+    if (tracer > 0) return "a debugger traces the process";
+    use_sigtrap = true;
+    int fd = open_event(gettid_now(), kernel_allowed, 1000000000ULL);
+    use_sigtrap = false;
+    if (fd < 0) return "this kernel has no sigtrap events (Linux 5.13 or later)";
+    close(fd);
+    if (engine_install_handler(SIGTRAP) != 0) return "SIGTRAP's handler cannot be installed";
+    return NULL;
+}
+
+/* Another handler took SIGTRAP: our events' signals would reach it. Every event is opened again with F_SETSIG
+ * delivery of the profiling signal (the samples of that moment are lost), and that is said. */
+static void leave_sigtrap(void) {
+    size_t n = thread_count;
+    int *tids = calloc(n ? n : 1, sizeof(*tids));
+    size_t *positions = calloc(n ? n : 1, sizeof(*positions));
+    if (!tids || !positions) {
+        free(tids);
+        free(positions);
+        return;   /* tried again at the next look */
+    }
+    for (size_t i = 0; i < n; i++) {
+        tids[i] = threads[i]->tid;
+        positions[i] = n - 1 - i;
+    }
+    release_at(positions, n);
+    use_sigtrap = false;
+    perf_hooks_allow_counting_on(counting_on() ? period : 0);
+    armed_total -= n;
+    for (size_t i = 0; i < n; i++) arm_thread(tids[i]);
+    free(tids);
+    free(positions);
+    log_warn("perf: SIGTRAP was taken by another handler: the events signal with signal %d from now on (%zu of %zu "
+             "threads armed again)", engine_profiling_signal(), thread_count, n);
+}
+
 /* Re-arms the events whose signal was lost (see the top of this file). */
 static void watch_events(void) {
     pthread_mutex_lock(&lock);
+    if (running && use_sigtrap && !engine_handler_installed(SIGTRAP)) leave_sigtrap();
     for (size_t i = 0; running && i < thread_count; i++) {
         perf_thread *t = threads[i];
         uint32_t fired = atomic_load_explicit(&t->fired, memory_order_relaxed);
@@ -387,6 +458,9 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     /* Kernel time excluded (user space only) or a raised period: the interval is not what a sample marks. */
     atomic_store_explicit(&period_exact, kind->time_based && kernel_allowed && period == interval_ns,
                           memory_order_relaxed);
+    const char *no_sigtrap = sigtrap_refusal();
+    use_sigtrap = no_sigtrap == NULL;
+    if (sigtrap_asked && no_sigtrap) log_warn("perf: features=sigtrap not used: %s", no_sigtrap);
     perf_hooks_take_modes();
     perf_hooks_allow_counting_on(counting_on() ? period : 0);
     set_test_slow_handlers();
@@ -404,11 +478,15 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
         log_warn("perf: kernel frames not allowed here (kernel.perf_event_paranoid=%d%s): sampling user space "
                  "only, as with alluser", paranoid_level(),
                  deny_for_test ? "; simulated: LIBPROF_TEST_DENY_PERF is set, a test-only switch" : "");
-    log_info("perf: event %s, period %llu %s, %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
+    char delivery[160];
+    if (use_sigtrap) snprintf(delivery, sizeof(delivery), "SIGTRAP from the event (sigtrap)");
+    else snprintf(delivery, sizeof(delivery), "signal %d by F_SETSIG (no SIGTRAP: %s)", engine_profiling_signal(),
+                  no_sigtrap);
+    log_info("perf: event %s, period %llu %s, %s, %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
              kind->time_based ? "ns" : "events", kernel_allowed ? "kernel call chains" : "user space only",
              counting_on() ? "counting on (one-shot where a handler outlasts a period)"
                  : "one-shot, re-armed by each handler",
-             armed);
+             delivery, armed);
     if (armed == 0) {
         snprintf(err, errlen, "perf: no thread could be armed");
         running = false;
@@ -441,6 +519,7 @@ static void perf_stop(void) {
     periodic_stop(&watch);
     pthread_mutex_lock(&lock);
     running = false;
+    use_sigtrap = false;   /* the handler stays: a signal of an event being closed may still come */
     for (size_t i = 0; i < thread_count; i++) perf_hooks_unpublish(threads[i]);
     perf_hooks_wait_idle();
     for (size_t i = 0; i < thread_count; i++) destroy(threads[i]);
@@ -488,6 +567,10 @@ static void perf_thread_end(int tid) {
 static int perf_move_signal(int signo) {
     int failed = 0;
     pthread_mutex_lock(&lock);
+    if (use_sigtrap) {   /* the events signal with SIGTRAP: the profiling signal is not theirs */
+        pthread_mutex_unlock(&lock);
+        return 0;
+    }
     /* Before any thread's one_shot is set: a handler about to return its thread to counting on looks again. */
     if (signo >= SIGRTMIN) perf_hooks_allow_counting_on(0);
     for (size_t i = 0; i < thread_count; i++) {
@@ -511,8 +594,9 @@ static int perf_move_signal(int signo) {
     .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames,                                 \
     .begin_kernel_frames = perf_hooks_begin_kernel_frames,                                              \
     .after_sample = perf_hooks_after_sample, .move_signal = perf_move_signal,                                 \
-    /* F_SETSIG delivery: POLL_HUP when the event disabled itself (one-shot, or a limit left), else POLL_IN */ \
-    .own_si_codes = {POLL_IN, POLL_HUP}
+    /* F_SETSIG delivery: POLL_HUP when the event disabled itself (one-shot, or a limit left), else POLL_IN; */ \
+    /* sigtrap delivery: SIGTRAP with TRAP_PERF (which shares POLL_HUP's number: is_own looks at both) */      \
+    .own_si_codes = {POLL_IN, POLL_HUP}, .is_own = perf_hooks_is_own
 
 const engine engine_perf = {
     .name = "perf",

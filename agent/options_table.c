@@ -46,6 +46,7 @@ static const options_choice format_choices[] = {
 /* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */
 static const options_choice feature_choices[] = {
     {"agct", PROF_FEATURE_AGCT, NULL},
+    {"sigtrap", PROF_FEATURE_SIGTRAP, NULL},
     {NULL, 0, NULL},
 };
 
@@ -252,8 +253,9 @@ const options_spec options_table[] = {
     {"cstack", OPTION_CHOICE, FIELD(cstack), 0, "--cstack", "MODE", "how to walk stacks (default: the best the JVM allows)",
      "dwarf", NULL, NULL, NULL, NULL, cstack_choices, OPTION_OWN_NONE},
     {"features", OPTION_CHOICE_SET, FIELD(features), 0, "--features", "LIST",
-     "stack walker features, several joined by '+' (agct: cstack=vm takes Java" MORE
-     "frames from AsyncGetCallTrace instead of naming them itself)", "agct", NULL, NULL, NULL, NULL,
+     "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
+     "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
+     "perf events signal with SIGTRAP, cheaper on virtual machines)", "agct", NULL, NULL, NULL, NULL,
      feature_choices, OPTION_OWN_NONE},
     {"timeout", OPTION_DURATION, FIELD(timeout_s), 0, "--timeout", "DURATION",
      "stop the profiler by itself after DURATION (start), or at a time of day (23:00)",

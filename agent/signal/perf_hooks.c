@@ -3,12 +3,14 @@
  * perf_hooks: a signal is ours when its code is POLL_IN or POLL_HUP (F_SETSIG delivery; POLL_HUP when
  * the event disabled itself: one-shot, or a limit left by an arming) and its si_fd is published for the thread that received it. A
  * stale signal, whose event was released and whose descriptor number was reused since, finds NULL or
- * another thread's tid and is ignored.
+ * another thread's tid and is ignored. A SIGTRAP of a sigtrap event (perf_sigtrap.h) names no descriptor:
+ * the thread's own event is the published one with its tid, looked up once and remembered per thread.
  */
 #define _GNU_SOURCE
 #include "perf_hooks.h"
 
 #include "perf_ring.h"
+#include "perf_sigtrap.h"
 #include "sample_cost.h"
 
 #include <errno.h>
@@ -24,6 +26,9 @@ static perf_thread *_Atomic *by_fd;
  * Initial-exec TLS: a fixed offset from the thread pointer, so reading it never allocates. A forked child
  * keeps its parent's value, but no event of ours signals a child. */
 static __thread int own_tid __attribute__((tls_model("initial-exec")));
+/* The descriptor of this thread's event plus one, as a SIGTRAP handler last found it (0: not yet). */
+static __thread int own_fd_plus_one __attribute__((tls_model("initial-exec")));
+static _Atomic int highest_fd = -1;   /* the highest descriptor ever published: where a lookup by tid stops */
 static _Atomic int in_flight;
 static size_t page_size;
 static _Atomic uint64_t slow_handlers;   /* turns of threads counting on to one-shot */
@@ -44,7 +49,14 @@ void perf_hooks_use(perf_thread *_Atomic *table, size_t page) {
 }
 
 void perf_hooks_publish(perf_thread *t) {
+    for (int high = atomic_load(&highest_fd); t->fd > high && !atomic_compare_exchange_weak(&highest_fd, &high, t->fd);) {}
     atomic_store_explicit(&by_fd[t->fd], t, memory_order_release);
+}
+
+bool perf_hooks_is_own(const siginfo_t *info) {
+    if (!info) return false;
+    if (info->si_signo == SIGTRAP) return perf_sigtrap_is_ours(info);
+    return info->si_code == POLL_IN || info->si_code == POLL_HUP;
 }
 
 void perf_hooks_unpublish(perf_thread *t) {
@@ -76,11 +88,33 @@ void perf_hooks_set_test_delay(uint64_t ns, uint64_t count) {
     atomic_store_explicit(&test_delay_ns, ns, memory_order_relaxed);
 }
 
+/* The calling thread's published event (a SIGTRAP names none): the one remembered, while it is still
+ * published for this thread, else the first published with this thread's tid. */
+static perf_thread *own_event(perf_thread *_Atomic *table) {
+    int fd = own_fd_plus_one - 1;
+    perf_thread *t = fd >= 0 ? atomic_load_explicit(&table[fd], memory_order_acquire) : NULL;
+    if (t && t->tid == own_tid) return t;
+    int high = atomic_load_explicit(&highest_fd, memory_order_acquire);
+    for (fd = 0; fd <= high && fd < PERF_HOOKS_TABLE_MAX; fd++) {
+        t = atomic_load_explicit(&table[fd], memory_order_acquire);
+        if (t && t->tid == own_tid) {
+            own_fd_plus_one = fd + 1;
+            return t;
+        }
+    }
+    return NULL;
+}
+
 static perf_thread *enter(const siginfo_t *info) {
     atomic_fetch_add_explicit(&in_flight, 1, memory_order_acquire);
-    if (!info || (info->si_code != POLL_IN && info->si_code != POLL_HUP)) return NULL;
+    if (!perf_hooks_is_own(info)) return NULL;
     perf_thread *_Atomic *table = atomic_load_explicit(&by_fd, memory_order_acquire);
-    if (!table || info->si_fd < 0 || info->si_fd >= PERF_HOOKS_TABLE_MAX) return NULL;
+    if (!table) return NULL;
+    if (info->si_signo == SIGTRAP) {
+        if (!own_tid) own_tid = (int)syscall(SYS_gettid);
+        return own_event(table);
+    }
+    if (info->si_fd < 0 || info->si_fd >= PERF_HOOKS_TABLE_MAX) return NULL;
     perf_thread *t = atomic_load_explicit(&table[info->si_fd], memory_order_acquire);
     if (!t) return NULL;
     if (!own_tid) own_tid = (int)syscall(SYS_gettid);
@@ -201,7 +235,8 @@ void perf_hooks_after_sample(const siginfo_t *info) {
         t->entry_seen = false;
         if (outlasted) turn_one_shot(t);
         else if (atomic_load_explicit(&t->one_shot, memory_order_relaxed)) rearm_one_shot(t, fast);
-        else if (info->si_code == POLL_HUP) ioctl(t->fd, PERF_EVENT_IOC_ENABLE, 0);   /* a leftover limit */
+        else if (info->si_signo != SIGTRAP && info->si_code == POLL_HUP)
+            ioctl(t->fd, PERF_EVENT_IOC_ENABLE, 0);   /* a leftover limit (a SIGTRAP cannot tell: the watch re-arms) */
         atomic_fetch_add_explicit(&t->fired, 1, memory_order_relaxed);
     }
     leave();

@@ -66,7 +66,9 @@ perf_hooks_modes perf_hooks_take_modes(void);
  * waiting added to each of the first 'count' handlers of every thread (every handler when count is 0). */
 void perf_hooks_set_test_delay(uint64_t ns, uint64_t count);
 
-/* engine hooks (async-signal-safe): see engine.h. */
+/* engine hooks (async-signal-safe): see engine.h. is_own: POLL_IN/POLL_HUP of F_SETSIG delivery, or a
+ * SIGTRAP of one of our sigtrap events. */
+bool perf_hooks_is_own(const siginfo_t *info);
 /* Notes the ring's head as the handler begins (records after it are not this sample's: perf_hooks_kernel_frames,
  * perf_hooks_after_sample), and starts loading the lines perf_hooks_kernel_frames will read. */
 void perf_hooks_begin_kernel_frames(const siginfo_t *info);

@@ -77,16 +77,19 @@ public class IntegrationTest {
                 case "native_chain_nofp_default" -> nativeChain("nofp", "default", 95);
                 case "deflate_into_zlib" -> deflateIntoZlib();
                 case "jvm_threads" -> jvmThreads();
-                case "shares_perf" -> sharesPerf();
+                case "shares_perf" -> sharesPerf("");
+                case "shares_sigtrap" -> sharesPerf(",features=sigtrap");
                 case "total_perf" -> total("cpu-clock");
                 case "perf_fallback" -> perfFallback();
-                case "kernel_frames" -> kernelFrames();
+                case "kernel_frames" -> kernelFrames("");
+                case "kernel_frames_sigtrap" -> kernelFrames(",features=sigtrap");
                 case "alluser" -> allUser();
                 case "perf_thread_churn" -> perfThreadChurn();
                 case "perf_fd_limit" -> perfFdLimit();
                 case "perf_kernel_refused" -> perfKernelRefused();
                 case "perf_page_faults" -> perfPageFaults();
-                case "perf_slow_handler" -> perfSlowHandler();
+                case "perf_slow_handler" -> perfSlowHandler("");
+                case "perf_slow_handler_sigtrap" -> perfSlowHandler(",features=sigtrap");
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -418,12 +421,13 @@ public class IntegrationTest {
         List<String[]> combos = full
                 ? List.of(new String[] {"cpu", "default"}, new String[] {"ctimer", "default"},
                         new String[] {"itimer", "default"}, new String[] {"cpu", "fp"}, new String[] {"cpu", "dwarf"},
-                        new String[] {"cpu", "no"})
-                : List.of(new String[] {"cpu", "default"}, new String[] {"ctimer", "fp"}, new String[] {"itimer", "no"});
+                        new String[] {"cpu", "no"}, new String[] {"cpu,features=sigtrap", "default"})
+                : List.of(new String[] {"cpu", "default"}, new String[] {"ctimer", "fp"}, new String[] {"itimer", "no"},
+                        new String[] {"cpu,features=sigtrap", "default"});
         for (String scenario : List.of("threads", "gc", "recursion", "classes", "deopt")) {
             for (String[] combo : combos) {
                 String engine = combo[0], cstack = combo[1];
-                Path file = work.resolve("stress-" + scenario + "-" + engine + "-" + cstack + ".collapsed");
+                Path file = work.resolve("stress-" + scenario + "-" + engine.replace(",features=", "-") + "-" + cstack + ".collapsed");
                 List<String> cmd = new ArrayList<>(List.of(javaHome + "/bin/java", "-Xmx64m",
                         "-agentpath:" + agent + "=start,event=" + engine + ",interval=1ms"
                                 + (cstack.equals("default") ? "" : ",cstack=" + cstack) + ",file=" + file,
@@ -769,10 +773,12 @@ public class IntegrationTest {
 
     /** event=cpu picks perf when the kernel allows it: right shares at 1 ms, and a true 1 ms period (about
      *  1000 samples per CPU-second, where the tick-bound ctimer gives the kernel's HZ). */
-    static void sharesPerf() throws Exception {
+    /** 'features': "" or ",features=sigtrap" (the events signal with SIGTRAP: checked in the log). */
+    static void sharesPerf(String features) throws Exception {
         Path file = work.resolve("shares-perf.collapsed");
-        Run run = runJava("start,event=cpu,interval=1ms,loglevel=info,file=" + file, "Burn7525", "4");
+        Run run = runJava("start,event=cpu,interval=1ms,loglevel=info,file=" + file + features, "Burn7525", "4");
         check(run.exit() == 0, "workload failed: " + run.err());
+        checkDelivery(run, features);
         check(run.err().contains("event=cpu: using the perf engine"), "perf not chosen for event=cpu: " + run.err());
         Map<String, Long> stacks = readCollapsed(file);
         long a = sumContaining(stacks, "Burn7525.burnA"), b = sumContaining(stacks, "Burn7525.burnB");
@@ -816,10 +822,18 @@ public class IntegrationTest {
                 "the refusal does not say why: " + run.err());
     }
 
+    /** The perf engine's signal as the log says it: SIGTRAP with features=sigtrap, else F_SETSIG's. */
+    static void checkDelivery(Run run, String features) {
+        boolean sigtrap = features.contains("sigtrap");
+        check(run.err().contains(sigtrap ? "SIGTRAP from the event (sigtrap)" : "by F_SETSIG"),
+                "the perf engine's signal is not " + (sigtrap ? "SIGTRAP" : "F_SETSIG's") + ": " + run.err());
+    }
+
     /** A workload living in system calls shows kernel frames, annotated _[k], leaf-side of its Java frames. */
-    static void kernelFrames() throws Exception {
+    static void kernelFrames(String features) throws Exception {
         Path file = work.resolve("kernel.collapsed");
-        Run run = runJava("start,event=cpu,interval=1ms,ann,loglevel=info,file=" + file, "SyscallLoop", "1.5");
+        Run run = runJava("start,event=cpu,interval=1ms,ann,loglevel=info,file=" + file + features, "SyscallLoop", "1.5");
+        checkDelivery(run, features);
         check(run.exit() == 0, "workload failed: " + run.err());
         check(run.err().contains("using the perf engine"), "perf not chosen: " + run.err());
         Map<String, Long> stacks = readCollapsed(file);
@@ -936,14 +950,15 @@ public class IntegrationTest {
      *  back and its Java code almost never (the workload would not finish); one-shot gives it 1 ms of its own
      *  per 1.5 ms handler: about 400 samples per CPU-second of the thread, handler included. A thread whose
      *  handlers are fast again counts on again. */
-    static void perfSlowHandler() throws Exception {
+    static void perfSlowHandler(String features) throws Exception {
         Path fast = work.resolve("fast.collapsed"), slow = work.resolve("slow.collapsed");
-        Run normal = runJava("start,event=cpu,interval=1ms,loglevel=info,file=" + fast, "Burn7525", "1");
+        Run normal = runJava("start,event=cpu,interval=1ms,loglevel=info,file=" + fast + features, "Burn7525", "1");
         check(normal.exit() == 0, "workload failed: " + normal.err());
+        checkDelivery(normal, features);
         check(normal.err().contains("counting on (one-shot where a handler outlasts a period)"),
                 "the arming mode is not logged: " + normal.err());
         Run run = runJavaWithEnv(Map.of("LIBPROF_TEST_SLOW_HANDLER", "1500"),
-                "start,event=cpu,interval=1ms,loglevel=info,file=" + slow, "Burn7525", "2");
+                "start,event=cpu,interval=1ms,loglevel=info,file=" + slow + features, "Burn7525", "2");
         check(run.exit() == 0, "workload failed: " + run.err());
         Matcher turned = Pattern.compile("perf: (\\d+) turns of a thread to one-shot.*?(\\d+) returns to counting on")
                 .matcher(run.err());

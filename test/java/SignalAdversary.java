@@ -3,7 +3,8 @@ import java.lang.management.ManagementFactory;
 /**
  * Burns CPU on the main thread while competing for the profiling signal (SigprofApp's natives,
  * test/native/jni/sigprof_app.c):
- * after 'delay' seconds of CPU it takes SIGPROF ("handler": its own sigaction), takes ITIMER_PROF
+ * after 'delay' seconds of CPU it takes SIGPROF ("handler": its own sigaction) or SIGTRAP ("trap": its
+ * handler counts SIGTRAPs in app_received), takes ITIMER_PROF
  * ("setitimer": setitimer at 1 ms, relying on whoever handles SIGPROF), sends itself SIGPROF ("raise": 1000
  * tgkill), blocks SIGPROF in its thread ("block"), or nothing ("none"). Prints READY when it starts burning, then
  * "burn_cpu_ns=<n> app_received=<n> app_received_after_1s=<n>".
@@ -22,6 +23,7 @@ public class SignalAdversary {
         SigprofApp.burn((long) (delay * 1e9));
         switch (mode) {
             case "handler" -> check(SigprofApp.install(), "sigaction");
+            case "trap" -> check(SigprofApp.installTrap(), "sigaction(SIGTRAP)");
             case "setitimer" -> check(SigprofApp.setItimer(itimerUs), "setitimer");
             case "raise" -> SigprofApp.raiseAndCount(1000);
             case "block" -> check(SigprofApp.blockProf(), "pthread_sigmask");

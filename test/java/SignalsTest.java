@@ -22,7 +22,10 @@ public class SignalsTest extends IntegrationTest {
             if (!m.matches()) throw new IllegalArgumentException("unknown test " + test);
             switch (m.group(1)) {
                 case "foreign_kill" -> foreignKill(m.group(2));
-                case "late_handler" -> lateHandler(m.group(2));
+                case "late_handler" -> {
+                    if (m.group(2).equals("sigtrap")) lateTrapHandler();
+                    else lateHandler(m.group(2));
+                }
                 case "late_setitimer" -> lateSetitimer(m.group(2));
                 case "late_block" -> lateBlock(m.group(2));
                 default -> seccomp(m.group(2));
@@ -71,6 +74,28 @@ public class SignalsTest extends IntegrationTest {
 
     static String event(String engine) {
         return engine.equals("cpu") ? "cpu" : engine;
+    }
+
+    /**
+     * features=sigtrap: the perf events signal with SIGTRAP (perf_sigtrap.h). A second into profiling the
+     * application takes SIGTRAP, as a native crash reporter would: the watch notices, every event signals with
+     * the profiling signal from then on, and it is said; sampling goes on, and a second after taking it the
+     * application's handler receives nothing more (what it got before the watch looked is printed).
+     */
+    static void lateTrapHandler() throws Exception {
+        Path file = work.resolve("late-trap.txt");
+        Run run = runAdversary("start,loglevel=info,event=cpu,features=sigtrap,interval=10ms,file=" + file, "trap", "4",
+                "1000", null);
+        check(run.exit() == 0, "workload failed: " + run.err());
+        check(run.err().contains("SIGTRAP from the event (sigtrap)"), "features=sigtrap not used: " + run.err());
+        long samples = textSamples(file), appAt1s = number(run.out(), "app_received_after_1s=(\\d+)"),
+                app = number(run.out(), "app_received=(\\d+)");
+        double expected = expectedSamples(run);
+        System.out.printf("  samples %d (%.0f expected); the application's SIGTRAP handler got %d (%d a second after it "
+                + "was installed)%n", samples, expected, app, appAt1s);
+        check(run.err().contains("SIGTRAP was taken by another handler"), "not warned in the log: " + run.err());
+        check(app == appAt1s, "the application's handler still receives the profiler's SIGTRAPs");
+        check(samples > expected / 2, "the profiler starved: " + samples + " samples, " + expected + " expected");
     }
 
     /**

@@ -10,8 +10,8 @@ set(PROF_JFRCONV_ARGS <CASE> <JDK> $<TARGET_FILE:prof> $<TARGET_FILE:jfrconv> ${
 libprof_java_tests(core IntegrationTest CASES shares_ctimer shares_itimer total_ctimer total_itimer threads
     bad_options exit_while_profiling text_report naming_and_filters timeout long_interval_exit loop_covers_run loop_dir_gone attach_load app_owns_sigprof stress
     exit_paths native_chain_fp native_chain_nofp_fp_mode native_chain_nofp_dwarf native_chain_nofp_default
-    deflate_into_zlib jvm_threads shares_perf total_perf perf_fallback kernel_frames alluser perf_thread_churn
-    perf_fd_limit perf_kernel_refused perf_page_faults perf_slow_handler)
+    deflate_into_zlib jvm_threads shares_perf shares_sigtrap total_perf perf_fallback kernel_frames kernel_frames_sigtrap alluser perf_thread_churn
+    perf_fd_limit perf_kernel_refused perf_page_faults perf_slow_handler perf_slow_handler_sigtrap)
 
 # Method instrumentation (InstrumentTest.java).
 libprof_java_tests(instrument InstrumentTest CASES counts selection jdk_classes attach javac bad_targets)
@@ -69,7 +69,7 @@ libprof_java_tests(thread_naming ThreadNamingTest CASES thread_rename thread_nam
 # takes SIGPROF or ITIMER_PROF after profiling started (libsigprof_app.so), SIGPROF sent with kill, a seccomp
 # filter that kills on process_vm_readv (seccomp_launch).
 libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctimer foreign_kill_itimer foreign_kill_wall
-    late_handler_cpu late_handler_ctimer late_handler_itimer late_setitimer_cpu late_setitimer_itimer late_block_cpu
+    late_handler_cpu late_handler_ctimer late_handler_itimer late_handler_sigtrap late_setitimer_cpu late_setitimer_itimer late_block_cpu
     seccomp_vm seccomp_dwarf seccomp_fp seccomp_no seccomp_ctimer seccomp_itimer seccomp_bounded)
 
 # Wall-clock profiling and several events in one session (WallTest.java, issue 19): known sleeping and

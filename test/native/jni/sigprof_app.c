@@ -17,14 +17,26 @@ static void on_sigprof(int signo) {
     atomic_fetch_add(&received, 1);
 }
 
-JNIEXPORT jboolean JNICALL Java_SigprofApp_install(JNIEnv *env, jclass cls) {
-    (void)env, (void)cls;
+/* Installs the counting handler for signo. */
+static jboolean take(int signo) {
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_sigprof;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
-    return sigaction(SIGPROF, &sa, NULL) == 0;
+    return sigaction(signo, &sa, NULL) == 0;
+}
+
+JNIEXPORT jboolean JNICALL Java_SigprofApp_install(JNIEnv *env, jclass cls) {
+    (void)env, (void)cls;
+    return take(SIGPROF);
+}
+
+/* Takes SIGTRAP with a handler that counts what it receives in the same counter (SignalAdversary "trap"): as a
+ * native crash reporter would, after profiling with features=sigtrap started. */
+JNIEXPORT jboolean JNICALL Java_SigprofApp_installTrap(JNIEnv *env, jclass cls) {
+    (void)env, (void)cls;
+    return take(SIGTRAP);
 }
 
 JNIEXPORT jlong JNICALL Java_SigprofApp_raiseAndCount(JNIEnv *env, jclass cls, jint times) {

@@ -1,0 +1,44 @@
+/* [signal-safe] perf_sigtrap: see perf_sigtrap.h. */
+#define _GNU_SOURCE
+#include "perf_sigtrap.h"
+
+#include "sample.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The kernel's siginfo of a TRAP_PERF signal (asm-generic/siginfo.h, _sigfault._perf), whose fields glibc
+ * 2.36's siginfo_t does not name: the three ints of the header padded to 8 bytes, si_addr, then the event's
+ * sig_data, its type and flags. */
+typedef struct {
+    int signo, error, code, padding;
+    void *addr;
+    unsigned long data;
+    uint32_t type, flags;
+} perf_siginfo_view;
+
+bool perf_sigtrap_is_ours(const siginfo_t *info) {
+    if (!info || info->si_signo != SIGTRAP || info->si_code != TRAP_PERF) return false;
+    unsigned long data;
+    memcpy(&data, (const char *)info + offsetof(perf_siginfo_view, data), sizeof(data));
+    return data == PERF_SIGTRAP_COOKIE;
+}
+
+void perf_sigtrap_handler(int signo, siginfo_t *info, void *ucontext) {
+    if (perf_sigtrap_is_ours(info)) {
+        sample_signal_handler(signo, info, ucontext);
+        return;
+    }
+    /* Not ours (a breakpoint, a kill -TRAP, another tool's event): SIGTRAP had no handler before ours, so
+     * the default action, as it would have been. Raised while blocked here, it acts as the handler returns. */
+    int saved = errno;
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTRAP, &dfl, NULL);
+    raise(SIGTRAP);
+    errno = saved;
+}
