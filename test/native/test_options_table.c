@@ -241,10 +241,12 @@ static void choice_set_joins_the_tables_values(void **state) {
     assert_int_equal(o.features, PROF_FEATURE_AGCT);
     assert_int_equal(options_parse("features=agct+agct", &o, err, sizeof(err)), 0);
     assert_int_equal(o.features, PROF_FEATURE_AGCT);
+    assert_int_equal(options_parse("features=sigtrap+agct", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.features, PROF_FEATURE_AGCT | PROF_FEATURE_SIGTRAP);
     assert_int_equal(options_parse("start", &o, err, sizeof(err)), 0);
     assert_int_equal(o.features, 0);
     assert_int_equal(options_parse("features=agct+", &o, err, sizeof(err)), -1);
-    if (!strstr(err, "option 'features=agct+'") || !strstr(err, "accepted: agct, several joined by '+'"))
+    if (!strstr(err, "option 'features=agct+'") || !strstr(err, "accepted: agct, sigtrap, several joined by '+'"))
         fail_msg("features=agct+: %s", err);
     assert_int_equal(options_parse("features=", &o, err, sizeof(err)), -1);
     assert_int_equal(options_parse("features", &o, err, sizeof(err)), -1);
