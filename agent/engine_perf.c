@@ -61,6 +61,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,7 +89,7 @@ static const perf_event_kind *kind;
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
 /* The events signal with SIGTRAP (perf_sigtrap.h) rather than F_SETSIG's profiling signal: decided at start
- * (sigtrap_usable), given up for good if another handler takes SIGTRAP (leave_sigtrap). Under lock. */
+ * (sigtrap_refusal), given up for good if another handler takes SIGTRAP (leave_sigtrap). Under lock. */
 static bool use_sigtrap;
 static bool sigtrap_asked;         /* features=sigtrap */
 static _Atomic bool period_exact;  /* a time event counting all CPU time, at the interval asked for */
@@ -335,8 +336,20 @@ static void sweep_dead_threads(void) {
     if (n) release_at(dead, n);
 }
 
-/* SIGTRAP delivery (perf_sigtrap.h), asked for with features=sigtrap, where it is safe and the kernel has it
- * (sigtrap events: Linux 5.13): NULL, or why not. Only a time event with kernel frames: one that excludes the
+/* The kernel's version as major * 1000 + minor (6.18 -> 6018), 0 when unknown. */
+static int kernel_version(void) {
+    struct utsname u;
+    int major = 0, minor = 0;
+    if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2) return 0;
+    return major * 1000 + minor;
+}
+
+/* SIGTRAP delivery (perf_sigtrap.h), asked for with features=sigtrap, where it is safe: NULL, or why not.
+ * Linux 6.15 or later only. Sigtrap events exist since 5.13, but until 5.19 a perf SIGTRAP arriving while the
+ * thread blocks SIGTRAP (inside any of our handlers, which block each other's signals) was forced: SIGTRAP back
+ * to SIG_DFL, the JVM killed; until 6.11 the signal went through the same self-interrupt (nothing saved); and
+ * from 6.11 to 6.14 closing an event waited for its thread to run the pending signal work, which a thread
+ * asleep in a system call may never do (fixed by "perf: Fix hang while freeing sigtrap event", 6.15). Only a time event with kernel frames: one that excludes the
  * kernel (alluser) could overflow twice before its thread returns to user space, which the kernel warns about
  * in its log. Not when SIGTRAP has a handler other than ours (the application's or a tool's would receive our
  * samples), nor under a debugger (it would stop at every sample). Not the default: a handler for SIGTRAP
@@ -344,6 +357,7 @@ static void sweep_dead_threads(void) {
  * and may take one for a crash. */
 static const char *sigtrap_refusal(void) {
     if (!sigtrap_asked) return "features=sigtrap not given";
+    if (kernel_version() < 6015) return "needs Linux 6.15 or later (older kernels may kill or hang the JVM with it)";
     if (!kind->time_based || !kernel_allowed) return "only for time events with kernel frames";
     struct sigaction current;
     if (sigaction(SIGTRAP, NULL, &current) != 0) return "SIGTRAP's disposition cannot be read";
@@ -361,7 +375,9 @@ static const char *sigtrap_refusal(void) {
     use_sigtrap = false;
     if (fd < 0) return "this kernel has no sigtrap events (Linux 5.13 or later)";
     close(fd);
-    if (engine_install_handler(SIGTRAP) != 0) return "SIGTRAP's handler cannot be installed";
+    /* Installed once per process: should someone have set SIGTRAP back to SIG_DFL since, it is not ours now. */
+    if (engine_install_handler(SIGTRAP) != 0 || !engine_handler_installed(SIGTRAP))
+        return "SIGTRAP's handler cannot be installed (or was removed since a previous session)";
     return NULL;
 }
 
@@ -480,8 +496,7 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
                  deny_for_test ? "; simulated: LIBPROF_TEST_DENY_PERF is set, a test-only switch" : "");
     char delivery[160];
     if (use_sigtrap) snprintf(delivery, sizeof(delivery), "SIGTRAP from the event (sigtrap)");
-    else snprintf(delivery, sizeof(delivery), "signal %d by F_SETSIG (no SIGTRAP: %s)", engine_profiling_signal(),
-                  no_sigtrap);
+    else snprintf(delivery, sizeof(delivery), "signal %d by F_SETSIG", engine_profiling_signal());
     log_info("perf: event %s, period %llu %s, %s, %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
              kind->time_based ? "ns" : "events", kernel_allowed ? "kernel call chains" : "user space only",
              counting_on() ? "counting on (one-shot where a handler outlasts a period)"

@@ -6,6 +6,8 @@
 #include "perf_hooks.h"
 #include "perf_hooks_init.h"
 
+#include <stdatomic.h>
+
 #include <stdbool.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -29,6 +31,9 @@ size_t perf_hooks_capacity(void) {
 }
 
 void perf_hooks_wait_idle(void) {
+    /* The unpublishing stores must be visible before in_flight is read: without a full fence a store may still
+     * sit in this CPU's buffer while a handler that entered meanwhile loads the old entry (store-load order). */
+    atomic_thread_fence(memory_order_seq_cst);
     for (int i = 0; i < 100000 && perf_hooks_in_flight() > 0; i++) {
         struct timespec us = {0, 10000};
         nanosleep(&us, NULL);

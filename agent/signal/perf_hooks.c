@@ -106,7 +106,9 @@ static perf_thread *own_event(perf_thread *_Atomic *table) {
 }
 
 static perf_thread *enter(const siginfo_t *info) {
-    atomic_fetch_add_explicit(&in_flight, 1, memory_order_acquire);
+    /* Sequentially consistent, paired with perf_hooks_wait_idle's fence: either the engine sees this handler
+     * in flight, or this handler sees the entry already unpublished. */
+    atomic_fetch_add_explicit(&in_flight, 1, memory_order_seq_cst);
     if (!perf_hooks_is_own(info)) return NULL;
     perf_thread *_Atomic *table = atomic_load_explicit(&by_fd, memory_order_acquire);
     if (!table) return NULL;

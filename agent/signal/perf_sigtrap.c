@@ -19,6 +19,12 @@ typedef struct {
     uint32_t type, flags;
 } perf_siginfo_view;
 
+#if defined(__x86_64__) || defined(__aarch64__)
+_Static_assert(offsetof(perf_siginfo_view, data) == 0x18, "si_perf_data is at 0x18 on 64-bit Linux");
+#else
+#error "perf_siginfo_view: the TRAP_PERF siginfo layout is checked for x86-64 and aarch64 only"
+#endif
+
 bool perf_sigtrap_is_ours(const siginfo_t *info) {
     if (!info || info->si_signo != SIGTRAP || info->si_code != TRAP_PERF) return false;
     unsigned long data;

@@ -6,6 +6,7 @@
  * exit to the hypervisor per sample (measured on this project's 2-core guest, Demo-like deep stacks at 1 ms:
  * the bare mechanism +4.0% CPU with F_SETSIG, +2.2% with sigtrap, +2.4% for the timer alone).
  *
+ * Linux 6.15 or later only (engine_perf.c, sigtrap_refusal, says why).
  * SIGTRAP is the debugger's and the breakpoint's signal too: engine_perf uses it only where nothing handled
  * SIGTRAP before us and no debugger traces the process, and this handler passes every SIGTRAP that is not
  * one of our events' to the default action, as if we were not there (a breakpoint still ends the process
