@@ -67,8 +67,10 @@ typedef struct engine {
      * sigqueue: SI_QUEUE, tgkill: SI_TKILL, an itimer of the application's: SI_KERNEL) and is not a
      * sample. move_signal (NULL: the signal is fixed, itimer) sends the engine's signals as signo from now
      * on, for every thread armed and to be armed, its handler installed already: 0, or -1 when some
-     * threads could not be moved. check_owned (may be NULL): 0 while the engine's timer is still its own,
-     * -1 with the reason once another party re-armed it (a process-wide ITIMER_PROF). Outside handlers. */
+     * threads could not be moved. check_owned (may be NULL): 0 while the engine's timer and signal are still
+     * its own, -1 with the reason (and what became of the samples) once another party re-armed its timer (a
+     * process-wide ITIMER_PROF) or took SIGTRAP from its sigtrap events (perf, which then signals as by
+     * default). Outside handlers. */
     int own_si_codes[2];
     /* is_own (may be NULL: own_si_codes decide): for engines whose signals carry a code others can send too
      * (the wall engine's are queued with SI_QUEUE, like sigqueue's): true when this signal is the engine's

@@ -47,7 +47,8 @@ static int itimer_check_owned(char *why, size_t len) {
     if (getitimer(ITIMER_PROF, &now) != 0 ||
         (now.it_interval.tv_sec == armed.tv_sec && now.it_interval.tv_usec == armed.tv_usec))
         return 0;
-    snprintf(why, len, "ITIMER_PROF was re-armed by another party (interval now %lld us, ours %lld us)",
+    snprintf(why, len, "ITIMER_PROF was re-armed by another party (interval now %lld us, ours %lld us): the "
+             "samples after that follow its timer",
              (long long)now.it_interval.tv_sec * 1000000 + now.it_interval.tv_usec,
              (long long)armed.tv_sec * 1000000 + armed.tv_usec);
     return -1;

@@ -353,7 +353,7 @@ static int kernel_version(void) {
  * kernel (alluser) could overflow twice before its thread returns to user space, which the kernel warns about
  * in its log. Not when SIGTRAP has a handler other than ours (the application's or a tool's would receive our
  * samples), nor under a debugger (it would stop at every sample). Not the default: a handler for SIGTRAP
- * installed later (a native crash reporter's) receives our signals until the watch notices (leave_sigtrap),
+ * installed later (a native crash reporter's) receives our signals until signal_watch notices (perf_check_owned),
  * and may take one for a crash. */
 static const char *sigtrap_refusal(void) {
     if (!sigtrap_asked) return "features=sigtrap not given";
@@ -382,15 +382,15 @@ static const char *sigtrap_refusal(void) {
 }
 
 /* Another handler took SIGTRAP: our events' signals would reach it. Every event is opened again with F_SETSIG
- * delivery of the profiling signal (the samples of that moment are lost), and that is said. */
-static void leave_sigtrap(void) {
+ * delivery of the profiling signal (the samples of that moment are lost); 'why' says so for signal_watch. */
+static bool leave_sigtrap(char *why, size_t len) {
     size_t n = thread_count;
     int *tids = calloc(n ? n : 1, sizeof(*tids));
     size_t *positions = calloc(n ? n : 1, sizeof(*positions));
     if (!tids || !positions) {
         free(tids);
         free(positions);
-        return;   /* tried again at the next look */
+        return false;   /* tried again at the next look */
     }
     for (size_t i = 0; i < n; i++) {
         tids[i] = threads[i]->tid;
@@ -403,14 +403,22 @@ static void leave_sigtrap(void) {
     for (size_t i = 0; i < n; i++) arm_thread(tids[i]);
     free(tids);
     free(positions);
-    log_warn("perf: SIGTRAP was taken by another handler: the events signal with signal %d from now on (%zu of %zu "
-             "threads armed again)", engine_profiling_signal(), thread_count, n);
+    snprintf(why, len, "perf: SIGTRAP was taken by another handler: the events signal with signal %d from now on "
+             "(%zu of %zu threads armed again)", engine_profiling_signal(), thread_count, n);
+    return true;
+}
+
+/* signal_watch's check (every 200 ms): -1 with the reason once SIGTRAP was taken and the events moved. */
+static int perf_check_owned(char *why, size_t len) {
+    pthread_mutex_lock(&lock);
+    bool taken = running && use_sigtrap && !engine_handler_installed(SIGTRAP) && leave_sigtrap(why, len);
+    pthread_mutex_unlock(&lock);
+    return taken ? -1 : 0;
 }
 
 /* Re-arms the events whose signal was lost (see the top of this file). */
 static void watch_events(void) {
     pthread_mutex_lock(&lock);
-    if (running && use_sigtrap && !engine_handler_installed(SIGTRAP)) leave_sigtrap();
     for (size_t i = 0; running && i < thread_count; i++) {
         perf_thread *t = threads[i];
         uint32_t fired = atomic_load_explicit(&t->fired, memory_order_relaxed);
@@ -608,7 +616,7 @@ static int perf_move_signal(int signo) {
     .check = perf_check, .start = perf_start, .stop = perf_stop, .thread_start = perf_thread_start,           \
     .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames,                                 \
     .begin_kernel_frames = perf_hooks_begin_kernel_frames,                                              \
-    .after_sample = perf_hooks_after_sample, .move_signal = perf_move_signal,                                 \
+    .after_sample = perf_hooks_after_sample, .move_signal = perf_move_signal, .check_owned = perf_check_owned,  \
     /* F_SETSIG delivery: POLL_HUP when the event disabled itself (one-shot, or a limit left), else POLL_IN; */ \
     /* sigtrap delivery: SIGTRAP with TRAP_PERF (which shares POLL_HUP's number: is_own looks at both) */      \
     .own_si_codes = {POLL_IN, POLL_HUP}, .is_own = perf_hooks_is_own

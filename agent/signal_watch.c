@@ -6,7 +6,8 @@
  *   real-time signal (perf: F_SETSIG on each event; ctimer: its timers are created again), or, for an
  *   engine bound to its signal (itimer, SIGPROF only), stops sending the other party signals it did not
  *   ask for;
- * - the engine's own timer where it is process-wide (ITIMER_PROF re-armed by someone else);
+ * - what the engine checks itself (check_owned): its timer where it is process-wide (ITIMER_PROF re-armed by
+ *   someone else), SIGTRAP taken from the perf engine's sigtrap events;
  * - the sample rate against the CPU time the process used, which catches what the first two cannot see
  *   (the signal blocked, our timers deleted): far fewer samples than the interval promises is reported.
  * Each finding is warned once and noted for the profile's header (text report, HTML subtitle).
@@ -104,11 +105,13 @@ static void check_disposition(void) {
     report("%s was taken by another handler %.1f s into profiling: moved to signal %d", name, at, to);
 }
 
-static void check_timer(bool *warned) {
-    char why[192];
+/* The engine's own check (check_owned): its timer re-armed by someone else, its SIGTRAP taken. The reason
+ * says what became of the samples. */
+static void check_owned(bool *warned) {
+    char why[224];
     if (*warned || !watched->check_owned || watched->check_owned(why, sizeof(why)) == 0) return;
     *warned = true;
-    report("%s %.1f s into profiling: the samples after that follow its timer", why, seconds_in());
+    report("%.1f s into profiling, %s", seconds_in(), why);
 }
 
 typedef struct {
@@ -141,7 +144,7 @@ static bool timer_warned;
 static void watch(void) {
     safe_read_mode_check();
     check_disposition();
-    check_timer(&timer_warned);
+    check_owned(&timer_warned);
     check_rate(&rate);
 }
 

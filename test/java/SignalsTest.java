@@ -95,6 +95,9 @@ public class SignalsTest extends IntegrationTest {
         System.out.printf("  samples %d (%.0f expected); the application's SIGTRAP handler got %d (%d a second after it "
                 + "was installed)%n", samples, expected, app, appAt1s);
         check(run.err().contains("SIGTRAP was taken by another handler"), "not warned in the log: " + run.err());
+        String warning = textWarning(file);
+        check(warning.contains("SIGTRAP was taken by another handler") && warning.contains("from now on"),
+                "the header does not say: " + warning);
         check(app == appAt1s, "the application's handler still receives the profiler's SIGTRAPs");
         check(samples > expected / 2, "the profiler starved: " + samples + " samples, " + expected + " expected");
     }
