@@ -29,6 +29,10 @@ static __thread int own_tid __attribute__((tls_model("initial-exec")));
 /* The descriptor of this thread's event plus one, as a SIGTRAP handler last found it (0: not yet). */
 static __thread int own_fd_plus_one __attribute__((tls_model("initial-exec")));
 static _Atomic int highest_fd = -1;   /* the highest descriptor ever published: where a lookup by tid stops */
+static _Atomic uint64_t publishes;    /* events published so far */
+/* 'publishes' when a lookup by tid last found no event for this thread plus one (0: none failed): until another
+ * event is published, a stale SIGTRAP's three hooks need not scan the table again. */
+static __thread uint64_t own_missing_at __attribute__((tls_model("initial-exec")));
 static _Atomic int in_flight;
 static size_t page_size;
 static _Atomic uint64_t slow_handlers;   /* turns of threads counting on to one-shot */
@@ -51,6 +55,7 @@ void perf_hooks_use(perf_thread *_Atomic *table, size_t page) {
 void perf_hooks_publish(perf_thread *t) {
     for (int high = atomic_load(&highest_fd); t->fd > high && !atomic_compare_exchange_weak(&highest_fd, &high, t->fd);) {}
     atomic_store_explicit(&by_fd[t->fd], t, memory_order_release);
+    atomic_fetch_add_explicit(&publishes, 1, memory_order_release);
 }
 
 bool perf_hooks_is_own(const siginfo_t *info) {
@@ -94,6 +99,8 @@ static perf_thread *own_event(perf_thread *_Atomic *table) {
     int fd = own_fd_plus_one - 1;
     perf_thread *t = fd >= 0 ? atomic_load_explicit(&table[fd], memory_order_acquire) : NULL;
     if (t && t->tid == own_tid) return t;
+    uint64_t published = atomic_load_explicit(&publishes, memory_order_acquire);
+    if (own_missing_at == published + 1) return NULL;
     int high = atomic_load_explicit(&highest_fd, memory_order_acquire);
     for (fd = 0; fd <= high && fd < PERF_HOOKS_TABLE_MAX; fd++) {
         t = atomic_load_explicit(&table[fd], memory_order_acquire);
@@ -102,6 +109,7 @@ static perf_thread *own_event(perf_thread *_Atomic *table) {
             return t;
         }
     }
+    own_missing_at = published + 1;
     return NULL;
 }
 
