@@ -45,6 +45,7 @@
 #include "perf_hooks_init.h"
 #include "perf_sigtrap.h"
 #include "periodic.h"
+#include "proc_status.h"
 #include "sample.h"
 
 #include <dirent.h>
@@ -106,7 +107,7 @@ static int gettid_now(void) {
     return (int)syscall(SYS_gettid);
 }
 
-static int open_event(int tid, bool kernel, uint64_t sample_period) {
+static int open_event(int tid, bool kernel, bool sigtrap, uint64_t sample_period) {
     if (deny_for_test == DENY_ALL || (deny_for_test == DENY_KERNEL && kernel)) {
         errno = EACCES;
         return -1;
@@ -122,7 +123,7 @@ static int open_event(int tid, bool kernel, uint64_t sample_period) {
     a.exclude_hv = 1;
     a.wakeup_events = 1;
     a.exclude_kernel = !kernel;
-    if (use_sigtrap) {
+    if (sigtrap) {
         a.sigtrap = 1;
         a.remove_on_exec = 1;   /* the kernel asks it of sigtrap events */
         a.sig_data = PERF_SIGTRAP_COOKIE;
@@ -192,10 +193,10 @@ static void configure(const char *event, bool alluser, unsigned features) {
 static int perf_check(const prof_options *o, char *err, size_t errlen) {
     configure(o->event, o->alluser, o->features);
     int tid = gettid_now();
-    int fd = open_event(tid, want_kernel, 1000000000ULL);
+    int fd = open_event(tid, want_kernel, false, 1000000000ULL);
     if (fd < 0 && want_kernel && (errno == EACCES || errno == EPERM)) {
         /* perf_event_paranoid=2 allows user-space sampling only: still better than a timer. */
-        fd = open_event(tid, false, 1000000000ULL);
+        fd = open_event(tid, false, false, 1000000000ULL);
         if (fd >= 0) kernel_allowed = false;
     }
     if (fd < 0) {
@@ -273,7 +274,7 @@ static void arm_thread(int tid) {
                   tid, "this engine's share of RLIMIT_NOFILE (half of it) is used up");
         return;
     }
-    int fd = open_event(tid, kernel_allowed, period);
+    int fd = open_event(tid, kernel_allowed, use_sigtrap, period);
     if (fd < 0) {
         if (errno == ESRCH) return;   /* the thread ended since it was listed */
         bool limit = errno == EMFILE || errno == ENFILE;
@@ -315,6 +316,14 @@ static void release_at(const size_t *positions, size_t n) {
         destroy(threads[positions[i]]);
         threads[positions[i]] = threads[--thread_count];
     }
+}
+
+/* Releases every thread's event (the list left empty). */
+static void release_all(void) {
+    for (size_t i = 0; i < thread_count; i++) perf_hooks_unpublish(threads[i]);
+    perf_hooks_wait_idle();
+    for (size_t i = 0; i < thread_count; i++) destroy(threads[i]);
+    thread_count = 0;
 }
 
 static void release_tid(int tid) {
@@ -363,16 +372,10 @@ static const char *sigtrap_refusal(void) {
     if (sigaction(SIGTRAP, NULL, &current) != 0) return "SIGTRAP's disposition cannot be read";
     bool unhandled = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL;
     if (!unhandled && !engine_handler_installed(SIGTRAP)) return "SIGTRAP has a handler of the application's";
-    FILE *status = fopen("/proc/self/status", "r");
-    char line[128];
-    int tracer = 0;
-    while (status && fgets(line, sizeof(line), status))
-        if (sscanf(line, "TracerPid: %d", &tracer) == 1) break;
-    if (status) fclose(status);
-    if (tracer > 0) return "a debugger traces the process";
-    use_sigtrap = true;
-    int fd = open_event(gettid_now(), kernel_allowed, 1000000000ULL);
-    use_sigtrap = false;
+    char tracer[32];
+    if (proc_status_field("/proc/self/status", "TracerPid", tracer, sizeof(tracer)) && atoi(tracer) > 0)
+        return "a debugger traces the process";
+    int fd = open_event(gettid_now(), kernel_allowed, true, 1000000000ULL);
     if (fd < 0) return "this kernel has no sigtrap events (Linux 5.13 or later)";
     close(fd);
     /* Installed once per process: should someone have set SIGTRAP back to SIG_DFL since, it is not ours now. */
@@ -386,23 +389,14 @@ static const char *sigtrap_refusal(void) {
 static bool leave_sigtrap(char *why, size_t len) {
     size_t n = thread_count;
     int *tids = calloc(n ? n : 1, sizeof(*tids));
-    size_t *positions = calloc(n ? n : 1, sizeof(*positions));
-    if (!tids || !positions) {
-        free(tids);
-        free(positions);
-        return false;   /* tried again at the next look */
-    }
-    for (size_t i = 0; i < n; i++) {
-        tids[i] = threads[i]->tid;
-        positions[i] = n - 1 - i;
-    }
-    release_at(positions, n);
+    if (!tids) return false;   /* tried again at the next look */
+    for (size_t i = 0; i < n; i++) tids[i] = threads[i]->tid;
+    release_all();
     use_sigtrap = false;
     perf_hooks_allow_counting_on(counting_on() ? period : 0);
     armed_total -= n;
     for (size_t i = 0; i < n; i++) arm_thread(tids[i]);
     free(tids);
-    free(positions);
     snprintf(why, len, "perf: SIGTRAP was taken by another handler: the events signal with signal %d from now on "
              "(%zu of %zu threads armed again)", engine_profiling_signal(), thread_count, n);
     return true;
@@ -543,10 +537,7 @@ static void perf_stop(void) {
     pthread_mutex_lock(&lock);
     running = false;
     use_sigtrap = false;   /* the handler stays: a signal of an event being closed may still come */
-    for (size_t i = 0; i < thread_count; i++) perf_hooks_unpublish(threads[i]);
-    perf_hooks_wait_idle();
-    for (size_t i = 0; i < thread_count; i++) destroy(threads[i]);
-    thread_count = 0;
+    release_all();
     if (skipped_fd_limit || open_failed || without_ring)
         log_warn("perf: of %llu threads, %llu not sampled for the descriptor limit, %llu not sampled for "
                  "other perf_event_open errors, %llu sampled without kernel frames",

@@ -7,6 +7,8 @@
 #define _GNU_SOURCE
 #include "safe_file.h"
 
+#include "proc_status.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -34,16 +36,10 @@ static uint32_t random_bits(void) {
  * other threads, so it is read from /proc. */
 static mode_t final_mode(void) {
     mode_t mask = 022;
-    FILE *f = fopen("/proc/self/status", "re");
-    char line[256];
-    while (f && fgets(line, sizeof(line), f)) {
-        unsigned m;
-        if (sscanf(line, "Umask: %o", &m) == 1) {
-            mask = (mode_t)m;
-            break;
-        }
-    }
-    if (f) fclose(f);
+    char value[32];
+    unsigned m;
+    if (proc_status_field("/proc/self/status", "Umask", value, sizeof(value)) && sscanf(value, "%o", &m) == 1)
+        mask = (mode_t)m;
     return 0644 & ~mask;
 }
 

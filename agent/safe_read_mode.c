@@ -14,6 +14,7 @@
 #include "safe_read_mode.h"
 
 #include "log.h"
+#include "proc_status.h"
 #include "safe_fault.h"
 #include "safe_fault_install.h"
 #include "safe_read.h"
@@ -26,19 +27,11 @@ static bool chosen, replaced_warned;
 static int seccomp_mode;
 
 int safe_read_mode_seccomp(void) {
-    FILE *f = fopen("/proc/thread-self/status", "r");
-    if (!f) f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    int mode = -1;
-    while (fgets(line, sizeof(line), f)) {
-        if (strncmp(line, "Seccomp:", 8) == 0) {
-            mode = atoi(line + 8);
-            break;
-        }
-    }
-    fclose(f);
-    return mode;
+    char value[32];
+    if (!proc_status_field("/proc/thread-self/status", "Seccomp", value, sizeof(value)) &&
+        !proc_status_field("/proc/self/status", "Seccomp", value, sizeof(value)))
+        return -1;
+    return atoi(value);
 }
 
 const char *safe_read_mode_name(void) {

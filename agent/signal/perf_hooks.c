@@ -120,15 +120,11 @@ static perf_thread *enter(const siginfo_t *info) {
     if (!perf_hooks_is_own(info)) return NULL;
     perf_thread *_Atomic *table = atomic_load_explicit(&by_fd, memory_order_acquire);
     if (!table) return NULL;
-    if (info->si_signo == SIGTRAP) {
-        if (!own_tid) own_tid = (int)syscall(SYS_gettid);
-        return own_event(table);
-    }
+    if (!own_tid) own_tid = (int)syscall(SYS_gettid);
+    if (info->si_signo == SIGTRAP) return own_event(table);
     if (info->si_fd < 0 || info->si_fd >= PERF_HOOKS_TABLE_MAX) return NULL;
     perf_thread *t = atomic_load_explicit(&table[info->si_fd], memory_order_acquire);
-    if (!t) return NULL;
-    if (!own_tid) own_tid = (int)syscall(SYS_gettid);
-    return t->tid == own_tid ? t : NULL;
+    return t && t->tid == own_tid ? t : NULL;
 }
 
 static void leave(void) {

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "perf_sigtrap.h"
 
+#include "default_action.h"
 #include "sample.h"
 
 #include <errno.h>
@@ -40,11 +41,6 @@ void perf_sigtrap_handler(int signo, siginfo_t *info, void *ucontext) {
     /* Not ours (a breakpoint, a kill -TRAP, another tool's event): SIGTRAP had no handler before ours, so
      * the default action, as it would have been. Raised while blocked here, it acts as the handler returns. */
     int saved = errno;
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof(dfl));
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(SIGTRAP, &dfl, NULL);
-    raise(SIGTRAP);
+    default_action_raise(SIGTRAP);
     errno = saved;
 }

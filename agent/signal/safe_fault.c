@@ -16,6 +16,8 @@
 #define _GNU_SOURCE
 #include "safe_fault.h"
 
+#include "default_action.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -51,26 +53,17 @@ int safe_fault_slot(int signo) {
     return signo == SIGBUS;
 }
 
-static void restore_default(int signo) {
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof(dfl));
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(signo, &dfl, NULL);
-}
-
 static void chain(int signo, siginfo_t *info, void *ucontext) {
     const struct sigaction *prev = &safe_fault_previous[safe_fault_slot(signo)];
     if (prev->sa_flags & SA_SIGINFO) {
-        if (prev->sa_flags & SA_RESETHAND) restore_default(signo);
+        if (prev->sa_flags & SA_RESETHAND) default_action_restore(signo);
         prev->sa_sigaction(signo, info, ucontext);
     } else if (prev->sa_handler == SIG_IGN && info->si_code <= 0) {
         /* Ignored, as before: only a signal sent with kill can be. */
     } else if (prev->sa_handler == SIG_DFL || prev->sa_handler == SIG_IGN) {
-        restore_default(signo);
-        raise(signo);   /* blocked until we return; then the default action ends the process as it would have */
+        default_action_raise(signo);
     } else {
-        if (prev->sa_flags & SA_RESETHAND) restore_default(signo);
+        if (prev->sa_flags & SA_RESETHAND) default_action_restore(signo);
         prev->sa_handler(signo);
     }
 }
