@@ -171,8 +171,9 @@ static int install(int signo, const sigset_t *ours) {
     return sigaction(signo, &sa, NULL);
 }
 
+static sigset_t installed;
+
 int engine_install_handler(int signo) {
-    static sigset_t installed;
     static bool initialised;
     if (!initialised) {
         sigemptyset(&installed);
@@ -189,6 +190,11 @@ int engine_install_handler(int signo) {
             install(other, &ours);
     }
     return 0;
+}
+
+int engine_retake_handler(int signo) {
+    if (sigismember(&installed, signo) != 1) return engine_install_handler(signo);
+    return engine_handler_installed(signo) ? 0 : install(signo, &installed);
 }
 
 uint64_t engine_thread_cpu_ns(int tid) {

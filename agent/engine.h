@@ -130,6 +130,10 @@ int engine_profiling_signal(void);
 /* Installs the profiling signal handler for signo once; later calls do nothing. Returns -1 on failure. */
 int engine_install_handler(int signo);
 
+/* Installs our handler for signo again even if it was installed before and replaced since (SIGTRAP, whose
+ * guard hands it back to the application at the end of a session). Returns -1 on failure. */
+int engine_retake_handler(int signo);
+
 /* True while signo's disposition is still our profiling signal handler. */
 bool engine_handler_installed(int signo);
 

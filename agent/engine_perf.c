@@ -40,6 +40,7 @@
 #include "engine.h"
 
 #include "log.h"
+#include "native_hooks_install.h"
 #include "perf_events.h"
 #include "perf_hooks.h"
 #include "perf_hooks_init.h"
@@ -47,6 +48,7 @@
 #include "periodic.h"
 #include "proc_status.h"
 #include "sample.h"
+#include "sigtrap_guard.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -353,59 +355,79 @@ static int kernel_version(void) {
     return major * 1000 + minor;
 }
 
+/* A debugger (or strace) traces the process: it would stop at every SIGTRAP of ours. */
+static bool traced(void) {
+    char tracer[32];
+    return proc_status_field("/proc/self/status", "TracerPid", tracer, sizeof(tracer)) && atoi(tracer) > 0;
+}
+
+/* The guard down and its hooks out; the application's own SIGTRAP action, if it set one, is the real one
+ * again (logged). */
+static void lower_guard(void) {
+    if (!sigtrap_guard_up()) return;
+    if (sigtrap_guard_end(perf_sigtrap_handler))
+        log_info("perf: SIGTRAP's handler is the application's again (it set one while we sampled with SIGTRAP)");
+    native_hooks_remove(NATIVE_HOOKS_SIGNALS);
+}
+
 /* SIGTRAP delivery (perf_sigtrap.h), asked for with features=sigtrap, where it is safe: NULL, or why not.
  * Linux 6.15 or later only. Sigtrap events exist since 5.13, but until 5.19 a perf SIGTRAP arriving while the
  * thread blocks SIGTRAP (inside any of our handlers, which block each other's signals) was forced: SIGTRAP back
  * to SIG_DFL, the JVM killed; until 6.11 the signal went through the same self-interrupt (nothing saved); and
  * from 6.11 to 6.14 closing an event waited for its thread to run the pending signal work, which a thread
- * asleep in a system call may never do (fixed by "perf: Fix hang while freeing sigtrap event", 6.15). Only a time event with kernel frames: one that excludes the
- * kernel (alluser) could overflow twice before its thread returns to user space, which the kernel warns about
- * in its log. Not when SIGTRAP has a handler other than ours (the application's or a tool's would receive our
- * samples), nor under a debugger (it would stop at every sample). Not the default: a handler for SIGTRAP
- * installed later (a native crash reporter's) receives our signals until signal_watch notices (perf_check_owned),
- * and may take one for a crash. */
+ * asleep in a system call may never do (fixed by "perf: Fix hang while freeing sigtrap event", 6.15). Only a
+ * time event with kernel frames: one that excludes the kernel (alluser) could overflow twice before its thread
+ * returns to user space, which the kernel warns about in its log. Not under a debugger (it would stop at every
+ * sample). A SIGTRAP handler of the application's, installed before or during the session, is kept by the
+ * guard (sigtrap_guard.h) and receives every SIGTRAP that is not ours; once the guard is up, our handler
+ * is installed. */
 static const char *sigtrap_refusal(void) {
     if (!sigtrap_asked) return "features=sigtrap not given";
     if (kernel_version() < 6015) return "needs Linux 6.15 or later (older kernels may kill or hang the JVM with it)";
     if (!kind->time_based || !kernel_allowed) return "only for time events with kernel frames";
-    struct sigaction current;
-    if (sigaction(SIGTRAP, NULL, &current) != 0) return "SIGTRAP's disposition cannot be read";
-    bool unhandled = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL;
-    if (!unhandled && !engine_handler_installed(SIGTRAP)) return "SIGTRAP has a handler of the application's";
-    char tracer[32];
-    if (proc_status_field("/proc/self/status", "TracerPid", tracer, sizeof(tracer)) && atoi(tracer) > 0)
-        return "a debugger traces the process";
+    if (traced()) return "a debugger traces the process";
     int fd = open_event(gettid_now(), kernel_allowed, true, 1000000000ULL);
     if (fd < 0) return "this kernel has no sigtrap events (Linux 5.13 or later)";
     close(fd);
-    /* Installed once per process: should someone have set SIGTRAP back to SIG_DFL since, it is not ours now. */
-    if (engine_install_handler(SIGTRAP) != 0 || !engine_handler_installed(SIGTRAP))
-        return "SIGTRAP's handler cannot be installed (or was removed since a previous session)";
+    char err[160];
+    if (native_hooks_install(NATIVE_HOOKS_SIGNALS, false, err, sizeof(err)) < 0) return "sigaction cannot be hooked";
+    sigtrap_guard_begin(perf_sigtrap_handler);
+    if (engine_retake_handler(SIGTRAP) != 0 || !engine_handler_installed(SIGTRAP)) {
+        lower_guard();
+        return "SIGTRAP's handler cannot be installed";
+    }
     return NULL;
 }
 
-/* Another handler took SIGTRAP: our events' signals would reach it. Every event is opened again with F_SETSIG
+/* Another handler took SIGTRAP past the guard, or a debugger attached: our events' signals would reach them
+ * ('cause' says which). Every event is opened again with F_SETSIG
  * delivery of the profiling signal (the samples of that moment are lost); 'why' says so for signal_watch. */
-static bool leave_sigtrap(char *why, size_t len) {
+static bool leave_sigtrap(const char *cause, char *why, size_t len) {
     size_t n = thread_count;
     int *tids = calloc(n ? n : 1, sizeof(*tids));
     if (!tids) return false;   /* tried again at the next look */
     for (size_t i = 0; i < n; i++) tids[i] = threads[i]->tid;
     release_all();
     use_sigtrap = false;
+    lower_guard();
     perf_hooks_allow_counting_on(counting_on() ? period : 0);
     armed_total -= n;
     for (size_t i = 0; i < n; i++) arm_thread(tids[i]);
     free(tids);
-    snprintf(why, len, "perf: SIGTRAP was taken by another handler: the events signal with signal %d from now on "
-             "(%zu of %zu threads armed again)", engine_profiling_signal(), thread_count, n);
+    snprintf(why, len, "perf: %s: the events signal with signal %d from now on (%zu of %zu threads armed again)",
+             cause, engine_profiling_signal(), thread_count, n);
     return true;
 }
 
-/* signal_watch's check (every 200 ms): -1 with the reason once SIGTRAP was taken and the events moved. */
+/* signal_watch's check (every 200 ms): -1 with the reason once SIGTRAP was taken past the guard (a raw
+ * system call), or a debugger attached, and the events moved. */
 static int perf_check_owned(char *why, size_t len) {
     pthread_mutex_lock(&lock);
-    bool taken = running && use_sigtrap && !engine_handler_installed(SIGTRAP) && leave_sigtrap(why, len);
+    const char *cause = !running || !use_sigtrap             ? NULL
+                        : !engine_handler_installed(SIGTRAP) ? "SIGTRAP was taken by another handler"
+                        : traced()                           ? "a debugger attached, which stops at every SIGTRAP"
+                                                             : NULL;
+    bool taken = cause && leave_sigtrap(cause, why, len);
     pthread_mutex_unlock(&lock);
     return taken ? -1 : 0;
 }
@@ -536,8 +558,9 @@ static void perf_stop(void) {
     periodic_stop(&watch);
     pthread_mutex_lock(&lock);
     running = false;
-    use_sigtrap = false;   /* the handler stays: a signal of an event being closed may still come */
     release_all();
+    use_sigtrap = false;
+    lower_guard();   /* our handler stays unless the application set one: an event being closed may still signal */
     if (skipped_fd_limit || open_failed || without_ring)
         log_warn("perf: of %llu threads, %llu not sampled for the descriptor limit, %llu not sampled for "
                  "other perf_event_open errors, %llu sampled without kernel frames",

@@ -10,21 +10,30 @@
 #include "log.h"
 #include "native_hooks.h"
 #include "periodic.h"
+#include "sigtrap_guard.h"
 
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define WATCH_PERIOD_NS 100000000L
 
-static got_hook memory_hooks[6], lock_hooks[3];
-/* The hooks of the kinds turned on (nativemem and nativelock may run together), under 'lock', which the
- * watcher's rescans also hold so that a rescan never puts back a kind just removed. */
+/* glibc exports it (signal() under its historical name) but declares it only for XPG4.2 without POSIX 2008. */
+extern __sighandler_t bsd_signal(int signo, __sighandler_t handler);
+
+#define MAX_KIND_HOOKS 6
+
+/* Each kind's hooks; free is last in the memory list: leaving it out is 'nofree'. */
+static got_hook kind_hooks[NATIVE_HOOKS_KINDS][MAX_KIND_HOOKS];
+static size_t kind_size[NATIVE_HOOKS_KINDS];
+/* The hooks of the kinds turned on (nativemem, nativelock and the SIGTRAP guard may run together), under
+ * 'lock', which the watcher's rescans also hold so that a rescan never puts back a kind just removed. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static bool kind_on[2], free_on;
-static got_hook active[9];
+static bool kind_on[NATIVE_HOOKS_KINDS], free_on;
+static got_hook active[NATIVE_HOOKS_KINDS * MAX_KIND_HOOKS];
 static size_t active_count;
 static periodic watcher;
 static unsigned long long seen_adds;
@@ -45,20 +54,33 @@ static void resolve_real_functions(void) {
     got_hook locks[] = {{"pthread_mutex_lock", (void *)r->mutex_lock, (void *)native_hook_mutex_lock},
                         {"pthread_rwlock_rdlock", (void *)r->rwlock_rdlock, (void *)native_hook_rwlock_rdlock},
                         {"pthread_rwlock_wrlock", (void *)r->rwlock_wrlock, (void *)native_hook_rwlock_wrlock}};
-    memcpy(memory_hooks, mem, sizeof(mem));
-    memcpy(lock_hooks, locks, sizeof(locks));
+    sigtrap_guard_real *g = &sigtrap_guard_real_functions;
+    *g = (sigtrap_guard_real){sigaction, signal, bsd_signal};
+    got_hook signals[] = {{"sigaction", (void *)g->sigaction, (void *)sigtrap_guard_sigaction},
+                          {"signal", (void *)g->signal, (void *)sigtrap_guard_signal},
+                          {"bsd_signal", (void *)g->bsd_signal, (void *)sigtrap_guard_bsd_signal}};
+    memcpy(kind_hooks[NATIVE_HOOKS_MEMORY], mem, sizeof(mem));
+    memcpy(kind_hooks[NATIVE_HOOKS_LOCKS], locks, sizeof(locks));
+    memcpy(kind_hooks[NATIVE_HOOKS_SIGNALS], signals, sizeof(signals));
+    kind_size[NATIVE_HOOKS_MEMORY] = sizeof(mem) / sizeof(*mem);
+    kind_size[NATIVE_HOOKS_LOCKS] = sizeof(locks) / sizeof(*locks);
+    kind_size[NATIVE_HOOKS_SIGNALS] = sizeof(signals) / sizeof(*signals);
     done = true;
 }
 
-/* The list of hooks of the kinds on. free is last in the memory list: leaving it out is 'nofree'. Caller
- * holds 'lock'. */
+/* The list of hooks of the kinds on. Caller holds 'lock'. */
 static void rebuild_active(void) {
     active_count = 0;
-    size_t mem = free_on ? 6 : 5;
-    if (kind_on[NATIVE_HOOKS_MEMORY])
-        for (size_t i = 0; i < mem; i++) active[active_count++] = memory_hooks[i];
-    if (kind_on[NATIVE_HOOKS_LOCKS])
-        for (size_t i = 0; i < 3; i++) active[active_count++] = lock_hooks[i];
+    for (int k = 0; k < NATIVE_HOOKS_KINDS; k++) {
+        size_t n = k == NATIVE_HOOKS_MEMORY && !free_on ? kind_size[k] - 1 : kind_size[k];
+        for (size_t i = 0; kind_on[k] && i < n; i++) active[active_count++] = kind_hooks[k][i];
+    }
+}
+
+static bool any_kind_on(void) {
+    for (int k = 0; k < NATIVE_HOOKS_KINDS; k++)
+        if (kind_on[k]) return true;
+    return false;
 }
 
 /* The loader counts every object it ever added: a change means a dlopen since the last look. */
@@ -95,9 +117,10 @@ int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size
     got_patch_stats st;
     size_t hooked = got_patch_install(active, active_count, &st);
     pthread_mutex_unlock(&lock);
-    if (st.failed) log_warn("native hooks: %zu import slots could not be made writable", st.failed);
-    log_info("native hooks: %zu import slots hooked in %zu objects (%zu bound to other definitions, left alone)",
-             hooked, st.objects, st.foreign);
+    static const char *const names[NATIVE_HOOKS_KINDS] = {"native memory", "native lock", "SIGTRAP guard"};
+    if (st.failed) log_warn("%s hooks: %zu import slots could not be made writable", names[kind], st.failed);
+    log_info("%s hooks: %zu import slots hooked in %zu objects (%zu bound to other definitions, left alone)",
+             names[kind], got_patch_count_hooked(kind_hooks[kind], kind_size[kind]), st.objects, st.foreign);
     if (periodic_start(&watcher, WATCH_PERIOD_NS, watch_tick)) {
         native_hooks_remove(kind);
         snprintf(err, errlen, "native hooks: cannot start the thread that hooks libraries loaded later");
@@ -114,8 +137,8 @@ void native_hooks_remove(native_hooks_kind kind) {
     }
     kind_on[kind] = false;
     rebuild_active();
-    size_t restored = kind == NATIVE_HOOKS_MEMORY ? got_patch_restore(memory_hooks, 6) : got_patch_restore(lock_hooks, 3);
-    bool none = !kind_on[NATIVE_HOOKS_MEMORY] && !kind_on[NATIVE_HOOKS_LOCKS];
+    size_t restored = got_patch_restore(kind_hooks[kind], kind_size[kind]);
+    bool none = !any_kind_on();
     pthread_mutex_unlock(&lock);
     log_debug("native hooks: %zu import slots restored", restored);
     /* Outside the lock: a rescan waiting for it must be able to finish for the join. */
@@ -124,5 +147,7 @@ void native_hooks_remove(native_hooks_kind kind) {
 
 size_t native_hooks_count_installed(void) {
     resolve_real_functions();
-    return got_patch_count_hooked(memory_hooks, 6) + got_patch_count_hooked(lock_hooks, 3);
+    size_t hooked = 0;
+    for (int k = 0; k < NATIVE_HOOKS_KINDS; k++) hooked += got_patch_count_hooked(kind_hooks[k], kind_size[k]);
+    return hooked;
 }

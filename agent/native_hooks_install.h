@@ -1,8 +1,8 @@
 /*
- * native_hooks_install: puts the native memory and lock hooks (signal/native_hooks.h) into the import
- * tables of every loaded object (got_patch.h) at start, into objects loaded later (a thread notices a
+ * native_hooks_install: puts the native memory and lock hooks (signal/native_hooks.h), or the SIGTRAP
+ * guard's (signal/sigtrap_guard.h), into the import tables of every loaded object (got_patch.h) at start, into objects loaded later (a thread notices a
  * dlopen within 100 ms by the loader's own count of objects added), and takes them out at stop. Used by
- * the nativemem and nativelock engines; not signal-safe.
+ * the nativemem and nativelock engines and by the perf engine's SIGTRAP delivery; not signal-safe.
  */
 #ifndef LIBPROF_NATIVE_HOOKS_INSTALL_H
 #define LIBPROF_NATIVE_HOOKS_INSTALL_H
@@ -10,10 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum { NATIVE_HOOKS_MEMORY, NATIVE_HOOKS_LOCKS } native_hooks_kind;
+typedef enum { NATIVE_HOOKS_MEMORY, NATIVE_HOOKS_LOCKS, NATIVE_HOOKS_SIGNALS, NATIVE_HOOKS_KINDS } native_hooks_kind;
 
-/* Installs the hooks of 'kind' ('with_free': free too, for nativemem) beside those of the other kind if it
- * is on, and starts watching for new objects.
+/* Installs the hooks of 'kind' ('with_free': free too, for nativemem) beside those of the other kinds that
+ * are on, and starts watching for new objects.
  * Returns the number of import slots hooked, or -1 with the reason in err. */
 int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size_t errlen);
 

@@ -2,8 +2,8 @@
 #define _GNU_SOURCE
 #include "perf_sigtrap.h"
 
-#include "default_action.h"
 #include "sample.h"
+#include "sigtrap_guard.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -38,9 +38,9 @@ void perf_sigtrap_handler(int signo, siginfo_t *info, void *ucontext) {
         sample_signal_handler(signo, info, ucontext);
         return;
     }
-    /* Not ours (a breakpoint, a kill -TRAP, another tool's event): SIGTRAP had no handler before ours, so
-     * the default action, as it would have been. Raised while blocked here, it acts as the handler returns. */
+    /* Not ours (a breakpoint, a kill -TRAP, another tool's event): what the application set for SIGTRAP, the
+     * default action if nothing (sigtrap_guard). */
     int saved = errno;
-    default_action_raise(SIGTRAP);
+    sigtrap_guard_chain(signo, info, ucontext);
     errno = saved;
 }

@@ -7,11 +7,12 @@
  * the bare mechanism +4.0% CPU with F_SETSIG, +2.2% with sigtrap, +2.4% for the timer alone).
  *
  * Linux 6.15 or later only (engine_perf.c, sigtrap_refusal, says why).
- * SIGTRAP is the debugger's and the breakpoint's signal too: engine_perf uses it only where nothing handled
- * SIGTRAP before us and no debugger traces the process, and this handler passes every SIGTRAP that is not
- * one of our events' to the default action, as if we were not there (a breakpoint still ends the process
- * with its core dump). Installed by engine_install_handler(SIGTRAP), never removed: a signal of an event
- * being closed may still arrive after the session.
+ * SIGTRAP is the debugger's and the breakpoint's signal too: engine_perf uses it only where no debugger
+ * traces the process, and this handler passes every SIGTRAP that is not one of our events' to what the
+ * application set for SIGTRAP (sigtrap_guard.h: its handler, or the default action, so that a breakpoint
+ * still ends the process with its core dump). Installed by engine_install_handler(SIGTRAP); when a session
+ * ends it stays unless the application set a SIGTRAP action of its own meanwhile (sigtrap_guard_end): a
+ * signal of an event being closed may still arrive after the session.
  */
 #ifndef LIBPROF_PERF_SIGTRAP_H
 #define LIBPROF_PERF_SIGTRAP_H
@@ -29,7 +30,7 @@
 /* True for a SIGTRAP sent by one of our perf events. */
 bool perf_sigtrap_is_ours(const siginfo_t *info);
 
-/* SIGTRAP's handler: our events' signals to the sample handler, any other to the default action. */
+/* SIGTRAP's handler: our events' signals to the sample handler, any other to the application's action. */
 void perf_sigtrap_handler(int signo, siginfo_t *info, void *ucontext);
 
 #endif

@@ -4,7 +4,9 @@ import java.lang.management.ManagementFactory;
  * Burns CPU on the main thread while competing for the profiling signal (SigprofApp's natives,
  * test/native/jni/sigprof_app.c):
  * after 'delay' seconds of CPU it takes SIGPROF ("handler": its own sigaction) or SIGTRAP ("trap": its
- * handler counts SIGTRAPs in app_received), takes ITIMER_PROF
+ * handler counts SIGTRAPs in app_received, and at the end it raises 100 SIGTRAPs of its own, printed as
+ * "trap_raised=100 app_received_with_raised=<n>"; "trapraw": the same, set through a sigaction found with dlsym,
+ * past any hook of its imports), takes ITIMER_PROF
  * ("setitimer": setitimer at 1 ms, relying on whoever handles SIGPROF), sends itself SIGPROF ("raise": 1000
  * tgkill), blocks SIGPROF in its thread ("block"), or nothing ("none"). Prints READY when it starts burning, then
  * "burn_cpu_ns=<n> app_received=<n> app_received_after_1s=<n>".
@@ -23,7 +25,7 @@ public class SignalAdversary {
         SigprofApp.burn((long) (delay * 1e9));
         switch (mode) {
             case "handler" -> check(SigprofApp.install(), "sigaction");
-            case "trap" -> check(SigprofApp.installTrap(), "sigaction(SIGTRAP)");
+            case "trap", "trapraw" -> check(SigprofApp.installTrap(mode.equals("trapraw")), "sigaction(SIGTRAP)");
             case "setitimer" -> check(SigprofApp.setItimer(itimerUs), "setitimer");
             case "raise" -> SigprofApp.raiseAndCount(1000);
             case "block" -> check(SigprofApp.blockProf(), "pthread_sigmask");
@@ -36,6 +38,10 @@ public class SignalAdversary {
         SigprofApp.burn((long) ((seconds - delay - 1) * 1e9));
         System.out.println("burn_cpu_ns=" + (threads.getCurrentThreadCpuTime() - start) + " app_received="
                 + SigprofApp.raiseAndCount(0) + " app_received_after_1s=" + afterOneSecond);
+        if (mode.startsWith("trap")) {
+            long before = SigprofApp.raiseAndCount(0);
+            System.out.println("trap_raised=100 app_received_with_raised=" + (SigprofApp.raiseTrapAndCount(100) - before));
+        }
     }
 
     static void check(boolean ok, String what) {

@@ -23,7 +23,7 @@ public class SignalsTest extends IntegrationTest {
             switch (m.group(1)) {
                 case "foreign_kill" -> foreignKill(m.group(2));
                 case "late_handler" -> {
-                    if (m.group(2).equals("sigtrap")) lateTrapHandler();
+                    if (m.group(2).startsWith("sigtrap")) lateTrapHandler(m.group(2).equals("sigtrap_raw"));
                     else lateHandler(m.group(2));
                 }
                 case "late_setitimer" -> lateSetitimer(m.group(2));
@@ -78,28 +78,44 @@ public class SignalsTest extends IntegrationTest {
 
     /**
      * features=sigtrap: the perf events signal with SIGTRAP (perf_sigtrap.h). A second into profiling the
-     * application takes SIGTRAP, as a native crash reporter would: the watch notices, every event signals with
-     * the profiling signal from then on, and it is said; sampling goes on, and a second after taking it the
-     * application's handler receives nothing more (what it got before the watch looked is printed).
+     * application takes SIGTRAP, as a native crash reporter would.
+     * - Through its own import of sigaction (late_handler_sigtrap): the guard (sigtrap_guard.h) keeps the
+     *   handler as the application's action; sigaction reports it back, the events keep SIGTRAP, the handler
+     *   receives none of our signals but each of the 100 SIGTRAPs the application raises itself at the end,
+     *   and when the session ends (at exit) the handler becomes the real one, which the log says.
+     * - Past the hook (late_handler_sigtrap_raw, sigaction found with dlsym, as a runtime making the system
+     *   call would): the watch notices, every event signals with the profiling signal from then on, and it is
+     *   said; a second after taking it the handler receives nothing more (what it got before is printed).
+     * Sampling goes on in both.
      */
-    static void lateTrapHandler() throws Exception {
+    static void lateTrapHandler(boolean raw) throws Exception {
         Path file = work.resolve("late-trap.txt");
-        Run run = runAdversary("start,loglevel=info,event=cpu,features=sigtrap,interval=10ms,file=" + file, "trap", "4",
-                "1000", null);
+        Run run = runAdversary("start,loglevel=info,event=cpu,features=sigtrap,interval=10ms,file=" + file,
+                raw ? "trapraw" : "trap", "4", "1000", null);
         check(run.exit() == 0, "workload failed: " + run.err());
         checkDelivery(run, ",features=sigtrap");
         if (!sigtrapKernel()) return;   /* refused, said so: the F_SETSIG path is late_handler_cpu's */
         long samples = textSamples(file), appAt1s = number(run.out(), "app_received_after_1s=(\\d+)"),
-                app = number(run.out(), "app_received=(\\d+)");
+                app = number(run.out(), "app_received=(\\d+)"),
+                ownTraps = number(run.out(), "app_received_with_raised=(\\d+)");
         double expected = expectedSamples(run);
-        System.out.printf("  samples %d (%.0f expected); the application's SIGTRAP handler got %d (%d a second after it "
-                + "was installed)%n", samples, expected, app, appAt1s);
-        check(run.err().contains("SIGTRAP was taken by another handler"), "not warned in the log: " + run.err());
-        String warning = textWarning(file);
-        check(warning.contains("SIGTRAP was taken by another handler") && warning.contains("from now on"),
-                "the header does not say: " + warning);
-        check(app == appAt1s, "the application's handler still receives the profiler's SIGTRAPs");
+        System.out.printf("  samples %d (%.0f expected); the application's SIGTRAP handler got %d of ours (%d a second "
+                + "after it was installed), %d of its own 100%n", samples, expected, app, appAt1s, ownTraps);
+        check(ownTraps == 100, "the application's handler got " + ownTraps + " of the 100 SIGTRAPs it raised");
         check(samples > expected / 2, "the profiler starved: " + samples + " samples, " + expected + " expected");
+        String warning = textWarning(file);
+        if (raw) {
+            check(run.err().contains("SIGTRAP was taken by another handler"), "not warned in the log: " + run.err());
+            check(warning.contains("SIGTRAP was taken by another handler") && warning.contains("from now on"),
+                    "the header does not say: " + warning);
+            check(app == appAt1s, "the application's handler still receives the profiler's SIGTRAPs");
+            return;
+        }
+        check(number(run.err(), "SIGTRAP guard hooks: (\\d+) import slots hooked") > 0, "sigaction not hooked: " + run.err());
+        check(app == 0, "the application's handler received " + app + " of the profiler's SIGTRAPs");
+        check(!run.err().contains("SIGTRAP was taken") && !warning.contains("SIGTRAP was taken"),
+                "the events left SIGTRAP though the guard kept it: " + run.err());
+        check(run.err().contains("SIGTRAP's handler is the application's again"), "not handed back: " + run.err());
     }
 
     /**

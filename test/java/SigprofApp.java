@@ -7,7 +7,8 @@ import java.lang.management.ManagementFactory;
  */
 public class SigprofApp {
     static native boolean install();
-    static native boolean installTrap();       // used by SignalAdversary: SIGTRAP, counted with SIGPROF
+    static native boolean installTrap(boolean raw);   // used by SignalAdversary: SIGTRAP, counted with SIGPROF
+    static native long raiseTrapAndCount(int times);  // used by SignalAdversary
     static native long raiseAndCount(int times);
     static native boolean setItimer(int us);   // used by SignalAdversary
     static native boolean blockProf();         // used by SignalAdversary

@@ -3,6 +3,8 @@
  * signals it receives, and raises some itself. The profiler must leave its handler alone and send it
  * nothing: the count must equal the number it raised.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <jni.h>
 #include <pthread.h>
 #include <signal.h>
@@ -33,10 +35,28 @@ JNIEXPORT jboolean JNICALL Java_SigprofApp_install(JNIEnv *env, jclass cls) {
 }
 
 /* Takes SIGTRAP with a handler that counts what it receives in the same counter (SignalAdversary "trap"): as a
- * native crash reporter would, after profiling with features=sigtrap started. */
-JNIEXPORT jboolean JNICALL Java_SigprofApp_installTrap(JNIEnv *env, jclass cls) {
+ * native crash reporter would, after profiling with features=sigtrap started. With 'raw', through a pointer to
+ * sigaction looked up with dlsym rather than this library's import (which a profiler may hook), as a runtime
+ * making the system call itself would. True if it is installed and sigaction reports it back. */
+JNIEXPORT jboolean JNICALL Java_SigprofApp_installTrap(JNIEnv *env, jclass cls, jboolean raw) {
     (void)env, (void)cls;
-    return take(SIGTRAP);
+    int (*set)(int, const struct sigaction *, struct sigaction *) = sigaction;
+    if (raw) set = (int (*)(int, const struct sigaction *, struct sigaction *))dlsym(RTLD_DEFAULT, "sigaction");
+    struct sigaction sa, back;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigprof;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    return set && set(SIGTRAP, &sa, NULL) == 0 && set(SIGTRAP, NULL, &back) == 0 &&
+           !(back.sa_flags & SA_SIGINFO) && back.sa_handler == on_sigprof;
+}
+
+/* Sends this thread SIGTRAP 'times' times (as a breakpoint would reach a crash reporter's handler); returns the
+ * handler's count. */
+JNIEXPORT jlong JNICALL Java_SigprofApp_raiseTrapAndCount(JNIEnv *env, jclass cls, jint times) {
+    (void)env, (void)cls;
+    for (int i = 0; i < times; i++) raise(SIGTRAP);
+    return atomic_load(&received);
 }
 
 JNIEXPORT jlong JNICALL Java_SigprofApp_raiseAndCount(JNIEnv *env, jclass cls, jint times) {
