@@ -12,6 +12,7 @@
 #include "periodic.h"
 #include "sigtrap_guard.h"
 
+#include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
@@ -33,7 +34,11 @@ static size_t kind_size[NATIVE_HOOKS_KINDS];
  * 'lock', which the watcher's rescans also hold so that a rescan never puts back a kind just removed. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool kind_on[NATIVE_HOOKS_KINDS], free_on;
-static got_hook active[NATIVE_HOOKS_KINDS * MAX_KIND_HOOKS];
+static got_hook active[NATIVE_HOOKS_KINDS * MAX_KIND_HOOKS + 1];
+/* dlopen, hooked while any kind is on: an object it loads gets its hooks before its caller can call it. */
+static got_hook dlopen_hook;
+static void *(*real_dlopen)(const char *, int);
+static void *hook_dlopen(const char *file, int mode);
 static size_t active_count;
 static periodic watcher;
 static unsigned long long seen_adds;
@@ -65,6 +70,8 @@ static void resolve_real_functions(void) {
     kind_size[NATIVE_HOOKS_MEMORY] = sizeof(mem) / sizeof(*mem);
     kind_size[NATIVE_HOOKS_LOCKS] = sizeof(locks) / sizeof(*locks);
     kind_size[NATIVE_HOOKS_SIGNALS] = sizeof(signals) / sizeof(*signals);
+    real_dlopen = dlopen;
+    dlopen_hook = (got_hook){"dlopen", (void *)real_dlopen, (void *)hook_dlopen};
     done = true;
 }
 
@@ -75,6 +82,7 @@ static void rebuild_active(void) {
         size_t n = k == NATIVE_HOOKS_MEMORY && !free_on ? kind_size[k] - 1 : kind_size[k];
         for (size_t i = 0; kind_on[k] && i < n; i++) active[active_count++] = kind_hooks[k][i];
     }
+    if (active_count) active[active_count++] = dlopen_hook;
 }
 
 static bool any_kind_on(void) {
@@ -96,15 +104,33 @@ static unsigned long long loader_adds(void) {
     return adds;
 }
 
-static void watch_tick(void) {
+/* Hooks the objects loaded since the last look. Caller holds 'lock'. Returns the slots patched. */
+static size_t rescan(void) {
     unsigned long long adds = loader_adds();
-    if (adds == seen_adds) return;
+    if (adds == seen_adds) return 0;
     seen_adds = adds;
     got_patch_stats st;
-    pthread_mutex_lock(&lock);
     got_patch_install(active, active_count, &st);
+    return st.patched;
+}
+
+static void watch_tick(void) {
+    pthread_mutex_lock(&lock);
+    size_t patched = rescan();
     pthread_mutex_unlock(&lock);
-    if (st.patched) log_debug("native hooks: %zu import slots hooked in objects loaded since", st.patched);
+    if (patched) log_debug("native hooks: %zu import slots hooked in objects loaded since", patched);
+}
+
+/* The object is hooked before dlopen returns, so before its JNI_OnLoad or an init call right after (what
+ * its constructors did during dlopen, the watch finds). Skipped if the lock is taken: the watcher holds it
+ * for a rescan, and a dlopen called from a constructor of an object being hooked must not wait for it. */
+static void *hook_dlopen(const char *file, int mode) {
+    void *handle = real_dlopen(file, mode);
+    if (handle && pthread_mutex_trylock(&lock) == 0) {
+        rescan();
+        pthread_mutex_unlock(&lock);
+    }
+    return handle;
 }
 
 int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size_t errlen) {
@@ -139,6 +165,7 @@ void native_hooks_remove(native_hooks_kind kind) {
     rebuild_active();
     size_t restored = got_patch_restore(kind_hooks[kind], kind_size[kind]);
     bool none = !any_kind_on();
+    if (none) restored += got_patch_restore(&dlopen_hook, 1);
     pthread_mutex_unlock(&lock);
     log_debug("native hooks: %zu import slots restored", restored);
     /* Outside the lock: a rescan waiting for it must be able to finish for the join. */
@@ -149,5 +176,5 @@ size_t native_hooks_count_installed(void) {
     resolve_real_functions();
     size_t hooked = 0;
     for (int k = 0; k < NATIVE_HOOKS_KINDS; k++) hooked += got_patch_count_hooked(kind_hooks[k], kind_size[k]);
-    return hooked;
+    return hooked + got_patch_count_hooked(&dlopen_hook, 1);
 }

@@ -6,7 +6,7 @@ import java.lang.management.ManagementFactory;
  * after 'delay' seconds of CPU it takes SIGPROF ("handler": its own sigaction) or SIGTRAP ("trap": its
  * handler counts SIGTRAPs in app_received, and at the end it raises 100 SIGTRAPs of its own, printed as
  * "trap_raised=100 app_received_with_raised=<n>"; "trapraw": the same, set through a sigaction found with dlsym,
- * past any hook of its imports), takes ITIMER_PROF
+ * past any hook of its imports; both load the library just before), takes ITIMER_PROF
  * ("setitimer": setitimer at 1 ms, relying on whoever handles SIGPROF), sends itself SIGPROF ("raise": 1000
  * tgkill), blocks SIGPROF in its thread ("block"), or nothing ("none"). Prints READY when it starts burning, then
  * "burn_cpu_ns=<n> app_received=<n> app_received_after_1s=<n>".
@@ -14,8 +14,11 @@ import java.lang.management.ManagementFactory;
  */
 public class SignalAdversary {
     public static void main(String[] args) throws Exception {
-        System.load(args[0]);
         String mode = args[1];
+        /* "trap" modes load the library right before taking SIGTRAP, so that its first call of sigaction comes
+         * straight after the dlopen (a profiler hooking imports must have hooked the object by then). */
+        boolean trap = mode.startsWith("trap");
+        if (!trap) System.load(args[0]);
         double seconds = args.length > 2 ? Double.parseDouble(args[2]) : 4;
         double delay = args.length > 3 ? Double.parseDouble(args[3]) : 1;
         int itimerUs = args.length > 4 ? Integer.parseInt(args[4]) : 1000;
@@ -25,7 +28,10 @@ public class SignalAdversary {
         SigprofApp.burn((long) (delay * 1e9));
         switch (mode) {
             case "handler" -> check(SigprofApp.install(), "sigaction");
-            case "trap", "trapraw" -> check(SigprofApp.installTrap(mode.equals("trapraw")), "sigaction(SIGTRAP)");
+            case "trap", "trapraw" -> {
+                System.load(args[0]);
+                check(SigprofApp.installTrap(mode.equals("trapraw")), "sigaction(SIGTRAP)");
+            }
             case "setitimer" -> check(SigprofApp.setItimer(itimerUs), "setitimer");
             case "raise" -> SigprofApp.raiseAndCount(1000);
             case "block" -> check(SigprofApp.blockProf(), "pthread_sigmask");
