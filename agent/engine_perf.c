@@ -92,9 +92,11 @@ static const perf_event_kind *kind;
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
 /* The events signal with SIGTRAP (perf_sigtrap.h) rather than F_SETSIG's profiling signal: decided at start
- * (sigtrap_refusal), given up for good if another handler takes SIGTRAP (leave_sigtrap). Under lock. */
+ * (sigtrap_refusal), given up for the session if SIGTRAP is taken past the guard or a debugger attaches
+ * (leave_sigtrap). Under lock. */
 static bool use_sigtrap;
-static bool sigtrap_asked;         /* features=sigtrap */
+static bool sigtrap_asked;         /* features=sigtrap: a refusal is warned */
+static bool sigtrap_declined;      /* features=nosigtrap */
 static _Atomic bool period_exact;  /* a time event counting all CPU time, at the interval asked for */
 /* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
  * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
@@ -182,6 +184,7 @@ static void set_test_slow_handlers(void) {
 /* 'cpu' takes cpu-clock. */
 static void configure(const char *event, bool alluser, unsigned features) {
     sigtrap_asked = (features & PROF_FEATURE_SIGTRAP) != 0;
+    sigtrap_declined = (features & PROF_FEATURE_NOSIGTRAP) != 0;
     kind = perf_events_find(event);
     if (!kind) kind = perf_events_find("cpu-clock");
     want_kernel = !alluser;
@@ -370,7 +373,7 @@ static void lower_guard(void) {
     native_hooks_remove(NATIVE_HOOKS_SIGNALS);
 }
 
-/* SIGTRAP delivery (perf_sigtrap.h), asked for with features=sigtrap, where it is safe: NULL, or why not.
+/* SIGTRAP delivery (perf_sigtrap.h), the default unless features=nosigtrap, where it is safe: NULL, or why not.
  * Linux 6.15 or later only. Sigtrap events exist since 5.13, but until 5.19 a perf SIGTRAP arriving while the
  * thread blocks SIGTRAP (inside any of our handlers, which block each other's signals) was forced: SIGTRAP back
  * to SIG_DFL, the JVM killed; until 6.11 the signal went through the same self-interrupt (nothing saved); and
@@ -382,7 +385,7 @@ static void lower_guard(void) {
  * guard (sigtrap_guard.h) and receives every SIGTRAP that is not ours; once the guard is up, our handler
  * is installed. */
 static const char *sigtrap_refusal(void) {
-    if (!sigtrap_asked) return "features=sigtrap not given";
+    if (sigtrap_declined) return "features=nosigtrap given";
     if (kernel_version() < 6015) return "needs Linux 6.15 or later (older kernels may kill or hang the JVM with it)";
     if (!kind->time_based || !kernel_allowed) return "only for time events with kernel frames";
     if (traced()) return "a debugger traces the process";
@@ -501,6 +504,7 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     const char *no_sigtrap = sigtrap_refusal();
     use_sigtrap = no_sigtrap == NULL;
     if (sigtrap_asked && no_sigtrap) log_warn("perf: features=sigtrap not used: %s", no_sigtrap);
+    else if (no_sigtrap) log_info("perf: SIGTRAP delivery not used: %s", no_sigtrap);
     perf_hooks_take_modes();
     perf_hooks_allow_counting_on(counting_on() ? period : 0);
     set_test_slow_handlers();

@@ -151,6 +151,8 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if (k == EVENT_WALL && o->extra_intervals[k]) o->interval_ns = o->extra_intervals[k];
     }
     if (rc == 0) settle_native_events(o);   /* issue 21 */
+    if (rc == 0 && (o->features & PROF_FEATURE_SIGTRAP) && (o->features & PROF_FEATURE_NOSIGTRAP))
+        rc = errmsg_fail(err, errlen, "option 'features': sigtrap and nosigtrap conflict: give one");
     if (rc == 0 && options_loops(o) && (o->timeout_s || o->timeout_clock))
         rc = errmsg_fail(err, errlen, "options 'loop' and 'timeout' conflict: a loop runs until stopped; give one");
     /* A comma cannot be in a value (the grammar splits on it): asprof --title 'a, b' passes it as "&#44;". */

@@ -52,7 +52,8 @@ typedef enum {
 /* features=: walker features, bits of prof_options.features (the table's OPTION_CHOICE_SET row). */
 typedef enum {
     PROF_FEATURE_AGCT = 1,   /* cstack=vm takes its Java frames from AsyncGetCallTrace instead of naming them */
-    PROF_FEATURE_SIGTRAP = 2,   /* the perf engine's events signal with SIGTRAP (perf_sigtrap.h) where it is safe */
+    PROF_FEATURE_SIGTRAP = 2,   /* the perf engine's events must signal with SIGTRAP (perf_sigtrap.h): warned if not */
+    PROF_FEATURE_NOSIGTRAP = 4,   /* ... never do (F_SETSIG); without either, SIGTRAP wherever it is safe */
 } prof_feature;
 
 typedef struct prof_options {

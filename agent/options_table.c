@@ -47,6 +47,7 @@ static const options_choice format_choices[] = {
 static const options_choice feature_choices[] = {
     {"agct", PROF_FEATURE_AGCT, NULL},
     {"sigtrap", PROF_FEATURE_SIGTRAP, NULL},
+    {"nosigtrap", PROF_FEATURE_NOSIGTRAP, NULL},
     {NULL, 0, NULL},
 };
 
@@ -255,7 +256,8 @@ const options_spec options_table[] = {
     {"features", OPTION_CHOICE_SET, FIELD(features), 0, "--features", "LIST",
      "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
      "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
-     "perf events signal with SIGTRAP, cheaper on virtual machines)", "agct", NULL, NULL, NULL, NULL,
+     "perf events signal with SIGTRAP, warned where it cannot be (the default where it is safe); nosigtrap:" MORE
+     "never)", "agct", NULL, NULL, NULL, NULL,
      feature_choices, OPTION_OWN_NONE},
     {"timeout", OPTION_DURATION, FIELD(timeout_s), 0, "--timeout", "DURATION",
      "stop the profiler by itself after DURATION (start), or at a time of day (23:00)",
