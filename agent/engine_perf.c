@@ -364,12 +364,20 @@ static bool traced(void) {
     return proc_status_field("/proc/self/status", "TracerPid", tracer, sizeof(tracer)) && atoi(tracer) > 0;
 }
 
-/* The guard down and its hooks out; the application's own SIGTRAP action, if it set one, is the real one
- * again (logged). */
-static void lower_guard(void) {
-    if (!sigtrap_guard_up()) return;
-    if (sigtrap_guard_end(perf_sigtrap_handler))
-        log_info("perf: SIGTRAP's handler is the application's again (it set one while we sampled with SIGTRAP)");
+/* Our SIGTRAP handler, installed (again, if the guard of an earlier session was taken past). */
+static int install_sigtrap_handler(void) {
+    return engine_retake_handler(SIGTRAP) == 0 && engine_handler_installed(SIGTRAP) ? 0 : -1;
+}
+
+/* The session is over: the guard stays up with the hooks in place (sigtrap_guard.h says why), but objects
+ * loaded from now on are not hooked. */
+static void release_guard(void) {
+    native_hooks_release(NATIVE_HOOKS_SIGNALS);
+}
+
+/* SIGTRAP was taken past the guard: it comes down for good, its hooks out. */
+static void drop_guard(void) {
+    sigtrap_guard_end();
     native_hooks_remove(NATIVE_HOOKS_SIGNALS);
 }
 
@@ -393,10 +401,13 @@ static const char *sigtrap_refusal(void) {
     if (fd < 0) return "this kernel has no sigtrap events (Linux 5.13 or later)";
     close(fd);
     char err[160];
-    if (native_hooks_install(NATIVE_HOOKS_SIGNALS, false, err, sizeof(err)) < 0) return "sigaction cannot be hooked";
-    sigtrap_guard_begin(perf_sigtrap_handler);
-    if (engine_retake_handler(SIGTRAP) != 0 || !engine_handler_installed(SIGTRAP)) {
-        lower_guard();
+    int hooked = native_hooks_install(NATIVE_HOOKS_SIGNALS, false, err, sizeof(err));
+    if (hooked <= 0) {
+        if (hooked == 0) release_guard();
+        return hooked < 0 ? "sigaction cannot be hooked" : "no import slot of sigaction to hook";
+    }
+    if (!sigtrap_guard_begin(perf_sigtrap_handler, install_sigtrap_handler)) {
+        release_guard();
         return "SIGTRAP's handler cannot be installed";
     }
     return NULL;
@@ -412,7 +423,7 @@ static bool leave_sigtrap(const char *cause, char *why, size_t len) {
     for (size_t i = 0; i < n; i++) tids[i] = threads[i]->tid;
     release_all();
     use_sigtrap = false;
-    lower_guard();
+    drop_guard();
     perf_hooks_allow_counting_on(counting_on() ? period : 0);
     armed_total -= n;
     for (size_t i = 0; i < n; i++) arm_thread(tids[i]);
@@ -533,6 +544,8 @@ static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
     if (armed == 0) {
         snprintf(err, errlen, "perf: no thread could be armed");
         running = false;
+        if (use_sigtrap) release_guard();   /* no stop follows a failed start */
+        use_sigtrap = false;
         return -1;
     }
     if (kind->time_based) {
@@ -563,8 +576,8 @@ static void perf_stop(void) {
     pthread_mutex_lock(&lock);
     running = false;
     release_all();
+    if (use_sigtrap) release_guard();
     use_sigtrap = false;
-    lower_guard();   /* our handler stays unless the application set one: an event being closed may still signal */
     if (skipped_fd_limit || open_failed || without_ring)
         log_warn("perf: of %llu threads, %llu not sampled for the descriptor limit, %llu not sampled for "
                  "other perf_event_open errors, %llu sampled without kernel frames",

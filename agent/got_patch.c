@@ -102,6 +102,11 @@ static bool read_tables(const struct dl_phdr_info *info, object_tables *t) {
     return t->symtab && t->strtab;
 }
 
+static bool ends_with(const char *name, const char *suffix) {
+    size_t n = name ? strlen(name) : 0, k = strlen(suffix);
+    return n >= k && strcmp(name + n - k, suffix) == 0;
+}
+
 static const got_hook *hook_named(const walk_state *w, const char *name) {
     for (size_t i = 0; i < w->count; i++) {
         if (strcmp(w->hooks[i].symbol, name) == 0) return &w->hooks[i];
@@ -180,7 +185,8 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
             unsigned type = (unsigned)ELF64_R_TYPE(r->r_info), sym = (unsigned)ELF64_R_SYM(r->r_info);
             if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || sym == 0) continue;
             const got_hook *h = hook_named(w, t.strtab + t.symtab[sym].st_name);
-            if (h) visit_slot(w, &t, info->dlpi_addr + r->r_offset, h);
+            if (h && (!h->only_in || ends_with(info->dlpi_name, h->only_in)))
+                visit_slot(w, &t, info->dlpi_addr + r->r_offset, h);
         }
     }
     return 0;

@@ -20,6 +20,7 @@ typedef struct {
     const char *symbol;   /* "malloc" */
     void *real;           /* what the process resolves it to */
     void *hook;           /* what calls should reach instead */
+    const char *only_in;  /* NULL: every object; else only objects whose file name ends with it */
 } got_hook;
 
 typedef struct {

@@ -35,7 +35,11 @@ static size_t kind_size[NATIVE_HOOKS_KINDS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool kind_on[NATIVE_HOOKS_KINDS], free_on;
 static got_hook active[NATIVE_HOOKS_KINDS * MAX_KIND_HOOKS + 1];
-/* dlopen, hooked while any kind is on: an object it loads gets its hooks before its caller can call it. */
+/* dlopen, hooked in libjvm only while any kind is on: an object System.load or loadLibrary loads gets its
+ * hooks before dlopen returns, so before its JNI_OnLoad or an init call right after. Only libjvm: glibc's
+ * dlopen takes its caller's identity from its return address (whose RUNPATH is searched, where $ORIGIN
+ * points, which namespace), which through the hook is libprof's; libjvm, like libprof, has no RPATH or
+ * RUNPATH and passes absolute paths, so nothing it loads changes. */
 static got_hook dlopen_hook;
 static void *(*real_dlopen)(const char *, int);
 static void *hook_dlopen(const char *file, int mode);
@@ -50,20 +54,20 @@ static void resolve_real_functions(void) {
     *r = (native_real_functions){malloc, calloc, realloc, free, posix_memalign, aligned_alloc,
                                  pthread_mutex_lock, pthread_mutex_trylock, pthread_rwlock_rdlock,
                                  pthread_rwlock_tryrdlock, pthread_rwlock_wrlock, pthread_rwlock_trywrlock};
-    got_hook mem[] = {{"malloc", (void *)r->malloc, (void *)native_hook_malloc},
-                      {"calloc", (void *)r->calloc, (void *)native_hook_calloc},
-                      {"realloc", (void *)r->realloc, (void *)native_hook_realloc},
-                      {"posix_memalign", (void *)r->posix_memalign, (void *)native_hook_posix_memalign},
-                      {"aligned_alloc", (void *)r->aligned_alloc, (void *)native_hook_aligned_alloc},
-                      {"free", (void *)r->free, (void *)native_hook_free}};
-    got_hook locks[] = {{"pthread_mutex_lock", (void *)r->mutex_lock, (void *)native_hook_mutex_lock},
-                        {"pthread_rwlock_rdlock", (void *)r->rwlock_rdlock, (void *)native_hook_rwlock_rdlock},
-                        {"pthread_rwlock_wrlock", (void *)r->rwlock_wrlock, (void *)native_hook_rwlock_wrlock}};
+    got_hook mem[] = {{"malloc", (void *)r->malloc, (void *)native_hook_malloc, NULL},
+                      {"calloc", (void *)r->calloc, (void *)native_hook_calloc, NULL},
+                      {"realloc", (void *)r->realloc, (void *)native_hook_realloc, NULL},
+                      {"posix_memalign", (void *)r->posix_memalign, (void *)native_hook_posix_memalign, NULL},
+                      {"aligned_alloc", (void *)r->aligned_alloc, (void *)native_hook_aligned_alloc, NULL},
+                      {"free", (void *)r->free, (void *)native_hook_free, NULL}};
+    got_hook locks[] = {{"pthread_mutex_lock", (void *)r->mutex_lock, (void *)native_hook_mutex_lock, NULL},
+                        {"pthread_rwlock_rdlock", (void *)r->rwlock_rdlock, (void *)native_hook_rwlock_rdlock, NULL},
+                        {"pthread_rwlock_wrlock", (void *)r->rwlock_wrlock, (void *)native_hook_rwlock_wrlock, NULL}};
     sigtrap_guard_real *g = &sigtrap_guard_real_functions;
     *g = (sigtrap_guard_real){sigaction, signal, bsd_signal};
-    got_hook signals[] = {{"sigaction", (void *)g->sigaction, (void *)sigtrap_guard_sigaction},
-                          {"signal", (void *)g->signal, (void *)sigtrap_guard_signal},
-                          {"bsd_signal", (void *)g->bsd_signal, (void *)sigtrap_guard_bsd_signal}};
+    got_hook signals[] = {{"sigaction", (void *)g->sigaction, (void *)sigtrap_guard_sigaction, NULL},
+                          {"signal", (void *)g->signal, (void *)sigtrap_guard_signal, NULL},
+                          {"bsd_signal", (void *)g->bsd_signal, (void *)sigtrap_guard_bsd_signal, NULL}};
     memcpy(kind_hooks[NATIVE_HOOKS_MEMORY], mem, sizeof(mem));
     memcpy(kind_hooks[NATIVE_HOOKS_LOCKS], locks, sizeof(locks));
     memcpy(kind_hooks[NATIVE_HOOKS_SIGNALS], signals, sizeof(signals));
@@ -71,7 +75,8 @@ static void resolve_real_functions(void) {
     kind_size[NATIVE_HOOKS_LOCKS] = sizeof(locks) / sizeof(*locks);
     kind_size[NATIVE_HOOKS_SIGNALS] = sizeof(signals) / sizeof(*signals);
     real_dlopen = dlopen;
-    dlopen_hook = (got_hook){"dlopen", (void *)real_dlopen, (void *)hook_dlopen};
+    dlopen_hook = (got_hook){"dlopen", (void *)real_dlopen, (void *)hook_dlopen, "/libjvm.so"};
+    pthread_atfork(NULL, NULL, sigtrap_guard_after_fork);
     done = true;
 }
 
@@ -104,30 +109,37 @@ static unsigned long long loader_adds(void) {
     return adds;
 }
 
-/* Hooks the objects loaded since the last look. Caller holds 'lock'. Returns the slots patched. */
-static size_t rescan(void) {
-    unsigned long long adds = loader_adds();
-    if (adds == seen_adds) return 0;
+/* Hooks every loaded object's slots (those hooked already are left). Caller holds 'lock'. Returns the slots
+ * patched. */
+static size_t rescan(unsigned long long adds) {
     seen_adds = adds;
     got_patch_stats st;
     got_patch_install(active, active_count, &st);
     return st.patched;
 }
 
+/* The watcher rescans once the loader's count of objects has changed and then stayed the same for a whole
+ * period: the loader lists an object before relocating it, and an object being relocated must not be
+ * patched (a RELRO page made read-only again under the loader's writes). */
 static void watch_tick(void) {
+    static unsigned long long last_adds;
+    unsigned long long adds = loader_adds();
+    bool settled = adds == last_adds;
+    last_adds = adds;
+    if (!settled || adds == seen_adds) return;
     pthread_mutex_lock(&lock);
-    size_t patched = rescan();
+    size_t patched = rescan(adds);
     pthread_mutex_unlock(&lock);
     if (patched) log_debug("native hooks: %zu import slots hooked in objects loaded since", patched);
 }
 
-/* The object is hooked before dlopen returns, so before its JNI_OnLoad or an init call right after (what
- * its constructors did during dlopen, the watch finds). Skipped if the lock is taken: the watcher holds it
+/* The object dlopen returned is relocated: hooked now, before its caller can call into it (what its
+ * constructors did during dlopen, signal_watch finds). Skipped if the lock is taken: the watcher holds it
  * for a rescan, and a dlopen called from a constructor of an object being hooked must not wait for it. */
 static void *hook_dlopen(const char *file, int mode) {
     void *handle = real_dlopen(file, mode);
     if (handle && pthread_mutex_trylock(&lock) == 0) {
-        rescan();
+        rescan(loader_adds());
         pthread_mutex_unlock(&lock);
     }
     return handle;
@@ -141,18 +153,29 @@ int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size
     rebuild_active();
     seen_adds = loader_adds();
     got_patch_stats st;
-    size_t hooked = got_patch_install(active, active_count, &st);
+    got_patch_install(active, active_count, &st);
+    size_t hooked = got_patch_count_hooked(kind_hooks[kind], kind_size[kind]);
     pthread_mutex_unlock(&lock);
     static const char *const names[NATIVE_HOOKS_KINDS] = {"native memory", "native lock", "SIGTRAP guard"};
     if (st.failed) log_warn("%s hooks: %zu import slots could not be made writable", names[kind], st.failed);
     log_info("%s hooks: %zu import slots hooked in %zu objects (%zu bound to other definitions, left alone)",
-             names[kind], got_patch_count_hooked(kind_hooks[kind], kind_size[kind]), st.objects, st.foreign);
+             names[kind], hooked, st.objects, st.foreign);
     if (periodic_start(&watcher, WATCH_PERIOD_NS, watch_tick)) {
         native_hooks_remove(kind);
         snprintf(err, errlen, "native hooks: cannot start the thread that hooks libraries loaded later");
         return -1;
     }
     return (int)hooked;
+}
+
+void native_hooks_release(native_hooks_kind kind) {
+    pthread_mutex_lock(&lock);
+    kind_on[kind] = false;
+    rebuild_active();
+    bool none = !any_kind_on();
+    if (none) got_patch_restore(&dlopen_hook, 1);
+    pthread_mutex_unlock(&lock);
+    if (none) periodic_stop(&watcher);
 }
 
 void native_hooks_remove(native_hooks_kind kind) {
@@ -174,7 +197,7 @@ void native_hooks_remove(native_hooks_kind kind) {
 
 size_t native_hooks_count_installed(void) {
     resolve_real_functions();
-    size_t hooked = 0;
-    for (int k = 0; k < NATIVE_HOOKS_KINDS; k++) hooked += got_patch_count_hooked(kind_hooks[k], kind_size[k]);
-    return hooked + got_patch_count_hooked(&dlopen_hook, 1);
+    return got_patch_count_hooked(kind_hooks[NATIVE_HOOKS_MEMORY], kind_size[NATIVE_HOOKS_MEMORY]) +
+           got_patch_count_hooked(kind_hooks[NATIVE_HOOKS_LOCKS], kind_size[NATIVE_HOOKS_LOCKS]) +
+           got_patch_count_hooked(&dlopen_hook, 1);
 }

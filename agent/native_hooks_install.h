@@ -14,14 +14,18 @@ typedef enum { NATIVE_HOOKS_MEMORY, NATIVE_HOOKS_LOCKS, NATIVE_HOOKS_SIGNALS, NA
 
 /* Installs the hooks of 'kind' ('with_free': free too, for nativemem) beside those of the other kinds that
  * are on, and starts watching for new objects.
- * Returns the number of import slots hooked, or -1 with the reason in err. */
+ * Returns the number of import slots that hold a hook of 'kind', or -1 with the reason in err. */
 int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size_t errlen);
 
 /* Restores every slot hooked for 'kind', and stops watching when no kind is left. A thread inside a hook
  * finishes normally: the hook code and the real functions stay. */
 void native_hooks_remove(native_hooks_kind kind);
 
-/* Import slots of loaded objects that hold one of our hooks now (any kind). */
+/* Stops hooking objects loaded later for 'kind' but leaves its slots hooked (the SIGTRAP guard's stay for
+ * the life of the process, sigtrap_guard.h). */
+void native_hooks_release(native_hooks_kind kind);
+
+/* Import slots of loaded objects that hold a native memory or lock hook (or libjvm's dlopen hook) now. */
 size_t native_hooks_count_installed(void);
 
 #endif

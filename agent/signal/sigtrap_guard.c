@@ -3,6 +3,7 @@
 #include "sigtrap_guard.h"
 
 #include "default_action.h"
+#include "perf_sigtrap.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -13,6 +14,11 @@ sigtrap_guard_real sigtrap_guard_real_functions;
 static atomic_flag busy = ATOMIC_FLAG_INIT;
 static bool up;                     /* under 'busy' */
 static struct sigaction app;        /* the application's action, under 'busy'; zero: SIG_DFL */
+static void (*ours)(int, siginfo_t *, void *);   /* our handler, set by sigtrap_guard_begin */
+
+/* Inside the application's handler, called from ours: a handler that chains to "the previous one" and was
+ * given ours (installed past the guard) would come back here for ever. Initial-exec TLS: no allocation. */
+static __thread bool chaining __attribute__((tls_model("initial-exec")));
 
 /* Every signal is blocked while the lock is held: a handler on the same thread that called sigaction
  * could otherwise spin forever on a lock its own thread holds. */
@@ -29,19 +35,38 @@ static void unlock(const sigset_t *saved) {
     pthread_sigmask(SIG_SETMASK, saved, NULL);
 }
 
+static bool is_ours(const struct sigaction *a) {
+    return (a->sa_flags & SA_SIGINFO) && ours && a->sa_sigaction == ours;
+}
+
+/* The application's new action; our own handler handed back (a "previous handler" restored) means none. */
+static void set_app(const struct sigaction *act) {
+    app = *act;
+    if (is_ours(&app)) {
+        memset(&app, 0, sizeof(app));
+        app.sa_handler = SIG_DFL;
+    }
+}
+
 int sigtrap_guard_sigaction(int signo, const struct sigaction *act, struct sigaction *old) {
     if (signo != SIGTRAP) return sigtrap_guard_real_functions.sigaction(signo, act, old);
+    struct sigaction given, was;
+    if (act) given = *act;   /* a bad pointer faults here, as in sigaction itself, not with signals blocked */
     sigset_t saved;
     lock(&saved);
+    int rc = 0;
     if (!up) {
-        unlock(&saved);
-        return sigtrap_guard_real_functions.sigaction(signo, act, old);
+        /* Under the lock: sigtrap_guard_begin cannot come between this and the disposition it sets. */
+        rc = sigtrap_guard_real_functions.sigaction(signo, act ? &given : NULL, old ? &was : NULL);
+    } else {
+        was = app;
+        if (act) set_app(&given);
     }
-    struct sigaction was = app;
-    if (act) app = *act;
+    int saved_errno = errno;
     unlock(&saved);
-    if (old) *old = was;
-    return 0;
+    if (rc == 0 && old) *old = was;
+    errno = saved_errno;
+    return rc;
 }
 
 /* signal() and bsd_signal(): BSD semantics, as glibc gives them (the signal blocked in its handler, system
@@ -52,7 +77,7 @@ static __sighandler_t set_handler(int signo, __sighandler_t handler, __sighandle
         errno = EINVAL;
         return SIG_ERR;
     }
-    struct sigaction act;
+    struct sigaction act, was;
     memset(&act, 0, sizeof(act));
     act.sa_handler = handler;
     act.sa_flags = SA_RESTART;
@@ -60,14 +85,18 @@ static __sighandler_t set_handler(int signo, __sighandler_t handler, __sighandle
     sigaddset(&act.sa_mask, SIGTRAP);
     sigset_t saved;
     lock(&saved);
+    int rc = 0;
     if (!up) {
-        unlock(&saved);
-        return real(signo, handler);
+        rc = sigtrap_guard_real_functions.sigaction(signo, &act, &was);
+    } else {
+        was = app;
+        set_app(&act);
     }
-    __sighandler_t was = app.sa_handler;   /* sa_sigaction shares its storage: the same address either way */
-    app = act;
+    int saved_errno = errno;
     unlock(&saved);
-    return was;
+    errno = saved_errno;
+    /* sa_sigaction shares sa_handler's storage: the same address either way */
+    return rc == 0 ? was.sa_handler : SIG_ERR;
 }
 
 __sighandler_t sigtrap_guard_signal(int signo, __sighandler_t handler) {
@@ -78,30 +107,23 @@ __sighandler_t sigtrap_guard_bsd_signal(int signo, __sighandler_t handler) {
     return set_handler(signo, handler, sigtrap_guard_real_functions.bsd_signal);
 }
 
-static bool is_ours(const struct sigaction *a, void (*ours)(int, siginfo_t *, void *)) {
-    return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == ours;
-}
-
-void sigtrap_guard_begin(void (*ours)(int, siginfo_t *, void *)) {
+bool sigtrap_guard_begin(void (*handler)(int, siginfo_t *, void *), int (*install)(void)) {
     sigset_t saved;
     lock(&saved);
+    ours = handler;
     struct sigaction now;
-    if (sigtrap_guard_real_functions.sigaction(SIGTRAP, NULL, &now) == 0 && !is_ours(&now, ours)) app = now;
-    up = true;
+    if (sigtrap_guard_real_functions.sigaction(SIGTRAP, NULL, &now) == 0 && !is_ours(&now)) set_app(&now);
+    bool installed = install() == 0;
+    if (installed) up = true;
     unlock(&saved);
+    return installed;
 }
 
-bool sigtrap_guard_end(void (*ours)(int, siginfo_t *, void *)) {
+void sigtrap_guard_end(void) {
     sigset_t saved;
     lock(&saved);
-    bool handed = false;
-    struct sigaction now;
-    if (up && sigtrap_guard_real_functions.sigaction(SIGTRAP, NULL, &now) == 0 && is_ours(&now, ours) &&
-        !(!(app.sa_flags & SA_SIGINFO) && app.sa_handler == SIG_DFL))
-        handed = sigtrap_guard_real_functions.sigaction(SIGTRAP, &app, NULL) == 0;
     up = false;
     unlock(&saved);
-    return handed;
 }
 
 bool sigtrap_guard_up(void) {
@@ -110,6 +132,10 @@ bool sigtrap_guard_up(void) {
     bool u = up;
     unlock(&saved);
     return u;
+}
+
+void sigtrap_guard_after_fork(void) {
+    atomic_flag_clear_explicit(&busy, memory_order_release);
 }
 
 void sigtrap_guard_chain(int signo, siginfo_t *info, void *ucontext) {
@@ -121,17 +147,24 @@ void sigtrap_guard_chain(int signo, siginfo_t *info, void *ucontext) {
         app.sa_handler = SIG_DFL;
     }
     unlock(&saved);
-    if (!(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_IGN) return;
-    if (!(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL) {
+    bool dfl = !(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL;
+    /* Ignored: a SIGTRAP sent by someone is dropped, but the kernel forces a trap of the code itself (int3, a
+     * single step) to the default action. */
+    bool trap = info && info->si_code > 0 && info->si_code != TRAP_PERF;
+    if (!(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_IGN && !trap) return;
+    if (dfl || chaining || (!(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_IGN)) {
         /* Blocked while this handler runs, the raised SIGTRAP acts as it returns: the process ends with its
-         * core dump, as without us. */
+         * core dump, as without us (or as a handler that chained back to ours would have had it). */
         default_action_raise(signo);
         return;
     }
-    /* The handler's own mask on top of ours (SIGTRAP stays blocked in it, even with SA_NODEFER). */
+    /* The handler's own mask on top of ours (SIGTRAP stays blocked in it, even with SA_NODEFER; it runs on
+     * the stack ours runs on). */
     sigset_t before;
     pthread_sigmask(SIG_BLOCK, &a.sa_mask, &before);
+    chaining = true;
     if (a.sa_flags & SA_SIGINFO) a.sa_sigaction(signo, info, ucontext);
     else a.sa_handler(signo);
+    chaining = false;
     pthread_sigmask(SIG_SETMASK, &before, NULL);
 }

@@ -5,13 +5,17 @@
  * SIGTRAP reads and sets "the application's action" kept here instead of the process's disposition, which
  * stays our handler. Every SIGTRAP that is not one of our events' (a breakpoint, a kill -TRAP, another
  * tool's event) then gets that action: the application's handler with its mask and flags, SIG_IGN, or the
- * default action. A query answers what the caller set (never our handler, so a handler that chains to "the
- * previous one" never chains back to ours). When the guard comes down the application's action becomes
- * the real disposition again (sigtrap_guard_end).
+ * default action. A query answers what the caller set, never our handler (set back, it means SIG_DFL); a
+ * handler that chains back to ours anyway (one installed past the guard) gets the default action then, not
+ * a loop. Once raised, the guard stays up for the life of the process, sessions or not (the hooks stay in
+ * the slots patched): a signal of an event closed at the end of a session may still come, later, to a
+ * thread that was asleep in a system call, and must not reach the application's handler.
  *
- * What it cannot see: a disposition set by a raw rt_sigaction system call (a Go runtime), from libc itself,
- * or by an object loaded less than 100 ms ago; signal_watch finds those (engine_perf's check_owned) and the
- * events go back to F_SETSIG.
+ * What it cannot see: a disposition set by a raw rt_sigaction system call (a Go runtime), by libc itself
+ * (sigset, sysv_signal), or by an object loaded less than 100-200 ms ago other than through the JVM's
+ * System.load (libjvm's dlopen is hooked: such an object is hooked before dlopen returns); signal_watch
+ * finds those (engine_perf's check_owned), the events go back to F_SETSIG and the guard comes down
+ * (sigtrap_guard_end).
  *
  * The hooks may run on any thread, in a signal handler (sigaction is async-signal-safe) and after the
  * session: the state is under a spin lock held with every signal blocked, for a few instructions.
@@ -35,13 +39,16 @@ int sigtrap_guard_sigaction(int signo, const struct sigaction *act, struct sigac
 __sighandler_t sigtrap_guard_signal(int signo, __sighandler_t handler);
 __sighandler_t sigtrap_guard_bsd_signal(int signo, __sighandler_t handler);
 
-/* Raises the guard: SIGTRAP's disposition now (unless it is 'ours', left by an earlier session) becomes the
- * application's action; the caller installs 'ours' right after. */
-void sigtrap_guard_begin(void (*ours)(int, siginfo_t *, void *));
+/* Raises the guard: SIGTRAP's disposition now (unless it is 'handler', ours, left by an earlier session)
+ * becomes the application's action, and 'install' installs ours, both under the guard's lock (no hooked call
+ * comes between). False if 'install' failed (the guard stays as it was). */
+bool sigtrap_guard_begin(void (*handler)(int, siginfo_t *, void *), int (*install)(void));
 
-/* Lowers the guard. If the disposition is still 'ours' and the application set an action of its own, that
- * action is installed for real. Returns true if it was (our handler no longer receives SIGTRAP). */
-bool sigtrap_guard_end(void (*ours)(int, siginfo_t *, void *));
+/* Lowers the guard for good: SIGTRAP was taken past it (its hooks then pass every call through). */
+void sigtrap_guard_end(void);
+
+/* In a child after fork: the lock may have been held by a thread that the child does not have. */
+void sigtrap_guard_after_fork(void);
 
 /* True while the guard is up (for the log and tests). */
 bool sigtrap_guard_up(void);

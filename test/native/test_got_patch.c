@@ -26,7 +26,7 @@ static void test_patch_and_restore(void **state) {
     assert_non_null(lib);
     void (*site_a)(void) = (void (*)(void))dlsym(lib, "nativemem_site_a");
     assert_non_null(site_a);
-    got_hook hooks[] = {{"malloc", (void *)malloc, (void *)counting_malloc}};
+    got_hook hooks[] = {{"malloc", (void *)malloc, (void *)counting_malloc, NULL}};
 
     site_a();
     assert_int_equal(hook_calls, 0);
@@ -58,7 +58,7 @@ static void test_foreign_binding_left_alone(void **state) {
     void *lib = dlopen(TEST_NATIVEMEM_LIB, RTLD_NOW);
     assert_non_null(lib);
     void (*site_a)(void) = (void (*)(void))dlsym(lib, "nativemem_site_a");
-    got_hook elsewhere[] = {{"malloc", (void *)&hook_calls, (void *)counting_malloc}};
+    got_hook elsewhere[] = {{"malloc", (void *)&hook_calls, (void *)counting_malloc, NULL}};
     got_patch_stats st;
     int before = hook_calls;
     got_patch_install(elsewhere, 1, &st);
