@@ -64,10 +64,12 @@ static void resolve_real_functions(void) {
                         {"pthread_rwlock_rdlock", (void *)r->rwlock_rdlock, (void *)native_hook_rwlock_rdlock, NULL},
                         {"pthread_rwlock_wrlock", (void *)r->rwlock_wrlock, (void *)native_hook_rwlock_wrlock, NULL}};
     sigtrap_guard_real *g = &sigtrap_guard_real_functions;
-    *g = (sigtrap_guard_real){sigaction, signal, bsd_signal};
+    *g = (sigtrap_guard_real){sigaction, signal, bsd_signal, __sysv_signal};
     got_hook signals[] = {{"sigaction", (void *)g->sigaction, (void *)sigtrap_guard_sigaction, NULL},
                           {"signal", (void *)g->signal, (void *)sigtrap_guard_signal, NULL},
-                          {"bsd_signal", (void *)g->bsd_signal, (void *)sigtrap_guard_bsd_signal, NULL}};
+                          {"bsd_signal", (void *)g->bsd_signal, (void *)sigtrap_guard_bsd_signal, NULL},
+                          {"__sysv_signal", (void *)g->sysv_signal, (void *)sigtrap_guard_sysv_signal, NULL},
+                          {"sysv_signal", (void *)g->sysv_signal, (void *)sigtrap_guard_sysv_signal, NULL}};
     memcpy(kind_hooks[NATIVE_HOOKS_MEMORY], mem, sizeof(mem));
     memcpy(kind_hooks[NATIVE_HOOKS_LOCKS], locks, sizeof(locks));
     memcpy(kind_hooks[NATIVE_HOOKS_SIGNALS], signals, sizeof(signals));

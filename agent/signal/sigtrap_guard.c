@@ -69,9 +69,9 @@ int sigtrap_guard_sigaction(int signo, const struct sigaction *act, struct sigac
     return rc;
 }
 
-/* signal() and bsd_signal(): BSD semantics, as glibc gives them (the signal blocked in its handler, system
- * calls restarted). */
-static __sighandler_t set_handler(int signo, __sighandler_t handler, __sighandler_t (*real)(int, __sighandler_t)) {
+/* signal() and its variants: 'flags' and, with 'block_self', the signal blocked in its handler. */
+static __sighandler_t set_handler(int signo, __sighandler_t handler, __sighandler_t (*real)(int, __sighandler_t),
+                                  int flags, bool block_self) {
     if (signo != SIGTRAP) return real(signo, handler);
     if (handler == SIG_ERR) {
         errno = EINVAL;
@@ -80,9 +80,9 @@ static __sighandler_t set_handler(int signo, __sighandler_t handler, __sighandle
     struct sigaction act, was;
     memset(&act, 0, sizeof(act));
     act.sa_handler = handler;
-    act.sa_flags = SA_RESTART;
+    act.sa_flags = flags;
     sigemptyset(&act.sa_mask);
-    sigaddset(&act.sa_mask, SIGTRAP);
+    if (block_self) sigaddset(&act.sa_mask, SIGTRAP);
     sigset_t saved;
     lock(&saved);
     int rc = 0;
@@ -99,12 +99,20 @@ static __sighandler_t set_handler(int signo, __sighandler_t handler, __sighandle
     return rc == 0 ? was.sa_handler : SIG_ERR;
 }
 
+/* BSD semantics, as glibc's signal() and bsd_signal() give them (blocked in its handler, system calls
+ * restarted). */
 __sighandler_t sigtrap_guard_signal(int signo, __sighandler_t handler) {
-    return set_handler(signo, handler, sigtrap_guard_real_functions.signal);
+    return set_handler(signo, handler, sigtrap_guard_real_functions.signal, SA_RESTART, true);
 }
 
 __sighandler_t sigtrap_guard_bsd_signal(int signo, __sighandler_t handler) {
-    return set_handler(signo, handler, sigtrap_guard_real_functions.bsd_signal);
+    return set_handler(signo, handler, sigtrap_guard_real_functions.bsd_signal, SA_RESTART, true);
+}
+
+/* System V semantics (what signal() is in strict ISO C builds): reset to SIG_DFL at delivery, not blocked in
+ * its handler, system calls interrupted. */
+__sighandler_t sigtrap_guard_sysv_signal(int signo, __sighandler_t handler) {
+    return set_handler(signo, handler, sigtrap_guard_real_functions.sysv_signal, SA_RESETHAND | SA_NODEFER, false);
 }
 
 bool sigtrap_guard_begin(void (*handler)(int, siginfo_t *, void *), int (*install)(void)) {

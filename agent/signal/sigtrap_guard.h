@@ -3,7 +3,8 @@
  * without taking it from anyone. sigaction, signal and bsd_signal are hooked in the import tables of the
  * loaded objects (native_hooks_install.c, kind NATIVE_HOOKS_SIGNALS): while the guard is up, a call about
  * SIGTRAP reads and sets "the application's action" kept here instead of the process's disposition, which
- * stays our handler. Every SIGTRAP that is not one of our events' (a breakpoint, a kill -TRAP, another
+ * stays our handler (__sysv_signal and sysv_signal, what signal() becomes in strict ISO C builds, too).
+ * Every SIGTRAP that is not one of our events' (a breakpoint, a kill -TRAP, another
  * tool's event) then gets that action: the application's handler with its mask and flags, SIG_IGN, or the
  * default action. A query answers what the caller set, never our handler (set back, it means SIG_DFL); a
  * handler that chains back to ours anyway (one installed past the guard) gets the default action then, not
@@ -12,7 +13,7 @@
  * thread that was asleep in a system call, and must not reach the application's handler.
  *
  * What it cannot see: a disposition set by a raw rt_sigaction system call (a Go runtime), by libc itself
- * (sigset, sysv_signal), or by an object loaded less than 100-200 ms ago other than through the JVM's
+ * (sigset, ssignal), or by an object loaded less than 100-200 ms ago other than through the JVM's
  * System.load (libjvm's dlopen is hooked: such an object is hooked before dlopen returns); signal_watch
  * finds those (engine_perf's check_owned), the events go back to F_SETSIG and the guard comes down
  * (sigtrap_guard_end).
@@ -32,12 +33,14 @@ typedef struct {
     int (*sigaction)(int, const struct sigaction *, struct sigaction *);
     __sighandler_t (*signal)(int, __sighandler_t);
     __sighandler_t (*bsd_signal)(int, __sighandler_t);
+    __sighandler_t (*sysv_signal)(int, __sighandler_t);
 } sigtrap_guard_real;
 extern sigtrap_guard_real sigtrap_guard_real_functions;
 
 int sigtrap_guard_sigaction(int signo, const struct sigaction *act, struct sigaction *old);
 __sighandler_t sigtrap_guard_signal(int signo, __sighandler_t handler);
 __sighandler_t sigtrap_guard_bsd_signal(int signo, __sighandler_t handler);
+__sighandler_t sigtrap_guard_sysv_signal(int signo, __sighandler_t handler);   /* sysv_signal, __sysv_signal */
 
 /* Raises the guard: SIGTRAP's disposition now (unless it is 'handler', ours, left by an earlier session)
  * becomes the application's action, and 'install' installs ours, both under the guard's lock (no hooked call

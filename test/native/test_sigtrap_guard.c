@@ -69,7 +69,7 @@ static bool real_is_ours(void) {
 
 static int setup(void **state) {
     (void)state;
-    sigtrap_guard_real_functions = (sigtrap_guard_real){sigaction, signal, signal};
+    sigtrap_guard_real_functions = (sigtrap_guard_real){sigaction, signal, signal, __sysv_signal};
     struct sigaction dfl = action(SIG_DFL, NULL, 0);
     sigaction(SIGTRAP, &dfl, NULL);
     return 0;
@@ -90,6 +90,12 @@ static void up_keeps_the_disposition_and_answers_the_applications_action(void **
     assert_true(real_is_ours());
     assert_ptr_equal((void *)sigtrap_guard_signal(SIGTRAP, app_handler), (void *)app_siginfo_handler);
     assert_ptr_equal(sigtrap_guard_signal(SIGTRAP, SIG_IGN), app_handler);
+    assert_true(real_is_ours());
+    /* System V's signal(): reset at delivery, not blocked in its handler. */
+    assert_ptr_equal(sigtrap_guard_sysv_signal(SIGTRAP, app_handler), SIG_IGN);
+    assert_int_equal(sigtrap_guard_sigaction(SIGTRAP, NULL, &old), 0);
+    assert_true((old.sa_flags & (SA_RESETHAND | SA_NODEFER)) == (SA_RESETHAND | SA_NODEFER));
+    assert_false(sigismember(&old.sa_mask, SIGTRAP));
     assert_true(real_is_ours());
     /* Another signal is not the guard's: it reaches the real sigaction. */
     struct sigaction usr = action(app_handler, NULL, 0), back;
