@@ -416,14 +416,16 @@ static const char *sigtrap_refusal(void) {
 /* Another handler took SIGTRAP past the guard, or a debugger attached: our events' signals would reach them
  * ('cause' says which). Every event is opened again with F_SETSIG
  * delivery of the profiling signal (the samples of that moment are lost); 'why' says so for signal_watch. */
-static bool leave_sigtrap(const char *cause, char *why, size_t len) {
+static bool leave_sigtrap(const char *cause, bool taken, char *why, size_t len) {
     size_t n = thread_count;
     int *tids = calloc(n ? n : 1, sizeof(*tids));
     if (!tids) return false;   /* tried again at the next look */
     for (size_t i = 0; i < n; i++) tids[i] = threads[i]->tid;
     release_all();
     use_sigtrap = false;
-    drop_guard();
+    /* Taken: the guard comes down. A debugger: our handler keeps SIGTRAP, and the guard with it. */
+    if (taken) drop_guard();
+    else release_guard();
     perf_hooks_allow_counting_on(counting_on() ? period : 0);
     armed_total -= n;
     for (size_t i = 0; i < n; i++) arm_thread(tids[i]);
@@ -437,13 +439,13 @@ static bool leave_sigtrap(const char *cause, char *why, size_t len) {
  * system call), or a debugger attached, and the events moved. */
 static int perf_check_owned(char *why, size_t len) {
     pthread_mutex_lock(&lock);
-    const char *cause = !running || !use_sigtrap             ? NULL
-                        : !engine_handler_installed(SIGTRAP) ? "SIGTRAP was taken by another handler"
-                        : traced()                           ? "a debugger attached, which stops at every SIGTRAP"
+    bool taken = running && use_sigtrap && !engine_handler_installed(SIGTRAP);
+    const char *cause = taken                                 ? "SIGTRAP was taken by another handler"
+                        : running && use_sigtrap && traced() ? "a debugger attached, which stops at every SIGTRAP"
                                                              : NULL;
-    bool taken = cause && leave_sigtrap(cause, why, len);
+    bool left = cause && leave_sigtrap(cause, taken, why, len);
     pthread_mutex_unlock(&lock);
-    return taken ? -1 : 0;
+    return left ? -1 : 0;
 }
 
 /* Re-arms the events whose signal was lost (see the top of this file). */

@@ -136,11 +136,13 @@ static void watch_tick(void) {
 }
 
 /* The object dlopen returned is relocated: hooked now, before its caller can call into it (what its
- * constructors did during dlopen, signal_watch finds). Skipped if the lock is taken: the watcher holds it
- * for a rescan, and a dlopen called from a constructor of an object being hooked must not wait for it. */
+ * constructors did during dlopen, signal_watch finds). Waiting for the lock is safe: whoever holds it
+ * (the watcher, an install) needs only the loader's write lock, which no thread holds after its dlopen
+ * returned, even one nested in another object's constructor (that one holds the load lock). */
 static void *hook_dlopen(const char *file, int mode) {
     void *handle = real_dlopen(file, mode);
-    if (handle && pthread_mutex_trylock(&lock) == 0) {
+    if (handle) {
+        pthread_mutex_lock(&lock);
         rescan(loader_adds());
         pthread_mutex_unlock(&lock);
     }

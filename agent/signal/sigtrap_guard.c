@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 sigtrap_guard_real sigtrap_guard_real_functions;
@@ -16,9 +17,16 @@ static bool up;                     /* under 'busy' */
 static struct sigaction app;        /* the application's action, under 'busy'; zero: SIG_DFL */
 static void (*ours)(int, siginfo_t *, void *);   /* our handler, set by sigtrap_guard_begin */
 
-/* Inside the application's handler, called from ours: a handler that chains to "the previous one" and was
- * given ours (installed past the guard) would come back here for ever. Initial-exec TLS: no allocation. */
-static __thread bool chaining __attribute__((tls_model("initial-exec")));
+static bool armed;                  /* our handler installed since the guard went up, under 'busy' */
+
+/* Inside the application's handler, called from ours, on this thread: the siginfo it was given and our
+ * chaining frame. A handler that chains to "the previous one" and was given ours (installed past the guard)
+ * calls ours again with that siginfo from deeper in the stack; that would go on for ever. A new SIGTRAP has a
+ * siginfo of its own, so a handler left by siglongjmp does not leave the thread marked. Initial-exec TLS. */
+static __thread struct {
+    const siginfo_t *info;
+    uintptr_t frame;
+} chaining __attribute__((tls_model("initial-exec")));
 
 /* Every signal is blocked while the lock is held: a handler on the same thread that called sigaction
  * could otherwise spin forever on a lock its own thread holds. */
@@ -39,6 +47,15 @@ static bool is_ours(const struct sigaction *a) {
     return (a->sa_flags & SA_SIGINFO) && ours && a->sa_sigaction == ours;
 }
 
+/* Under 'busy': the guard keeps SIGTRAP only while the disposition is ours. Someone who set it past the
+ * hooks (between sessions nothing watches) owns it: from then on every call goes to the real sigaction. */
+static bool guarding(void) {
+    struct sigaction now;
+    if (up && armed && sigtrap_guard_real_functions.sigaction(SIGTRAP, NULL, &now) == 0 && !is_ours(&now))
+        up = false;
+    return up;
+}
+
 /* The application's new action; our own handler handed back (a "previous handler" restored) means none. */
 static void set_app(const struct sigaction *act) {
     app = *act;
@@ -55,7 +72,7 @@ int sigtrap_guard_sigaction(int signo, const struct sigaction *act, struct sigac
     sigset_t saved;
     lock(&saved);
     int rc = 0;
-    if (!up) {
+    if (!guarding()) {
         /* Under the lock: sigtrap_guard_begin cannot come between this and the disposition it sets. */
         rc = sigtrap_guard_real_functions.sigaction(signo, act ? &given : NULL, old ? &was : NULL);
     } else {
@@ -86,7 +103,7 @@ static __sighandler_t set_handler(int signo, __sighandler_t handler, __sighandle
     sigset_t saved;
     lock(&saved);
     int rc = 0;
-    if (!up) {
+    if (!guarding()) {
         rc = sigtrap_guard_real_functions.sigaction(signo, &act, &was);
     } else {
         was = app;
@@ -121,8 +138,15 @@ bool sigtrap_guard_begin(void (*handler)(int, siginfo_t *, void *), int (*instal
     ours = handler;
     struct sigaction now;
     if (sigtrap_guard_real_functions.sigaction(SIGTRAP, NULL, &now) == 0 && !is_ours(&now)) set_app(&now);
+    up = true;     /* from here a hooked call sets the application's action, not the disposition */
+    armed = false;
+    unlock(&saved);
+    /* Outside the lock: installing ours may reinstall our other handlers, through a sigaction that may take
+     * a lock of its own (libjsig's), which must not be waited for with every signal blocked. */
     bool installed = install() == 0;
-    if (installed) up = true;
+    lock(&saved);
+    armed = installed;
+    if (!installed) up = false;   /* the disposition is still the one read above: the application's */
     unlock(&saved);
     return installed;
 }
@@ -155,12 +179,14 @@ void sigtrap_guard_chain(int signo, siginfo_t *info, void *ucontext) {
         app.sa_handler = SIG_DFL;
     }
     unlock(&saved);
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    bool nested = chaining.info == info && chaining.frame && here < chaining.frame;
     bool dfl = !(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL;
     /* Ignored: a SIGTRAP sent by someone is dropped, but the kernel forces a trap of the code itself (int3, a
      * single step) to the default action. */
     bool trap = info && info->si_code > 0 && info->si_code != TRAP_PERF;
     if (!(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_IGN && !trap) return;
-    if (dfl || chaining || (!(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_IGN)) {
+    if (dfl || nested || (!(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_IGN)) {
         /* Blocked while this handler runs, the raised SIGTRAP acts as it returns: the process ends with its
          * core dump, as without us (or as a handler that chained back to ours would have had it). */
         default_action_raise(signo);
@@ -170,9 +196,11 @@ void sigtrap_guard_chain(int signo, siginfo_t *info, void *ucontext) {
      * the stack ours runs on). */
     sigset_t before;
     pthread_sigmask(SIG_BLOCK, &a.sa_mask, &before);
-    chaining = true;
+    typeof(chaining) outer = chaining;
+    chaining.info = info;
+    chaining.frame = here;
     if (a.sa_flags & SA_SIGINFO) a.sa_sigaction(signo, info, ucontext);
     else a.sa_handler(signo);
-    chaining = false;
+    chaining = outer;
     pthread_sigmask(SIG_SETMASK, &before, NULL);
 }

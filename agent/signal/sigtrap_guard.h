@@ -43,11 +43,13 @@ __sighandler_t sigtrap_guard_bsd_signal(int signo, __sighandler_t handler);
 __sighandler_t sigtrap_guard_sysv_signal(int signo, __sighandler_t handler);   /* sysv_signal, __sysv_signal */
 
 /* Raises the guard: SIGTRAP's disposition now (unless it is 'handler', ours, left by an earlier session)
- * becomes the application's action, and 'install' installs ours, both under the guard's lock (no hooked call
- * comes between). False if 'install' failed (the guard stays as it was). */
+ * becomes the application's action under the guard's lock (a hooked call from then on sets that action, not
+ * the disposition), then 'install' installs ours, outside it. False if 'install' failed (the guard is down).
+ * While up, a hooked call that finds the disposition no longer ours (set past the hooks) takes the guard down
+ * and goes to the real function. */
 bool sigtrap_guard_begin(void (*handler)(int, siginfo_t *, void *), int (*install)(void));
 
-/* Lowers the guard for good: SIGTRAP was taken past it (its hooks then pass every call through). */
+/* Lowers the guard: SIGTRAP was taken past it (its hooks then pass every call through). */
 void sigtrap_guard_end(void);
 
 /* In a child after fork: the lock may have been held by a thread that the child does not have. */

@@ -3,7 +3,9 @@
  * is up the process's disposition stays ours, a call about SIGTRAP sets and reads the application's action,
  * and a SIGTRAP that is not ours reaches that action (its handler, SIG_IGN, or the default action, which ends
  * the process with SIGTRAP); our own handler set back means SIG_DFL, and a handler that chains back to ours
- * ends with the default action instead of a loop. Down, every call passes through to the real sigaction.
+ * ends with the default action instead of a loop, while one left by siglongjmp leaves nothing behind. A
+ * disposition set past the hooks brings the guard down at the next hooked call. Down, every call passes
+ * through to the real sigaction.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -50,6 +52,15 @@ static void app_siginfo_handler(int signo, siginfo_t *info, void *uc) {
 static void chains_back(int signo, siginfo_t *info, void *uc) {
     app_calls++;
     fake_ours(signo, info, uc);
+}
+
+static sigjmp_buf back;
+
+/* A handler that leaves by siglongjmp, never returning to ours. */
+static void jumps_out(int signo) {
+    (void)signo;
+    app_calls++;
+    siglongjmp(back, 1);
 }
 
 static struct sigaction action(void (*handler)(int), void (*siginfo)(int, siginfo_t *, void *), int flags) {
@@ -164,6 +175,32 @@ static void default_and_chaining_back_end_with_sigtrap(void **state) {
     assert_ptr_equal(now.sa_handler, SIG_DFL);
 }
 
+static void a_handler_left_by_siglongjmp_leaves_no_mark(void **state) {
+    (void)state;
+    struct sigaction jumper = action(jumps_out, NULL, 0);
+    sigtrap_guard_sigaction(SIGTRAP, &jumper, NULL);
+    app_calls = 0;
+    for (int i = 0; i < 3; i++) {
+        if (sigsetjmp(back, 1) == 0) raise(SIGTRAP);
+    }
+    assert_int_equal(app_calls, 3);   /* not the default action at the second */
+}
+
+static void taken_past_the_hooks_brings_the_guard_down(void **state) {
+    (void)state;
+    struct sigaction past = action(app_handler, NULL, 0), now;
+    assert_int_equal(sigaction(SIGTRAP, &past, NULL), 0);   /* a raw call, past the hooks */
+    assert_true(sigtrap_guard_up());
+    assert_int_equal(sigtrap_guard_sigaction(SIGTRAP, NULL, &now), 0);
+    assert_ptr_equal(now.sa_handler, app_handler);   /* the real one from now on */
+    assert_false(sigtrap_guard_up());
+    /* Up again (a new session): that handler becomes the application's action. */
+    assert_true(sigtrap_guard_begin(fake_ours, install_fake_ours));
+    assert_true(real_is_ours());
+    assert_int_equal(sigtrap_guard_sigaction(SIGTRAP, NULL, &now), 0);
+    assert_ptr_equal(now.sa_handler, app_handler);
+}
+
 static void down_passes_every_call_through(void **state) {
     (void)state;
     sigtrap_guard_end();
@@ -182,6 +219,8 @@ int main(void) {
         cmocka_unit_test(up_keeps_the_disposition_and_answers_the_applications_action),
         cmocka_unit_test(a_sigtrap_not_ours_reaches_the_applications_action),
         cmocka_unit_test(default_and_chaining_back_end_with_sigtrap),
+        cmocka_unit_test(a_handler_left_by_siglongjmp_leaves_no_mark),
+        cmocka_unit_test(taken_past_the_hooks_brings_the_guard_down),
         cmocka_unit_test(down_passes_every_call_through),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
