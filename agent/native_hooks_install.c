@@ -172,17 +172,9 @@ int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size
     return (int)hooked;
 }
 
-void native_hooks_release(native_hooks_kind kind) {
-    pthread_mutex_lock(&lock);
-    kind_on[kind] = false;
-    rebuild_active();
-    bool none = !any_kind_on();
-    if (none) got_patch_restore(&dlopen_hook, 1);
-    pthread_mutex_unlock(&lock);
-    if (none) periodic_stop(&watcher);
-}
-
-void native_hooks_remove(native_hooks_kind kind) {
+/* 'kind' off, its slots restored with 'restore', libjvm's dlopen too and the watcher stopped when no kind is
+ * left. */
+static void turn_off(native_hooks_kind kind, bool restore) {
     pthread_mutex_lock(&lock);
     if (!kind_on[kind]) {
         pthread_mutex_unlock(&lock);
@@ -190,13 +182,21 @@ void native_hooks_remove(native_hooks_kind kind) {
     }
     kind_on[kind] = false;
     rebuild_active();
-    size_t restored = got_patch_restore(kind_hooks[kind], kind_size[kind]);
+    size_t restored = restore ? got_patch_restore(kind_hooks[kind], kind_size[kind]) : 0;
     bool none = !any_kind_on();
     if (none) restored += got_patch_restore(&dlopen_hook, 1);
     pthread_mutex_unlock(&lock);
     log_debug("native hooks: %zu import slots restored", restored);
     /* Outside the lock: a rescan waiting for it must be able to finish for the join. */
     if (none) periodic_stop(&watcher);
+}
+
+void native_hooks_release(native_hooks_kind kind) {
+    turn_off(kind, false);
+}
+
+void native_hooks_remove(native_hooks_kind kind) {
+    turn_off(kind, true);
 }
 
 size_t native_hooks_count_installed(void) {

@@ -65,24 +65,32 @@ static void set_app(const struct sigaction *act) {
     }
 }
 
-int sigtrap_guard_sigaction(int signo, const struct sigaction *act, struct sigaction *old) {
-    if (signo != SIGTRAP) return sigtrap_guard_real_functions.sigaction(signo, act, old);
-    struct sigaction given, was;
-    if (act) given = *act;   /* a bad pointer faults here, as in sigaction itself, not with signals blocked */
+/* SIGTRAP's action exchanged, as sigaction does: the application's while the guard is up, else the real
+ * disposition (under the lock: sigtrap_guard_begin cannot come between this and the disposition it sets).
+ * 'act' and 'was' are the caller's copies (a bad pointer of the application's faults before the lock, as in
+ * sigaction itself, not with every signal blocked). Returns 0 or -1 with errno, as sigaction. */
+static int exchange(const struct sigaction *act, struct sigaction *was) {
     sigset_t saved;
     lock(&saved);
     int rc = 0;
     if (!guarding()) {
-        /* Under the lock: sigtrap_guard_begin cannot come between this and the disposition it sets. */
-        rc = sigtrap_guard_real_functions.sigaction(signo, act ? &given : NULL, old ? &was : NULL);
+        rc = sigtrap_guard_real_functions.sigaction(SIGTRAP, act, was);
     } else {
-        was = app;
-        if (act) set_app(&given);
+        *was = app;
+        if (act) set_app(act);
     }
     int saved_errno = errno;
     unlock(&saved);
-    if (rc == 0 && old) *old = was;
     errno = saved_errno;
+    return rc;
+}
+
+int sigtrap_guard_sigaction(int signo, const struct sigaction *act, struct sigaction *old) {
+    if (signo != SIGTRAP) return sigtrap_guard_real_functions.sigaction(signo, act, old);
+    struct sigaction given, was;
+    if (act) given = *act;
+    int rc = exchange(act ? &given : NULL, &was);
+    if (rc == 0 && old) *old = was;
     return rc;
 }
 
@@ -100,20 +108,8 @@ static __sighandler_t set_handler(int signo, __sighandler_t handler, __sighandle
     act.sa_flags = flags;
     sigemptyset(&act.sa_mask);
     if (block_self) sigaddset(&act.sa_mask, SIGTRAP);
-    sigset_t saved;
-    lock(&saved);
-    int rc = 0;
-    if (!guarding()) {
-        rc = sigtrap_guard_real_functions.sigaction(signo, &act, &was);
-    } else {
-        was = app;
-        set_app(&act);
-    }
-    int saved_errno = errno;
-    unlock(&saved);
-    errno = saved_errno;
     /* sa_sigaction shares sa_handler's storage: the same address either way */
-    return rc == 0 ? was.sa_handler : SIG_ERR;
+    return exchange(&act, &was) == 0 ? was.sa_handler : SIG_ERR;
 }
 
 /* BSD semantics, as glibc's signal() and bsd_signal() give them (blocked in its handler, system calls
