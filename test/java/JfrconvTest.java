@@ -226,10 +226,10 @@ public class JfrconvTest {
         check(Math.abs(share - truthA) < 0.12, "burnA share " + share + " vs truth " + truthA);
 
         // Every ExecutionSample's leaf, as the JDK's own jfr tool reads the file.
-        // jfr print leaves out frames of hidden methods (lambda forms, java.lang.invoke's $Holder classes), which we keep as the agent does: such a
+        // jfr print leaves out frames of hidden methods (lambda forms and other hidden classes, named Name/0x... on JDK 17 and Name.0x... on JDK 25; java.lang.invoke's $Holder classes), which we keep as the agent does: such a
         // sample's leaf is its caller there, so only those samples may differ.
         Map<String, Long> cpu = dotted(leaves(collapsed("cpu", "--cpu", rec.toString()))), tool = jfrToolLeaves(rec);
-        long hidden = cpu.entrySet().stream().filter(e -> e.getKey().matches(".*(\\$\\$Lambda|/0x).*|java\\.lang\\.invoke\\..*\\$Holder\\..*"))
+        long hidden = cpu.entrySet().stream().filter(e -> e.getKey().matches(".*(\\$\\$Lambda|[./]0x).*|java\\.lang\\.invoke\\..*\\$Holder\\..*"))
                 .mapToLong(Map.Entry::getValue).sum();
         long differences = 0;
         java.util.Set<String> keys = new java.util.HashSet<>(cpu.keySet());
