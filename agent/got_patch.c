@@ -7,6 +7,8 @@
 #define _GNU_SOURCE
 #include "got_patch.h"
 
+#include "page_protection.h"
+
 #include <elf.h>
 #include <link.h>
 #include <pthread.h>
@@ -34,6 +36,10 @@ typedef struct {
     size_t count;
     got_patch_stats stats;
     size_t result;
+    /* Read at the first slot to write, inside dl_iterate_phdr: the loader's lock it holds keeps every object
+     * listed and no new one listed meanwhile, so the pages of each object visited are its own. */
+    page_protections pages;
+    int pages_state;   /* 0 not read, 1 read, -1 unreadable */
 } walk_state;
 
 /* Objects whose calls are never redirected: libprof (its own allocations must not be sampled, and the hooks
@@ -68,10 +74,12 @@ typedef struct {
     size_t sizes[2];
     uintptr_t relro_start, relro_end;
     uintptr_t low, high;   /* the object's mapped range: a slot pointing inside is an unresolved lazy stub */
+    int relocated;         /* -1 not known yet, 0 the loader is still at it, 1 done */
 } object_tables;
 
 static bool read_tables(const struct dl_phdr_info *info, object_tables *t) {
     memset(t, 0, sizeof(*t));
+    t->relocated = -1;
     const ElfW(Dyn) *dyn = NULL;
     t->low = UINTPTR_MAX;
     for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -131,18 +139,45 @@ static void remember(uintptr_t slot, uintptr_t original) {
     if (saved_count < MAX_SAVED) saved[saved_count++] = (typeof(saved[0])){slot, original};
 }
 
-/* Writes one slot, opening a RELRO page for the write. */
-static bool write_slot(const object_tables *t, uintptr_t slot, uintptr_t value) {
-    bool relro = slot >= t->relro_start && slot < t->relro_end;
-    uintptr_t page = slot & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
-    size_t len = (size_t)sysconf(_SC_PAGESIZE);
-    if (relro && mprotect((void *)page, len, PROT_READ | PROT_WRITE) != 0) return false;
+static uintptr_t page_size(void) {
+    return (uintptr_t)sysconf(_SC_PAGESIZE);
+}
+
+static const page_protections *pages(walk_state *w) {
+    if (w->pages_state == 0) w->pages_state = page_protections_read(&w->pages, "/proc/self/maps") ? 1 : -1;
+    return w->pages_state > 0 ? &w->pages : NULL;
+}
+
+/* The loader lists an object before it relocates it, and makes the object's RELRO read-only once it is done
+ * (whole pages only: a RELRO within one page stays writable and tells nothing). A slot of an object still
+ * being relocated is not touched: the loader may still write it, and a page made read-only again after our
+ * write would fault the loader's next write. */
+static bool relocated(walk_state *w, object_tables *t) {
+    if (t->relocated < 0) {
+        uintptr_t start = t->relro_start & ~(page_size() - 1), end = t->relro_end & ~(page_size() - 1);
+        const page_protections *p = start < end ? pages(w) : NULL;
+        int prot = p ? page_protections_of(p, start) : -1;
+        t->relocated = start >= end || (prot >= 0 && !(prot & PROT_WRITE));
+        if (!t->relocated) w->stats.pending++;
+    }
+    return t->relocated;
+}
+
+/* Writes one slot; a page that is not writable is opened for the write and put back as it was. Fails when the
+ * page's protection is not known. */
+static bool write_slot(walk_state *w, uintptr_t slot, uintptr_t value) {
+    const page_protections *p = pages(w);
+    int prot = p ? page_protections_of(p, slot) : -1;
+    if (prot < 0) return false;
+    void *page = (void *)(slot & ~(page_size() - 1));
+    bool closed = !(prot & PROT_WRITE);
+    if (closed && mprotect(page, page_size(), prot | PROT_WRITE) != 0) return false;
     atomic_store_explicit((_Atomic uintptr_t *)slot, value, memory_order_release);
-    if (relro) mprotect((void *)page, len, PROT_READ);
+    if (closed) mprotect(page, page_size(), prot);
     return true;
 }
 
-static void visit_slot(walk_state *w, const object_tables *t, uintptr_t slot, const got_hook *h) {
+static void visit_slot(walk_state *w, object_tables *t, uintptr_t slot, const got_hook *h) {
     uintptr_t value = atomic_load_explicit((_Atomic uintptr_t *)slot, memory_order_acquire);
     uintptr_t hook = (uintptr_t)h->hook, real = (uintptr_t)h->real;
     switch (w->action) {
@@ -150,18 +185,19 @@ static void visit_slot(walk_state *w, const object_tables *t, uintptr_t slot, co
         if (value == hook) w->result++;
         return;
     case WALK_RESTORE:
-        if (value == hook && write_slot(t, slot, original_of(slot, real))) w->result++;
+        if (value == hook && write_slot(w, slot, original_of(slot, real))) w->result++;
         return;
     case WALK_INSTALL:
         if (value == hook) {
             w->result++;
             return;
         }
+        if (!relocated(w, t)) return;
         if (value != real && !(value >= t->low && value < t->high)) {
             w->stats.foreign++;
             return;
         }
-        if (!write_slot(t, slot, hook)) {
+        if (!write_slot(w, slot, hook)) {
             w->stats.failed++;
             return;
         }
@@ -193,10 +229,11 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
 }
 
 static size_t walk(walk_action action, const got_hook *hooks, size_t count, got_patch_stats *stats) {
-    walk_state w = {action, hooks, count, {0}, 0};
+    walk_state w = {.action = action, .hooks = hooks, .count = count};
     pthread_mutex_lock(&patch_lock);
     dl_iterate_phdr(visit_object, &w);
     pthread_mutex_unlock(&patch_lock);
+    page_protections_free(&w.pages);
     if (stats) *stats = w.stats;
     return w.result;
 }

@@ -7,7 +7,9 @@
  * binding stub (not called yet): an object bound to some other definition (its own allocator, a
  * DEEPBIND'ed copy) keeps it. What a slot held is remembered and written back at restore, only into slots
  * that still hold our hook, of objects still loaded (both walks run under the loader's lock, so no object
- * is unloaded meanwhile). RELRO pages are made writable for the write and read-only again.
+ * is unloaded meanwhile). A page that is not writable is made writable for the write and put back as it was
+ * (its protection read from /proc/self/maps). An object the loader has listed but not finished relocating
+ * (its RELRO still writable: another thread in dlopen) is left for a later call.
  *
  * Not signal-safe: runs on the profiler's threads (start, stop, the periodic rescan), serialised by a lock.
  */
@@ -28,6 +30,7 @@ typedef struct {
     size_t patched;       /* slots rewritten by this call */
     size_t foreign;       /* slots left alone: bound to another definition of the function */
     size_t failed;        /* slots that could not be made writable */
+    size_t pending;       /* objects left because the loader is still relocating them: call again later */
 } got_patch_stats;
 
 /* Rewrites the slots of every loaded object (but libprof itself, libc and the dynamic loader) for the

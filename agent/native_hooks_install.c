@@ -111,28 +111,36 @@ static unsigned long long loader_adds(void) {
     return adds;
 }
 
-/* Hooks every loaded object's slots (those hooked already are left). Caller holds 'lock'. Returns the slots
- * patched. */
-static size_t rescan(unsigned long long adds) {
-    seen_adds = adds;
-    got_patch_stats st;
-    got_patch_install(active, active_count, &st);
-    return st.patched;
+/* Hooks every loaded object's slots (those hooked already are left) and fills 'st'. Caller holds 'lock'. An
+ * object another thread's dlopen is still relocating is left, and the watcher comes back for it. */
+static void rescan(got_patch_stats *st) {
+    unsigned long long adds = loader_adds();
+    got_patch_install(active, active_count, st);
+    seen_adds = st->pending ? 0 : adds;
 }
 
 /* The watcher rescans once the loader's count of objects has changed and then stayed the same for a whole
- * period: the loader lists an object before relocating it, and an object being relocated must not be
- * patched (a RELRO page made read-only again under the loader's writes). */
+ * period, or after ten periods of a steady stream of loads. An object still being relocated is safe either
+ * way (got_patch leaves it, and it is retried), but waiting for a quiet moment lets the loader finish first. */
+#define WATCH_MAX_WAIT_PERIODS 10
 static void watch_tick(void) {
     static unsigned long long last_adds;
+    static int waited;
     unsigned long long adds = loader_adds();
     bool settled = adds == last_adds;
     last_adds = adds;
-    if (!settled || adds == seen_adds) return;
+    if (adds == seen_adds) {
+        waited = 0;
+        return;
+    }
+    if (!settled && ++waited < WATCH_MAX_WAIT_PERIODS) return;
+    waited = 0;
+    got_patch_stats st;
     pthread_mutex_lock(&lock);
-    size_t patched = rescan(adds);
+    rescan(&st);
     pthread_mutex_unlock(&lock);
-    if (patched) log_debug("native hooks: %zu import slots hooked in objects loaded since", patched);
+    if (st.patched) log_debug("native hooks: %zu import slots hooked in objects loaded since", st.patched);
+    if (st.pending) log_debug("native hooks: %zu objects still being loaded, hooked later", st.pending);
 }
 
 /* The object dlopen returned is relocated: hooked now, before its caller can call into it (what its
@@ -142,8 +150,9 @@ static void watch_tick(void) {
 static void *hook_dlopen(const char *file, int mode) {
     void *handle = real_dlopen(file, mode);
     if (handle) {
+        got_patch_stats st;
         pthread_mutex_lock(&lock);
-        rescan(loader_adds());
+        rescan(&st);
         pthread_mutex_unlock(&lock);
     }
     return handle;
@@ -155,9 +164,8 @@ int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size
     kind_on[kind] = true;
     if (kind == NATIVE_HOOKS_MEMORY) free_on = with_free;
     rebuild_active();
-    seen_adds = loader_adds();
     got_patch_stats st;
-    got_patch_install(active, active_count, &st);
+    rescan(&st);
     size_t hooked = got_patch_count_hooked(kind_hooks[kind], kind_size[kind]);
     pthread_mutex_unlock(&lock);
     static const char *const names[NATIVE_HOOKS_KINDS] = {"native memory", "native lock", "SIGTRAP guard"};

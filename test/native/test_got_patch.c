@@ -2,6 +2,7 @@
  * once they are restored, and nothing is left hooked; patching twice changes nothing; a slot bound to
  * another definition is left alone. The library is libnativemem.so, the integration tests' JNI library
  * (its allocation sites need no JVM). */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,9 +10,16 @@
 #include <cmocka.h>
 
 #include "got_patch.h"
+#include "page_protection.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static int hook_calls;
 
@@ -70,10 +78,106 @@ static void test_foreign_binding_left_alone(void **state) {
     dlclose(lib);
 }
 
+/* The library's RELRO, whole pages only (what the loader protects). */
+typedef struct {
+    uintptr_t start, end;
+} page_range;
+
+static int find_relro(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    const char *base = strrchr(name, '/');
+    if (!base || strcmp(base + 1, "libnativemem.so") != 0) return 0;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_GNU_RELRO) continue;
+        page_range *r = arg;
+        r->start = (info->dlpi_addr + ph->p_vaddr) & ~(page - 1);
+        r->end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz) & ~(page - 1);
+    }
+    return 1;
+}
+
+static int protection_now(uintptr_t addr) {
+    page_protections p;
+    assert_true(page_protections_read(&p, "/proc/self/maps"));
+    int prot = page_protections_of(&p, addr);
+    page_protections_free(&p);
+    return prot;
+}
+
+/* An object whose RELRO is still writable is one the loader has listed but not finished relocating (another
+ * thread inside dlopen): its slots are left alone, its pages keep their protection (made read-only under the
+ * loader, its next write would fault), and it is reported pending. Once the RELRO is read-only it is hooked,
+ * and the page it wrote is read-only again. */
+static void test_object_being_relocated_is_left(void **state) {
+    (void)state;
+    void *lib = dlopen(TEST_NATIVEMEM_LIB, RTLD_NOW);
+    assert_non_null(lib);
+    void (*site_a)(void) = (void (*)(void))dlsym(lib, "nativemem_site_a");
+    page_range relro = {0, 0};
+    dl_iterate_phdr(find_relro, &relro);
+    assert_true(relro.start < relro.end);
+    assert_int_equal(protection_now(relro.start), PROT_READ);
+
+    size_t len = relro.end - relro.start;
+    assert_int_equal(mprotect((void *)relro.start, len, PROT_READ | PROT_WRITE), 0);
+    got_hook hooks[] = {{"malloc", (void *)malloc, (void *)counting_malloc, NULL}};
+    got_patch_stats st;
+    int before = hook_calls;
+    got_patch_install(hooks, 1, &st);
+    assert_int_equal(protection_now(relro.start), PROT_READ | PROT_WRITE);
+    site_a();
+    assert_int_equal(hook_calls, before);
+    assert_true(st.pending >= 1);
+
+    assert_int_equal(mprotect((void *)relro.start, len, PROT_READ), 0);
+    got_patch_install(hooks, 1, &st);
+    assert_int_equal(st.pending, 0);
+    assert_true(st.patched >= 1);
+    assert_int_equal(protection_now(relro.start), PROT_READ);
+    site_a();
+    assert_int_equal(hook_calls, before + 1);
+    got_patch_restore(hooks, 1);
+    assert_int_equal(protection_now(relro.start), PROT_READ);
+    dlclose(lib);
+}
+
+/* The maps table: protections from the perms column, a long path on more than one read, gaps. */
+static void test_page_protections_parse(void **state) {
+    (void)state;
+    char path[] = "/tmp/test_got_patch_mapsXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "1000-3000 r--p 00000000 00:00 0 /lib/a.so\n");
+    fprintf(f, "3000-4000 rw-p 00000000 00:00 0 /");
+    for (int i = 0; i < 2000; i++) fputc('x', f);
+    fprintf(f, "\n5000-6000 r-xp 00000000 00:00 0\n7000-8000 ---p 00000000 00:00 0 [guard]\n");
+    fclose(f);
+    page_protections p;
+    assert_true(page_protections_read(&p, path));
+    unlink(path);
+    assert_int_equal(p.count, 4);
+    assert_int_equal(page_protections_of(&p, 0x1000), PROT_READ);
+    assert_int_equal(page_protections_of(&p, 0x2fff), PROT_READ);
+    assert_int_equal(page_protections_of(&p, 0x3008), PROT_READ | PROT_WRITE);
+    assert_int_equal(page_protections_of(&p, 0x4000), -1);
+    assert_int_equal(page_protections_of(&p, 0x5800), PROT_READ | PROT_EXEC);
+    assert_int_equal(page_protections_of(&p, 0x7000), 0);
+    assert_int_equal(page_protections_of(&p, 0x8000), -1);
+    assert_int_equal(page_protections_of(&p, 0x10), -1);
+    page_protections_free(&p);
+    assert_false(page_protections_read(&p, "/nonexistent/maps"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_patch_and_restore),
         cmocka_unit_test(test_foreign_binding_left_alone),
+        cmocka_unit_test(test_object_being_relocated_is_left),
+        cmocka_unit_test(test_page_protections_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

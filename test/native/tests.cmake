@@ -132,7 +132,7 @@ target_link_libraries(nativemem PRIVATE dl pthread)
 libprof_unit_test(test_leak_table SOURCES agent/leak_table_create.c)
 # The SIGTRAP guard: what the hooked sigaction and signal answer and where a SIGTRAP not ours goes.
 libprof_unit_test(test_sigtrap_guard)
-libprof_unit_test(test_got_patch SOURCES agent/got_patch.c LIBS dl)
+libprof_unit_test(test_got_patch SOURCES agent/got_patch.c agent/page_protection.c LIBS dl)
 target_compile_definitions(test_got_patch PRIVATE TEST_NATIVEMEM_LIB="$<TARGET_FILE:nativemem>")
 add_dependencies(test_got_patch nativemem)
 
