@@ -188,10 +188,17 @@ void sigtrap_guard_chain(int signo, siginfo_t *info, void *ucontext) {
         default_action_raise(signo);
         return;
     }
-    /* The handler's own mask on top of ours (SIGTRAP stays blocked in it, even with SA_NODEFER; it runs on
-     * the stack ours runs on). */
-    sigset_t before;
+    /* The handler's own mask on top of ours, and with SA_NODEFER SIGTRAP open in it as the kernel would leave
+     * it (one of our events' then samples the handler, from a handler of ours that is not sampling). It runs on
+     * the stack ours runs on: SA_ONSTACK is not honoured (ours on an alternate stack, often a few KiB, could
+     * overflow it). */
+    sigset_t before, trap_only;
     pthread_sigmask(SIG_BLOCK, &a.sa_mask, &before);
+    if ((a.sa_flags & SA_NODEFER) && !sigismember(&a.sa_mask, SIGTRAP)) {
+        sigemptyset(&trap_only);
+        sigaddset(&trap_only, SIGTRAP);
+        pthread_sigmask(SIG_UNBLOCK, &trap_only, NULL);
+    }
     typeof(chaining) outer = chaining;
     chaining.info = info;
     chaining.frame = here;

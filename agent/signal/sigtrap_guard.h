@@ -5,7 +5,8 @@
  * SIGTRAP reads and sets "the application's action" kept here instead of the process's disposition, which
  * stays our handler (__sysv_signal and sysv_signal, what signal() becomes in strict ISO C builds, too).
  * Every SIGTRAP that is not one of our events' (a breakpoint, a kill -TRAP, another
- * tool's event) then gets that action: the application's handler with its mask and flags, SIG_IGN, or the
+ * tool's event) then gets that action: the application's handler with its mask and flags (SA_SIGINFO,
+ * SA_RESETHAND, SA_NODEFER; not SA_ONSTACK: it runs on our handler's stack), SIG_IGN, or the
  * default action. A query answers what the caller set, never our handler (set back, it means SIG_DFL); a
  * handler that chains back to ours anyway (one installed past the guard) gets the default action then, not
  * a loop. Once raised, the guard stays up for the life of the process, sessions or not (the hooks stay in

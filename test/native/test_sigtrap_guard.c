@@ -4,7 +4,7 @@
  * and a SIGTRAP that is not ours reaches that action (its handler, SIG_IGN, or the default action, which ends
  * the process with SIGTRAP); our own handler set back means SIG_DFL, and a handler that chains back to ours
  * ends with the default action instead of a loop, while one left by siglongjmp leaves nothing behind. A
- * disposition set past the hooks brings the guard down at the next hooked call. Down, every call passes
+ * handler's SA_NODEFER leaves SIGTRAP open in it. A disposition set past the hooks brings the guard down at the next hooked call. Down, every call passes
  * through to the real sigaction.
  */
 #define _GNU_SOURCE
@@ -52,6 +52,16 @@ static void app_siginfo_handler(int signo, siginfo_t *info, void *uc) {
 static void chains_back(int signo, siginfo_t *info, void *uc) {
     app_calls++;
     fake_ours(signo, info, uc);
+}
+
+static volatile sig_atomic_t trap_blocked_inside;
+
+static void reports_its_mask(int signo) {
+    (void)signo;
+    sigset_t now;
+    pthread_sigmask(SIG_BLOCK, NULL, &now);
+    trap_blocked_inside = sigismember(&now, SIGTRAP);
+    app_calls++;
 }
 
 static sigjmp_buf back;
@@ -137,6 +147,31 @@ static void a_sigtrap_not_ours_reaches_the_applications_action(void **state) {
     assert_ptr_equal(now.sa_handler, SIG_DFL);   /* reset as the kernel would */
 }
 
+/* SA_NODEFER leaves SIGTRAP open in the application's handler, as the kernel would; without it, or with
+ * SIGTRAP in the handler's own mask, it is blocked. The mask is back as it was afterwards. */
+static void the_handlers_mask_and_nodefer_are_honoured(void **state) {
+    (void)state;
+    struct sigaction nodefer = action(reports_its_mask, NULL, SA_NODEFER);
+    sigtrap_guard_sigaction(SIGTRAP, &nodefer, NULL);
+    app_calls = 0;
+    raise(SIGTRAP);
+    assert_int_equal(app_calls, 1);
+    assert_false(trap_blocked_inside);
+    struct sigaction deferred = action(reports_its_mask, NULL, 0);
+    sigtrap_guard_sigaction(SIGTRAP, &deferred, NULL);
+    raise(SIGTRAP);
+    assert_int_equal(app_calls, 2);
+    assert_true(trap_blocked_inside);
+    sigaddset(&nodefer.sa_mask, SIGTRAP);
+    sigtrap_guard_sigaction(SIGTRAP, &nodefer, NULL);
+    raise(SIGTRAP);
+    assert_int_equal(app_calls, 3);
+    assert_true(trap_blocked_inside);
+    sigset_t now;
+    pthread_sigmask(SIG_BLOCK, NULL, &now);
+    assert_false(sigismember(&now, SIGTRAP));
+}
+
 /* In a child: the default action must end it with SIGTRAP. */
 static void expect_death_by_sigtrap(void (*body)(void)) {
     pid_t pid = fork();
@@ -218,6 +253,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(up_keeps_the_disposition_and_answers_the_applications_action),
         cmocka_unit_test(a_sigtrap_not_ours_reaches_the_applications_action),
+        cmocka_unit_test(the_handlers_mask_and_nodefer_are_honoured),
         cmocka_unit_test(default_and_chaining_back_end_with_sigtrap),
         cmocka_unit_test(a_handler_left_by_siglongjmp_leaves_no_mark),
         cmocka_unit_test(taken_past_the_hooks_brings_the_guard_down),
