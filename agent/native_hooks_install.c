@@ -25,7 +25,7 @@
 /* glibc exports it (signal() under its historical name) but declares it only for XPG4.2 without POSIX 2008. */
 extern __sighandler_t bsd_signal(int signo, __sighandler_t handler);
 
-#define MAX_KIND_HOOKS 6
+#define MAX_KIND_HOOKS 8
 
 /* Each kind's hooks; free is last in the memory list: leaving it out is 'nofree'. */
 static got_hook kind_hooks[NATIVE_HOOKS_KINDS][MAX_KIND_HOOKS];
@@ -64,12 +64,19 @@ static void resolve_real_functions(void) {
                         {"pthread_rwlock_rdlock", (void *)r->rwlock_rdlock, (void *)native_hook_rwlock_rdlock, NULL},
                         {"pthread_rwlock_wrlock", (void *)r->rwlock_wrlock, (void *)native_hook_rwlock_wrlock, NULL}};
     sigtrap_guard_real *g = &sigtrap_guard_real_functions;
-    *g = (sigtrap_guard_real){sigaction, signal, bsd_signal, __sysv_signal};
+    /* sigset and sigignore are deprecated, but applications still call them: their imports are hooked too. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    *g = (sigtrap_guard_real){sigaction, signal, bsd_signal, __sysv_signal, sigset, sigignore};
+#pragma GCC diagnostic pop
     got_hook signals[] = {{"sigaction", (void *)g->sigaction, (void *)sigtrap_guard_sigaction, NULL},
                           {"signal", (void *)g->signal, (void *)sigtrap_guard_signal, NULL},
                           {"bsd_signal", (void *)g->bsd_signal, (void *)sigtrap_guard_bsd_signal, NULL},
                           {"__sysv_signal", (void *)g->sysv_signal, (void *)sigtrap_guard_sysv_signal, NULL},
-                          {"sysv_signal", (void *)g->sysv_signal, (void *)sigtrap_guard_sysv_signal, NULL}};
+                          {"sysv_signal", (void *)g->sysv_signal, (void *)sigtrap_guard_sysv_signal, NULL},
+                          {"ssignal", (void *)g->signal, (void *)sigtrap_guard_signal, NULL},   /* glibc: signal */
+                          {"sigset", (void *)g->sigset, (void *)sigtrap_guard_sigset, NULL},
+                          {"sigignore", (void *)g->sigignore, (void *)sigtrap_guard_sigignore, NULL}};
     memcpy(kind_hooks[NATIVE_HOOKS_MEMORY], mem, sizeof(mem));
     memcpy(kind_hooks[NATIVE_HOOKS_LOCKS], locks, sizeof(locks));
     memcpy(kind_hooks[NATIVE_HOOKS_SIGNALS], signals, sizeof(signals));

@@ -128,6 +128,30 @@ __sighandler_t sigtrap_guard_sysv_signal(int signo, __sighandler_t handler) {
     return set_handler(signo, handler, sigtrap_guard_real_functions.sysv_signal, SA_RESETHAND | SA_NODEFER, false);
 }
 
+/* System V's sigset: SIG_HOLD blocks SIGTRAP in the calling thread and answers the action (SIG_HOLD if it
+ * was blocked already); any other disposition is set with no flags and unblocks it (SIG_HOLD answered if it
+ * was blocked). */
+__sighandler_t sigtrap_guard_sigset(int signo, __sighandler_t disposition) {
+    if (signo != SIGTRAP) return sigtrap_guard_real_functions.sigset(signo, disposition);
+    sigset_t trap, before;
+    sigemptyset(&trap);
+    sigaddset(&trap, SIGTRAP);
+    struct sigaction was;
+    if (disposition == SIG_HOLD) {
+        if (pthread_sigmask(SIG_BLOCK, &trap, &before) != 0) return SIG_ERR;
+        if (sigismember(&before, SIGTRAP)) return SIG_HOLD;
+        return exchange(NULL, &was) == 0 ? was.sa_handler : SIG_ERR;
+    }
+    __sighandler_t previous = set_handler(signo, disposition, sigtrap_guard_real_functions.sigset, 0, false);
+    if (previous == SIG_ERR || pthread_sigmask(SIG_UNBLOCK, &trap, &before) != 0) return SIG_ERR;
+    return sigismember(&before, SIGTRAP) ? SIG_HOLD : previous;
+}
+
+int sigtrap_guard_sigignore(int signo) {
+    if (signo != SIGTRAP) return sigtrap_guard_real_functions.sigignore(signo);
+    return set_handler(signo, SIG_IGN, NULL, 0, false) == SIG_ERR ? -1 : 0;
+}
+
 bool sigtrap_guard_begin(void (*handler)(int, siginfo_t *, void *), int (*install)(void)) {
     sigset_t saved;
     lock(&saved);

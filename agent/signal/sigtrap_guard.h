@@ -3,7 +3,8 @@
  * without taking it from anyone. sigaction, signal and bsd_signal are hooked in the import tables of the
  * loaded objects (native_hooks_install.c, kind NATIVE_HOOKS_SIGNALS): while the guard is up, a call about
  * SIGTRAP reads and sets "the application's action" kept here instead of the process's disposition, which
- * stays our handler (__sysv_signal and sysv_signal, what signal() becomes in strict ISO C builds, too).
+ * stays our handler (__sysv_signal and sysv_signal, what signal() becomes in strict ISO C builds, ssignal,
+ * and System V's sigset and sigignore too).
  * Every SIGTRAP that is not one of our events' (a breakpoint, a kill -TRAP, another
  * tool's event) then gets that action: the application's handler with its mask and flags (SA_SIGINFO,
  * SA_RESETHAND, SA_NODEFER; not SA_ONSTACK: it runs on our handler's stack), SIG_IGN, or the
@@ -13,8 +14,7 @@
  * the slots patched): a signal of an event closed at the end of a session may still come, later, to a
  * thread that was asleep in a system call, and must not reach the application's handler.
  *
- * What it cannot see: a disposition set by a raw rt_sigaction system call (a Go runtime), by libc itself
- * (sigset, ssignal), or by an object loaded less than 100-200 ms ago other than through the JVM's
+ * What it cannot see: a disposition set by a raw rt_sigaction system call (a Go runtime), or by an object loaded less than 100-200 ms ago other than through the JVM's
  * System.load (libjvm's dlopen is hooked: such an object is hooked before dlopen returns); signal_watch
  * finds those (engine_perf's check_owned), the events go back to F_SETSIG and the guard comes down
  * (sigtrap_guard_end).
@@ -35,6 +35,8 @@ typedef struct {
     __sighandler_t (*signal)(int, __sighandler_t);
     __sighandler_t (*bsd_signal)(int, __sighandler_t);
     __sighandler_t (*sysv_signal)(int, __sighandler_t);
+    __sighandler_t (*sigset)(int, __sighandler_t);
+    int (*sigignore)(int);
 } sigtrap_guard_real;
 extern sigtrap_guard_real sigtrap_guard_real_functions;
 
@@ -42,6 +44,8 @@ int sigtrap_guard_sigaction(int signo, const struct sigaction *act, struct sigac
 __sighandler_t sigtrap_guard_signal(int signo, __sighandler_t handler);
 __sighandler_t sigtrap_guard_bsd_signal(int signo, __sighandler_t handler);
 __sighandler_t sigtrap_guard_sysv_signal(int signo, __sighandler_t handler);   /* sysv_signal, __sysv_signal */
+__sighandler_t sigtrap_guard_sigset(int signo, __sighandler_t disposition);      /* System V's, SIG_HOLD too */
+int sigtrap_guard_sigignore(int signo);
 
 /* Raises the guard: SIGTRAP's disposition now (unless it is 'handler', ours, left by an earlier session)
  * becomes the application's action under the guard's lock (a hooked call from then on sets that action, not

@@ -6,7 +6,7 @@ import java.lang.management.ManagementFactory;
  * after 'delay' seconds of CPU it takes SIGPROF ("handler": its own sigaction) or SIGTRAP ("trap": its
  * handler counts SIGTRAPs in app_received, and at the end it raises 100 SIGTRAPs of its own, printed as
  * "trap_raised=100 app_received_with_raised=<n>"; "trapraw": the same, set through a sigaction found with dlsym,
- * past any hook of its imports; both load the library just before), takes ITIMER_PROF
+ * past any hook of its imports; "trapsigset": through System V's sigset; all load the library just before), takes ITIMER_PROF
  * ("setitimer": setitimer at 1 ms, relying on whoever handles SIGPROF), sends itself SIGPROF ("raise": 1000
  * tgkill), blocks SIGPROF in its thread ("block"), or nothing ("none"). Prints READY when it starts burning, then
  * "burn_cpu_ns=<n> app_received=<n> app_received_after_1s=<n>".
@@ -28,9 +28,9 @@ public class SignalAdversary {
         SigprofApp.burn((long) (delay * 1e9));
         switch (mode) {
             case "handler" -> check(SigprofApp.install(), "sigaction");
-            case "trap", "trapraw" -> {
+            case "trap", "trapraw", "trapsigset" -> {
                 System.load(args[0]);
-                check(SigprofApp.installTrap(mode.equals("trapraw")), "sigaction(SIGTRAP)");
+                check(SigprofApp.installTrap(mode.equals("trap") ? 0 : mode.equals("trapraw") ? 1 : 2), "sigaction(SIGTRAP)");
             }
             case "setitimer" -> check(SigprofApp.setItimer(itimerUs), "setitimer");
             case "raise" -> SigprofApp.raiseAndCount(1000);

@@ -23,7 +23,7 @@ public class SignalsTest extends IntegrationTest {
             switch (m.group(1)) {
                 case "foreign_kill" -> foreignKill(m.group(2));
                 case "late_handler" -> {
-                    if (m.group(2).startsWith("sigtrap")) lateTrapHandler(m.group(2).equals("sigtrap_raw"));
+                    if (m.group(2).startsWith("sigtrap")) lateTrapHandler(m.group(2));
                     else lateHandler(m.group(2));
                 }
                 case "late_setitimer" -> lateSetitimer(m.group(2));
@@ -84,15 +84,17 @@ public class SignalsTest extends IntegrationTest {
      * - Through its own import of sigaction (late_handler_sigtrap): the guard (sigtrap_guard.h) keeps the
      *   handler as the application's action; sigaction reports it back, the events keep SIGTRAP, the handler
      *   receives none of our signals but each of the 100 SIGTRAPs the application raises itself at the end.
+     * - Through its own import of System V's sigset (late_handler_sigtrap_sigset): the same.
      * - Past the hook (late_handler_sigtrap_raw, sigaction found with dlsym, as a runtime making the system
      *   call would): the watch notices, every event signals with the profiling signal from then on, and it is
      *   said; a second after taking it the handler receives nothing more (what it got before is printed).
      * Sampling goes on in both.
      */
-    static void lateTrapHandler(boolean raw) throws Exception {
+    static void lateTrapHandler(String variant) throws Exception {
         Path file = work.resolve("late-trap.txt");
+        boolean raw = variant.equals("sigtrap_raw");
         Run run = runAdversary("start,loglevel=info,event=cpu,features=sigtrap,interval=10ms,file=" + file,
-                raw ? "trapraw" : "trap", "4", "1000", null);
+                "trap" + variant.substring("sigtrap".length()).replace("_", ""), "4", "1000", null);
         check(run.exit() == 0, "workload failed: " + run.err());
         checkDelivery(run, ",features=sigtrap");
         if (!sigtrapKernel()) return;   /* refused, said so: the F_SETSIG path is late_handler_cpu's */

@@ -70,6 +70,7 @@ libprof_java_tests(thread_naming ThreadNamingTest CASES thread_rename thread_nam
 # filter that kills on process_vm_readv (seccomp_launch).
 libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctimer foreign_kill_itimer foreign_kill_wall
     late_handler_cpu late_handler_ctimer late_handler_itimer late_handler_sigtrap late_handler_sigtrap_raw
+    late_handler_sigtrap_sigset
     late_setitimer_cpu late_setitimer_itimer late_block_cpu
     seccomp_vm seccomp_dwarf seccomp_fp seccomp_no seccomp_ctimer seccomp_itimer seccomp_bounded)
 

@@ -90,7 +90,10 @@ static bool real_is_ours(void) {
 
 static int setup(void **state) {
     (void)state;
-    sigtrap_guard_real_functions = (sigtrap_guard_real){sigaction, signal, signal, __sysv_signal};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    sigtrap_guard_real_functions = (sigtrap_guard_real){sigaction, signal, signal, __sysv_signal, sigset, sigignore};
+#pragma GCC diagnostic pop
     struct sigaction dfl = action(SIG_DFL, NULL, 0);
     sigaction(SIGTRAP, &dfl, NULL);
     return 0;
@@ -170,6 +173,39 @@ static void the_handlers_mask_and_nodefer_are_honoured(void **state) {
     sigset_t now;
     pthread_sigmask(SIG_BLOCK, NULL, &now);
     assert_false(sigismember(&now, SIGTRAP));
+}
+
+static bool trap_blocked(void) {
+    sigset_t now;
+    pthread_sigmask(SIG_BLOCK, NULL, &now);
+    return sigismember(&now, SIGTRAP);
+}
+
+/* System V's sigset and sigignore: the application's action set and answered, the disposition still ours;
+ * SIG_HOLD blocks SIGTRAP and answers the action, the next sigset unblocks it and answers SIG_HOLD. */
+static void sigset_and_sigignore_set_the_applications_action(void **state) {
+    (void)state;
+    struct sigaction dfl = action(SIG_DFL, NULL, 0), now;
+    sigtrap_guard_sigaction(SIGTRAP, &dfl, NULL);
+    assert_ptr_equal(sigtrap_guard_sigset(SIGTRAP, app_handler), SIG_DFL);
+    assert_true(real_is_ours());
+    assert_int_equal(sigtrap_guard_sigaction(SIGTRAP, NULL, &now), 0);
+    assert_ptr_equal(now.sa_handler, app_handler);
+    assert_int_equal(now.sa_flags & (SA_SIGINFO | SA_RESETHAND | SA_NODEFER | SA_RESTART), 0);
+    assert_ptr_equal(sigtrap_guard_sigset(SIGTRAP, SIG_HOLD), app_handler);
+    assert_true(trap_blocked());
+    assert_ptr_equal(sigtrap_guard_sigset(SIGTRAP, SIG_HOLD), SIG_HOLD);
+    assert_ptr_equal(sigtrap_guard_sigset(SIGTRAP, app_handler), SIG_HOLD);
+    assert_false(trap_blocked());
+    assert_int_equal(sigtrap_guard_sigignore(SIGTRAP), 0);
+    assert_true(real_is_ours());
+    assert_int_equal(sigtrap_guard_sigaction(SIGTRAP, NULL, &now), 0);
+    assert_ptr_equal(now.sa_handler, SIG_IGN);
+    /* Other signals reach the real functions. */
+    assert_int_equal(sigtrap_guard_sigignore(SIGUSR2), 0);
+    assert_int_equal(sigaction(SIGUSR2, NULL, &now), 0);
+    assert_ptr_equal(now.sa_handler, SIG_IGN);
+    sigtrap_guard_sigaction(SIGTRAP, &dfl, NULL);
 }
 
 /* In a child: the default action must end it with SIGTRAP. */
@@ -254,6 +290,7 @@ int main(void) {
         cmocka_unit_test(up_keeps_the_disposition_and_answers_the_applications_action),
         cmocka_unit_test(a_sigtrap_not_ours_reaches_the_applications_action),
         cmocka_unit_test(the_handlers_mask_and_nodefer_are_honoured),
+        cmocka_unit_test(sigset_and_sigignore_set_the_applications_action),
         cmocka_unit_test(default_and_chaining_back_end_with_sigtrap),
         cmocka_unit_test(a_handler_left_by_siglongjmp_leaves_no_mark),
         cmocka_unit_test(taken_past_the_hooks_brings_the_guard_down),

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/time.h>
 
@@ -38,17 +39,22 @@ JNIEXPORT jboolean JNICALL Java_SigprofApp_install(JNIEnv *env, jclass cls) {
  * native crash reporter would, after profiling with features=sigtrap started. With 'raw', through a pointer to
  * sigaction looked up with dlsym rather than this library's import (which a profiler may hook), as a runtime
  * making the system call itself would. True if it is installed and sigaction reports it back. */
-JNIEXPORT jboolean JNICALL Java_SigprofApp_installTrap(JNIEnv *env, jclass cls, jboolean raw) {
+/* 'how': 0 through this library's import of sigaction, 1 through a sigaction found with dlsym (past any hook
+ * of the imports), 2 through its import of System V's sigset. */
+JNIEXPORT jboolean JNICALL Java_SigprofApp_installTrap(JNIEnv *env, jclass cls, jint how) {
     (void)env, (void)cls;
     int (*set)(int, const struct sigaction *, struct sigaction *) = sigaction;
-    if (raw) set = (int (*)(int, const struct sigaction *, struct sigaction *))dlsym(RTLD_DEFAULT, "sigaction");
+    if (how == 1) set = (int (*)(int, const struct sigaction *, struct sigaction *))dlsym(RTLD_DEFAULT, "sigaction");
     struct sigaction sa, back;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_sigprof;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
-    return set && set(SIGTRAP, &sa, NULL) == 0 && set(SIGTRAP, NULL, &back) == 0 &&
-           !(back.sa_flags & SA_SIGINFO) && back.sa_handler == on_sigprof;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    bool installed = how == 2 ? sigset(SIGTRAP, on_sigprof) != SIG_ERR : set && set(SIGTRAP, &sa, NULL) == 0;
+#pragma GCC diagnostic pop
+    return installed && set(SIGTRAP, NULL, &back) == 0 && !(back.sa_flags & SA_SIGINFO) && back.sa_handler == on_sigprof;
 }
 
 /* Sends this thread SIGTRAP 'times' times (as a breakpoint would reach a crash reporter's handler); returns the
