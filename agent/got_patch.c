@@ -36,10 +36,15 @@ typedef struct {
     size_t count;
     got_patch_stats stats;
     size_t result;
-    /* Read at the first slot to write, inside dl_iterate_phdr: the loader's lock it holds keeps every object
-     * listed and no new one listed meanwhile, so the pages of each object visited are its own. */
+    bool waited;   /* got_patch_install_waited: an object that looks unrelocated is taken all the same */
+    /* Read before the walk, outside the loader's lock (no file is read under it), with the loader's counts of
+     * objects added and removed then: an object is mapped before it is listed, so while the counts seen in
+     * the walk are the same, every object visited was mapped when the pages were read and they are its own. */
     page_protections pages;
-    int pages_state;   /* 0 not read, 1 read, -1 unreadable */
+    bool pages_read;
+    unsigned long long adds, subs;
+    bool fresh;    /* for the object visited: its pages are in 'pages' */
+    bool stale;    /* an object was loaded or unloaded between the read and the walk: walk again */
 } walk_state;
 
 /* Objects whose calls are never redirected: libprof (its own allocations must not be sampled, and the hooks
@@ -74,12 +79,13 @@ typedef struct {
     size_t sizes[2];
     uintptr_t relro_start, relro_end;
     uintptr_t low, high;   /* the object's mapped range: a slot pointing inside is an unresolved lazy stub */
-    int relocated;         /* -1 not known yet, 0 the loader is still at it, 1 done */
+    uintptr_t base;        /* the load address */
+    bool pending;          /* counted in stats.pending */
 } object_tables;
 
 static bool read_tables(const struct dl_phdr_info *info, object_tables *t) {
     memset(t, 0, sizeof(*t));
-    t->relocated = -1;
+    t->base = info->dlpi_addr;
     const ElfW(Dyn) *dyn = NULL;
     t->low = UINTPTR_MAX;
     for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -143,31 +149,39 @@ static uintptr_t page_size(void) {
     return (uintptr_t)sysconf(_SC_PAGESIZE);
 }
 
-static const page_protections *pages(walk_state *w) {
-    if (w->pages_state == 0) w->pages_state = page_protections_read(&w->pages, "/proc/self/maps") ? 1 : -1;
-    return w->pages_state > 0 ? &w->pages : NULL;
+/* The protection of the page holding 'addr' as read before the walk; -1 when not known. */
+static int protection(const walk_state *w, uintptr_t addr) {
+    return w->fresh ? page_protections_of(&w->pages, addr) : -1;
 }
 
-/* The loader lists an object before it relocates it, and makes the object's RELRO read-only once it is done
- * (whole pages only: a RELRO within one page stays writable and tells nothing). A slot of an object still
- * being relocated is not touched: the loader may still write it, and a page made read-only again after our
- * write would fault the loader's next write. */
-static bool relocated(walk_state *w, object_tables *t) {
-    if (t->relocated < 0) {
-        uintptr_t start = t->relro_start & ~(page_size() - 1), end = t->relro_end & ~(page_size() - 1);
-        const page_protections *p = start < end ? pages(w) : NULL;
-        int prot = p ? page_protections_of(p, start) : -1;
-        t->relocated = start >= end || (prot >= 0 && !(prot & PROT_WRITE));
-        if (!t->relocated) w->stats.pending++;
+/* The loader lists an object before it relocates it, and makes its RELRO read-only once it is done (whole pages
+ * only). A slot of an object still being relocated is not touched: the loader may still write it, and a page
+ * made read-only again after our write would fault the loader's next write. An object whose RELRO covers no
+ * whole page tells by its slots: before relocation one holds 0 or the address it was linked at, below the
+ * object. Unless 'waited' (relocation takes milliseconds: a RELRO writable for longer was left so by someone
+ * else, another import patcher). Without the pages (/proc/self/maps unreadable) every object is taken, as
+ * before this check existed. */
+static bool relocated(walk_state *w, const object_tables *t, uintptr_t value) {
+    if (w->waited || !w->pages_read) return true;
+    if (!w->fresh) {
+        w->stale = true;
+        return false;
     }
-    return t->relocated;
+    uintptr_t start = t->relro_start & ~(page_size() - 1), end = t->relro_end & ~(page_size() - 1);
+    if (start < end) {
+        int prot = protection(w, start);
+        return prot >= 0 && !(prot & PROT_WRITE);
+    }
+    bool linked_address = t->base && value < t->low && value + t->base >= t->low && value + t->base < t->high;
+    return value != 0 && !linked_address;
 }
 
-/* Writes one slot; a page that is not writable is opened for the write and put back as it was. Fails when the
- * page's protection is not known. */
-static bool write_slot(walk_state *w, uintptr_t slot, uintptr_t value) {
-    const page_protections *p = pages(w);
-    int prot = p ? page_protections_of(p, slot) : -1;
+/* Writes one slot; a page that is not writable is opened for the write and put back as it was. Without the
+ * pages (unreadable), a RELRO page is taken to be read-only. */
+static bool write_slot(walk_state *w, const object_tables *t, uintptr_t slot, uintptr_t value) {
+    int prot = protection(w, slot);
+    if (!w->pages_read) prot = slot >= t->relro_start && slot < t->relro_end ? PROT_READ : PROT_READ | PROT_WRITE;
+    else if (!w->fresh) w->stale = true;
     if (prot < 0) return false;
     void *page = (void *)(slot & ~(page_size() - 1));
     bool closed = !(prot & PROT_WRITE);
@@ -185,19 +199,23 @@ static void visit_slot(walk_state *w, object_tables *t, uintptr_t slot, const go
         if (value == hook) w->result++;
         return;
     case WALK_RESTORE:
-        if (value == hook && write_slot(w, slot, original_of(slot, real))) w->result++;
+        if (value == hook && write_slot(w, t, slot, original_of(slot, real))) w->result++;
         return;
     case WALK_INSTALL:
         if (value == hook) {
             w->result++;
             return;
         }
-        if (!relocated(w, t)) return;
+        if (!relocated(w, t, value)) {
+            if (!t->pending) w->stats.pending++;
+            t->pending = true;
+            return;
+        }
         if (value != real && !(value >= t->low && value < t->high)) {
             w->stats.foreign++;
             return;
         }
-        if (!write_slot(w, slot, hook)) {
+        if (!write_slot(w, t, slot, hook)) {
             w->stats.failed++;
             return;
         }
@@ -214,6 +232,7 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
     object_tables t;
     if (excluded(info) || !read_tables(info, &t)) return 0;
     w->stats.objects++;
+    w->fresh = w->pages_read && info->dlpi_adds == w->adds && info->dlpi_subs == w->subs;
     for (int k = 0; k < 2; k++) {
         size_t n = t.tables[k] ? t.sizes[k] / sizeof(ElfW(Rela)) : 0;
         for (size_t i = 0; i < n; i++) {
@@ -228,24 +247,54 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
     return 0;
 }
 
-static size_t walk(walk_action action, const got_hook *hooks, size_t count, got_patch_stats *stats) {
-    walk_state w = {.action = action, .hooks = hooks, .count = count};
+static int read_counts(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    walk_state *w = arg;
+    w->adds = info->dlpi_adds;
+    w->subs = info->dlpi_subs;
+    return 1;
+}
+
+/* A walk that found objects loaded or unloaded since its pages were read is done again with new ones (each
+ * time, slots already hooked or restored are left as they are); a few tries, then the objects it could not
+ * tell about are left pending. */
+#define WALK_TRIES 3
+
+static size_t walk(walk_action action, const got_hook *hooks, size_t count, bool waited, got_patch_stats *stats) {
+    walk_state w = {.action = action, .hooks = hooks, .count = count, .waited = waited};
+    size_t patched = 0;
     pthread_mutex_lock(&patch_lock);
-    dl_iterate_phdr(visit_object, &w);
+    for (int tries = 1;; tries++) {
+        w.stale = false;
+        w.result = 0;
+        w.stats = (got_patch_stats){0};
+        if (action != WALK_COUNT) {
+            dl_iterate_phdr(read_counts, &w);
+            w.pages_read = page_protections_read(&w.pages, "/proc/self/maps");
+        }
+        dl_iterate_phdr(visit_object, &w);
+        page_protections_free(&w.pages);
+        patched += w.stats.patched;
+        if (!w.stale || tries == WALK_TRIES) break;
+    }
     pthread_mutex_unlock(&patch_lock);
-    page_protections_free(&w.pages);
+    w.stats.patched = patched;
     if (stats) *stats = w.stats;
     return w.result;
 }
 
 size_t got_patch_install(const got_hook *hooks, size_t count, got_patch_stats *stats) {
-    return walk(WALK_INSTALL, hooks, count, stats);
+    return walk(WALK_INSTALL, hooks, count, false, stats);
+}
+
+size_t got_patch_install_waited(const got_hook *hooks, size_t count, got_patch_stats *stats) {
+    return walk(WALK_INSTALL, hooks, count, true, stats);
 }
 
 size_t got_patch_restore(const got_hook *hooks, size_t count) {
-    return walk(WALK_RESTORE, hooks, count, NULL);
+    return walk(WALK_RESTORE, hooks, count, false, NULL);
 }
 
 size_t got_patch_count_hooked(const got_hook *hooks, size_t count) {
-    return walk(WALK_COUNT, hooks, count, NULL);
+    return walk(WALK_COUNT, hooks, count, false, NULL);
 }

@@ -9,7 +9,9 @@
  * that still hold our hook, of objects still loaded (both walks run under the loader's lock, so no object
  * is unloaded meanwhile). A page that is not writable is made writable for the write and put back as it was
  * (its protection read from /proc/self/maps). An object the loader has listed but not finished relocating
- * (its RELRO still writable: another thread in dlopen) is left for a later call.
+ * (its RELRO still writable, or its slots still as linked: another thread in dlopen) is left for a later
+ * call. Where /proc/self/maps cannot be read, every object is taken and RELRO pages are taken to be
+ * read-only, as before that check.
  *
  * Not signal-safe: runs on the profiler's threads (start, stop, the periodic rescan), serialised by a lock.
  */
@@ -37,6 +39,11 @@ typedef struct {
  * 'count' hooks; slots patched already are left as they are, so calling it again picks up objects loaded
  * since. Returns the number of slots that hold a hook afterwards. */
 size_t got_patch_install(const got_hook *hooks, size_t count, got_patch_stats *stats);
+
+/* The same for objects still pending after a wait (a second or more with no object loaded): relocation takes
+ * milliseconds, so a RELRO still writable was left so by someone else (another import patcher); its slots are
+ * written with no change of protection. */
+size_t got_patch_install_waited(const got_hook *hooks, size_t count, got_patch_stats *stats);
 
 /* Writes back what every slot held before it was patched, wherever it still holds a hook of 'hooks'.
  * Returns the number of slots restored. */

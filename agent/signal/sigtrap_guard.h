@@ -14,8 +14,9 @@
  * the slots patched): a signal of an event closed at the end of a session may still come, later, to a
  * thread that was asleep in a system call, and must not reach the application's handler.
  *
- * What it cannot see: a disposition set by a raw rt_sigaction system call (a Go runtime), or by an object loaded less than 100-200 ms ago other than through the JVM's
- * System.load (libjvm's dlopen is hooked: such an object is hooked before dlopen returns); signal_watch
+ * What it cannot see: a disposition set by a raw rt_sigaction system call (a Go runtime), or by an object
+ * loaded less than 100-200 ms ago other than through the JVM's System.load (libjvm's dlopen is hooked: such
+ * an object is hooked before dlopen returns); signal_watch
  * finds those (engine_perf's check_owned), the events go back to F_SETSIG and the guard comes down
  * (sigtrap_guard_end).
  *

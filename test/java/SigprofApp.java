@@ -7,7 +7,7 @@ import java.lang.management.ManagementFactory;
  */
 public class SigprofApp {
     static native boolean install();
-    static native boolean installTrap(int how);   // 0 sigaction, 1 sigaction past the hooks, 2 sigset;   // used by SignalAdversary: SIGTRAP, counted with SIGPROF
+    static native boolean installTrap(int how);   // used by SignalAdversary: SIGTRAP, counted with SIGPROF
     static native long raiseTrapAndCount(int times);  // used by SignalAdversary
     static native long raiseAndCount(int times);
     static native boolean setItimer(int us);   // used by SignalAdversary

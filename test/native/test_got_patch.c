@@ -110,7 +110,8 @@ static int protection_now(uintptr_t addr) {
 /* An object whose RELRO is still writable is one the loader has listed but not finished relocating (another
  * thread inside dlopen): its slots are left alone, its pages keep their protection (made read-only under the
  * loader, its next write would fault), and it is reported pending. Once the RELRO is read-only it is hooked,
- * and the page it wrote is read-only again. */
+ * and the page it wrote is read-only again. Waited for (got_patch_install_waited), a RELRO still writable is
+ * someone else's doing: the slot is written and the page stays writable. */
 static void test_object_being_relocated_is_left(void **state) {
     (void)state;
     void *lib = dlopen(TEST_NATIVEMEM_LIB, RTLD_NOW);
@@ -132,13 +133,24 @@ static void test_object_being_relocated_is_left(void **state) {
     assert_int_equal(hook_calls, before);
     assert_true(st.pending >= 1);
 
+    /* Waited for: a RELRO writable for long was left so by someone else; the slot is written as it is. */
+    assert_true(got_patch_install_waited(hooks, 1, &st) >= 1);
+    assert_int_equal(st.pending, 0);
+    assert_int_equal(protection_now(relro.start), PROT_READ | PROT_WRITE);
+    site_a();
+    assert_int_equal(hook_calls, before + 1);
+    got_patch_restore(hooks, 1);
+    assert_int_equal(protection_now(relro.start), PROT_READ | PROT_WRITE);
+    site_a();
+    assert_int_equal(hook_calls, before + 1);
+
     assert_int_equal(mprotect((void *)relro.start, len, PROT_READ), 0);
     got_patch_install(hooks, 1, &st);
     assert_int_equal(st.pending, 0);
     assert_true(st.patched >= 1);
     assert_int_equal(protection_now(relro.start), PROT_READ);
     site_a();
-    assert_int_equal(hook_calls, before + 1);
+    assert_int_equal(hook_calls, before + 2);
     got_patch_restore(hooks, 1);
     assert_int_equal(protection_now(relro.start), PROT_READ);
     dlclose(lib);

@@ -4,8 +4,9 @@
  * and a SIGTRAP that is not ours reaches that action (its handler, SIG_IGN, or the default action, which ends
  * the process with SIGTRAP); our own handler set back means SIG_DFL, and a handler that chains back to ours
  * ends with the default action instead of a loop, while one left by siglongjmp leaves nothing behind. A
- * handler's SA_NODEFER leaves SIGTRAP open in it. A disposition set past the hooks brings the guard down at the next hooked call. Down, every call passes
- * through to the real sigaction.
+ * handler's SA_NODEFER leaves SIGTRAP open in it; sigset (SIG_HOLD too) and sigignore set the application's
+ * action. A disposition set past the hooks brings the guard down at the next hooked call. Down, every call
+ * passes through to the real sigaction.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -194,6 +195,8 @@ static void sigset_and_sigignore_set_the_applications_action(void **state) {
     assert_int_equal(now.sa_flags & (SA_SIGINFO | SA_RESETHAND | SA_NODEFER | SA_RESTART), 0);
     assert_ptr_equal(sigtrap_guard_sigset(SIGTRAP, SIG_HOLD), app_handler);
     assert_true(trap_blocked());
+    assert_int_equal(sigtrap_guard_sigaction(SIGTRAP, NULL, &now), 0);
+    assert_ptr_equal(now.sa_handler, app_handler);   /* holding changes the mask, not the action */
     assert_ptr_equal(sigtrap_guard_sigset(SIGTRAP, SIG_HOLD), SIG_HOLD);
     assert_ptr_equal(sigtrap_guard_sigset(SIGTRAP, app_handler), SIG_HOLD);
     assert_false(trap_blocked());

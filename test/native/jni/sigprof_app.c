@@ -54,7 +54,8 @@ JNIEXPORT jboolean JNICALL Java_SigprofApp_installTrap(JNIEnv *env, jclass cls, 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     bool installed = how == 2 ? sigset(SIGTRAP, on_sigprof) != SIG_ERR : set && set(SIGTRAP, &sa, NULL) == 0;
 #pragma GCC diagnostic pop
-    return installed && set(SIGTRAP, NULL, &back) == 0 && !(back.sa_flags & SA_SIGINFO) && back.sa_handler == on_sigprof;
+    return installed && set(SIGTRAP, NULL, &back) == 0 && !(back.sa_flags & SA_SIGINFO) &&
+           back.sa_handler == on_sigprof;
 }
 
 /* Sends this thread SIGTRAP 'times' times (as a breakpoint would reach a crash reporter's handler); returns the
