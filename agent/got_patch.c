@@ -149,9 +149,11 @@ static uintptr_t page_size(void) {
     return (uintptr_t)sysconf(_SC_PAGESIZE);
 }
 
-/* The protection of the page holding 'addr' as read before the walk; -1 when not known. */
-static int protection(const walk_state *w, uintptr_t addr) {
-    return w->fresh ? page_protections_of(&w->pages, addr) : -1;
+/* The protection of the page holding 'addr' as read before the walk; -1 when not known. A slot that holds our
+ * hook belongs to an object an earlier walk patched, listed since (reloaded, it would hold what the loader
+ * wrote): its pages were read whatever the loader did meanwhile. */
+static int protection(const walk_state *w, uintptr_t addr, bool hooked) {
+    return w->pages_read && (w->fresh || hooked) ? page_protections_of(&w->pages, addr) : -1;
 }
 
 /* The loader lists an object before it relocates it, and makes its RELRO read-only once it is done (whole pages
@@ -169,25 +171,26 @@ static bool relocated(walk_state *w, const object_tables *t, uintptr_t value) {
     }
     uintptr_t start = t->relro_start & ~(page_size() - 1), end = t->relro_end & ~(page_size() - 1);
     if (start < end) {
-        int prot = protection(w, start);
+        int prot = protection(w, start, false);
         return prot >= 0 && !(prot & PROT_WRITE);
     }
     bool linked_address = t->base && value < t->low && value + t->base >= t->low && value + t->base < t->high;
     return value != 0 && !linked_address;
 }
 
-/* Writes one slot; a page that is not writable is opened for the write and put back as it was. Without the
- * pages (unreadable), a RELRO page is taken to be read-only. */
-static bool write_slot(walk_state *w, const object_tables *t, uintptr_t slot, uintptr_t value) {
-    int prot = protection(w, slot);
+/* Writes one slot and puts its page back as it was read (without the pages, a RELRO page is taken to be
+ * read-only). The page is opened for the write even when it was read writable: a loader that has been
+ * relocating an object for over a second (got_patch_install_waited) may have closed it since, and a write to a
+ * closed page would fault this thread. */
+static bool write_slot(walk_state *w, const object_tables *t, uintptr_t slot, uintptr_t value, bool hooked) {
+    int prot = protection(w, slot, hooked);
     if (!w->pages_read) prot = slot >= t->relro_start && slot < t->relro_end ? PROT_READ : PROT_READ | PROT_WRITE;
-    else if (!w->fresh) w->stale = true;
+    else if (prot < 0) w->stale = true;
     if (prot < 0) return false;
     void *page = (void *)(slot & ~(page_size() - 1));
-    bool closed = !(prot & PROT_WRITE);
-    if (closed && mprotect(page, page_size(), prot | PROT_WRITE) != 0) return false;
+    if (mprotect(page, page_size(), prot | PROT_WRITE) != 0) return false;
     atomic_store_explicit((_Atomic uintptr_t *)slot, value, memory_order_release);
-    if (closed) mprotect(page, page_size(), prot);
+    if (!(prot & PROT_WRITE)) mprotect(page, page_size(), prot);
     return true;
 }
 
@@ -199,7 +202,7 @@ static void visit_slot(walk_state *w, object_tables *t, uintptr_t slot, const go
         if (value == hook) w->result++;
         return;
     case WALK_RESTORE:
-        if (value == hook && write_slot(w, t, slot, original_of(slot, real))) w->result++;
+        if (value == hook && write_slot(w, t, slot, original_of(slot, real), true)) w->result++;
         return;
     case WALK_INSTALL:
         if (value == hook) {
@@ -215,7 +218,7 @@ static void visit_slot(walk_state *w, object_tables *t, uintptr_t slot, const go
             w->stats.foreign++;
             return;
         }
-        if (!write_slot(w, t, slot, hook)) {
+        if (!write_slot(w, t, slot, hook, false)) {
             w->stats.failed++;
             return;
         }

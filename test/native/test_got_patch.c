@@ -15,10 +15,14 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 static int hook_calls;
@@ -156,6 +160,65 @@ static void test_object_being_relocated_is_left(void **state) {
     dlclose(lib);
 }
 
+static atomic_int stop_loading;
+static atomic_long loads;
+
+static void *load_and_unload(void *arg) {
+    (void)arg;
+    while (!atomic_load(&stop_loading)) {
+        void *lib = dlopen(TEST_RELOCS_HEAVY_LIB, RTLD_NOW);
+        if (!lib) return (void *)dlerror();
+        dlclose(lib);
+        atomic_fetch_add(&loads, 1);
+    }
+    return NULL;
+}
+
+/* Walks while another thread loads and unloads a library with 3000 relocations: they meet it half relocated,
+ * or listed with its pages read before it was, again and again (pending). No walk may write a page the loader
+ * still writes, or close one under it: checked, without the relocation check this process crashes within a
+ * second (the loader, or the walk's own write, faults). */
+static void fault_ends_the_test(int signo) {
+    static const char message[] = "test_walks_during_loads: a fault while loading or walking\n";
+    if (write(2, message, sizeof(message) - 1) < 0) _exit(128 + signo);
+    _exit(128 + signo);
+}
+
+static void test_walks_during_loads(void **state) {
+    (void)state;
+    /* A fault must end the process here: cmocka's own handler would leave the test by longjmp, with the
+     * loader's lock still held, and the exit would wait for it for ever. */
+    struct sigaction fail, saved_segv, saved_bus;
+    memset(&fail, 0, sizeof(fail));
+    fail.sa_handler = fault_ends_the_test;
+    sigaction(SIGSEGV, &fail, &saved_segv);
+    sigaction(SIGBUS, &fail, &saved_bus);
+    got_hook hooks[] = {{"malloc", (void *)malloc, (void *)counting_malloc, NULL}};
+    pthread_t loader;
+    assert_int_equal(pthread_create(&loader, NULL, load_and_unload, NULL), 0);
+    long walks = 0, pending_walks = 0, patched = 0;
+    time_t end = time(NULL) + 2;
+    while (time(NULL) < end) {
+        got_patch_stats st;
+        got_patch_install(hooks, 1, &st);
+        patched += (long)st.patched;
+        pending_walks += st.pending > 0;
+        got_patch_restore(hooks, 1);
+        walks++;
+    }
+    atomic_store(&stop_loading, 1);
+    void *failed = NULL;
+    pthread_join(loader, &failed);
+    assert_null(failed);
+    print_message("%ld loads, %ld walks (%ld met an object pending), %ld slots patched\n", atomic_load(&loads), walks,
+                  pending_walks, patched);
+    sigaction(SIGSEGV, &saved_segv, NULL);
+    sigaction(SIGBUS, &saved_bus, NULL);
+    assert_true(atomic_load(&loads) > 10);
+    assert_true(pending_walks > 0);
+    assert_int_equal(got_patch_count_hooked(hooks, 1), 0);
+}
+
 /* The maps table: protections from the perms column, a long path on more than one read, gaps. */
 static void test_page_protections_parse(void **state) {
     (void)state;
@@ -189,6 +252,7 @@ int main(void) {
         cmocka_unit_test(test_patch_and_restore),
         cmocka_unit_test(test_foreign_binding_left_alone),
         cmocka_unit_test(test_object_being_relocated_is_left),
+        cmocka_unit_test(test_walks_during_loads),
         cmocka_unit_test(test_page_protections_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

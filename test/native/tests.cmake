@@ -132,9 +132,33 @@ target_link_libraries(nativemem PRIVATE dl pthread)
 libprof_unit_test(test_leak_table SOURCES agent/leak_table_create.c)
 # The SIGTRAP guard: what the hooked sigaction and signal answer and where a SIGTRAP not ours goes.
 libprof_unit_test(test_sigtrap_guard)
-libprof_unit_test(test_got_patch SOURCES agent/got_patch.c agent/page_protection.c LIBS dl)
-target_compile_definitions(test_got_patch PRIVATE TEST_NATIVEMEM_LIB="$<TARGET_FILE:nativemem>")
-add_dependencies(test_got_patch nativemem)
+# test_got_patch's walks during loads: a library whose GOT holds 3000 relocations besides malloc's (data of
+# another library), so that the loader takes long enough relocating it for a walk to meet it half done.
+set(relocs_provider "")
+set(relocs_heavy "#include <stdlib.h>\n")
+set(relocs_sum "")
+foreach(i RANGE 2999)
+  string(APPEND relocs_provider "int relocs_sym_${i};\n")
+  string(APPEND relocs_heavy "extern int relocs_sym_${i};\n")
+  string(APPEND relocs_sum "    s += relocs_sym_${i};\n")
+endforeach()
+string(APPEND relocs_heavy "int relocs_sum(void);\nvoid *relocs_alloc(size_t n);\n"
+  "int relocs_sum(void) {\n    int s = 0;\n${relocs_sum}    return s;\n}\n"
+  "void *relocs_alloc(size_t n) {\n    return malloc(n);\n}\n")
+foreach(name relocs_provider relocs_heavy)
+  file(WRITE ${CMAKE_BINARY_DIR}/generated/${name}.c.new "${${name}}")
+  configure_file(${CMAKE_BINARY_DIR}/generated/${name}.c.new ${CMAKE_BINARY_DIR}/generated/${name}.c COPYONLY)
+endforeach()
+add_library(relocs_provider SHARED ${CMAKE_BINARY_DIR}/generated/relocs_provider.c)
+add_library(relocs_heavy SHARED ${CMAKE_BINARY_DIR}/generated/relocs_heavy.c)
+target_compile_options(relocs_heavy PRIVATE -fno-plt)
+target_link_options(relocs_heavy PRIVATE -Wl,-z,now -Wl,-z,relro)
+target_link_libraries(relocs_heavy PRIVATE relocs_provider)
+
+libprof_unit_test(test_got_patch SOURCES agent/got_patch.c agent/page_protection.c LIBS dl pthread)
+target_compile_definitions(test_got_patch PRIVATE TEST_NATIVEMEM_LIB="$<TARGET_FILE:nativemem>"
+  TEST_RELOCS_HEAVY_LIB="$<TARGET_FILE:relocs_heavy>")
+add_dependencies(test_got_patch nativemem relocs_heavy)
 
 # The signal path's cache of compiled pcs (issue 18.6): hit, miss, eviction, never a stale or mixed chain.
 libprof_unit_test(test_pc_cache LIBS pthread)
