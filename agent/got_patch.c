@@ -30,6 +30,8 @@ static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef enum { WALK_INSTALL, WALK_RESTORE, WALK_COUNT } walk_action;
 
+#define MAX_LISTED 1024   /* objects remembered from before the pages were read (a JVM has 30-80) */
+
 typedef struct {
     walk_action action;
     const got_hook *hooks;
@@ -37,14 +39,16 @@ typedef struct {
     got_patch_stats stats;
     size_t result;
     bool waited;   /* got_patch_install_waited: an object that looks unrelocated is taken all the same */
-    /* Read before the walk, outside the loader's lock (no file is read under it), with the loader's counts of
-     * objects added and removed then: an object is mapped before it is listed, so while the counts seen in
-     * the walk are the same, every object visited was mapped when the pages were read and they are its own. */
+    /* Read before the walk, outside the loader's lock (no file is read under it), after the loader's counts
+     * of objects added and removed and the objects listed then: an object is mapped before it is listed, so
+     * one listed then and still listed now had its pages mapped when they were read (pages_are_its_own). */
     page_protections pages;
     bool pages_read;
     unsigned long long adds, subs;
+    uintptr_t listed[MAX_LISTED];   /* load addresses */
+    size_t listed_count;
     bool fresh;    /* for the object visited: its pages are in 'pages' */
-    bool stale;    /* an object was loaded or unloaded between the read and the walk: walk again */
+    bool stale;    /* an object could not be judged (loaded since, or no pages): walk again */
 } walk_state;
 
 /* Objects whose calls are never redirected: libprof (its own allocations must not be sampled, and the hooks
@@ -149,6 +153,17 @@ static uintptr_t page_size(void) {
     return (uintptr_t)sysconf(_SC_PAGESIZE);
 }
 
+/* Whether the object visited was mapped when the pages were read: nothing was loaded since, or nothing was
+ * unloaded since and it was listed then (its address cannot have changed hands). */
+static bool pages_are_its_own(const walk_state *w, const struct dl_phdr_info *info) {
+    if (!w->pages_read) return false;
+    if (info->dlpi_adds == w->adds) return true;
+    if (info->dlpi_subs != w->subs) return false;
+    for (size_t i = 0; i < w->listed_count; i++)
+        if (w->listed[i] == info->dlpi_addr) return true;
+    return false;
+}
+
 /* The protection of the page holding 'addr' as read before the walk; -1 when not known. A slot that holds our
  * hook belongs to an object an earlier walk patched, listed since (reloaded, it would hold what the loader
  * wrote): its pages were read whatever the loader did meanwhile. */
@@ -161,14 +176,14 @@ static int protection(const walk_state *w, uintptr_t addr, bool hooked) {
  * made read-only again after our write would fault the loader's next write. An object whose RELRO covers no
  * whole page tells by its slots: before relocation one holds 0 or the address it was linked at, below the
  * object. Unless 'waited' (relocation takes milliseconds: a RELRO writable for longer was left so by someone
- * else, another import patcher). Without the pages (/proc/self/maps unreadable) every object is taken, as
- * before this check existed. */
+ * else, another import patcher). An object whose pages are not known (loaded since they were read, or
+ * /proc/self/maps unreadable) is not judged: the walk is done again, and it stays pending. */
 static bool relocated(walk_state *w, const object_tables *t, uintptr_t value) {
-    if (w->waited || !w->pages_read) return true;
     if (!w->fresh) {
         w->stale = true;
         return false;
     }
+    if (w->waited) return true;
     uintptr_t start = t->relro_start & ~(page_size() - 1), end = t->relro_end & ~(page_size() - 1);
     if (start < end) {
         int prot = protection(w, start, false);
@@ -178,15 +193,16 @@ static bool relocated(walk_state *w, const object_tables *t, uintptr_t value) {
     return value != 0 && !linked_address;
 }
 
-/* Writes one slot and puts its page back as it was read (without the pages, a RELRO page is taken to be
- * read-only). The page is opened for the write even when it was read writable: a loader that has been
- * relocating an object for over a second (got_patch_install_waited) may have closed it since, and a write to a
- * closed page would fault this thread. */
-static bool write_slot(walk_state *w, const object_tables *t, uintptr_t slot, uintptr_t value, bool hooked) {
+/* Writes one slot and puts its page back as it was read; nothing is written where the page's protection is not
+ * known. The page is opened for the write even when it was read writable: a loader that has been relocating an
+ * object for over a second (got_patch_install_waited) may have closed it since, and a write to a closed page
+ * would fault this thread. */
+static bool write_slot(walk_state *w, uintptr_t slot, uintptr_t value, bool hooked) {
     int prot = protection(w, slot, hooked);
-    if (!w->pages_read) prot = slot >= t->relro_start && slot < t->relro_end ? PROT_READ : PROT_READ | PROT_WRITE;
-    else if (prot < 0) w->stale = true;
-    if (prot < 0) return false;
+    if (prot < 0) {
+        w->stale = true;
+        return false;
+    }
     void *page = (void *)(slot & ~(page_size() - 1));
     if (mprotect(page, page_size(), prot | PROT_WRITE) != 0) return false;
     atomic_store_explicit((_Atomic uintptr_t *)slot, value, memory_order_release);
@@ -202,7 +218,7 @@ static void visit_slot(walk_state *w, object_tables *t, uintptr_t slot, const go
         if (value == hook) w->result++;
         return;
     case WALK_RESTORE:
-        if (value == hook && write_slot(w, t, slot, original_of(slot, real), true)) w->result++;
+        if (value == hook && write_slot(w, slot, original_of(slot, real), true)) w->result++;
         return;
     case WALK_INSTALL:
         if (value == hook) {
@@ -218,7 +234,7 @@ static void visit_slot(walk_state *w, object_tables *t, uintptr_t slot, const go
             w->stats.foreign++;
             return;
         }
-        if (!write_slot(w, t, slot, hook, false)) {
+        if (!write_slot(w, slot, hook, false)) {
             w->stats.failed++;
             return;
         }
@@ -235,7 +251,7 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
     object_tables t;
     if (excluded(info) || !read_tables(info, &t)) return 0;
     w->stats.objects++;
-    w->fresh = w->pages_read && info->dlpi_adds == w->adds && info->dlpi_subs == w->subs;
+    w->fresh = pages_are_its_own(w, info);
     for (int k = 0; k < 2; k++) {
         size_t n = t.tables[k] ? t.sizes[k] / sizeof(ElfW(Rela)) : 0;
         for (size_t i = 0; i < n; i++) {
@@ -250,12 +266,13 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
     return 0;
 }
 
-static int read_counts(struct dl_phdr_info *info, size_t size, void *arg) {
+static int read_listed(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     walk_state *w = arg;
     w->adds = info->dlpi_adds;
     w->subs = info->dlpi_subs;
-    return 1;
+    if (w->listed_count < MAX_LISTED) w->listed[w->listed_count++] = info->dlpi_addr;
+    return 0;
 }
 
 /* A walk that found objects loaded or unloaded since its pages were read is done again with new ones (each
@@ -263,8 +280,9 @@ static int read_counts(struct dl_phdr_info *info, size_t size, void *arg) {
  * tell about are left pending. */
 #define WALK_TRIES 3
 
-static size_t walk(walk_action action, const got_hook *hooks, size_t count, bool waited, got_patch_stats *stats) {
-    walk_state w = {.action = action, .hooks = hooks, .count = count, .waited = waited};
+static size_t walk(walk_action action, const got_hook *hooks, size_t count, bool waited,
+                   unsigned long long waited_adds, got_patch_stats *stats) {
+    walk_state w = {.action = action, .hooks = hooks, .count = count};
     size_t patched = 0;
     pthread_mutex_lock(&patch_lock);
     for (int tries = 1;; tries++) {
@@ -272,9 +290,12 @@ static size_t walk(walk_action action, const got_hook *hooks, size_t count, bool
         w.result = 0;
         w.stats = (got_patch_stats){0};
         if (action != WALK_COUNT) {
-            dl_iterate_phdr(read_counts, &w);
+            w.listed_count = 0;
+            dl_iterate_phdr(read_listed, &w);
             w.pages_read = page_protections_read(&w.pages, "/proc/self/maps");
         }
+        /* Only objects listed when the wait began were waited for. */
+        w.waited = waited && w.adds == waited_adds;
         dl_iterate_phdr(visit_object, &w);
         page_protections_free(&w.pages);
         patched += w.stats.patched;
@@ -287,17 +308,17 @@ static size_t walk(walk_action action, const got_hook *hooks, size_t count, bool
 }
 
 size_t got_patch_install(const got_hook *hooks, size_t count, got_patch_stats *stats) {
-    return walk(WALK_INSTALL, hooks, count, false, stats);
+    return walk(WALK_INSTALL, hooks, count, false, 0, stats);
 }
 
-size_t got_patch_install_waited(const got_hook *hooks, size_t count, got_patch_stats *stats) {
-    return walk(WALK_INSTALL, hooks, count, true, stats);
+size_t got_patch_install_waited(const got_hook *hooks, size_t count, unsigned long long adds, got_patch_stats *stats) {
+    return walk(WALK_INSTALL, hooks, count, true, adds, stats);
 }
 
 size_t got_patch_restore(const got_hook *hooks, size_t count) {
-    return walk(WALK_RESTORE, hooks, count, false, NULL);
+    return walk(WALK_RESTORE, hooks, count, false, 0, NULL);
 }
 
 size_t got_patch_count_hooked(const got_hook *hooks, size_t count) {
-    return walk(WALK_COUNT, hooks, count, false, NULL);
+    return walk(WALK_COUNT, hooks, count, false, 0, NULL);
 }

@@ -10,8 +10,8 @@
  * is unloaded meanwhile). A page that is not writable is made writable for the write and put back as it was
  * (its protection read from /proc/self/maps). An object the loader has listed but not finished relocating
  * (its RELRO still writable, or its slots still as linked: another thread in dlopen) is left for a later
- * call. Where /proc/self/maps cannot be read, every object is taken and RELRO pages are taken to be
- * read-only, as before that check.
+ * call. Nothing is written where /proc/self/maps cannot be read (the objects stay pending, slots hooked stay
+ * hooked).
  *
  * Not signal-safe: runs on the profiler's threads (start, stop, the periodic rescan), serialised by a lock.
  */
@@ -42,8 +42,9 @@ size_t got_patch_install(const got_hook *hooks, size_t count, got_patch_stats *s
 
 /* The same for objects still pending after a wait (a second or more with no object loaded): relocation takes
  * milliseconds, so a RELRO still writable was left so by someone else (another import patcher); its slots are
- * written with no change of protection. */
-size_t got_patch_install_waited(const got_hook *hooks, size_t count, got_patch_stats *stats);
+ * written with no change of protection. 'adds': the loader's count of objects added (dlpi_adds) when the wait
+ * began; if objects were added since, nothing is taken as waited for. */
+size_t got_patch_install_waited(const got_hook *hooks, size_t count, unsigned long long adds, got_patch_stats *stats);
 
 /* Writes back what every slot held before it was patched, wherever it still holds a hook of 'hooks'.
  * Returns the number of slots restored. */

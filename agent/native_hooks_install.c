@@ -46,7 +46,7 @@ static void *(*real_dlopen)(const char *, int);
 static void *hook_dlopen(const char *file, int mode);
 static size_t active_count;
 static periodic watcher;
-static unsigned long long seen_adds;
+static _Atomic unsigned long long seen_adds;   /* written under 'lock', read by the watcher without it */
 
 static void resolve_real_functions(void) {
     static bool done;
@@ -134,7 +134,7 @@ static void rescan(got_patch_stats *st) {
     static unsigned long long pending_adds;
     unsigned long long adds = loader_adds();
     bool waited = pending_since && adds == pending_adds && monotonic_ns() - pending_since >= PENDING_WAIT_NS;
-    if (waited) got_patch_install_waited(active, active_count, st);
+    if (waited) got_patch_install_waited(active, active_count, pending_adds, st);
     else got_patch_install(active, active_count, st);
     if (st->pending && (!pending_since || adds != pending_adds)) {
         pending_since = monotonic_ns();

@@ -103,6 +103,18 @@ static int find_relro(struct dl_phdr_info *info, size_t size, void *arg) {
     return 1;
 }
 
+static int read_adds(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    *(unsigned long long *)arg = info->dlpi_adds;
+    return 1;
+}
+
+static unsigned long long loader_adds(void) {
+    unsigned long long adds = 0;
+    dl_iterate_phdr(read_adds, &adds);
+    return adds;
+}
+
 static int protection_now(uintptr_t addr) {
     page_protections p;
     assert_true(page_protections_read(&p, "/proc/self/maps"));
@@ -138,7 +150,7 @@ static void test_object_being_relocated_is_left(void **state) {
     assert_true(st.pending >= 1);
 
     /* Waited for: a RELRO writable for long was left so by someone else; the slot is written as it is. */
-    assert_true(got_patch_install_waited(hooks, 1, &st) >= 1);
+    assert_true(got_patch_install_waited(hooks, 1, loader_adds(), &st) >= 1);
     assert_int_equal(st.pending, 0);
     assert_int_equal(protection_now(relro.start), PROT_READ | PROT_WRITE);
     site_a();
@@ -161,13 +173,17 @@ static void test_object_being_relocated_is_left(void **state) {
 }
 
 static atomic_int stop_loading;
+static char lib_failed[] = "dlopen failed";
 static atomic_long loads;
 
 static void *load_and_unload(void *arg) {
     (void)arg;
     while (!atomic_load(&stop_loading)) {
         void *lib = dlopen(TEST_RELOCS_HEAVY_LIB, RTLD_NOW);
-        if (!lib) return (void *)dlerror();
+        if (!lib) {
+            print_error("dlopen: %s\n", dlerror());
+            return lib_failed;
+        }
         dlclose(lib);
         atomic_fetch_add(&loads, 1);
     }
