@@ -303,7 +303,7 @@ public class BenchPeer {
             String target, verdict;
             if (interval.equals("1ms")) {
                 target = "<= 0.5x async-profiler's";
-                verdict = halfOfPeer(lpMedian, apOver, spread);
+                verdict = halfOfPeer(lpMedian, apOver, spread) + timerBound(runs, baseline, apMedian, lpMedian);
             } else {
                 target = "indistinguishable from none: |median| <= the none#1/none#2 spread (" + String.format("%.1f%%", spread) + ")";
                 verdict = met(Math.abs(lpMedian) <= spread);
@@ -521,6 +521,15 @@ public class BenchPeer {
         if (apOver.isEmpty()) return "n/a (no async-profiler)";
         double apMedian = median(apOver);
         return apMedian <= spread ? "n/a (async-profiler's overhead within the noise)" : met(lpMedian <= 0.5 * apMedian);
+    }
+
+    /** Where the timer floor alone is at or above half of async-profiler's overhead in this run, the target was
+     *  out of reach for any profiler built on a perf timer per thread: said next to a NOT MET. */
+    static String timerBound(Map<Config, List<Run>> runs, List<Double> baseline, double apMedian, double lpMedian) {
+        List<Run> timer = runs.get(new Config(Kind.TIMER, "1ms", 0));
+        if (timer == null || Double.isNaN(apMedian) || apMedian <= 0 || lpMedian <= 0.5 * apMedian) return "";
+        double bound = median(overheads(timer, baseline)) / apMedian;
+        return bound >= 0.5 ? String.format(" (out of reach in this run: the timer alone is %.2fx)", bound) : "";
     }
 
     static String ratio(double lp, double ap) {
