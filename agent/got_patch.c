@@ -28,6 +28,21 @@ static struct {
 static size_t saved_count;
 static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Objects an install finished with (every slot of the hooks hooked or bound elsewhere), for the hook set it
+ * used, with the slots they hold hooked: a later install skips them, and reads no page protections when no
+ * listed object is new, so that the rescan after each dlopen costs the new object only. Forgotten when the
+ * hook set changes, at every restore, and when an object was unloaded (its address may then go to another
+ * object); while none was, an object at a remembered address is the one remembered. Under patch_lock. */
+#define MAX_SCANNED 4096
+static struct {
+    uintptr_t addr;
+    const void *phdr;
+    size_t hooked;
+} scanned[MAX_SCANNED];
+static size_t scanned_count;
+static uint64_t scanned_hook_set;
+static unsigned long long scanned_subs;
+
 typedef enum { WALK_INSTALL, WALK_RESTORE, WALK_COUNT } walk_action;
 
 #define MAX_LISTED 1024   /* objects remembered from before the pages were read (a JVM has 30-80) */
@@ -47,6 +62,7 @@ typedef struct {
     unsigned long long adds, subs;
     uintptr_t listed[MAX_LISTED];   /* load addresses */
     size_t listed_count;
+    size_t unscanned;   /* objects listed before the walk that are not in 'scanned' */
     bool fresh;    /* for the object visited: its pages are in 'pages' */
     bool stale;    /* an object could not be judged (loaded since, or no pages): walk again */
 } walk_state;
@@ -157,6 +173,8 @@ static uintptr_t page_size(void) {
  * unloaded since and it was listed then (its address cannot have changed hands). */
 static bool pages_are_its_own(const walk_state *w, const struct dl_phdr_info *info) {
     if (!w->pages_read) return false;
+    /* Asked of the kernel now, inside the walk: the loader's lock it holds keeps every listed object mapped. */
+    if (w->pages.query_fd >= 0) return true;
     if (info->dlpi_adds == w->adds) return true;
     if (info->dlpi_subs != w->subs) return false;
     for (size_t i = 0; i < w->listed_count; i++)
@@ -245,13 +263,45 @@ static void visit_slot(walk_state *w, object_tables *t, uintptr_t slot, const go
     }
 }
 
+/* The hook set an install uses, as one number: the same array may hold other hooks from one call to the next. */
+static uint64_t hook_set_of(const got_hook *hooks, size_t count) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < count; i++) {
+        uintptr_t parts[] = {(uintptr_t)hooks[i].symbol, (uintptr_t)hooks[i].real, (uintptr_t)hooks[i].hook,
+                             (uintptr_t)hooks[i].only_in};
+        for (size_t k = 0; k < sizeof(parts) / sizeof(*parts); k++) h = (h ^ parts[k]) * 0x100000001b3ULL;
+        for (const char *c = hooks[i].symbol; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+    }
+    return h;
+}
+
+static ssize_t scanned_index(const struct dl_phdr_info *info) {
+    for (size_t i = 0; i < scanned_count; i++)
+        if (scanned[i].addr == info->dlpi_addr && scanned[i].phdr == (const void *)info->dlpi_phdr) return (ssize_t)i;
+    return -1;
+}
+
 static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     walk_state *w = arg;
     object_tables t;
-    if (excluded(info) || !read_tables(info, &t)) return 0;
+    if (excluded(info)) return 0;
+    ssize_t known = w->action == WALK_INSTALL ? scanned_index(info) : -1;
+    if (known >= 0) {
+        w->stats.objects++;
+        w->result += scanned[known].hooked;
+        return 0;
+    }
+    if (!read_tables(info, &t)) {   /* no import tables: nothing to hook, ever */
+        if (w->action == WALK_INSTALL && scanned_count < MAX_SCANNED)
+            scanned[scanned_count++] = (typeof(scanned[0])){info->dlpi_addr, info->dlpi_phdr, 0};
+        return 0;
+    }
     w->stats.objects++;
     w->fresh = pages_are_its_own(w, info);
+    size_t result_before = w->result, pending_before = w->stats.pending, failed_before = w->stats.failed;
+    bool stale_before = w->stale;
+    w->stale = false;
     for (int k = 0; k < 2; k++) {
         size_t n = t.tables[k] ? t.sizes[k] / sizeof(ElfW(Rela)) : 0;
         for (size_t i = 0; i < n; i++) {
@@ -263,6 +313,10 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
                 visit_slot(w, &t, info->dlpi_addr + r->r_offset, h);
         }
     }
+    bool finished = !w->stale && w->stats.pending == pending_before && w->stats.failed == failed_before;
+    if (w->action == WALK_INSTALL && finished && scanned_count < MAX_SCANNED)
+        scanned[scanned_count++] = (typeof(scanned[0])){info->dlpi_addr, info->dlpi_phdr, w->result - result_before};
+    w->stale = w->stale || stale_before;
     return 0;
 }
 
@@ -272,7 +326,24 @@ static int read_listed(struct dl_phdr_info *info, size_t size, void *arg) {
     w->adds = info->dlpi_adds;
     w->subs = info->dlpi_subs;
     if (w->listed_count < MAX_LISTED) w->listed[w->listed_count++] = info->dlpi_addr;
+    if (!excluded(info) && scanned_index(info) < 0) w->unscanned++;
     return 0;
+}
+
+/* Before an install: the remembered objects, if they still hold for this hook set and no object was unloaded. */
+static int read_subs(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    *(unsigned long long *)arg = info->dlpi_subs;
+    return 1;
+}
+
+static void check_scanned(const got_hook *hooks, size_t count) {
+    uint64_t set = hook_set_of(hooks, count);
+    unsigned long long subs = 0;
+    dl_iterate_phdr(read_subs, &subs);
+    if (set != scanned_hook_set || subs != scanned_subs) scanned_count = 0;
+    scanned_hook_set = set;
+    scanned_subs = subs;
 }
 
 /* A walk that found objects loaded or unloaded since its pages were read is done again with new ones (each
@@ -282,17 +353,21 @@ static int read_listed(struct dl_phdr_info *info, size_t size, void *arg) {
 
 static size_t walk(walk_action action, const got_hook *hooks, size_t count, bool waited,
                    unsigned long long waited_adds, got_patch_stats *stats) {
-    walk_state w = {.action = action, .hooks = hooks, .count = count};
+    walk_state w = {.action = action, .hooks = hooks, .count = count, .pages = {.query_fd = -1}};
     size_t patched = 0;
     pthread_mutex_lock(&patch_lock);
+    if (action == WALK_INSTALL) check_scanned(hooks, count);
     for (int tries = 1;; tries++) {
         w.stale = false;
         w.result = 0;
         w.stats = (got_patch_stats){0};
         if (action != WALK_COUNT) {
             w.listed_count = 0;
+            w.unscanned = 0;
             dl_iterate_phdr(read_listed, &w);
-            w.pages_read = page_protections_read(&w.pages, "/proc/self/maps");
+            /* Every object listed is remembered: nothing to write, no protections to read. */
+            if (action == WALK_RESTORE || w.unscanned)
+                w.pages_read = page_protections_live(&w.pages) || page_protections_read(&w.pages, "/proc/self/maps");
         }
         /* Only objects listed when the wait began were waited for. */
         w.waited = waited && w.adds == waited_adds;
@@ -301,6 +376,7 @@ static size_t walk(walk_action action, const got_hook *hooks, size_t count, bool
         patched += w.stats.patched;
         if (!w.stale || tries == WALK_TRIES) break;
     }
+    if (action == WALK_RESTORE) scanned_count = 0;
     pthread_mutex_unlock(&patch_lock);
     w.stats.patched = patched;
     if (stats) *stats = w.stats;

@@ -21,12 +21,17 @@ typedef struct {
 typedef struct {
     page_mapping *mappings;   /* in address order, as the kernel lists them */
     size_t count;
+    int query_fd;             /* >= 0: asked of the kernel at each lookup (page_protections_live), nothing read */
 } page_protections;
 
 /* Reads 'maps_path' (/proc/self/maps, or a file in its format for tests). False when it cannot be read. */
 bool page_protections_read(page_protections *p, const char *maps_path);
 
-/* The protection of the page holding 'addr', or -1 when no mapping holds it. */
+/* Where the kernel answers PROCMAP_QUERY on /proc/self/maps (Linux 6.11 and later): each lookup asks it about
+ * one address, as things are at that moment, instead of reading the whole file. False where it does not. */
+bool page_protections_live(page_protections *p);
+
+/* The protection of the page holding 'addr', or -1 when no mapping holds it (or the kernel did not say). */
 int page_protections_of(const page_protections *p, uintptr_t addr);
 
 void page_protections_free(page_protections *p);

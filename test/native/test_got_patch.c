@@ -13,6 +13,7 @@
 #include "page_protection.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <elf.h>
 #include <link.h>
 #include <pthread.h>
@@ -235,6 +236,30 @@ static void test_walks_during_loads(void **state) {
     assert_int_equal(got_patch_count_hooked(hooks, 1), 0);
 }
 
+static int rw_variable = 1;
+
+/* Asked of the kernel (PROCMAP_QUERY, Linux 6.11+): a variable's page is read-write, a function's read and
+ * execute, an address nobody maps has none; the answers match the maps file's. */
+static void test_page_protections_live(void **state) {
+    (void)state;
+    page_protections live, file;
+    if (!page_protections_live(&live)) {
+        print_message("PROCMAP_QUERY not supported by this kernel: the maps file is read instead\n");
+        assert_int_equal(live.query_fd, -1);
+        return;
+    }
+    assert_true(page_protections_read(&file, "/proc/self/maps"));
+    uintptr_t addrs[] = {(uintptr_t)&rw_variable, (uintptr_t)&test_page_protections_live, (uintptr_t)&errno, 4096};
+    assert_int_equal(page_protections_of(&live, addrs[0]), PROT_READ | PROT_WRITE);
+    assert_int_equal(page_protections_of(&live, addrs[1]), PROT_READ | PROT_EXEC);
+    assert_int_equal(page_protections_of(&live, addrs[3]), -1);
+    for (size_t i = 0; i < sizeof(addrs) / sizeof(*addrs); i++)
+        assert_int_equal(page_protections_of(&live, addrs[i]), page_protections_of(&file, addrs[i]));
+    page_protections_free(&file);
+    page_protections_free(&live);
+    assert_int_equal(live.query_fd, -1);
+}
+
 /* The maps table: protections from the perms column, a long path on more than one read, gaps. */
 static void test_page_protections_parse(void **state) {
     (void)state;
@@ -270,6 +295,7 @@ int main(void) {
         cmocka_unit_test(test_object_being_relocated_is_left),
         cmocka_unit_test(test_walks_during_loads),
         cmocka_unit_test(test_page_protections_parse),
+        cmocka_unit_test(test_page_protections_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
