@@ -275,7 +275,10 @@ static uint64_t hook_set_of(const got_hook *hooks, size_t count) {
     return h;
 }
 
+/* The remembered entry of this object, or -1. Only while no object was unloaded since the memo was checked: one
+ * unloaded meanwhile could have given its address to another. */
 static ssize_t scanned_index(const struct dl_phdr_info *info) {
+    if (info->dlpi_subs != scanned_subs) return -1;
     for (size_t i = 0; i < scanned_count; i++)
         if (scanned[i].addr == info->dlpi_addr && scanned[i].phdr == (const void *)info->dlpi_phdr) return (ssize_t)i;
     return -1;
