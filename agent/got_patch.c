@@ -270,7 +270,6 @@ static uint64_t hook_set_of(const got_hook *hooks, size_t count) {
         uintptr_t parts[] = {(uintptr_t)hooks[i].symbol, (uintptr_t)hooks[i].real, (uintptr_t)hooks[i].hook,
                              (uintptr_t)hooks[i].only_in};
         for (size_t k = 0; k < sizeof(parts) / sizeof(*parts); k++) h = (h ^ parts[k]) * 0x100000001b3ULL;
-        for (const char *c = hooks[i].symbol; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
     }
     return h;
 }
@@ -282,6 +281,10 @@ static ssize_t scanned_index(const struct dl_phdr_info *info) {
     for (size_t i = 0; i < scanned_count; i++)
         if (scanned[i].addr == info->dlpi_addr && scanned[i].phdr == (const void *)info->dlpi_phdr) return (ssize_t)i;
     return -1;
+}
+
+static void remember_scanned(const struct dl_phdr_info *info, size_t hooked) {
+    if (scanned_count < MAX_SCANNED) scanned[scanned_count++] = (typeof(scanned[0])){info->dlpi_addr, info->dlpi_phdr, hooked};
 }
 
 static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
@@ -296,8 +299,7 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
         return 0;
     }
     if (!read_tables(info, &t)) {   /* no import tables: nothing to hook, ever */
-        if (w->action == WALK_INSTALL && scanned_count < MAX_SCANNED)
-            scanned[scanned_count++] = (typeof(scanned[0])){info->dlpi_addr, info->dlpi_phdr, 0};
+        if (w->action == WALK_INSTALL) remember_scanned(info, 0);
         return 0;
     }
     w->stats.objects++;
@@ -317,8 +319,7 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
         }
     }
     bool finished = !w->stale && w->stats.pending == pending_before && w->stats.failed == failed_before;
-    if (w->action == WALK_INSTALL && finished && scanned_count < MAX_SCANNED)
-        scanned[scanned_count++] = (typeof(scanned[0])){info->dlpi_addr, info->dlpi_phdr, w->result - result_before};
+    if (w->action == WALK_INSTALL && finished) remember_scanned(info, w->result - result_before);
     w->stale = w->stale || stale_before;
     return 0;
 }
@@ -333,17 +334,26 @@ static int read_listed(struct dl_phdr_info *info, size_t size, void *arg) {
     return 0;
 }
 
-/* Before an install: the remembered objects, if they still hold for this hook set and no object was unloaded. */
-static int read_subs(struct dl_phdr_info *info, size_t size, void *arg) {
+static int read_counts(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
-    *(unsigned long long *)arg = info->dlpi_subs;
+    unsigned long long *counts = arg;
+    counts[0] = info->dlpi_adds;
+    counts[1] = info->dlpi_subs;
     return 1;
 }
 
+void got_patch_loader_counts(unsigned long long *adds, unsigned long long *subs) {
+    unsigned long long counts[2] = {0, 0};
+    dl_iterate_phdr(read_counts, counts);
+    if (adds) *adds = counts[0];
+    if (subs) *subs = counts[1];
+}
+
+/* Before an install: the remembered objects, if they still hold for this hook set and no object was unloaded. */
 static void check_scanned(const got_hook *hooks, size_t count) {
     uint64_t set = hook_set_of(hooks, count);
     unsigned long long subs = 0;
-    dl_iterate_phdr(read_subs, &subs);
+    got_patch_loader_counts(NULL, &subs);
     if (set != scanned_hook_set || subs != scanned_subs) scanned_count = 0;
     scanned_hook_set = set;
     scanned_subs = subs;
@@ -364,6 +374,7 @@ static size_t walk(walk_action action, const got_hook *hooks, size_t count, bool
         w.stale = false;
         w.result = 0;
         w.stats = (got_patch_stats){0};
+        w.pages_read = false;
         if (action != WALK_COUNT) {
             w.listed_count = 0;
             w.unscanned = 0;

@@ -50,6 +50,10 @@ size_t got_patch_install_waited(const got_hook *hooks, size_t count, unsigned lo
  * Returns the number of slots restored. */
 size_t got_patch_restore(const got_hook *hooks, size_t count);
 
+/* The loader's counts of objects ever added and removed (dlpi_adds, dlpi_subs): a change means a dlopen or
+ * dlclose since the last look. Either pointer may be NULL. */
+void got_patch_loader_counts(unsigned long long *adds, unsigned long long *subs);
+
 /* The number of slots of loaded objects that hold one of the hooks now (for tests and the log). */
 size_t got_patch_count_hooked(const got_hook *hooks, size_t count);
 

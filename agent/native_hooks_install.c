@@ -106,16 +106,9 @@ static bool any_kind_on(void) {
     return false;
 }
 
-/* The loader counts every object it ever added: a change means a dlopen since the last look. */
-static int read_adds(struct dl_phdr_info *info, size_t size, void *arg) {
-    if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
-        *(unsigned long long *)arg = info->dlpi_adds;
-    return 1;
-}
-
 static unsigned long long loader_adds(void) {
     unsigned long long adds = 0;
-    dl_iterate_phdr(read_adds, &adds);
+    got_patch_loader_counts(&adds, NULL);
     return adds;
 }
 

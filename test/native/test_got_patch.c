@@ -104,15 +104,9 @@ static int find_relro(struct dl_phdr_info *info, size_t size, void *arg) {
     return 1;
 }
 
-static int read_adds(struct dl_phdr_info *info, size_t size, void *arg) {
-    (void)size;
-    *(unsigned long long *)arg = info->dlpi_adds;
-    return 1;
-}
-
 static unsigned long long loader_adds(void) {
     unsigned long long adds = 0;
-    dl_iterate_phdr(read_adds, &adds);
+    got_patch_loader_counts(&adds, NULL);
     return adds;
 }
 
