@@ -38,6 +38,7 @@
  */
 #define _GNU_SOURCE
 #include "engine.h"
+#include "engine_signals.h"
 
 #include "log.h"
 #include "native_hooks_install.h"

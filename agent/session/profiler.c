@@ -13,6 +13,7 @@
 #include "walk_vm_check.h"
 #include "named_profile.h"
 #include "engine.h"
+#include "engine_registry.h"
 #include "filepath.h"
 #include "native_hooks_install.h"
 #include "jvm.h"
@@ -581,7 +582,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     if (options_effective_format(o) == FORMAT_JFR) {
         if (reserve_table(&jfr_spare, err, errlen)) return -1;
         traces_reset(jfr_spare);
-        out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table, jfr_spare};
+        out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table, jfr_spare, signal_watch_note};
         if (!(store.ring = out_jfr_start(&jfr, err, errlen))) return -1;
         store.spare = jfr_spare;
     }
