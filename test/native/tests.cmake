@@ -164,3 +164,7 @@ add_dependencies(test_got_patch nativemem relocs_heavy)
 libprof_unit_test(test_pc_cache LIBS pthread)
 # The walker's per-walk memo of the nmethods it met (issue 18.6): found by code range, the oldest replaced.
 libprof_unit_test(test_nmethod_memo)
+
+# docs/options.md documents exactly the option table's agent options, jprof flags and jfrconv flags.
+libprof_unit_test(test_docs_options)
+target_compile_definitions(test_docs_options PRIVATE DOCS_OPTIONS_MD="${CMAKE_SOURCE_DIR}/docs/options.md")
