@@ -21,7 +21,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 PACKAGES=(cmake gcc make pkg-config openjdk-17-jdk-headless libunwind-dev libcmocka-dev
           libguava-java libcommons-lang3-java libcommons-io-java libguice-java   # jars: the rewriter tests
           protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-go
-          prometheus)   # promtool: reads the metrics output as Prometheus does (issue 22)
+          prometheus)   # promtool: reads the metrics output as Prometheus does
 
 install_missing() {   # [package...], default: PACKAGES
   local missing=() want=("$@")

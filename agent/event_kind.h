@@ -15,10 +15,10 @@
 typedef enum {
     EVENT_CPU = 0,      /* the execution event: cpu, ctimer, itimer, a perf event, an instrumented method */
     EVENT_WALL,         /* every thread at a fixed wall-clock interval, with its thread state */
-    EVENT_ALLOC,        /* reserved: Java allocations (issue 20) */
-    EVENT_LOCK,         /* reserved: contended Java monitors and locks (issue 20) */
-    EVENT_NATIVEMEM,    /* reserved: malloc and friends (issue 21) */
-    EVENT_NATIVELOCK,   /* reserved: contended pthread locks (issue 21) */
+    EVENT_ALLOC,        /* sampled Java allocations (JVMTI SampledObjectAlloc) */
+    EVENT_LOCK,         /* contended Java monitors and parks on locks */
+    EVENT_NATIVEMEM,    /* malloc and friends, through import hooks */
+    EVENT_NATIVELOCK,   /* contended pthread locks, through import hooks */
     EVENT_KIND_COUNT
 } event_kind;
 

@@ -402,7 +402,7 @@ static void loop_rotate_locked(void) {
         return;
     }
     if (swapped < 0) {
-        /* Emptying a table a handler may still write would break it: end this period the old way. */
+        /* Emptying a table a handler may still write would break it: end this period by restarting the engines. */
         log_warn("loop: a signal handler held the finished period's trace table for 2 s: restarting the "
                  "engines, so the samples since the period's end are lost");
         stop_locked();
