@@ -185,7 +185,7 @@ const options_spec options_table[] = {
     {NULL, OPTION_FLAG, FIELD(classify), 0, NULL, NULL, NULL, NULL, NULL, "--classify", NULL,
      "a category frame under the thread frame: [gc], [jit], [vm], [class_load]," JMORE
      "[class_init], [class_resolve], [class_verify], [lambda_init], [Interpreter]," JMORE
-     "[c1_comp], [c2_comp], [java], [native], [kernel] (README: the rules)", NULL, OPTION_OWN_NONE},
+     "[c1_comp], [c2_comp], [java], [native], [kernel] (docs/jfrconv.md: the rules)", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_COUNT, FIELD(skip), 0, NULL, NULL, NULL, NULL, NULL, "--skip", "N",
      "leave out the N bottom (root-side) frames of every stack, thread and" JMORE
      "category frames included", NULL, OPTION_OWN_NONE, .min = 0, .max = OPTIONS_MAX_JSTACKDEPTH},

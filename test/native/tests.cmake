@@ -37,7 +37,7 @@ libprof_unit_test(test_native_map LIBS dl)
 target_sources(test_native_map PRIVATE agent/naming/frame_names.c agent/jvm/jit_stubs.c)
 target_include_directories(test_native_map PRIVATE ${JNI_INCLUDES})
 # dwarf_chain.c is built without frame pointers on purpose: the DWARF tests must unwind through it, and
-# libunwind walks the same chains as an independent oracle (docs/architecture.md says why only there).
+# libunwind walks the same chains as an independent oracle (docs/dev/architecture.md says why only there).
 pkg_check_modules(LIBUNWIND REQUIRED libunwind)
 libprof_unit_test(test_dwarf SOURCES test/native/dwarf_chain.c INCLUDES ${LIBUNWIND_INCLUDE_DIRS}
                   LIBS dl ${LIBUNWIND_LIBRARIES})
