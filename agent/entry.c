@@ -60,7 +60,7 @@ static int configure(JavaVM *vm, const char *text, bool attach, prof_options *o)
                : log_open_session(o->log_file, o->log_level, why, sizeof(why)))
         log_error("%s; messages go to %s", why, attach ? "the session's log" : "stderr");
     if (o->ignored[0])
-        log_warn("options ignored: %s (async-profiler's; libprof does not have them: README, Options)", o->ignored);
+        log_warn("options ignored: %s (async-profiler's; libprof does not have them: docs/options.md)", o->ignored);
     if (jvm_callbacks_init(vm, attach, err, sizeof(err))) {
         log_error("%s", err);
         return -1;

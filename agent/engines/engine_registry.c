@@ -73,7 +73,7 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
 }
 
 const engine *engine_for_event(event_kind event, const prof_options *o, char *err, size_t errlen) {
-    /* One engine per kind; issues 20 and 21 add theirs here (alloc, lock, nativemem, nativelock). */
+    /* One engine per kind recorded beside event= (cpu's engine is chosen by event= itself). */
     static const engine *const by_kind[EVENT_KIND_COUNT] = {
         [EVENT_WALL] = &engine_wall,           [EVENT_ALLOC] = &engine_alloc,          [EVENT_LOCK] = &engine_lock,
         [EVENT_NATIVEMEM] = &engine_nativemem, [EVENT_NATIVELOCK] = &engine_nativelock};

@@ -45,9 +45,8 @@
 #include <time.h>
 
 #define TABLE_SLOTS (256 * 1024)
-/* Frames of the arena: 16M words (128 MB of address space, touched only as stacks arrive), as many bytes as
- * the 8M unpacked frames it held before frames were packed (signal/trace_pack.h); 100K stacks of ~48 frames
- * touch 37 MB of it. */
+/* Frames of the arena: 16M packed words (signal/trace_pack.h), 128 MB of address space touched only as
+ * stacks arrive; 100K stacks of ~48 frames touch 37 MB of it. */
 #define TABLE_FRAMES (16 * 1024 * 1024)
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -403,7 +402,7 @@ static void loop_rotate_locked(void) {
         return;
     }
     if (swapped < 0) {
-        /* Emptying a table a handler may still write would break it: end this period the old way. */
+        /* Emptying a table a handler may still write would break it: end this period by restarting the engines. */
         log_warn("loop: a signal handler held the finished period's trace table for 2 s: restarting the "
                  "engines, so the samples since the period's end are lost");
         stop_locked();
