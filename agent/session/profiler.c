@@ -482,17 +482,17 @@ static int start_loop(char *err, size_t errlen) {
     return rc ? -1 : 0;
 }
 
-static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen) {
-    if (running) {
-        snprintf(err, errlen, "profiler already running (engine %s); stop it first",
-                 atomic_load(&current_engine)->name);
-        return -1;
-    }
+/* The engines a session runs: event='s first, then one per kind named beside it (event=cpu,wall). */
+typedef struct {
+    const engine *list[SAMPLE_MAX_ENGINES];
+    uint64_t intervals[SAMPLE_MAX_ENGINES];
+    int count;
+} session_engine_set;
+
+static int choose_engines(const prof_options *o, session_engine_set *set, char *err, size_t errlen) {
     const engine *e = engine_choose(o, !o->quiet, err, errlen);
     if (!e) return -1;
-    const engine *engines[SAMPLE_MAX_ENGINES] = {e};
-    uint64_t intervals[SAMPLE_MAX_ENGINES] = {0};
-    int engine_count = 1;
+    *set = (session_engine_set){.list = {e}, .count = 1};
     for (int k = 0; k < EVENT_KIND_COUNT; k++) {
         if (!o->extra_events[k]) continue;
         if (k == (int)e->event) {
@@ -508,25 +508,19 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         }
         const engine *extra = engine_for_event((event_kind)k, o, err, errlen);
         if (!extra) return -1;
-        intervals[engine_count] = engine_interval(o, extra, false);
-        engines[engine_count++] = extra;
+        set->intervals[set->count] = engine_interval(o, extra, false);
+        set->list[set->count++] = extra;
     }
-    safe_read_mode_choose();   /* before the first walk or VM structure read */
-    if (reserve_table(&table, err, errlen)) return -1;
-    uint64_t interval = engine_interval(o, e, true);
-    intervals[0] = interval;
-    /* Resuming keeps the stored stacks, so it must keep the way they were keyed. */
-    bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
-                session.jstackdepth == o->jstackdepth;
-    session = *o;
-    session.interval_ns = interval;
-    /* timeout=23:00: the seconds from now to that time of day (for the log; the timeout thread counts in ns). */
-    if (session.timeout_clock)
-        session.timeout_s = (int)clock_time_seconds_until(session.timeout_clock, time(NULL));
-    for (int i = 1; i < engine_count; i++) session.extra_intervals[engines[i]->event] = intervals[i];
-    /* Stacks are walked from signals only when some engine sends them (alloc and lock take Java stacks). */
+    set->intervals[0] = engine_interval(o, e, true);
+    return 0;
+}
+
+/* The stack walking mode the session can really use: what was asked for, or the nearest one that works
+ * here (said in the log). Stacks are walked from signals only when some engine sends them. *agct: Java
+ * frames come from AsyncGetCallTrace. */
+static prof_cstack choose_cstack(const prof_options *o, const session_engine_set *set, bool *agct) {
     bool signals = false;
-    for (int i = 0; i < engine_count; i++) signals = signals || !engines[i]->java_only;
+    for (int i = 0; i < set->count; i++) signals = signals || !set->list[i]->java_only;
     prof_cstack cstack = !signals ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
     char why[256];
     if (cstack != CSTACK_NO) {
@@ -551,29 +545,33 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         else log_info("cstack=vm unavailable (%s): using cstack=dwarf", why);
         cstack = CSTACK_DWARF;
     }
-    bool agct = (o->features & PROF_FEATURE_AGCT) != 0;
-    if (cstack == CSTACK_VM && !agct && !walk_vm_names_frames()) {
+    *agct = (o->features & PROF_FEATURE_AGCT) != 0;
+    if (cstack == CSTACK_VM && !*agct && !walk_vm_names_frames()) {
         log_warn("cstack=vm: the walker cannot name Java frames on this JVM (see the log at info level): "
                  "taking them from AsyncGetCallTrace");
-        agct = true;
+        *agct = true;
     }
-    effective_cstack = cstack;
-    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, interval, jvm_tracks_all_java_threads(), cstack, agct,
-                         e, engine_count, {0}, {0}};
-    for (int i = 0; i < engine_count; i++) {
-        cfg.engines[i] = engines[i];
-        cfg.intervals[i] = intervals[i];
+    return cstack;
+}
+
+/* Where the handlers store: the session's table (kept when resuming), the loop's or the JFR recording's
+ * second table, the JFR queue; and the handlers' own configuration. On failure nothing is left running. */
+static int configure_storage(const prof_options *o, const session_engine_set *set, prof_cstack cstack, bool agct,
+                             bool keep, bool *goes_on, char *err, size_t errlen) {
+    const engine *e = set->list[0];
+    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, set->intervals[0], jvm_tracks_all_java_threads(),
+                         cstack, agct, e, set->count, {0}, {0}};
+    for (int i = 0; i < set->count; i++) {
+        cfg.engines[i] = set->list[i];
+        cfg.intervals[i] = set->intervals[i];
     }
-    /* The recording streams from the first sample: it needs the table cleared below, so a JFR session never
-     * keeps the stacks of a previous one. */
-    if (options_effective_format(o) == FORMAT_JFR) keep = false;
     /* Resuming keeps the stacks where they are: a loop may have left them in its second table. */
     trace_table *first = keep ? live_table() : table;
     trace_store_config store = {first, NULL, NULL, o->threads};
-    bool goes_on = options_loops(o);
+    *goes_on = options_loops(o);
     /* alloc,live (the one engine with a dump table, when live) reads a table of its own at each dump. */
-    for (int i = 0; i < engine_count; i++) goes_on = goes_on && !(engines[i]->dump_table && o->live);
-    if (goes_on && options_effective_format(o) != FORMAT_JFR) {
+    for (int i = 0; i < set->count; i++) *goes_on = *goes_on && !(set->list[i]->dump_table && o->live);
+    if (*goes_on && options_effective_format(o) != FORMAT_JFR) {
         if (reserve_table(&loop_spare, err, errlen)) return -1;
         store.spare = first == table ? loop_spare : table;
         traces_reset(store.spare);
@@ -597,33 +595,88 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         sample_reset_counters();
         active_ns = 0;
     }
+    return 0;
+}
+
+/* filter=: the threads the session samples (the API adds to them later). */
+static int configure_thread_filter(const prof_options *o, char *err, size_t errlen) {
     if (o->thread_filter && thread_filter_init()) {
         snprintf(err, errlen, "filter: cannot reserve the thread filter's bitmap");
-        out_jfr_abort();
         return -1;
     }
-    /* filter=120-127;132: those threads join the filter the API also adds to; Linux ids stay below
-     * PID_MAX_LIMIT (2^22), which bounds a range such as 1-4294967295. */
+    /* filter=120-127;132: Linux ids stay below PID_MAX_LIMIT (2^22), which bounds a range such as
+     * 1-4294967295. */
     for (int i = 0; i < o->tid_range_count; i++)
         for (uint64_t tid = o->tid_ranges[i][0]; tid <= o->tid_ranges[i][1] && tid < (1u << 22); tid++)
             thread_filter_set((int)tid, true);
     thread_filter_enable(o->thread_filter);
-    atomic_store(&current_engine, e);
+    return 0;
+}
+
+/* Publishes the engines to the thread callbacks and starts them in order; a failure stops those started. */
+static int start_engines(const session_engine_set *set, char *err, size_t errlen) {
+    atomic_store(&current_engine, set->list[0]);
     atomic_store(&session_engine_count, 0);
-    for (int i = 0; i < engine_count; i++) {
-        atomic_store(&session_engines[i], engines[i]);
-        session_intervals[i] = intervals[i];
+    for (int i = 0; i < set->count; i++) {
+        atomic_store(&session_engines[i], set->list[i]);
+        session_intervals[i] = set->intervals[i];
     }
     sample_set_active(true);
-    for (int i = 0; i < engine_count; i++) {
-        if (engines[i]->start(intervals[i], err, errlen) == 0) {
+    for (int i = 0; i < set->count; i++) {
+        if (set->list[i]->start(set->intervals[i], err, errlen) == 0) {
             atomic_store(&session_engine_count, i + 1);
             continue;
         }
-        while (i-- > 0) engines[i]->stop();
+        while (i-- > 0) set->list[i]->stop();
         atomic_store(&session_engine_count, 0);
         sample_set_active(false);
         sample_wait_idle(2000);
+        return -1;
+    }
+    return 0;
+}
+
+static void log_started(const prof_options *o, const session_engine_set *set, prof_cstack cstack) {
+    if (o->quiet) return;
+    const engine *e = set->list[0];
+    log_info("profiling started: engine %s, interval %llu %s, cstack=%s", e->name,
+             (unsigned long long)set->intervals[0], e->units, options_cstack_name(cstack));
+    for (int i = 1; i < set->count; i++)
+        log_info("also recording %s: engine %s, interval %llu %s", event_kind_name(set->list[i]->event),
+                 set->list[i]->name, (unsigned long long)set->intervals[i], set->list[i]->units);
+}
+
+/* A session's start, in order: its engines, the session's options, the walking mode, storage, the thread
+ * filter, the engines started, then the threads that serve the session (native map refresher, signal
+ * watch, timeout, loop). */
+static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen) {
+    if (running) {
+        snprintf(err, errlen, "profiler already running (engine %s); stop it first",
+                 atomic_load(&current_engine)->name);
+        return -1;
+    }
+    session_engine_set set;
+    if (choose_engines(o, &set, err, errlen)) return -1;
+    const engine *e = set.list[0];
+    uint64_t interval = set.intervals[0];
+    safe_read_mode_choose();   /* before the first walk or VM structure read */
+    if (reserve_table(&table, err, errlen)) return -1;
+    /* Resuming keeps the stored stacks, so it must keep the way they were keyed; a JFR recording streams
+     * from the first sample, so it never keeps the stacks of a previous session. */
+    bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
+                session.jstackdepth == o->jstackdepth && options_effective_format(o) != FORMAT_JFR;
+    session = *o;
+    session.interval_ns = interval;
+    /* timeout=23:00: the seconds from now to that time of day (for the log; the timeout thread counts in ns). */
+    if (session.timeout_clock)
+        session.timeout_s = (int)clock_time_seconds_until(session.timeout_clock, time(NULL));
+    for (int i = 1; i < set.count; i++) session.extra_intervals[set.list[i]->event] = set.intervals[i];
+    bool agct;
+    prof_cstack cstack = choose_cstack(o, &set, &agct);
+    effective_cstack = cstack;
+    bool goes_on;
+    if (configure_storage(o, &set, cstack, agct, keep, &goes_on, err, errlen)) return -1;
+    if (configure_thread_filter(o, err, errlen) || start_engines(&set, err, errlen)) {
         out_jfr_abort();
         return -1;
     }
@@ -642,12 +695,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         out_jfr_abort();
         return -1;
     }
-    if (!o->quiet)
-        log_info("profiling started: engine %s, interval %llu %s, cstack=%s", e->name, (unsigned long long)interval,
-                 e->units, options_cstack_name(cstack));
-    for (int i = 1; i < engine_count && !o->quiet; i++)
-        log_info("also recording %s: engine %s, interval %llu %s", event_kind_name(engines[i]->event),
-                 engines[i]->name, (unsigned long long)intervals[i], engines[i]->units);
+    log_started(o, &set, cstack);
     return 0;
 }
 
