@@ -33,6 +33,8 @@ static JavaVM *vm;
 static jvmtiEnv *jvmti;
 static asgct_fn asgct;
 static volatile bool live;
+static volatile bool dying;   /* VMDeath has begun */
+static int feature_version;   /* 11, 17, 25: java.vm.specification.version (set by the VM itself, so known at load); 0 when unknown */
 static bool tracking_from_start;  /* saw every Java thread start, so java_tids is complete */
 
 static void preallocate_method_ids(jvmtiEnv *env, jclass klass) {
@@ -89,6 +91,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
 
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni) {
     (void)env, (void)jni;
+    dying = true;
     engine_instrument_vm_death();
     lock_park_vm_death();
     profiler_on_vm_death();
@@ -242,6 +245,9 @@ int jvm_init(JavaVM *java_vm, bool in_live_vm, char *err, size_t errlen) {
         return -1;
     }
     jvmti = env;
+    char spec[16];
+    jvm_system_property("java.vm.specification.version", spec, sizeof(spec));
+    feature_version = atoi(spec);
     if (java_tids_init()) {
         snprintf(err, errlen, "cannot reserve the thread id bitmap");
         jvmti = NULL;
@@ -273,6 +279,10 @@ JavaVM *jvm_vm(void) { return vm; }
 jvmtiEnv *jvm_jvmti(void) { return jvmti; }
 asgct_fn jvm_asgct(void) { return asgct; }
 bool jvm_is_live(void) { return live; }
+
+bool jvm_is_dying(void) { return dying; }
+
+int jvm_feature_version(void) { return feature_version; }
 bool jvm_tracks_all_java_threads(void) { return tracking_from_start; }
 
 /* Frees what a GetMethodName + GetMethodDeclaringClass + GetClassSignature lookup handed out. */
