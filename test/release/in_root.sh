@@ -21,7 +21,7 @@ within() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; if (x < 0) x = 
 # CPU shares on each engine: burnA's share of burnA + burnB against the share the workload measured.
 for engine in cpu ctimer itimer; do
   f=$WORK/shares-$engine.collapsed
-  if ! java_agent "start,event=$engine,interval=1ms,loglevel=info,file=$f" Burn7525 3; then
+  if ! java_agent "start,event=$engine,interval=1ms,loglevel=info,file=$f" Burn7525 4; then
     if grep -qiE "refus|not supported|needs|cannot" "$WORK/err"; then
       report "shares-$engine" REFUSED "$(grep -iE "refus|not supported|needs|cannot" "$WORK/err" | head -n 1)"
     else
