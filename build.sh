@@ -17,7 +17,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages the product's build needs (protobuf-c and zlib: the pprof writer), and those only the tests,
 # benchmarks and the release need besides.
-# libunwind-dev: only test_dwarf links it, as an independent oracle for our DWARF unwinder (docs/architecture.md).
+# libunwind-dev: only test_dwarf links it, as an independent oracle for our DWARF unwinder (docs/dev/architecture.md).
 # golang-go: go tool pprof reads the pprof output; prometheus: promtool reads the metrics output as Prometheus
 # does; debootstrap: the Debian roots of ./build.sh dist and of the release tests; unzip: reads the jar there.
 PACKAGES=(cmake gcc make openjdk-17-jdk-headless protobuf-c-compiler libprotobuf-c-dev zlib1g-dev)

@@ -17,8 +17,8 @@
 # test/release/check_portable.sh verifies on the tarball.
 option(LIBPROF_PORTABLE "link for shipping: static demangler, zlib and libgcc, glibc 2.17 symbols" OFF)
 if(LIBPROF_PORTABLE)
-  add_library(glibc_compat STATIC ${CMAKE_SOURCE_DIR}/agent/util/glibc_compat.c)
-  set(LIBPROF_RUNTIME_LIBS glibc_compat -l:libsupc++.a)
+  add_compile_definitions(LIBPROF_PORTABLE)   # agent/util/glibc_compat.c defines its stand-ins
+  set(LIBPROF_RUNTIME_LIBS -l:libsupc++.a)
   set(LIBPROF_ZLIB_LIBS -l:libz.a)
   add_link_options(-static-libgcc -Wl,--wrap=getrandom,--wrap=fmemopen)
 else()

@@ -1,8 +1,9 @@
 /*
  * glibc_compat: stand-ins for the glibc functions newer than glibc 2.17 that libprof calls, linked into the
  * portable build only (cmake/portable.cmake), where the linker's --wrap sends each call of the ordinary
- * name here; the developer build calls glibc's own.
+ * name here; the developer build calls glibc's own (and compiles nothing of this file).
  */
+#ifdef LIBPROF_PORTABLE
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -66,3 +67,4 @@ FILE *__wrap_fmemopen(void *buf, size_t size, const char *mode) {
     if (!f) free(s);
     return f;
 }
+#endif
