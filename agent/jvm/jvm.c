@@ -29,6 +29,8 @@ static JavaVM *vm;
 static jvmtiEnv *jvmti;
 static asgct_fn asgct;
 static volatile bool live;
+static volatile bool dying;   /* VMDeath has begun */
+static int feature_version;   /* 11, 17, 25: java.vm.specification.version (set by the VM itself, so known at load); 0 when unknown */
 static bool tracking_from_start;  /* saw every Java thread start, so java_tids is complete */
 static jvm_listeners listen;
 
@@ -86,6 +88,7 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
 
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni) {
     (void)env, (void)jni;
+    dying = true;
     if (listen.vm_dying) listen.vm_dying();
 }
 
@@ -238,6 +241,9 @@ int jvm_init(JavaVM *java_vm, bool in_live_vm, const jvm_listeners *listeners, c
         return -1;
     }
     jvmti = env;
+    char spec[16];
+    jvm_system_property("java.vm.specification.version", spec, sizeof(spec));
+    feature_version = atoi(spec);
     if (java_tids_init()) {
         snprintf(err, errlen, "cannot reserve the thread id bitmap");
         jvmti = NULL;
@@ -269,6 +275,10 @@ JavaVM *jvm_vm(void) { return vm; }
 jvmtiEnv *jvm_jvmti(void) { return jvmti; }
 asgct_fn jvm_asgct(void) { return asgct; }
 bool jvm_is_live(void) { return live; }
+
+bool jvm_is_dying(void) { return dying; }
+
+int jvm_feature_version(void) { return feature_version; }
 bool jvm_tracks_all_java_threads(void) { return tracking_from_start; }
 
 /* Frees what a GetMethodName + GetMethodDeclaringClass + GetClassSignature lookup handed out. */
