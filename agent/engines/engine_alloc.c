@@ -15,6 +15,7 @@
  */
 #include "alloc_live.h"
 #include "class_names.h"
+#include "clock_ns.h"
 #include "engine.h"
 #include "java_stack.h"
 #include "jvm.h"
@@ -57,7 +58,7 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
                 sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
             } else {
                 alloc_live_object sampled = {frames, n + 1, sample_thread_id(), weight,
-                                             size > 0 ? (uint64_t)size : 0, stoppable_sleep_now_ns()};
+                                             size > 0 ? (uint64_t)size : 0, clock_mono_ns()};
                 if (!alloc_live_add(jni, object, &sampled)) sample_count_drop(DROP_LIVE_FULL);
             }
         }

@@ -15,6 +15,7 @@
 #include "safe_read_stack.h"
 #include "safe_read_mode.h"
 #include "sample.h"
+#include "self_tid.h"
 #include "threads.h"
 #include "vmstructs.h"
 
@@ -22,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 static JavaVM *vm;
@@ -51,12 +51,8 @@ static void JNICALL on_class_prepare(jvmtiEnv *env, JNIEnv *jni, jthread thread,
     if (listen.class_prepared) listen.class_prepared(jni);
 }
 
-static int current_tid(void) {
-    return (int)syscall(SYS_gettid);
-}
-
 static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
-    int tid = current_tid();
+    int tid = self_tid();
     java_tids_add(tid);
     sample_set_thread_env(jni);
     safe_read_register_current_stack();
@@ -66,10 +62,10 @@ static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) 
 
 static void JNICALL on_thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     sample_set_thread_env(NULL);
-    jvm_threads_untrack(env, jni, thread, current_tid());
-    java_tids_remove(current_tid());
-    threads_ended(current_tid(), java_tids_contains);
-    if (listen.thread_ended) listen.thread_ended(current_tid());
+    jvm_threads_untrack(env, jni, thread, self_tid());
+    java_tids_remove(self_tid());
+    threads_ended(self_tid(), java_tids_contains);
+    if (listen.thread_ended) listen.thread_ended(self_tid());
 }
 
 static void preallocate_loaded_classes(void);
@@ -77,11 +73,11 @@ static void preallocate_loaded_classes(void);
 static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     /* Classes loaded in the primordial phase never saw ClassPrepare; the main thread never saw ThreadStart. */
     preallocate_loaded_classes();
-    java_tids_add(current_tid());
+    java_tids_add(self_tid());
     (*env)->GenerateEvents(env, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);   /* stubs generated before the live phase */
     sample_set_thread_env(jni);
     safe_read_register_current_stack();
-    jvm_threads_track(env, jni, thread, current_tid());
+    jvm_threads_track(env, jni, thread, self_tid());
     live = true;
     if (listen.vm_started) listen.vm_started();
 }

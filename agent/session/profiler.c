@@ -6,6 +6,7 @@
 #include "agent_threads.h"
 #include "profiler.h"
 
+#include "clock_ns.h"
 #include "clock_time.h"
 #include "codeheap.h"
 #include "codeheap_init.h"
@@ -88,12 +89,6 @@ static int reserve_table(trace_table **t, char *err, size_t errlen) {
     return 0;
 }
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* The table holding the session's stacks: a JFR session moves between two (out_jfr.h). */
 static trace_table *live_table(void) {
     trace_table *t = trace_store_current();
@@ -101,7 +96,7 @@ static trace_table *live_table(void) {
 }
 
 static uint64_t elapsed_ns(void) {
-    return active_ns + (running ? now_ns() - started_ns : 0);
+    return active_ns + (running ? clock_mono_ns() - started_ns : 0);
 }
 
 /* The session's engine recording 'event' and its interval, or NULL. */
@@ -276,7 +271,7 @@ static void stop_locked(void) {
     if (c.foreign)
         log_info("ignored %llu profiling signals the engine did not send (kill, sigqueue, another timer)",
                  (unsigned long long)c.foreign);
-    active_ns += now_ns() - started_ns;
+    active_ns += clock_mono_ns() - started_ns;
     running = false;
     session_id++;
     pthread_cond_broadcast(&timeout_cond);
@@ -374,7 +369,7 @@ static void loop_rotate_locked(void) {
     bool jfr = out_jfr_active();
     dump_source finished = {.table = trace_store_current()};
     int swapped = jfr ? 0 : trace_store_swap(2000);
-    uint64_t now = now_ns();
+    uint64_t now = clock_mono_ns();
     sample_take_counters(&finished.counters);
     finished.duration_ns = active_ns + now - started_ns;
     active_ns = 0;
@@ -398,7 +393,8 @@ static void loop_rotate_locked(void) {
         fill_meta(&meta, output_event(&session), &finished);
         log_losses(&meta);
         profile_free(&meta);
-        log_debug("loop: period %lu written in %.1f ms while the next one was sampled", period, (now_ns() - now) / 1e6);
+        log_debug("loop: period %lu written in %.1f ms while the next one was sampled", period,
+                  (clock_mono_ns() - now) / 1e6);
         return;
     }
     if (swapped < 0) {
@@ -409,7 +405,7 @@ static void loop_rotate_locked(void) {
     }
     if (dump_from_locked(&session, &finished, err, sizeof(err))) log_error("loop: %s", err);
     log_debug("loop: period %lu written in %.1f ms while the next one was sampled", loop_sequence,
-              (now_ns() - now) / 1e6);
+              (clock_mono_ns() - now) / 1e6);
     traces_reset(finished.table);
     filepath_set_sequence(++loop_sequence);
 }
@@ -437,7 +433,7 @@ static void *loop_thread(void *arg) {
         if (!(running || loop_waiting) || session_id != my_session || vm_dead) break;
         prof_options next = session;
         char err[512];
-        uint64_t ended = now_ns();
+        uint64_t ended = clock_mono_ns();
         if (loop_waiting) {
             filepath_set_sequence(++loop_sequence);   /* the period that could not start keeps its number */
         } else if (loop_goes_on) {
@@ -460,7 +456,7 @@ static void *loop_thread(void *arg) {
         if (loop_waiting) log_info("loop: period %lu started (the periods that could not start were not sampled)", loop_sequence);
         else
             log_debug("loop: %.1f ms unsampled between periods %lu and %lu (stopped, written, restarted)",
-                      (now_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
+                      (clock_mono_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
         loop_waiting = false;
         my_session = session_id;
     }
@@ -684,7 +680,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     if (!e->java_only && !e->hooks && signal_watch_start(e, interval, keep))
         log_warn("cannot start the thread that checks the profiling signal: a signal taken by another party "
                  "would go unnoticed");
-    started_ns = now_ns();
+    started_ns = clock_mono_ns();
     running = true;
     loop_goes_on = goes_on;
     if (!loop_restarting) loop_waiting = false;   /* a new session: an old loop's wait ends with it */
