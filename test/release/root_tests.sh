@@ -4,9 +4,14 @@
 # in_root.sh on each of the root's own JDKs: CPU shares on each engine, mixed stacks, wall, alloc, lock, a
 # JFR read by the root's jfr tool, jfrconv, jprof attaching.
 #   root_tests.sh <bullseye|trixie> <tarball> <source dir> <results dir>
+#   root_tests.sh prepare        makes (or finds cached) every root the tests use, and runs nothing
 set -euo pipefail
-NAME=$1 TARBALL=$2 SRC=$3 RESULTS=$4
 ROOTS=${LIBPROF_ROOTS:-/var/cache/libprof/roots}
+if [ "${1:-}" = prepare ]; then
+  for name in bullseye trixie; do bash "$0" "$name" --prepare; done
+  exit 0
+fi
+NAME=$1 TARBALL=${2:-} SRC=$(cd "$(dirname "$0")/../.." && pwd) RESULTS=${4:-}
 case "$NAME" in
   # Debian 11: glibc 2.31, JDK 11 and 17. JDK 11 has no jfr tool: its recordings are read by 17's.
   bullseye) SUITE=bullseye PACKAGES="openjdk-11-jdk-headless openjdk-17-jdk-headless"
@@ -16,6 +21,10 @@ case "$NAME" in
             JDKS="java-21-openjdk-amd64:java-21-openjdk-amd64" ;;
   *) echo "root_tests.sh: unknown root '$NAME': accepted: bullseye, trixie" >&2; exit 2 ;;
 esac
+if [ "$TARBALL" = --prepare ]; then
+  "$SRC/cmake/debian_root.sh" make "$ROOTS/$NAME" "$SUITE" $PACKAGES
+  exit 0
+fi
 [ -f "$TARBALL" ] || { echo "root_tests.sh: no tarball at $TARBALL: run ./build.sh dist first" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "root_tests.sh: entering a root needs root" >&2; exit 1; }
 
