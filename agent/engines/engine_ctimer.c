@@ -156,8 +156,8 @@ static uint64_t ctimer_weight(const siginfo_t *info, uint64_t interval_ns) {
 
 const engine engine_ctimer = {
     .name = "ctimer",
-    .units = "ns",
-    .default_interval_ns = 10000000ULL,
+    .units = ENGINE_UNITS_NS,
+    .default_interval = 10000000ULL,
     .check = ctimer_check,
     .start = ctimer_start,
     .stop = ctimer_stop,

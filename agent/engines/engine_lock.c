@@ -80,13 +80,19 @@ static void lock_stop(void) {
         log_warn("%s", err);
 }
 
+/* lock=DURATION; interval= also sets it when lock is the session's event (async-profiler's -e lock -i N). */
+static uint64_t lock_option_interval(const prof_options *o, bool first) {
+    return first && o->interval_ns && o->lock_ns == OPTIONS_DEFAULT_LOCK_NS ? o->interval_ns : o->lock_ns;
+}
+
 const engine engine_lock = {
     .name = "lock",
     .event = EVENT_LOCK,
-    .units = "ns",
+    .units = ENGINE_UNITS_NS,
     .counts = ENGINE_LOCK_COUNTS,
-    .default_interval_ns = OPTIONS_DEFAULT_LOCK_NS,
-    .java_only = true,
+    .option_interval = lock_option_interval,
+    .default_interval = OPTIONS_DEFAULT_LOCK_NS,
+    .delivery = ENGINE_DELIVERY_JVMTI_CALLBACK,
     .check = lock_check,
     .start = lock_start,
     .stop = lock_stop,

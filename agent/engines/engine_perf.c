@@ -654,16 +654,16 @@ static int perf_move_signal(int signo) {
 
 const engine engine_perf = {
     .name = "perf",
-    .units = "ns",
-    .default_interval_ns = 10000000ULL,
+    .units = ENGINE_UNITS_NS,
+    .default_interval = 10000000ULL,
     .weight = perf_time_weight,
     PERF_ENGINE_FUNCTIONS,
 };
 
 const engine engine_perf_count = {
     .name = "perf",
-    .units = "events",
-    .default_interval_ns = 1000,   /* a count of events: every 1000th page fault, context switch... */
+    .units = ENGINE_UNITS_EVENTS,
+    .default_interval = 1000,   /* a count of events: every 1000th page fault, context switch... */
     .weight = perf_count_weight,
     PERF_ENGINE_FUNCTIONS,
 };

@@ -333,8 +333,8 @@ static int wall_move_signal(int signo) {
 const engine engine_wall = {
     .name = "wall",
     .event = EVENT_WALL,
-    .units = "ns",
-    .default_interval_ns = WALL_DEFAULT_INTERVAL_NS,
+    .units = ENGINE_UNITS_NS,
+    .default_interval = WALL_DEFAULT_INTERVAL_NS,
     .check = wall_check,
     .start = wall_start,
     .stop = wall_stop,

@@ -140,9 +140,9 @@ static void fill_meta(profile *p, event_kind event, const dump_source *from) {
     snprintf(m->event, sizeof(m->event), "%s", e && e != atomic_load(&current_engine) ? event_kind_name(event)
                                                                                       : session.event);
     snprintf(m->title, sizeof(m->title), "%s", session.title);
-    snprintf(m->units, sizeof(m->units), "%s", e ? e->units : "ns");
+    snprintf(m->units, sizeof(m->units), "%s", engine_units_name(e ? e->units : ENGINE_UNITS_NS));
     snprintf(m->counts, sizeof(m->counts), "%s",
-             !e || !e->counts ? "" : e == &engine_alloc && session.live ? ENGINE_LIVE_COUNTS : e->counts);
+             !e || !e->counts ? "" : e->live_counts && session.live ? e->live_counts : e->counts);
     m->interval_ns = interval;
     m->duration_ns = from ? from->duration_ns : elapsed_ns();
     m->total = session.total;
@@ -340,12 +340,9 @@ static int start_timeout(char *err, size_t errlen) {
  * when alloc or lock is the session's event, as async-profiler's -e alloc -i N and -e lock -i N do); other
  * engines beside event= have theirs from their option (wall=INTERVAL). */
 static uint64_t engine_interval(const prof_options *o, const engine *e, bool first) {
-    if (e == &engine_alloc)
-        return first && o->interval_ns && o->alloc_bytes == OPTIONS_DEFAULT_ALLOC_BYTES ? o->interval_ns : o->alloc_bytes;
-    if (e == &engine_lock)
-        return first && o->interval_ns && o->lock_ns == OPTIONS_DEFAULT_LOCK_NS ? o->interval_ns : o->lock_ns;
-    if (!first) return o->extra_intervals[e->event] ? o->extra_intervals[e->event] : e->default_interval_ns;
-    return o->interval_ns ? o->interval_ns : e->default_interval_ns;
+    if (e->option_interval) return e->option_interval(o, first);
+    if (!first) return o->extra_intervals[e->event] ? o->extra_intervals[e->event] : e->default_interval;
+    return o->interval_ns ? o->interval_ns : e->default_interval;
 }
 
 /* loop=: the period thread of a session. At each period's end, on the schedule of the session's start, it
@@ -497,7 +494,7 @@ static int choose_engines(const prof_options *o, session_engine_set *set, char *
                      event_kind_name((event_kind)k));
             return -1;
         }
-        if (e->java_only && e->event == EVENT_CPU) {
+        if (e->delivery == ENGINE_DELIVERY_JAVA_CALL) {
             snprintf(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it", o->event,
                      event_kind_name((event_kind)k));
             return -1;
@@ -516,7 +513,7 @@ static int choose_engines(const prof_options *o, session_engine_set *set, char *
  * frames come from AsyncGetCallTrace. */
 static prof_cstack choose_cstack(const prof_options *o, const session_engine_set *set, bool *agct) {
     bool signals = false;
-    for (int i = 0; i < set->count; i++) signals = signals || !set->list[i]->java_only;
+    for (int i = 0; i < set->count; i++) signals = signals || engine_walks_native(set->list[i]);
     prof_cstack cstack = !signals ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
     char why[256];
     if (cstack != CSTACK_NO) {
@@ -636,10 +633,10 @@ static void log_started(const prof_options *o, const session_engine_set *set, pr
     if (o->quiet) return;
     const engine *e = set->list[0];
     log_info("profiling started: engine %s, interval %llu %s, cstack=%s", e->name,
-             (unsigned long long)set->intervals[0], e->units, options_cstack_name(cstack));
+             (unsigned long long)set->intervals[0], engine_units_name(e->units), options_cstack_name(cstack));
     for (int i = 1; i < set->count; i++)
         log_info("also recording %s: engine %s, interval %llu %s", event_kind_name(set->list[i]->event),
-                 set->list[i]->name, (unsigned long long)set->intervals[i], set->list[i]->units);
+                 set->list[i]->name, (unsigned long long)set->intervals[i], engine_units_name(set->list[i]->units));
 }
 
 /* A session's start, in order: its engines, the session's options, the walking mode, storage, the thread
@@ -677,7 +674,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         return -1;
     }
     if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
-    if (!e->java_only && !e->hooks && signal_watch_start(e, interval, keep))
+    if (e->delivery == ENGINE_DELIVERY_SIGNAL && signal_watch_start(e, interval, keep))
         log_warn("cannot start the thread that checks the profiling signal: a signal taken by another party "
                  "would go unnoticed");
     started_ns = clock_mono_ns();
