@@ -24,6 +24,7 @@
 #include "out_metrics.h"
 #include "output.h"
 #include "refresher.h"
+#include "reports.h"
 #include "profile.h"
 #include "sample.h"
 #include "sample_setup.h"
@@ -99,16 +100,29 @@ static uint64_t elapsed_ns(void) {
     return active_ns + (running ? clock_mono_ns() - started_ns : 0);
 }
 
+/* The loop's state, read by the reports (the loop thread below owns it). */
+static unsigned long loop_sequence;
+static bool loop_waiting;
+
+/* The running (or last) session as the reports see it. Caller holds the lock. */
+static session_facts facts(void) {
+    session_facts f = {.running = running, .has_run = table != NULL, .session = &session,
+                       .first = atomic_load(&current_engine), .elapsed_ns = elapsed_ns(),
+                       .table = table ? live_table() : NULL, .cstack = effective_cstack,
+                       .loop_shown = options_loops(&session) && (running || loop_waiting),
+                       .loop_period = loop_sequence, .loop_waiting = loop_waiting};
+    f.engine_count = atomic_load(&session_engine_count);
+    for (int i = 0; i < f.engine_count; i++) {
+        f.engines[i] = atomic_load(&session_engines[i]);
+        f.intervals[i] = session_intervals[i];
+    }
+    return f;
+}
+
 /* The session's engine recording 'event' and its interval, or NULL. */
 static const engine *engine_of_event(event_kind event, uint64_t *interval) {
-    for (int i = 0; i < atomic_load(&session_engine_count); i++) {
-        const engine *e = atomic_load(&session_engines[i]);
-        if (e->event == event) {
-            if (interval) *interval = session_intervals[i];
-            return e;
-        }
-    }
-    return NULL;
+    session_facts f = facts();
+    return reports_engine_of_event(&f, event, interval);
 }
 
 /* What a text, collapsed or HTML output of 'view' holds: the event its event= names when it is one of the
@@ -118,66 +132,6 @@ static event_kind output_event(const prof_options *view) {
     event_kind chosen = options_event_kind(view->event);
     if (view->event_given && engine_of_event(chosen, NULL)) return chosen;
     return first ? first->event : EVENT_CPU;
-}
-
-/* The samples a dump writes when they are not the session's live ones: a loop period swapped out while
- * sampling goes on (loop_rotate_locked), with its own counters and time. */
-typedef struct {
-    trace_table *table;
-    sample_counters counters;
-    uint64_t duration_ns;
-} dump_source;
-
-static void fill_meta(profile *p, event_kind event, const dump_source *from) {
-    uint64_t interval = session.interval_ns;
-    const engine *e = engine_of_event(event, &interval);
-    if (!e) e = atomic_load(&current_engine);
-    sample_counters c;
-    if (from) c = from->counters;
-    else sample_get_counters(&c);
-    profile_meta *m = &p->meta;
-    snprintf(m->engine, sizeof(m->engine), "%s", e ? e->name : "none");
-    snprintf(m->event, sizeof(m->event), "%s", e && e != atomic_load(&current_engine) ? event_kind_name(event)
-                                                                                      : session.event);
-    snprintf(m->title, sizeof(m->title), "%s", session.title);
-    snprintf(m->units, sizeof(m->units), "%s", engine_units_name(e ? e->units : ENGINE_UNITS_NS));
-    snprintf(m->counts, sizeof(m->counts), "%s",
-             !e || !e->counts ? "" : e->live_counts && session.live ? e->live_counts : e->counts);
-    m->interval_ns = interval;
-    m->duration_ns = from ? from->duration_ns : elapsed_ns();
-    m->total = session.total;
-    m->signals = c.signals;
-    for (int r = 0; r < DROP_REASON_COUNT; r++) profile_add_drop(p, sample_drop_reason_name((drop_reason)r), c.dropped[r]);
-    profile_add_drop(p, "frames_lost", traces_orphaned_samples(from ? from->table : live_table()));
-    for (int k = 0; k < MARKER_COUNT; k++) {
-        if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
-    }
-    for (int r = 1; r < VMWALK_REASON_COUNT; r++)
-        profile_add_stitched(p, walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]);
-    m->self_named = c.vm_self_named;
-    snprintf(m->cstack, sizeof(m->cstack), "%s", options_cstack_name(effective_cstack));
-    signal_watch_note(m->warning, sizeof(m->warning));
-    sample_cost_summarize(m->cost);
-}
-
-/* Every sample not taken correctly is reported in the log as well as in the text output. */
-static void log_losses(const profile *p) {
-    char line[1024];
-    size_t n = 0;
-    const profile_meta *m = &p->meta;
-    for (int i = 0; i < m->drop_count && n < sizeof(line); i++)
-        n += (size_t)snprintf(line + n, sizeof(line) - n, " dropped:%s=%llu", m->drops[i].name,
-                              (unsigned long long)m->drops[i].count);
-    for (int i = 0; i < m->failure_count && n < sizeof(line); i++)
-        n += (size_t)snprintf(line + n, sizeof(line) - n, " failed:%s=%llu", m->failures[i].name,
-                              (unsigned long long)m->failures[i].count);
-    for (int i = 0; i < m->stitched_count && n < sizeof(line); i++)
-        n += (size_t)snprintf(line + n, sizeof(line) - n, " stitched:%s=%llu", m->stitched[i].name,
-                              (unsigned long long)m->stitched[i].count);
-    /* Context only: samples the walker named itself are no loss, and without a loss there is nothing to say. */
-    if (n && m->self_named && n < sizeof(line))
-        n += (size_t)snprintf(line + n, sizeof(line) - n, " (walker_named=%llu)", (unsigned long long)m->self_named);
-    if (n) log_info("samples not taken correctly:%s", line);
 }
 
 /* Writes the profile for 'o' (its file and format, the session's naming) of the session's samples, or of
@@ -208,8 +162,9 @@ static int dump_from_locked(const prof_options *o, const dump_source *from, char
                          : out_jfr_finish(jfr_view ? &view : &session, &samples, err, errlen);
         profile meta;
         profile_init(&meta);
-        fill_meta(&meta, output_event(&session), from);
-        if (rc == 0) log_losses(&meta);
+        session_facts f = facts();
+        reports_fill_meta(&meta, output_event(&session), &f, from);
+        if (rc == 0) reports_log_losses(&meta);
         profile_free(&meta);
         if (jfr_view || rc) return rc;
     }
@@ -228,13 +183,14 @@ static int dump_from_locked(const prof_options *o, const dump_source *from, char
     int rc = named_profile_build(source ? source : live_table(), &view, event, &p);
     if (rc) snprintf(err, errlen, "out of memory while building the profile");
     else {
-        fill_meta(&p, event, from);
+        session_facts f = facts();
+        reports_fill_meta(&p, event, &f, from);
         rc = output_write_profile(&view, &p, err, errlen);
     }
     if (rc == 0) {
         log_info("profile written to %s (%llu samples, %zu distinct stacks)", view.file[0] ? view.file : "stdout",
                  (unsigned long long)p.total_samples, p.stack_count);
-        log_losses(&p);
+        reports_log_losses(&p);
     }
     profile_free(&p);
     return rc;
@@ -348,11 +304,9 @@ static uint64_t engine_interval(const prof_options *o, const engine *e, bool fir
 /* loop=: the period thread of a session. At each period's end, on the schedule of the session's start, it
  * ends the period's profile as a stop would (its file complete: a JFR recording finished, a text format
  * written) and starts the next one under the next %n, until the session is stopped or the VM dies. */
-static unsigned long loop_sequence;
 static bool loop_restarting;
-/* A loop period could not start (its file could not be created, say): the loop thread tries again when that
- * period would have ended, each period keeping its number; `stop` ends the wait. */
-static bool loop_waiting;
+/* loop_waiting: a loop period could not start (its file could not be created, say): the loop thread tries
+ * again when that period would have ended, each period keeping its number; `stop` ends the wait. */
 static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);   /* start_locked called by the loop itself: no second loop thread */
 
 /* Ends a loop period without stopping (loop_goes_on) and moves on to the next %n: the engines go on
@@ -387,8 +341,9 @@ static void loop_rotate_locked(void) {
         if (!out_jfr_active()) stop_locked();   /* no next recording: restarted */
         profile meta;
         profile_init(&meta);
-        fill_meta(&meta, output_event(&session), &finished);
-        log_losses(&meta);
+        session_facts f = facts();
+        reports_fill_meta(&meta, output_event(&session), &f, &finished);
+        reports_log_losses(&meta);
         profile_free(&meta);
         log_debug("loop: period %lu written in %.1f ms while the next one was sampled", period,
                   (clock_mono_ns() - now) / 1e6);
@@ -692,84 +647,6 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     return 0;
 }
 
-static int status_locked(const prof_options *o, char *err, size_t errlen) {
-    char text[2048];
-    sample_counters c;
-    sample_get_counters(&c);
-    uint64_t dropped = 0;
-    for (int r = 0; r < DROP_REASON_COUNT; r++) dropped += c.dropped[r];
-    const engine *e = atomic_load(&current_engine);
-    snprintf(text, sizeof(text),
-             "state: %s\nengine: %s\nevent: %s\ninterval_ns: %llu\nelapsed_s: %.3f\nsamples: %llu\n"
-             "dropped: %llu\nforeign_signals: %llu\ndistinct_stacks: %zu\n",
-             running ? "running" : "idle", e ? e->name : "none", e ? session.event : "none",
-             (unsigned long long)session.interval_ns,
-             elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped, (unsigned long long)c.foreign,
-             table ? traces_distinct(live_table()) : 0);
-    size_t n = strlen(text);
-    for (int i = 1; i < atomic_load(&session_engine_count) && n < sizeof(text); i++) {
-        const engine *extra = atomic_load(&session_engines[i]);
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "also: %s (engine %s, interval_ns %llu)\n",
-                              event_kind_name(extra->event), extra->name, (unsigned long long)session_intervals[i]);
-    }
-    if (options_loops(&session) && (running || loop_waiting) && n < sizeof(text))
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "loop_period: %lu%s\n", loop_sequence,
-                              loop_waiting ? " (waiting: it could not start; tried again when it would have ended)" : "");
-    sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
-    sample_cost_summarize(cost);
-    n += (size_t)snprintf(text + n, sizeof(text) - n, "cstack: %s\n", options_cstack_name(effective_cstack));
-    for (int r = 1; r < VMWALK_REASON_COUNT && effective_cstack == CSTACK_VM && n < sizeof(text); r++)
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "stitched_%s: %llu\n",
-                              walk_vm_failure_name((vmwalk_failure)r), (unsigned long long)c.vm_fallbacks[r]);
-    if (effective_cstack == CSTACK_VM && n < sizeof(text))
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "walker_named: %llu\n", (unsigned long long)c.vm_self_named);
-    if (n < sizeof(text))   /* import slots holding a nativemem/nativelock hook: none once a session stopped */
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "native_hook_slots: %zu\n", native_hooks_count_installed());
-    char warning[512];
-    signal_watch_note(warning, sizeof(warning));
-    if (warning[0] && n < sizeof(text)) n += (size_t)snprintf(text + n, sizeof(text) - n, "warning: %s\n", warning);
-    for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS && n < sizeof(text); d++) {
-        if (cost[d].count)
-            n += (size_t)snprintf(text + n, sizeof(text) - n,
-                                  "cost_depth_%s: samples=%llu median_ns=%llu p99_ns=%llu\n", cost[d].depths,
-                                  (unsigned long long)cost[d].count, (unsigned long long)cost[d].median_ns,
-                                  (unsigned long long)cost[d].p99_ns);
-    }
-    return output_write_text(o, text, err, errlen);
-}
-
-/* The `metrics` action: the counters of the running (or last) session in Prometheus' text format. */
-static int metrics_locked(const prof_options *o, char *err, size_t errlen) {
-    profile meta;
-    profile_init(&meta);
-    fill_meta(&meta, output_event(&session), NULL);
-    sample_counters c;
-    sample_get_counters(&c);
-    /* Every reason, zeros too: a monitoring system rates a counter only once it has seen it. */
-    profile_meta *m = &meta.meta;
-    m->drop_count = m->failure_count = m->stitched_count = 0;
-    for (int r = 0; r < DROP_REASON_COUNT && m->drop_count < PROFILE_MAX_COUNTS; r++)
-        m->drops[m->drop_count++] = (profile_count){sample_drop_reason_name((drop_reason)r), c.dropped[r]};
-    if (table && m->drop_count < PROFILE_MAX_COUNTS)
-        m->drops[m->drop_count++] = (profile_count){"frames_lost", traces_orphaned_samples(live_table())};
-    for (int k = 0; k < MARKER_COUNT && m->failure_count < PROFILE_MAX_COUNTS; k++)
-        if (frame_marker_is_failure(k)) m->failures[m->failure_count++] = (profile_count){frame_marker_name(k), c.markers[k]};
-    for (int r = 1; r < VMWALK_REASON_COUNT && m->stitched_count < PROFILE_MAX_COUNTS; r++)
-        m->stitched[m->stitched_count++] = (profile_count){walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]};
-    out_metrics_extra x = {running, c.stored, c.foreign, table ? traces_distinct(live_table()) : 0, 0, 0};
-    if (table) traces_memory(live_table(), &x.storage_reserved_bytes, &x.storage_used_bytes);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    int rc = mem ? out_metrics_write(&meta.meta, &x, mem) : -1;
-    if (mem && fclose(mem)) rc = -1;
-    profile_free(&meta);
-    if (rc) snprintf(err, errlen, "out of memory while writing the metrics");
-    else rc = output_write_text(o, text, err, errlen);
-    free(text);
-    return rc;
-}
-
 int profiler_execute(const prof_options *o, char *err, size_t errlen) {
     pthread_once(&timeout_cond_once, init_timeout_cond);
     pthread_mutex_lock(&lock);
@@ -799,13 +676,19 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
             }
             break;
         case ACTION_STATUS:
-            rc = status_locked(o, err, errlen);
+            {
+            session_facts f = facts();
+            rc = reports_status(&f, o, err, errlen);
+        }
             break;
         case ACTION_VERSION:
             rc = output_write_text(o, "libprof " LIBPROF_VERSION "\n", err, errlen);
             break;
         case ACTION_METRICS:
-            rc = metrics_locked(o, err, errlen);
+            {
+            session_facts f = facts();
+            rc = reports_metrics(&f, output_event(&session), o, err, errlen);
+        }
             break;
         case ACTION_NONE:
             break;
