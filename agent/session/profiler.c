@@ -24,7 +24,9 @@
 #include "out_metrics.h"
 #include "output.h"
 #include "refresher.h"
+#include "profiler_locked.h"
 #include "reports.h"
+#include "timers.h"
 #include "profile.h"
 #include "sample.h"
 #include "sample_setup.h"
@@ -52,6 +54,10 @@
 #define TABLE_FRAMES (16 * 1024 * 1024)
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+pthread_mutex_t *profiler_lock(void) {
+    return &lock;
+}
 static bool running;
 static bool vm_dead;
 static const engine *_Atomic current_engine;   /* the session's first engine (event=) */
@@ -70,8 +76,6 @@ static prof_cstack effective_cstack;   /* the walking mode the running session r
 static prof_options deferred;
 static bool have_deferred;
 
-static pthread_cond_t timeout_cond;   /* on CLOCK_MONOTONIC, set up once by init_timeout_cond */
-static pthread_once_t timeout_cond_once = PTHREAD_ONCE_INIT;
 static uint64_t session_id;       /* lets a stale timeout thread see that its session has ended */
 
 /* Slots of each trace table; LIBPROF_TEST_TRACE_SLOTS (tests only) makes them few, to fill them quickly. */
@@ -230,66 +234,28 @@ static void stop_locked(void) {
     active_ns += clock_mono_ns() - started_ns;
     running = false;
     session_id++;
-    pthread_cond_broadcast(&timeout_cond);
+    pthread_cond_broadcast(timers_cond());
 }
 
-/* Moves a CLOCK_MONOTONIC deadline 'ns' later. */
-static void deadline_add(struct timespec *deadline, uint64_t ns) {
-    ns += (uint64_t)deadline->tv_nsec;
-    deadline->tv_sec += (time_t)(ns / 1000000000ULL);
-    deadline->tv_nsec = (long)(ns % 1000000000ULL);
+bool profiler_is_session_locked(uint64_t id) {
+    return running && session_id == id;
 }
 
-static void *timeout_thread(void *arg) {
-    uint64_t my_session = (uint64_t)(uintptr_t)arg;
-    pthread_mutex_lock(&lock);
+bool profiler_session_alive_locked(uint64_t id) {
+    return running && session_id == id && !vm_dead;
+}
+
+uint64_t profiler_timeout_ns_locked(void) {
     /* A time of day is read on the real-time clock before the monotonic one: the deadline can only come
      * late by the time between the two, never before that moment. */
-    uint64_t ns = session.timeout_clock ? clock_time_ns_until(session.timeout_clock)
-                                        : (uint64_t)session.timeout_s * 1000000000ULL;
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline_add(&deadline, ns);
-    while (running && session_id == my_session) {
-        if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
-    }
-    bool fire = running && session_id == my_session && !vm_dead;
-    pthread_mutex_unlock(&lock);
-    if (!fire) return NULL;
-    /* Naming methods needs a thread the JVM knows. */
-    if (!jvm_attach_current_thread()) {
-        log_error("timeout: cannot attach to the JVM to dump the profile");
-        return NULL;
-    }
-    pthread_mutex_lock(&lock);
-    if (running && session_id == my_session && !vm_dead) {
-        char err[512];
-        log_info("timeout of %d s reached: stopping", session.timeout_s);
-        stop_locked();
-        if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
-    }
-    pthread_mutex_unlock(&lock);
-    jvm_detach_current_thread();
-    return NULL;
+    return session.timeout_clock ? clock_time_ns_until(session.timeout_clock) : (uint64_t)session.timeout_s * 1000000000ULL;
 }
 
-static void init_timeout_cond(void) {
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&timeout_cond, &attr);
-    pthread_condattr_destroy(&attr);
-}
-
-static int start_timeout(char *err, size_t errlen) {
-    pthread_t t;
-    pthread_attr_t ta;
-    pthread_attr_init(&ta);
-    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
-    int rc = agent_thread_create(&t, &ta, "libprof timeout", timeout_thread, (void *)(uintptr_t)session_id);
-    pthread_attr_destroy(&ta);
-    if (rc) snprintf(err, errlen, "timeout=%d: cannot start the timeout thread: %s", session.timeout_s, strerror(rc));
-    return rc ? -1 : 0;
+void profiler_timeout_reached_locked(void) {
+    char err[512];
+    log_info("timeout of %d s reached: stopping", session.timeout_s);
+    stop_locked();
+    if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
 }
 
 /* The engine's interval in its units: alloc=BYTES and lock=DURATION are theirs (interval= also sets them
@@ -301,13 +267,13 @@ static uint64_t engine_interval(const prof_options *o, const engine *e, bool fir
     return o->interval_ns ? o->interval_ns : e->default_interval;
 }
 
-/* loop=: the period thread of a session. At each period's end, on the schedule of the session's start, it
- * ends the period's profile as a stop would (its file complete: a JFR recording finished, a text format
- * written) and starts the next one under the next %n, until the session is stopped or the VM dies. */
+/* loop=: at each period's end (timers.c) the period's profile is ended as a stop would end it (its file
+ * complete: a JFR recording finished, a text format written) and the next one starts under the next %n.
+ * loop_restarting: start_locked called by the loop itself (no second loop thread). loop_waiting (above): a
+ * period could not start (its file could not be created, say): it is tried again when that period would
+ * have ended, each period keeping its number; `stop` ends the wait. */
 static bool loop_restarting;
-/* loop_waiting: a loop period could not start (its file could not be created, say): the loop thread tries
- * again when that period would have ended, each period keeping its number; `stop` ends the wait. */
-static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);   /* start_locked called by the loop itself: no second loop thread */
+static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);
 
 /* Ends a loop period without stopping (loop_goes_on) and moves on to the next %n: the engines go on
  * sampling while the finished period is named and written, which is most of a period's end (0.1-0.3 s under
@@ -362,72 +328,47 @@ static void loop_rotate_locked(void) {
     filepath_set_sequence(++loop_sequence);
 }
 
-static void *loop_thread(void *arg) {
-    uint64_t my_session = (uint64_t)(uintptr_t)arg;
-    if (!jvm_attach_current_thread_named("libprof loop")) {
-        log_error("loop: cannot attach to the JVM to write the profiles");
-        return NULL;
-    }
-    pthread_mutex_lock(&lock);
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    for (;;) {
-        /* loop=*:00: each period ends at the next such time of day, counted from now (the restart took some
-         * milliseconds past the last one), the real-time clock read first so that the deadline is never early
-         * (an early one would find the same moment still ahead and end a period twice for it); a duration's
-         * periods follow each other from the first start. */
-        uint64_t period = session.loop_clock ? clock_time_ns_until(session.loop_clock) : session.loop_ns;
-        if (session.loop_clock) clock_gettime(CLOCK_MONOTONIC, &deadline);
-        deadline_add(&deadline, period);
-        while ((running || loop_waiting) && session_id == my_session && !vm_dead) {
-            if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
-        }
-        if (!(running || loop_waiting) || session_id != my_session || vm_dead) break;
-        prof_options next = session;
-        char err[512];
-        uint64_t ended = clock_mono_ns();
-        if (loop_waiting) {
-            filepath_set_sequence(++loop_sequence);   /* the period that could not start keeps its number */
-        } else if (loop_goes_on) {
-            loop_rotate_locked();   /* stops the engines only when it cannot go on */
-        } else {
-            stop_locked();
-            if (dump_locked(&session, err, sizeof(err))) log_error("loop: %s", err);
-            filepath_set_sequence(++loop_sequence);
-        }
-        if (running) continue;   /* the engines never stopped */
-        loop_restarting = true;
-        int rc = start_locked(&next, false, err, sizeof(err));
-        loop_restarting = false;
-        if (rc) {
-            log_error("loop: cannot start period %lu: %s; trying again when it would have ended", loop_sequence, err);
-            loop_waiting = true;
-            my_session = session_id;
-            continue;
-        }
-        if (loop_waiting) log_info("loop: period %lu started (the periods that could not start were not sampled)", loop_sequence);
-        else
-            log_debug("loop: %.1f ms unsampled between periods %lu and %lu (stopped, written, restarted)",
-                      (clock_mono_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
-        loop_waiting = false;
-        my_session = session_id;
-    }
-    pthread_mutex_unlock(&lock);
-    jvm_detach_current_thread();
-    return NULL;
+uint64_t profiler_loop_period_ns_locked(bool *from_now) {
+    /* loop=*:00: each period ends at the next such time of day, counted from now (the restart took some
+     * milliseconds past the last one), the real-time clock read first so that the deadline is never early
+     * (an early one would find the same moment still ahead and end a period twice for it); a duration's
+     * periods follow each other from the first start. */
+    *from_now = session.loop_clock != 0;
+    return session.loop_clock ? clock_time_ns_until(session.loop_clock) : session.loop_ns;
 }
 
-static int start_loop(char *err, size_t errlen) {
-    loop_sequence = 0;
-    filepath_set_sequence(0);
-    pthread_t t;
-    pthread_attr_t ta;
-    pthread_attr_init(&ta);
-    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
-    int rc = agent_thread_create(&t, &ta, "libprof loop", loop_thread, (void *)(uintptr_t)session_id);
-    pthread_attr_destroy(&ta);
-    if (rc) snprintf(err, errlen, "loop: cannot start the loop thread: %s", strerror(rc));
-    return rc ? -1 : 0;
+bool profiler_loop_goes_on_locked(uint64_t id) {
+    return (running || loop_waiting) && session_id == id && !vm_dead;
+}
+
+uint64_t profiler_loop_period_end_locked(void) {
+    prof_options next = session;
+    char err[512];
+    uint64_t ended = clock_mono_ns();
+    if (loop_waiting) {
+        filepath_set_sequence(++loop_sequence);   /* the period that could not start keeps its number */
+    } else if (loop_goes_on) {
+        loop_rotate_locked();   /* stops the engines only when it cannot go on */
+    } else {
+        stop_locked();
+        if (dump_locked(&session, err, sizeof(err))) log_error("loop: %s", err);
+        filepath_set_sequence(++loop_sequence);
+    }
+    if (running) return session_id;   /* the engines never stopped */
+    loop_restarting = true;
+    int rc = start_locked(&next, false, err, sizeof(err));
+    loop_restarting = false;
+    if (rc) {
+        log_error("loop: cannot start period %lu: %s; trying again when it would have ended", loop_sequence, err);
+        loop_waiting = true;
+        return session_id;
+    }
+    if (loop_waiting) log_info("loop: period %lu started (the periods that could not start were not sampled)", loop_sequence);
+    else
+        log_debug("loop: %.1f ms unsampled between periods %lu and %lu (stopped, written, restarted)",
+                  (clock_mono_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
+    loop_waiting = false;
+    return session_id;
 }
 
 /* The engines a session runs: event='s first, then one per kind named beside it (event=cpu,wall). */
@@ -594,6 +535,12 @@ static void log_started(const prof_options *o, const session_engine_set *set, pr
                  set->list[i]->name, (unsigned long long)set->intervals[i], engine_units_name(set->list[i]->units));
 }
 
+static int start_loop(char *err, size_t errlen) {
+    loop_sequence = 0;
+    filepath_set_sequence(0);
+    return timers_start_loop(session_id, err, errlen);
+}
+
 /* A session's start, in order: its engines, the session's options, the walking mode, storage, the thread
  * filter, the engines started, then the threads that serve the session (native map refresher, signal
  * watch, timeout, loop). */
@@ -637,7 +584,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     loop_goes_on = goes_on;
     if (!loop_restarting) loop_waiting = false;   /* a new session: an old loop's wait ends with it */
     session_id++;
-    if ((session.timeout_s && start_timeout(err, errlen)) ||
+    if ((session.timeout_s && timers_start_timeout(session_id, session.timeout_s, err, errlen)) ||
         (options_loops(&session) && !loop_restarting && start_loop(err, errlen))) {
         stop_locked();
         out_jfr_abort();
@@ -648,7 +595,6 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
 }
 
 int profiler_execute(const prof_options *o, char *err, size_t errlen) {
-    pthread_once(&timeout_cond_once, init_timeout_cond);
     pthread_mutex_lock(&lock);
     int rc = 0;
     if (vm_dead) {
@@ -666,7 +612,7 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
                 /* Nothing was sampled since the period that could not start: ending the wait is the stop. */
                 loop_waiting = false;
                 session_id++;
-                pthread_cond_broadcast(&timeout_cond);
+                pthread_cond_broadcast(timers_cond());
                 log_info("loop: stopped while waiting to start period %lu", loop_sequence);
             } else if (running) {
                 if (o->action == ACTION_STOP) stop_locked();
@@ -718,7 +664,6 @@ void profiler_on_vm_init(void) {
 }
 
 void profiler_on_vm_death(void) {
-    pthread_once(&timeout_cond_once, init_timeout_cond);
     pthread_mutex_lock(&lock);
     if (running) {
         char err[512];
@@ -726,7 +671,7 @@ void profiler_on_vm_death(void) {
         if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
     }
     vm_dead = true;
-    pthread_cond_broadcast(&timeout_cond);
+    pthread_cond_broadcast(timers_cond());
     pthread_mutex_unlock(&lock);
 }
 
