@@ -503,7 +503,7 @@ static int configure_thread_filter(const prof_options *o, char *err, size_t errl
 }
 
 /* Publishes the engines to the thread callbacks and starts them in order; a failure stops those started. */
-static int start_engines(const session_engine_set *set, char *err, size_t errlen) {
+static int start_engines(const prof_options *o, const session_engine_set *set, char *err, size_t errlen) {
     atomic_store(&current_engine, set->list[0]);
     atomic_store(&session_engine_count, 0);
     for (int i = 0; i < set->count; i++) {
@@ -512,7 +512,7 @@ static int start_engines(const session_engine_set *set, char *err, size_t errlen
     }
     sample_set_active(true);
     for (int i = 0; i < set->count; i++) {
-        if (set->list[i]->start(set->intervals[i], err, errlen) == 0) {
+        if (set->list[i]->start(o, set->intervals[i], err, errlen) == 0) {
             atomic_store(&session_engine_count, i + 1);
             continue;
         }
@@ -571,7 +571,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     effective_cstack = cstack;
     bool goes_on;
     if (configure_storage(o, &set, cstack, agct, keep, &goes_on, err, errlen)) return -1;
-    if (configure_thread_filter(o, err, errlen) || start_engines(&set, err, errlen)) {
+    if (configure_thread_filter(o, err, errlen) || start_engines(o, &set, err, errlen)) {
         out_jfr_abort();
         return -1;
     }
