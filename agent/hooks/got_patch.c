@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "got_patch.h"
 
+#include "arch.h"
 #include "page_protection.h"
 
 #include <elf.h>
@@ -312,7 +313,7 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
         for (size_t i = 0; i < n; i++) {
             const ElfW(Rela) *r = &t.tables[k][i];
             unsigned type = (unsigned)ELF64_R_TYPE(r->r_info), sym = (unsigned)ELF64_R_SYM(r->r_info);
-            if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || sym == 0) continue;
+            if ((type != ARCH_RELOC_JUMP_SLOT && type != ARCH_RELOC_GLOB_DAT) || sym == 0) continue;
             const got_hook *h = hook_named(w, t.strtab + t.symtab[sym].st_name);
             if (h && (!h->only_in || ends_with(info->dlpi_name, h->only_in)))
                 visit_slot(w, &t, info->dlpi_addr + r->r_offset, h);

@@ -1,6 +1,6 @@
 /*
  * got_patch: redirects the calls loaded objects make to chosen library functions, by rewriting their
- * import table entries (the GOT slots of R_X86_64_JUMP_SLOT and R_X86_64_GLOB_DAT relocations naming the
+ * import table entries (the GOT slots of JUMP_SLOT and GLOB_DAT relocations, arch.h, naming the
  * function), and puts the entries back. Used by the native memory and lock hooks (native_hooks_install.c).
  *
  * A slot is rewritten only when it holds the function as the process resolves it, or the object's own lazy

@@ -3,6 +3,7 @@
  * VM's structure tables (vmstructs) into codeblob_vm, once the VM has initialised its code cache (VMInit
  * or attach), and registers the code heaps with safe_read. Outside signal handlers; called by jvm.c.
  */
+#include "arch.h"
 #include "codeblob.h"
 #include "codeblob_init.h"
 
@@ -144,15 +145,16 @@ static int init_entry_points(char *err, size_t errlen) {
         return snprintf(err, errlen, "the interpreter is not generated yet"), -1;
     codeblob_vm.interp_low = *(const uintptr_t *)(queue + stub_buffer.offset);
     codeblob_vm.interp_high = codeblob_vm.interp_low + (uintptr_t)*(const int *)(queue + buffer_limit.offset);
-    /* The slot of the Method* in an interpreted frame is not exported; x86_64's frame layout puts it right
-     * below the last-sp slot (frame_x86.hpp: interpreter_frame_method_offset = last_sp_offset - 1), and
-     * the walker checks every Method* it reads from there against AsyncGetCallTrace's frames. */
+    /* The slot of the Method* in an interpreted frame is not exported; the frame layout puts it right
+     * below the last-sp slot (arch.h), and the walker checks every Method* it reads from there against
+     * AsyncGetCallTrace's frames. */
     if (!need_int("frame::interpreter_frame_last_sp_offset", &last_sp, err, errlen) ||
         !need_int("frame::interpreter_frame_sender_sp_offset", &sender_sp, err, errlen))
         return -1;
     codeblob_vm.interp_method_slot = (int)last_sp - 1;
     codeblob_vm.interp_sender_sp_slot = (int)sender_sp;
-    if (codeblob_vm.interp_method_slot != -3 || codeblob_vm.interp_sender_sp_slot != -1)
+    if (codeblob_vm.interp_method_slot != ARCH_HOTSPOT_INTERP_METHOD_SLOT ||
+        codeblob_vm.interp_sender_sp_slot != ARCH_HOTSPOT_INTERP_SENDER_SP_SLOT)
         return snprintf(err, errlen, "unexpected interpreter frame layout (method slot %d, sender sp slot %d)",
                         codeblob_vm.interp_method_slot, codeblob_vm.interp_sender_sp_slot), -1;
     return 0;

@@ -8,6 +8,7 @@
 #include "walk_vm.h"
 #include "walk_vm_check.h"
 
+#include "arch.h"
 #include "codeblob.h"
 #include "codeblob_init.h"
 #include "deopt_frames_init.h"
@@ -70,9 +71,9 @@ static void set_layout(void) {
         log_info("vm walker: this JVM does not describe the way from a Method* to its jmethodID and bytecodes");
         return;
     }
-    /* Not exported: x86_64's interpreter frame keeps the bytecode pointer five words below the Method*
-     * (frame_x86.hpp: mirror, mdp, cache, locals, then bcp); a bcp outside the method's code gives bci 0. */
-    l.interp_bcp_slot = codeblob_interp_method_slot() - 5;
+    /* Not exported: the interpreter frame keeps the bytecode pointer a fixed number of words below the
+     * Method* (arch.h); a bcp outside the method's code gives bci 0. */
+    l.interp_bcp_slot = codeblob_interp_method_slot() - ARCH_HOTSPOT_INTERP_BCP_BELOW_METHOD;
     if (!vmstructs_field("Method", "_access_flags", &l.access_flags, &l.access_flags_width)) l.access_flags_width = 0;
     walk_vm_set_layout(&l);
     if (!deopt_frames_init())
@@ -97,6 +98,7 @@ static bool java_heap_range(uintptr_t *low, uintptr_t *high) {
 }
 
 int walk_vm_check(char *err, size_t errlen) {
+    if (!ARCH_HAS_VM_WALKER) return snprintf(err, errlen, "HotSpot's " ARCH_NAME " frames are not read yet"), -1;
     if (codeblob_init(err, errlen)) return -1;
     uintptr_t heap_low = 0, heap_high = 0;
     if (!java_heap_range(&heap_low, &heap_high)) {

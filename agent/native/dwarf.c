@@ -226,7 +226,7 @@ static bool covered(const row_builder *b, uint64_t start, uint64_t end) {
     return lo < b->ncovered && b->covered[lo].start < end;
 }
 
-static void add_row(row_builder *b, uint64_t pc, uint8_t reg, int64_t cfa_offset, int64_t fp_offset) {
+static void add_row(row_builder *b, uint64_t pc, uint8_t reg, int64_t cfa_offset, int64_t fp_offset, int8_t ra_slot) {
     if (b->failed || pc > UINT32_MAX) return;
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 4096;
@@ -238,17 +238,33 @@ static void add_row(row_builder *b, uint64_t pc, uint8_t reg, int64_t cfa_offset
         b->rows = r;
         b->cap = cap;
     }
-    b->rows[b->n++] = (unwind_row){(uint32_t)pc, (int32_t)cfa_offset, (int16_t)fp_offset, reg, 0};
+    b->rows[b->n++] = (unwind_row){(uint32_t)pc, (int32_t)cfa_offset, (int16_t)fp_offset, reg, ra_slot};
+}
+
+/* The return address's slot for a row (unwind_row.ra_slot), false when the rule is one we do not follow:
+ * on x86_64 only CFA-8 (where every call puts it); on aarch64 a saved word near the CFA, or still in x30. */
+static bool ra_slot_of(const reg_rule *ra, int8_t *slot) {
+#if ARCH_RA_ALWAYS_BELOW_CFA
+    if (ra->kind != RULE_OFFSET || ra->offset != -8) return false;
+    *slot = -1;
+    return true;
+#else
+    if (ra->kind == RULE_SAME) return *slot = UNWIND_RA_IN_LR, true;
+    if (ra->kind != RULE_OFFSET || ra->offset % 8 != 0 || ra->offset / 8 <= INT8_MIN || ra->offset / 8 > INT8_MAX)
+        return false;
+    *slot = (int8_t)(ra->offset / 8);
+    return true;
+#endif
 }
 
 static void emit_state(row_builder *b, uint64_t pc, const cfa_state *s, size_t fde_first_row) {
     uint8_t reg = UNWIND_UNKNOWN;
     int64_t cfa = 0, fp = UNWIND_FP_UNKNOWN;
+    int8_t ra_slot = 0;
     if (s->ra.kind == RULE_UNDEFINED) {
         reg = UNWIND_END;
-    } else if (!s->cfa_expression && (s->cfa_reg == UNWIND_RSP || s->cfa_reg == UNWIND_RBP) &&
-               s->ra.kind == RULE_OFFSET && s->ra.offset == -8 && s->cfa_offset >= INT32_MIN &&
-               s->cfa_offset <= INT32_MAX) {
+    } else if (!s->cfa_expression && (s->cfa_reg == UNWIND_SP || s->cfa_reg == UNWIND_FP) &&
+               ra_slot_of(&s->ra, &ra_slot) && s->cfa_offset >= INT32_MIN && s->cfa_offset <= INT32_MAX) {
         reg = (uint8_t)s->cfa_reg;
         cfa = s->cfa_offset;
         if (s->rbp.kind == RULE_SAME || s->rbp.kind == RULE_UNDEFINED) fp = UNWIND_FP_SAME;
@@ -257,7 +273,7 @@ static void emit_state(row_builder *b, uint64_t pc, const cfa_state *s, size_t f
     }
     /* Several instructions at one location (advance by 0): the last state wins. */
     if (b->n > fde_first_row && b->rows[b->n - 1].pc_offset == pc) b->n--;
-    add_row(b, pc, reg, cfa, fp);
+    add_row(b, pc, reg, cfa, fp, ra_slot);
 }
 
 /* An offset factored by the CIE's alignment. Computed in unsigned arithmetic: crafted values may overflow,
@@ -265,7 +281,7 @@ static void emit_state(row_builder *b, uint64_t pc, const cfa_state *s, size_t f
 static int64_t scaled(uint64_t value, int64_t align) { return (int64_t)(value * (uint64_t)align); }
 
 static reg_rule *rule_for(cfa_state *s, uint64_t reg, uint64_t ra_reg) {
-    if (reg == UNWIND_RBP) return &s->rbp;
+    if (reg == UNWIND_FP) return &s->rbp;
     if (reg == ra_reg) return &s->ra;
     return NULL;  /* other registers do not matter to a walker that tracks pc, sp and fp */
 }
@@ -375,7 +391,7 @@ static bool run_cfa(cursor c, const cie_info *cie, cfa_state *s, const cfa_state
         continue;
     restore:
         if (!initial) return false;
-        if (reg == UNWIND_RBP) s->rbp = initial->rbp;
+        if (reg == UNWIND_FP) s->rbp = initial->rbp;
         else if (reg == ra) s->ra = initial->ra;
         continue;
     advance:
@@ -421,7 +437,7 @@ static void parse_fde(row_builder *b, cursor base, const uint8_t *sec, size_t si
         if (cache->valid) {
             /* The CIE's instructions give the state at every FDE's first address: rbp unchanged, the
              * return address where the CIE puts it. */
-            cache->initial = (cfa_state){.cfa_reg = UNWIND_RSP, .cfa_offset = 8};
+            cache->initial = (cfa_state){.cfa_reg = UNWIND_SP, .cfa_offset = 8};
             cursor ci = base;
             ci.p = cache->cie.insns;
             ci.end = cache->cie.insns_end;
@@ -446,7 +462,7 @@ static void parse_fde(row_builder *b, cursor base, const uint8_t *sec, size_t si
         s.cfa_expression = true;
     }
     if (loc < end) emit_state(b, loc, &s, first);
-    add_row(b, end, UNWIND_NONE, 0, 0);
+    add_row(b, end, UNWIND_NONE, 0, 0, 0);
     b->fdes++;
 }
 

@@ -1,5 +1,5 @@
 /*
- * dwarf: compact unwind tables for x86_64 code without frame pointers, built from an object's .eh_frame at
+ * dwarf: compact unwind tables for code without frame pointers, built from an object's .eh_frame at
  * load time (and from .debug_frame, in the object or its separate debug file, for the functions .eh_frame
  * lacks: code built with -fno-asynchronous-unwind-tables -g) and read by the stack walker in signal handlers.
  *
@@ -7,9 +7,10 @@
  * takes the dynamic loader's lock. A signal that interrupts a thread inside dlopen/dlclose (holding that
  * lock) would then deadlock the thread in its own handler. It also parses DWARF at every step. Instead we
  * run the call frame programs of every FDE once, when the object is first seen (native_map_refresh, never in
- * a handler), and keep only what a walker needs at each pc: how to compute the CFA (rsp or rbp plus an
- * offset) and where the caller's rbp was saved. The return address on x86_64 is always at CFA-8; rules we
- * cannot follow cheaply (DWARF expressions, registers other than rsp/rbp, PLT stubs) give an UNWIND_UNKNOWN
+ * a handler), and keep only what a walker needs at each pc: how to compute the CFA (sp or the frame
+ * pointer plus an offset), where the caller's frame pointer and the return address were saved. The return
+ * address on x86_64 is always at CFA-8; on aarch64 it is where the rules put x30, or still in x30 (a leaf,
+ * a prologue). Rules we cannot follow cheaply (DWARF expressions, other CFA registers, PLT stubs) give an UNWIND_UNKNOWN
  * row so the walker knows to fall back to frame pointers. The finished table is immutable: lookups are a
  * lock-free binary search.
  *
@@ -23,15 +24,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch.h"
 #include "elf_reader.h"
 
-/* DWARF register numbers on x86_64 for the two CFA bases we support. */
-#define UNWIND_RBP 6
-#define UNWIND_RSP 7
+/* DWARF register numbers of the two CFA bases we support: the stack and frame pointers (arch.h). */
+#define UNWIND_FP ARCH_DWARF_FP
+#define UNWIND_SP ARCH_DWARF_SP
 #define UNWIND_UNKNOWN 0xff  /* the CFA rule is one we do not follow: fall back to another method */
 #define UNWIND_END 0xfe      /* the return address is undefined: outermost frame (_start, clone) */
 #define UNWIND_FP_SAME INT16_MIN         /* rbp still holds the caller's value */
 #define UNWIND_FP_UNKNOWN (INT16_MIN + 1) /* rbp was saved in a way we do not follow */
+#define UNWIND_RA_IN_LR INT8_MIN          /* the return address is still in the link register (aarch64) */
 
 /* 12 bytes per row: cfa_offset keeps 32 bits (large stack frames), fp_offset needs only 16 (rbp is saved
  * next to the return address). */
@@ -39,8 +42,9 @@ typedef struct {
     uint32_t pc_offset;  /* link-time address (run-time pc minus the object's load bias) where the row starts */
     int32_t cfa_offset;  /* CFA = register cfa_reg + cfa_offset */
     int16_t fp_offset;   /* caller's rbp at CFA + fp_offset, or UNWIND_FP_SAME / UNWIND_FP_UNKNOWN */
-    uint8_t cfa_reg;     /* UNWIND_RSP, UNWIND_RBP, UNWIND_UNKNOWN or UNWIND_END */
-    uint8_t reserved;
+    uint8_t cfa_reg;     /* UNWIND_SP, UNWIND_FP, UNWIND_UNKNOWN or UNWIND_END */
+    int8_t ra_slot;      /* return address at CFA + 8 * ra_slot (-1 on x86_64, where it is always read there),
+                          * or UNWIND_RA_IN_LR */
 } unwind_row;
 
 /* Immutable once built. Rows sorted by pc_offset; the extent of an FDE ends with an UNWIND_NONE row. */
@@ -97,10 +101,16 @@ size_t dwarf_fde_count(const unwind_table *t);
 const unwind_row *dwarf_find(const unwind_table *t, uint64_t pc_offset);
 
 /* Runs in signal handlers. One step from a frame to its caller: CFA = sp or fp + offset, the caller's pc is
- * at CFA-8, its sp is the CFA, its fp is reloaded when the row says where it was saved. read_word reads a
- * word of possibly invalid memory safely (safe_read_word in the agent). False, registers untouched, when the
- * row is unknown/end, a read fails, or the new sp would not be above the old one (a loop guard). */
+ * at CFA-8 (x86_64) or the row's ra_slot, its sp is the CFA, its fp is reloaded when the row says where it
+ * was saved. read_word reads a word of possibly invalid memory safely (safe_read_word in the agent). False,
+ * registers untouched, when the row is unknown/end, the return address is in a register (dwarf_step_leaf),
+ * a read fails, or the new sp would not be above the old one (a loop guard). */
 bool dwarf_step(const unwind_row *row, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp,
                 bool (*read_word)(uintptr_t addr, uintptr_t *out));
+
+/* Runs in signal handlers. The same for the interrupted frame, whose return address may still be in the
+ * link register lr (aarch64; 0 when there is none, as on x86_64): then the caller's pc is lr. */
+bool dwarf_step_leaf(const unwind_row *row, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, uintptr_t lr,
+                     bool (*read_word)(uintptr_t addr, uintptr_t *out));
 
 #endif

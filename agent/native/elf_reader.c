@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "elf_reader.h"
 
+#include "arch.h"
+
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -94,7 +96,7 @@ static elf_image *elf_wrap(const char *path, const uint8_t *base, size_t size, b
     else if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) why = "not an ELF file";
     else if (eh->e_ident[EI_CLASS] != ELFCLASS64) why = "not a 64-bit ELF file";
     else if (eh->e_ident[EI_DATA] != ELFDATA2LSB) why = "not a little-endian ELF file";
-    else if (eh->e_machine != EM_X86_64) why = "not an x86_64 ELF file";
+    else if (eh->e_machine != ARCH_ELF_MACHINE) why = "not an " ARCH_NAME " ELF file";
     elf_image *img = why ? NULL : calloc(1, sizeof(*img));
     if (!why && (!img || !(img->path = strdup(path)))) why = "out of memory";
     if (why) {

@@ -1,6 +1,6 @@
 /*
- * elf_reader: reads one ELF64 x86_64 file for the address -> symbol and unwind-table code (symtab, dwarf,
- * native_map). Dump path and load time only, never signal handlers: it opens files and allocates.
+ * elf_reader: reads one ELF64 file of the architecture built for (arch.h) for the address -> symbol and
+ * unwind-table code (symtab, dwarf, native_map). Dump path and load time only, never signal handlers: it opens files and allocates.
  *
  * The file is mapped read-only and every offset, size and string index taken from it is checked against
  * the mapping before use, so a crafted, truncated or corrupted file gives an error or fewer symbols, never
@@ -46,7 +46,7 @@ typedef struct {
 /* Symbol binding as ranked by elf_for_each_function: prefer global names over weak over local. */
 enum { ELF_BIND_LOCAL = 0, ELF_BIND_WEAK = 1, ELF_BIND_GLOBAL = 2 };
 
-/* NULL and a message in err when the file cannot be read or is not an ELF64 x86_64 little-endian file. */
+/* NULL and a message in err when the file cannot be read or is not a little-endian ELF64 file of this architecture. */
 elf_image *elf_open(const char *path, char *err, size_t errlen);
 /* The same over bytes already in memory (the vDSO, fuzzing), which must outlive the image; name is only
  * for messages and elf_path. */

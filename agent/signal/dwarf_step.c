@@ -29,17 +29,28 @@ const unwind_row *dwarf_find(const unwind_table *t, uint64_t pc_offset) {
     return &t->rows[lo - 1];
 }
 
-bool dwarf_step(const unwind_row *row, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp,
-                bool (*read_word)(uintptr_t addr, uintptr_t *out)) {
+/* The step's common part: the CFA, and the return address from memory unless lr is given (ra_in_lr). */
+static bool step(const unwind_row *row, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, const uintptr_t *ra_in_lr,
+                 bool (*read_word)(uintptr_t addr, uintptr_t *out)) {
     if (!row) return false;
     uintptr_t base;
-    if (row->cfa_reg == UNWIND_RSP) base = *sp;
-    else if (row->cfa_reg == UNWIND_RBP) base = *fp;
+    if (row->cfa_reg == UNWIND_SP) base = *sp;
+    else if (row->cfa_reg == UNWIND_FP) base = *fp;
     else return false;
     uintptr_t cfa = base + (intptr_t)row->cfa_offset;
-    if (cfa <= *sp || cfa < 16) return false;  /* the stack grows down: a caller's frame is above */
+    /* The stack grows down: a caller's frame is above (a leaf that keeps its return address in the link
+     * register may have no frame: its CFA is its sp). */
+    if (ra_in_lr ? cfa < *sp : cfa <= *sp) return false;
+    if (cfa < 16) return false;
     uintptr_t ra, saved_fp = *fp;
-    if (!read_word(cfa - sizeof(uintptr_t), &ra)) return false;
+    if (ra_in_lr) ra = *ra_in_lr;
+#if ARCH_RA_ALWAYS_BELOW_CFA
+    else if (!read_word(cfa - sizeof(uintptr_t), &ra)) return false;
+#else
+    else if (row->ra_slot == UNWIND_RA_IN_LR ||
+             !read_word(cfa + (intptr_t)row->ra_slot * (intptr_t)sizeof(uintptr_t), &ra))
+        return false;
+#endif
     if (row->fp_offset == UNWIND_FP_UNKNOWN) saved_fp = 0;
     else if (row->fp_offset != UNWIND_FP_SAME && !read_word(cfa + (intptr_t)row->fp_offset, &saved_fp))
         return false;
@@ -47,4 +58,15 @@ bool dwarf_step(const unwind_row *row, uintptr_t *pc, uintptr_t *sp, uintptr_t *
     *sp = cfa;
     *fp = saved_fp;
     return true;
+}
+
+bool dwarf_step(const unwind_row *row, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp,
+                bool (*read_word)(uintptr_t addr, uintptr_t *out)) {
+    return step(row, pc, sp, fp, NULL, read_word);
+}
+
+bool dwarf_step_leaf(const unwind_row *row, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, uintptr_t lr,
+                     bool (*read_word)(uintptr_t addr, uintptr_t *out)) {
+    bool in_lr = row && lr && row->ra_slot == UNWIND_RA_IN_LR;
+    return step(row, pc, sp, fp, in_lr ? &lr : NULL, read_word);
 }

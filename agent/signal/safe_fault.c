@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include "safe_fault.h"
 
+#include "arch.h"
 #include "default_action.h"
 
 #include <errno.h>
@@ -23,7 +24,8 @@
 #include <string.h>
 #include <ucontext.h>
 
-/* rdi = addr, rsi = out. The load at safe_fault_insn is the only instruction that can fault. */
+/* The body is the architecture's (arch.h): the load at safe_fault_insn is the only instruction that can
+ * fault. */
 __asm__(".text\n"
         ".globl safe_fault_load\n"
         ".hidden safe_fault_load\n"
@@ -32,16 +34,7 @@ __asm__(".text\n"
         ".cfi_startproc\n"
         ".globl safe_fault_insn\n"
         ".hidden safe_fault_insn\n"
-        "safe_fault_insn:\n"
-        "    movq (%rdi), %rax\n"
-        "    movq %rax, (%rsi)\n"
-        "    movl $1, %eax\n"
-        "    ret\n"
-        ".globl safe_fault_recover\n"
-        ".hidden safe_fault_recover\n"
-        "safe_fault_recover:\n"
-        "    xorl %eax, %eax\n"
-        "    ret\n"
+        ARCH_SAFE_FAULT_LOAD_BODY
         ".cfi_endproc\n"
         ".size safe_fault_load, .-safe_fault_load\n");
 
@@ -70,8 +63,8 @@ static void chain(int signo, siginfo_t *info, void *ucontext) {
 
 void safe_fault_handler(int signo, siginfo_t *info, void *ucontext) {
     ucontext_t *uc = ucontext;
-    if (info && info->si_code > 0 && uc && uc->uc_mcontext.gregs[REG_RIP] == (greg_t)(uintptr_t)safe_fault_insn) {
-        uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)safe_fault_recover;
+    if (info && info->si_code > 0 && uc && arch_uc_pc(uc) == (uintptr_t)safe_fault_insn) {
+        arch_uc_set_pc(uc, (uintptr_t)safe_fault_recover);
         return;
     }
     int saved = errno;

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "sample.h"
 
+#include "arch.h"
 #include "clock_ns.h"
 #include "java_tids.h"
 #include "safe_read.h"
@@ -201,9 +202,7 @@ bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t
      * rest of the context stays zero. No getcontext: it makes a system call (the signal mask) per sample. */
     ucontext_t uc;
     memset(&uc.uc_mcontext, 0, sizeof(uc.uc_mcontext));
-    uc.uc_mcontext.gregs[REG_RIP] = (greg_t)site->pc;
-    uc.uc_mcontext.gregs[REG_RSP] = (greg_t)site->sp;
-    uc.uc_mcontext.gregs[REG_RBP] = (greg_t)site->fp;
+    arch_uc_set_frame(&uc, site->pc, site->sp, site->fp);
     uint32_t depth = 0;
     if (site->leaf) frames[depth++] = (trace_frame){site->leaf, 0, FRAME_NATIVE};
     depth += stack_collect(NULL, NULL, &uc, thread_env(tid), tid, raw, frames + depth);

@@ -7,6 +7,8 @@
  */
 #include "sample_cost.h"
 
+#include "arch.h"
+
 #include <stdatomic.h>
 
 #define STEPS_PER_OCTAVE 32
@@ -17,13 +19,13 @@ static _Atomic uint64_t histogram[SAMPLE_COST_DEPTH_BUCKETS][COST_BUCKETS];
 static const uint32_t depth_limits[SAMPLE_COST_DEPTH_BUCKETS] = {16, 64, 256, UINT32_MAX};
 static const char *const depth_labels[SAMPLE_COST_DEPTH_BUCKETS] = {"1-16", "17-64", "65-256", ">256"};
 
-/* The time-stamp counter: a few cycles to read, where clock_gettime may cost a system call (virtual
- * machines without a usable vDSO clock source). Converted to ns with a factor measured at reset
- * (sample_cost_reset.c). */
+/* The cycle counter (arch.h: the time-stamp counter, aarch64's virtual counter): a few cycles to read,
+ * where clock_gettime may cost a system call (virtual machines without a usable vDSO clock source).
+ * Converted to ns with a factor measured at reset (sample_cost_reset.c). */
 static double ns_per_tick = 1.0;
 
 uint64_t sample_cost_now(void) {
-    return __builtin_ia32_rdtsc();
+    return arch_cycles();
 }
 
 uint64_t sample_cost_ticks_to_ns(uint64_t ticks) {

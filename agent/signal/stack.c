@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "stack.h"
 
+#include "arch.h"
 #include "java_tids.h"
 #include "safe_read.h"
 #include "sample_state.h"
@@ -28,10 +29,7 @@ static bool all_frames_named(const asgct_trace *trace) {
 
 static bool walk_from(asgct_trace *trace, const ucontext_t *uc, uintptr_t pc, uintptr_t sp, uintptr_t fp) {
     ucontext_t caller = *uc;
-    greg_t *regs = caller.uc_mcontext.gregs;
-    regs[REG_RIP] = (greg_t)pc;
-    regs[REG_RSP] = (greg_t)sp;
-    regs[REG_RBP] = (greg_t)fp;
+    arch_uc_set_frame(&caller, pc, sp, fp);
     trace->num_frames = 0;
     sampling.config.asgct(trace, sampling.config.max_depth, &caller);
     return all_frames_named(trace);
@@ -43,9 +41,8 @@ static bool walk_from(asgct_trace *trace, const ucontext_t *uc, uintptr_t pc, ui
  * stub instead of losing it. The original failure stays when neither guess yields named frames. */
 static void retry_from_stub_caller(asgct_trace *trace, void *ucontext) {
     const ucontext_t *uc = ucontext;
-    const greg_t *regs = uc->uc_mcontext.gregs;
     jint original = trace->num_frames;
-    uintptr_t sp = (uintptr_t)regs[REG_RSP], fp = (uintptr_t)regs[REG_RBP], ret, saved_fp;
+    uintptr_t sp = arch_uc_sp(uc), fp = arch_uc_fp(uc), ret, saved_fp;
     /* The word at sp is on the thread's own live stack: always readable. */
     if (walk_from(trace, uc, *(uintptr_t *)sp, sp + sizeof(uintptr_t), fp)) return;
     if (fp > sp && fp - sp < 65536 && safe_read_word(fp + sizeof(uintptr_t), &ret) &&
@@ -151,10 +148,9 @@ static uint32_t collect_interleaved(walk_regs start, JNIEnv *env, uint32_t tid, 
 static uint32_t user_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_frame *raw, trace_frame *out) {
     uint32_t n = 0;
     if (sampling.config.cstack != CSTACK_NO && ucontext) {
-        const greg_t *regs = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
-        walk_regs start = {(uintptr_t)regs[REG_RIP], (uintptr_t)regs[REG_RSP], (uintptr_t)regs[REG_RBP],
-                           (uintptr_t)regs[REG_RDX], (uintptr_t)regs[REG_RBX], (uintptr_t)regs[REG_R13], (uintptr_t)regs[REG_RAX],
-                           (uintptr_t)env};
+        const ucontext_t *uc = ucontext;
+        walk_regs start = {arch_uc_pc(uc), arch_uc_sp(uc), arch_uc_fp(uc), 0, 0, 0, 0, (uintptr_t)env, arch_uc_lr(uc)};
+        arch_uc_vm_regs(uc, &start.dx, &start.bx, &start.r13, &start.ax);
         safe_read_note_stack_pointer(start.sp);
         if (sampling.config.cstack == CSTACK_VM)
             return sampling.config.agct ? collect_interleaved(start, env, tid, raw, out, ucontext)

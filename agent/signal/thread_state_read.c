@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "thread_state_read.h"
 
+#include "arch.h"
 #include "safe_read.h"
 #include "thread_state.h"
 
@@ -23,25 +24,29 @@ void thread_state_set_layout(const thread_state_layout *l) {
 }
 
 /* True when the registers say the thread was waiting in a system call: the kernel put the pc back on the
- * 2-byte `syscall` (0f 05) to restart it after the handler, or left it after one that returns -EINTR. */
-/* The 16-bit little-endian value of the two bytes at addr (safe_read reads aligned words only). */
-static bool read_u16(uintptr_t addr, unsigned *out) {
+ * system call instruction (arch.h: x86_64's 2-byte `syscall`, aarch64's `svc #0`) to restart it after the
+ * handler, or left it after one that returns -EINTR. */
+/* The little-endian value of the ARCH_SYSCALL_INSN_BYTES bytes at addr (safe_read reads aligned words only). */
+static bool read_insn(uintptr_t addr, unsigned *out) {
+    const unsigned bits = ARCH_SYSCALL_INSN_BYTES * 8;
     uintptr_t base = addr & ~(uintptr_t)7, lo, hi = 0;
     unsigned shift = (unsigned)(addr - base) * 8;
     if (!safe_read_word(base, &lo)) return false;
-    if (shift == 56 && !safe_read_word(base + 8, &hi)) return false;
-    *out = shift == 56 ? (unsigned)((lo >> 56) | ((hi & 0xff) << 8)) : (unsigned)((lo >> shift) & 0xffff);
+    if (shift + bits > 64 && !safe_read_word(base + 8, &hi)) return false;
+    uint64_t value = shift + bits > 64 ? (lo >> shift) | (hi << (64 - shift)) : lo >> shift;
+    *out = (unsigned)(value & ((1ull << bits) - 1));
     return true;
 }
 
 static bool in_syscall(const void *ucontext) {
     if (!ucontext) return false;
-    const greg_t *regs = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
-    uintptr_t pc = (uintptr_t)regs[REG_RIP];
+    const ucontext_t *uc = ucontext;
+    uintptr_t pc = arch_uc_pc(uc);
     unsigned at, before;
     if (pc < 4096) return false;
-    if (read_u16(pc, &at) && at == 0x050f) return true;
-    return (long)regs[REG_RAX] == -EINTR && read_u16(pc - 2, &before) && before == 0x050f;
+    if (read_insn(pc, &at) && at == ARCH_SYSCALL_INSN) return true;
+    return arch_uc_result(uc) == -EINTR && read_insn(pc - ARCH_SYSCALL_INSN_BYTES, &before) &&
+           before == ARCH_SYSCALL_INSN;
 }
 
 static int read_int(uintptr_t base, uint64_t offset) {

@@ -1,7 +1,8 @@
 /*
  * [signal-safe] walk: the native walkers (walk.h) and the helpers they share with walk_vm.
  *
- * Frame pointers: follows the rbp chain. Each frame's saved rbp must lie above the previous one on the
+ * Frame pointers: follows the chain of frame records ({saved frame pointer, return address} at the frame
+ * pointer: rbp on x86_64, x29 on aarch64). Each frame's saved frame pointer must lie above the previous one on the
  * stack, so a garbage chain (code built without frame pointers) ends the walk instead of looping or
  * wandering; every read goes through safe_read. A pc outside any code ends the walk without being recorded.
  *
@@ -19,7 +20,7 @@
 
 #include <stdatomic.h>
 
-/* Sanity bound on one frame's size: larger jumps mean rbp is not a frame pointer. */
+/* Sanity bound on one frame's size: larger jumps mean the register is not a frame pointer. */
 #define MAX_FRAME_BYTES (1 << 20)
 
 static _Atomic bool unknown_code_seen;
@@ -47,6 +48,13 @@ bool walk_dwarf_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, bool leaf) {
     if (found == NATIVE_ROW && dwarf_step(&row, pc, sp, fp, safe_read_word)) return true;
     if (found == NATIVE_NO_OBJECT) atomic_store_explicit(&unknown_code_seen, true, memory_order_relaxed);
     return walk_fp_step(pc, sp, fp);
+}
+
+bool walk_dwarf_leaf_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, uintptr_t lr) {
+    unwind_row row;
+    if (lr && native_map_row(*pc, &row) == NATIVE_ROW && dwarf_step_leaf(&row, pc, sp, fp, lr, safe_read_word))
+        return true;
+    return walk_dwarf_step(pc, sp, fp, true);
 }
 
 bool walk_record(uintptr_t pc, bool leaf, trace_frame *out, int max, int *n, walk_end *end) {
@@ -78,7 +86,7 @@ int walk_dwarf(walk_regs regs, trace_frame *out, int max, walk_end *end) {
     int n = 0;
     *end = WALK_ROOT;
     for (bool leaf = true; walk_record(pc, leaf, out, max, &n, end); leaf = false) {
-        if (!walk_dwarf_step(&pc, &sp, &fp, leaf)) break;
+        if (!(leaf ? walk_dwarf_leaf_step(&pc, &sp, &fp, regs.lr) : walk_dwarf_step(&pc, &sp, &fp, false))) break;
     }
     return n;
 }

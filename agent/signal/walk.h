@@ -20,6 +20,8 @@ typedef struct {
     uintptr_t dx, bx, r13, ax;
     /* The interrupted thread's JNIEnv (it leads to its JavaThread: deopt_frames.h), 0 when none. */
     uintptr_t env;
+    /* The link register (aarch64's x30): a leaf's return address until the leaf saves it; 0 on x86_64. */
+    uintptr_t lr;
 } walk_regs;
 
 typedef enum {
@@ -38,6 +40,10 @@ int walk_dwarf(walk_regs regs, trace_frame *out, int max, walk_end *end);
 /* One DWARF step (the frame pointer where no unwind row describes pc); false at the thread's root (a row
  * marking the outermost frame) or when the frame cannot be stepped. */
 bool walk_dwarf_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, bool leaf);
+
+/* The same for the interrupted frame, whose return address may still be in the link register lr (aarch64;
+ * 0 on x86_64, where this is walk_dwarf_step of a leaf). */
+bool walk_dwarf_leaf_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp, uintptr_t lr);
 
 /* One frame-pointer step from (pc, sp, fp) to the caller; false when the chain does not look sane. */
 bool walk_fp_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp);

@@ -55,7 +55,7 @@ static void expect_row(const unwind_table *t, uint64_t pc, uint8_t reg, int32_t 
     const unwind_row *r = dwarf_find(t, pc);
     assert_non_null(r);
     assert_int_equal(r->cfa_reg, reg);
-    if (reg == UNWIND_RSP || reg == UNWIND_RBP) {
+    if (reg == UNWIND_SP || reg == UNWIND_FP) {
         assert_int_equal(r->cfa_offset, cfa);
         assert_int_equal(r->fp_offset, fp);
     }
@@ -68,21 +68,21 @@ static void test_synthetic(void **state) {
     assert_non_null(t);
     assert_int_equal(dwarf_fde_count(t), 2);
     assert_null(dwarf_find(t, 0xfff));
-    expect_row(t, 0x1000, UNWIND_RSP, 8, UNWIND_FP_SAME);
-    expect_row(t, 0x1001, UNWIND_RSP, 16, -16);
-    expect_row(t, 0x1003, UNWIND_RSP, 16, -16);
-    expect_row(t, 0x1004, UNWIND_RBP, 16, -16);
-    expect_row(t, 0x1013, UNWIND_RBP, 16, -16);
-    expect_row(t, 0x1014, UNWIND_RSP, 8, UNWIND_FP_SAME);
-    expect_row(t, 0x1015, UNWIND_RBP, 16, -16);
+    expect_row(t, 0x1000, UNWIND_SP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x1001, UNWIND_SP, 16, -16);
+    expect_row(t, 0x1003, UNWIND_SP, 16, -16);
+    expect_row(t, 0x1004, UNWIND_FP, 16, -16);
+    expect_row(t, 0x1013, UNWIND_FP, 16, -16);
+    expect_row(t, 0x1014, UNWIND_SP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x1015, UNWIND_FP, 16, -16);
     expect_row(t, 0x1016, UNWIND_UNKNOWN, 0, 0);
-    expect_row(t, 0x1017, UNWIND_RSP, 16, -16);
+    expect_row(t, 0x1017, UNWIND_SP, 16, -16);
     expect_row(t, 0x1018, UNWIND_END, 0, 0);
     expect_row(t, 0x10ff, UNWIND_END, 0, 0);
     assert_null(dwarf_find(t, 0x1100));  /* between the FDEs */
     assert_null(dwarf_find(t, 0x11ff));
-    expect_row(t, 0x1200, UNWIND_RSP, 8, UNWIND_FP_SAME);
-    expect_row(t, 0x120f, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x1200, UNWIND_SP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x120f, UNWIND_SP, 8, UNWIND_FP_SAME);
     assert_null(dwarf_find(t, 0x1210));
     assert_null(dwarf_find(t, UINT64_MAX));
     dwarf_free(t);
@@ -125,14 +125,14 @@ static void test_synthetic_debug_frame(void **state) {
     unwind_table *t = dwarf_build_frames(&eh, NULL, &dbg);
     assert_non_null(t);
     assert_int_equal(dwarf_fde_count(t), 4);  /* two from each section */
-    expect_row(t, 0x1000, UNWIND_RSP, 8, UNWIND_FP_SAME);  /* .eh_frame's rows stay */
-    expect_row(t, 0x1005, UNWIND_RBP, 16, -16);
-    expect_row(t, 0x2000, UNWIND_RSP, 8, UNWIND_FP_SAME);
-    expect_row(t, 0x2001, UNWIND_RSP, 16, UNWIND_FP_SAME);
-    expect_row(t, 0x203f, UNWIND_RSP, 16, UNWIND_FP_SAME);
+    expect_row(t, 0x1000, UNWIND_SP, 8, UNWIND_FP_SAME);  /* .eh_frame's rows stay */
+    expect_row(t, 0x1005, UNWIND_FP, 16, -16);
+    expect_row(t, 0x2000, UNWIND_SP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x2001, UNWIND_SP, 16, UNWIND_FP_SAME);
+    expect_row(t, 0x203f, UNWIND_SP, 16, UNWIND_FP_SAME);
     assert_null(dwarf_find(t, 0x2040));
-    expect_row(t, 0x3000, UNWIND_RSP, 8, UNWIND_FP_SAME);
-    expect_row(t, 0x301f, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x3000, UNWIND_SP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x301f, UNWIND_SP, 8, UNWIND_FP_SAME);
     assert_null(dwarf_find(t, 0x3020));
     assert_null(dwarf_find(t, 0x5));
     dwarf_free(t);
@@ -140,7 +140,7 @@ static void test_synthetic_debug_frame(void **state) {
     /* .debug_frame alone; and its CIE pointers are not .eh_frame's: read as .eh_frame it yields nothing. */
     t = dwarf_build_frames(NULL, NULL, &dbg);
     assert_int_equal(dwarf_fde_count(t), 3);
-    expect_row(t, 0x1000, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x1000, UNWIND_SP, 8, UNWIND_FP_SAME);
     dwarf_free(t);
     t = dwarf_build_sections(&dbg, NULL);
     assert_int_equal(dwarf_fde_count(t), 0);
@@ -191,7 +191,7 @@ static void test_repeated_fde(void **state) {
     unwind_table *t = dwarf_build_sections(&e, &h);
     assert_non_null(t);
     assert_true(dwarf_fde_count(t) < 100);
-    expect_row(t, 0x1000, UNWIND_RSP, 8, UNWIND_FP_SAME);
+    expect_row(t, 0x1000, UNWIND_SP, 8, UNWIND_FP_SAME);
     dwarf_free(t);
 }
 
@@ -210,14 +210,14 @@ static void test_step(void **state) {
     (void)state;
     fake_stack[0] = 0x7777;  /* saved rbp at sp */
     fake_stack[1] = 0x4242;  /* return address */
-    unwind_row rsp_row = {0, 16, -16, UNWIND_RSP, 0};
+    unwind_row rsp_row = {0, 16, -16, UNWIND_SP, 0};
     uintptr_t pc = 1, sp = fake_base, fp = 5;
     assert_true(dwarf_step(&rsp_row, &pc, &sp, &fp, read_fake));
     assert_int_equal(pc, 0x4242);
     assert_int_equal(sp, fake_base + 16);
     assert_int_equal(fp, 0x7777);
 
-    unwind_row rbp_row = {0, 16, UNWIND_FP_SAME, UNWIND_RBP, 0};
+    unwind_row rbp_row = {0, 16, UNWIND_FP_SAME, UNWIND_FP, 0};
     pc = 1, sp = fake_base - 64, fp = fake_base;
     assert_true(dwarf_step(&rbp_row, &pc, &sp, &fp, read_fake));
     assert_int_equal(pc, 0x4242);
@@ -419,7 +419,7 @@ static void __attribute__((noinline)) walk_debug_frame_library(const char *path,
         assert_null(dwarf_find(eh, fn - bias));          /* .eh_frame cannot walk it */
         const unwind_row *row = dwarf_find(all, fn - bias);  /* .debug_frame can */
         assert_non_null(row);
-        assert_int_equal(row->cfa_reg, UNWIND_RSP);
+        assert_int_equal(row->cfa_reg, UNWIND_SP);
         assert_int_equal(row->cfa_offset, 8);
     }
     print_message("%s: %zu FDEs from .eh_frame, %zu with .debug_frame\n", path, dwarf_fde_count(eh),

@@ -105,7 +105,7 @@ static void test_small_tables(void **state) {
     assert_null(dwarf_find(&empty, 0x1000));
 
     /* One row: covers everything from its start up. */
-    unwind_row one[] = {row_at(0x1000, UNWIND_RSP)};
+    unwind_row one[] = {row_at(0x1000, UNWIND_SP)};
     unwind_table t1 = {.rows = one, .nrows = 1};
     expect_same_everywhere(&t1, 4);
     assert_null(dwarf_find(&t1, 0xfff));
@@ -114,9 +114,9 @@ static void test_small_tables(void **state) {
     free(t1.page_first);
 
     /* Rows exactly on page starts, one just before, one just after, and a gap (UNWIND_NONE). */
-    unwind_row edges[] = {row_at(0x100, UNWIND_RSP), row_at(0x10f, UNWIND_RBP), row_at(0x110, UNWIND_RSP),
+    unwind_row edges[] = {row_at(0x100, UNWIND_SP), row_at(0x10f, UNWIND_FP), row_at(0x110, UNWIND_SP),
                           row_at(0x111, UNWIND_UNKNOWN), row_at(0x120, UNWIND_NONE), row_at(0x150, UNWIND_END),
-                          row_at(0x15f, UNWIND_RSP), row_at(0x160, UNWIND_NONE)};
+                          row_at(0x15f, UNWIND_SP), row_at(0x160, UNWIND_NONE)};
     unwind_table te = {.rows = edges, .nrows = sizeof(edges) / sizeof(edges[0])};
     for (unsigned shift = 0; shift <= 8; shift++) expect_same_everywhere(&te, shift);
     assert_null(dwarf_find(&te, 0x130));
@@ -125,7 +125,7 @@ static void test_small_tables(void **state) {
     free(te.page_first);
 
     /* Sparse: two rows 4 GB apart would need 2^32 one-byte pages; the index widens its pages instead. */
-    unwind_row sparse[] = {row_at(0x10, UNWIND_RSP), row_at(0x20, UNWIND_NONE), row_at(0xfffffff0u, UNWIND_RBP),
+    unwind_row sparse[] = {row_at(0x10, UNWIND_SP), row_at(0x20, UNWIND_NONE), row_at(0xfffffff0u, UNWIND_FP),
                            row_at(UINT32_MAX, UNWIND_NONE)};
     unwind_table ts = {.rows = sparse, .nrows = 4};
     assert_true(dwarf_index_build(&ts, 0));

@@ -229,7 +229,7 @@ static void test_libjvm(void **state) {
     assert_string_equal(name, "libjvm.so`jni_invoke_static");
     const unwind_row *row = native_map_unwind(start + o->bias + 4);
     assert_non_null(row);
-    assert_true(row->cfa_reg == UNWIND_RSP || row->cfa_reg == UNWIND_RBP);
+    assert_true(row->cfa_reg == UNWIND_SP || row->cfa_reg == UNWIND_FP);
     print_message("libjvm: %zu symbols, %zu unwind rows\n", symtab_count(o->symbols), dwarf_row_count(o->unwind));
 #else
     skip();

@@ -21,8 +21,8 @@ static const int sets[3];   /* three distinct range set addresses */
 
 static unwind_row row_of(uint64_t which) {
     static const unwind_row rows[3] = {
-        {.cfa_offset = 8, .fp_offset = UNWIND_FP_SAME, .cfa_reg = UNWIND_RSP},
-        {.cfa_offset = -123456, .fp_offset = -16, .cfa_reg = UNWIND_RBP},
+        {.cfa_offset = 8, .fp_offset = UNWIND_FP_SAME, .cfa_reg = UNWIND_SP},
+        {.cfa_offset = -123456, .fp_offset = -16, .cfa_reg = UNWIND_FP},
         {.cfa_offset = 0x7fffffff, .fp_offset = UNWIND_FP_UNKNOWN, .cfa_reg = UNWIND_END},
     };
     return rows[which];
