@@ -24,6 +24,9 @@ PACKAGES=(cmake gcc make openjdk-17-jdk-headless protobuf-c-compiler libprotobuf
 TEST_PACKAGES=(pkg-config libunwind-dev libcmocka-dev
           libguava-java libcommons-lang3-java libcommons-io-java libguice-java   # jars: the rewriter tests
           golang-go prometheus debootstrap unzip)
+# The linux-arm64 tests (test/arm64): Debian's cross compiler, the arm64 builds of the product's libraries
+# (from the arm64 architecture added to dpkg), and qemu-user to run the arm64 tools.
+ARM64_TEST_PACKAGES=(gcc-aarch64-linux-gnu libprotobuf-c-dev:arm64 zlib1g-dev:arm64 qemu-user-static)
 ROOTS=${LIBPROF_ROOTS:-/var/cache/libprof/roots}
 # The portable build's root: Debian 11's glibc 2.31 and GCC 10, with Debian 12's kernel headers (constants
 # and structures for the newer perf features, which the agent checks at run time).
@@ -45,6 +48,16 @@ install_missing() {   # [package...], default: PACKAGES
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# The arm64 packages need dpkg to know the arm64 architecture first (root only; install_missing says what
+# is missing otherwise, and the arm64.* tests are skipped).
+install_arm64_test_deps() {
+  if [ "$(id -u)" -eq 0 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    echo "build.sh: adding the arm64 architecture to dpkg (for the arm64 libraries of the cross build)" >&2
+    dpkg --add-architecture arm64
+  fi
+  install_missing "${ARM64_TEST_PACKAGES[@]}"
 }
 
 # The browser tests' needs: Debian's chromium and node (apt, when root), playwright-core and speedscope (npm,
@@ -121,6 +134,7 @@ case "${1:-build}" in
     dist ;;
   test)
     install_browser_test_deps
+    install_arm64_test_deps
     configure_and_build with-tests
     # The release (the Debian 11 build root, the tarball) and the roots its tests run in take minutes the
     # first time, mostly downloads: they are made beside the suite, and their tests (dist.*) run last.

@@ -33,6 +33,7 @@ include(test/browser/tests.cmake)
 # The API: Java API, async-profiler's natives, -javaagent/JMX, C API host, LD_PRELOAD.
 include(test/java/api/tests.cmake)
 include(test/release/tests.cmake)      # the tarball of ./build.sh dist: its symbols, and runs in Debian roots
+include(test/arm64/tests.cmake)        # linux-arm64: the cross build, its jfrconv under qemu-user
 
 # Benchmarks: built on request only (cmake --build build --target bench_symbols).
 add_executable(bench_symbols EXCLUDE_FROM_ALL bench/bench_symbols.c)
