@@ -242,30 +242,36 @@ static void add_row(row_builder *b, uint64_t pc, uint8_t reg, int64_t cfa_offset
 }
 
 /* The return address's slot for a row (unwind_row.ra_slot), false when the rule is one we do not follow:
- * on x86_64 only CFA-8 (where every call puts it); on aarch64 a saved word near the CFA, or still in x30. */
-static bool ra_slot_of(const reg_rule *ra, int8_t *slot) {
+ * on x86_64 only CFA-8 (where every call puts it); on aarch64 a saved word near the CFA, the word after the
+ * saved frame pointer (a frame record, however far below the CFA in a large frame), or still in x30. */
+static bool ra_slot_of(const cfa_state *s, int8_t *slot) {
+    const reg_rule *ra = &s->ra;
 #if ARCH_RA_ALWAYS_BELOW_CFA
     if (ra->kind != RULE_OFFSET || ra->offset != -8) return false;
     *slot = -1;
     return true;
 #else
     if (ra->kind == RULE_SAME) return *slot = UNWIND_RA_IN_LR, true;
-    if (ra->kind != RULE_OFFSET || ra->offset % 8 != 0 || ra->offset / 8 <= INT8_MIN || ra->offset / 8 > INT8_MAX)
-        return false;
-    *slot = (int8_t)(ra->offset / 8);
-    return true;
+    if (ra->kind != RULE_OFFSET || ra->offset % 8 != 0) return false;
+    if (ra->offset / 8 > UNWIND_RA_AFTER_FP && ra->offset / 8 <= INT8_MAX) return *slot = (int8_t)(ra->offset / 8), true;
+    /* The row keeps the frame pointer's offset only in its 16 bits (emit_state). */
+    if (s->rbp.kind == RULE_OFFSET && s->rbp.offset + 8 == ra->offset && s->rbp.offset > UNWIND_FP_UNKNOWN &&
+        s->rbp.offset <= INT16_MAX)
+        return *slot = UNWIND_RA_AFTER_FP, true;
+    return false;
 #endif
 }
 
 static void emit_state(row_builder *b, uint64_t pc, const cfa_state *s, size_t fde_first_row) {
     uint8_t reg = UNWIND_UNKNOWN;
     int64_t cfa = 0, fp = UNWIND_FP_UNKNOWN;
-    int8_t ra_slot = 0;
+    int8_t ra_slot = 0, slot;   /* 0 in rows that are not followed: they merge whatever the rule */
     if (s->ra.kind == RULE_UNDEFINED) {
         reg = UNWIND_END;
     } else if (!s->cfa_expression && (s->cfa_reg == UNWIND_SP || s->cfa_reg == UNWIND_FP) &&
-               ra_slot_of(&s->ra, &ra_slot) && s->cfa_offset >= INT32_MIN && s->cfa_offset <= INT32_MAX) {
+               ra_slot_of(s, &slot) && s->cfa_offset >= INT32_MIN && s->cfa_offset <= INT32_MAX) {
         reg = (uint8_t)s->cfa_reg;
+        ra_slot = slot;
         cfa = s->cfa_offset;
         if (s->rbp.kind == RULE_SAME || s->rbp.kind == RULE_UNDEFINED) fp = UNWIND_FP_SAME;
         else if (s->rbp.kind == RULE_OFFSET && s->rbp.offset > UNWIND_FP_UNKNOWN && s->rbp.offset <= INT16_MAX)
@@ -513,7 +519,8 @@ static int compare_rows(const void *pa, const void *pb) {
 }
 
 static bool same_rule(const unwind_row *a, const unwind_row *b) {
-    return a->cfa_reg == b->cfa_reg && a->cfa_offset == b->cfa_offset && a->fp_offset == b->fp_offset;
+    return a->cfa_reg == b->cfa_reg && a->cfa_offset == b->cfa_offset && a->fp_offset == b->fp_offset &&
+           a->ra_slot == b->ra_slot;
 }
 
 static int compare_ranges(const void *pa, const void *pb) {

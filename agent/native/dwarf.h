@@ -35,6 +35,7 @@
 #define UNWIND_FP_SAME INT16_MIN         /* rbp still holds the caller's value */
 #define UNWIND_FP_UNKNOWN (INT16_MIN + 1) /* rbp was saved in a way we do not follow */
 #define UNWIND_RA_IN_LR INT8_MIN          /* the return address is still in the link register (aarch64) */
+#define UNWIND_RA_AFTER_FP (INT8_MIN + 1) /* the return address is the word after the saved frame pointer */
 
 /* 12 bytes per row: cfa_offset keeps 32 bits (large stack frames), fp_offset needs only 16 (rbp is saved
  * next to the return address). */
@@ -44,7 +45,7 @@ typedef struct {
     int16_t fp_offset;   /* caller's rbp at CFA + fp_offset, or UNWIND_FP_SAME / UNWIND_FP_UNKNOWN */
     uint8_t cfa_reg;     /* UNWIND_SP, UNWIND_FP, UNWIND_UNKNOWN or UNWIND_END */
     int8_t ra_slot;      /* return address at CFA + 8 * ra_slot (-1 on x86_64, where it is always read there),
-                          * or UNWIND_RA_IN_LR */
+                          * or UNWIND_RA_IN_LR, or UNWIND_RA_AFTER_FP (at CFA + fp_offset + 8) */
 } unwind_row;
 
 /* Immutable once built. Rows sorted by pc_offset; the extent of an FDE ends with an UNWIND_NONE row. */

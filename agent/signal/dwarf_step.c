@@ -47,9 +47,12 @@ static bool step(const unwind_row *row, uintptr_t *pc, uintptr_t *sp, uintptr_t 
 #if ARCH_RA_ALWAYS_BELOW_CFA
     else if (!read_word(cfa - sizeof(uintptr_t), &ra)) return false;
 #else
-    else if (row->ra_slot == UNWIND_RA_IN_LR ||
-             !read_word(cfa + (intptr_t)row->ra_slot * (intptr_t)sizeof(uintptr_t), &ra))
+    else if (row->ra_slot == UNWIND_RA_IN_LR) return false;
+    else if (row->ra_slot == UNWIND_RA_AFTER_FP) {
+        if (!read_word(cfa + (intptr_t)row->fp_offset + (intptr_t)sizeof(uintptr_t), &ra)) return false;
+    } else if (!read_word(cfa + (intptr_t)row->ra_slot * (intptr_t)sizeof(uintptr_t), &ra)) {
         return false;
+    }
 #endif
     if (row->fp_offset == UNWIND_FP_UNKNOWN) saved_fp = 0;
     else if (row->fp_offset != UNWIND_FP_SAME && !read_word(cfa + (intptr_t)row->fp_offset, &saved_fp))

@@ -1,7 +1,7 @@
 /* [signal-safe] Runs in signal handlers: the whole file (unwind_cache.h); unwind_cache_clear is for tests. */
 /*
  * unwind_cache: a slot is four atomic words read and written relaxed: the sequence (odd while a writer fills
- * the slot), the pc, the range set, and the row packed (cfa_offset, fp_offset, cfa_reg). 32 bytes, two slots
+ * the slot), the pc, the range set, and the row packed (cfa_offset, fp_offset, cfa_reg, ra_slot). 32 bytes, two slots
  * per cache line: a lookup touches one line. A reader copies the words between two reads of the sequence and
  * keeps the copy only when both are the same even number; nobody waits.
  */
@@ -20,7 +20,8 @@ unsigned unwind_cache_slot(uintptr_t pc) {
 }
 
 static uint64_t pack(const unwind_row *r) {
-    return (uint64_t)(uint32_t)r->cfa_offset | (uint64_t)(uint16_t)r->fp_offset << 32 | (uint64_t)r->cfa_reg << 48;
+    return (uint64_t)(uint32_t)r->cfa_offset | (uint64_t)(uint16_t)r->fp_offset << 32 | (uint64_t)r->cfa_reg << 48 |
+           (uint64_t)(uint8_t)r->ra_slot << 56;
 }
 
 bool unwind_cache_get(uintptr_t pc, const void *set, unwind_row *out) {
@@ -33,7 +34,8 @@ bool unwind_cache_get(uintptr_t pc, const void *set, unwind_row *out) {
     uint64_t row = atomic_load_explicit(&s[W_ROW], memory_order_relaxed);
     if (!seq_slot_read_valid(&s[W_SEQ], seq)) return false;
     *out = (unwind_row){.pc_offset = 0, .cfa_offset = (int32_t)(uint32_t)row,
-                        .fp_offset = (int16_t)(uint16_t)(row >> 32), .cfa_reg = (uint8_t)(row >> 48)};
+                        .fp_offset = (int16_t)(uint16_t)(row >> 32), .cfa_reg = (uint8_t)(row >> 48),
+                        .ra_slot = (int8_t)(uint8_t)(row >> 56)};
     return true;
 }
 

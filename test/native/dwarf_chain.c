@@ -9,11 +9,19 @@ uintptr_t chain_returns[3];
 uintptr_t chain_cfas[3];
 static volatile int sink;
 
-/* The current pc (the instruction after the lea), sp and rbp, in one asm statement so that all three
- * describe the same instant. */
+/* The current pc (x86_64: the instruction after the lea; aarch64: the adr itself), sp and the frame
+ * pointer, in one asm statement so that all three describe the same instant. */
+#if defined(__x86_64__)
 #define CAPTURE(regs)                                                                    \
     __asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"                  \
                      : "=&r"((regs).pc), "=&r"((regs).sp), "=&r"((regs).fp))
+#elif defined(__aarch64__)
+#define CAPTURE(regs)                                                                    \
+    __asm__ volatile("adr %0, .\n\tmov %1, sp\n\tmov %2, x29"                              \
+                     : "=&r"((regs).pc), "=&r"((regs).sp), "=&r"((regs).fp))
+#else
+#error "dwarf_chain.c: no register capture for this processor"
+#endif
 
 __attribute__((noinline, noclone)) int chain_c(int n) {
     volatile int local[8];  /* a frame of its own: sub rsp */

@@ -21,9 +21,9 @@ static const int sets[3];   /* three distinct range set addresses */
 
 static unwind_row row_of(uint64_t which) {
     static const unwind_row rows[3] = {
-        {.cfa_offset = 8, .fp_offset = UNWIND_FP_SAME, .cfa_reg = UNWIND_SP},
-        {.cfa_offset = -123456, .fp_offset = -16, .cfa_reg = UNWIND_FP},
-        {.cfa_offset = 0x7fffffff, .fp_offset = UNWIND_FP_UNKNOWN, .cfa_reg = UNWIND_END},
+        {.cfa_offset = 8, .fp_offset = UNWIND_FP_SAME, .cfa_reg = UNWIND_SP, .ra_slot = -1},
+        {.cfa_offset = -123456, .fp_offset = -16, .cfa_reg = UNWIND_FP, .ra_slot = UNWIND_RA_IN_LR},
+        {.cfa_offset = 0x7fffffff, .fp_offset = UNWIND_FP_UNKNOWN, .cfa_reg = UNWIND_END, .ra_slot = INT8_MAX},
     };
     return rows[which];
 }
@@ -32,6 +32,7 @@ static void assert_row(const unwind_row *a, const unwind_row *b) {
     assert_int_equal(a->cfa_offset, b->cfa_offset);
     assert_int_equal(a->fp_offset, b->fp_offset);
     assert_int_equal(a->cfa_reg, b->cfa_reg);
+    assert_int_equal(a->ra_slot, b->ra_slot);
 }
 
 static void hit_gives_the_row_stored(void **state) {
