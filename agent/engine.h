@@ -37,6 +37,10 @@ typedef struct engine {
      * for start), else -1 with the reason in err. start and stop a session; per-thread engines arm and
      * disarm threads as the JVM reports them (may be NULL). */
     int (*check)(const prof_options *o, char *err, size_t errlen);
+    /* at_load (may be NULL): a session given at JVM start-up starts at VMInit, when the JVM's first threads
+     * have run already; what must be set before they run is set here, in Agent_OnLoad, with the interval
+     * start will get. Its failure is start's to report. */
+    void (*at_load)(uint64_t interval);
     int (*start)(uint64_t interval_ns, char *err, size_t errlen);
     void (*stop)(void);
     void (*thread_start)(int tid);

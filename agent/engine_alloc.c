@@ -76,10 +76,22 @@ static int alloc_check(const prof_options *o, char *err, size_t errlen) {
     return jvmti_events_add_capability(JVMTI_CAP_SAMPLED_ALLOC, "alloc", err, errlen);
 }
 
+static uint64_t sampling_interval(uint64_t interval) {
+    uint64_t bytes = interval ? interval : OPTIONS_DEFAULT_ALLOC_BYTES;
+    return bytes > 0x7fffffff ? 0x7fffffff : bytes;
+}
+
+/* A thread takes a new sampling interval into account only after its next sample, which the JVM's default
+ * interval (512 KiB) puts far away: set at VMInit, the main thread of a short program is barely sampled.
+ * Set in Agent_OnLoad, every thread, the main one included, starts with it. */
+static void alloc_at_load(uint64_t interval) {
+    jvmtiEnv *jvmti = jvm_jvmti();
+    if (jvmti) (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)sampling_interval(interval));
+}
+
 static int alloc_start(uint64_t interval, char *err, size_t errlen) {
     jvmtiEnv *jvmti = jvm_jvmti();
-    interval_bytes = interval ? interval : OPTIONS_DEFAULT_ALLOC_BYTES;
-    if (interval_bytes > 0x7fffffff) interval_bytes = 0x7fffffff;
+    interval_bytes = sampling_interval(interval);
     JNIEnv *jni = current_jni();
     if (jni) alloc_live_clear(jni);
     jvmtiError e = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)interval_bytes);
@@ -142,6 +154,7 @@ const engine engine_alloc = {
     .default_interval_ns = OPTIONS_DEFAULT_ALLOC_BYTES,
     .java_only = true,
     .check = alloc_check,
+    .at_load = alloc_at_load,
     .start = alloc_start,
     .stop = alloc_stop,
     .dump_table = alloc_dump_table,

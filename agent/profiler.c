@@ -784,6 +784,15 @@ bool profiler_running(void) {
 void profiler_defer_until_vm_init(const prof_options *o) {
     deferred = *o;
     have_deferred = true;
+    if (o->action != ACTION_START && o->action != ACTION_RESUME) return;
+    char why[256];
+    const engine *e = engine_choose(o, false, why, sizeof(why));
+    if (e && e->at_load) e->at_load(engine_interval(o, e, true));
+    for (int k = 0; e && k < EVENT_KIND_COUNT; k++) {
+        if (!o->extra_events[k] || k == (int)e->event) continue;
+        const engine *extra = engine_for_event((event_kind)k, o, why, sizeof(why));
+        if (extra && extra->at_load) extra->at_load(engine_interval(o, extra, false));
+    }
 }
 
 void profiler_on_vm_init(void) {

@@ -18,6 +18,7 @@ public class AllocLockTest {
             switch (test) {
                 case "alloc_shares" -> allocShares();
                 case "alloc_live" -> allocLive();
+                case "alloc_startup" -> allocStartup();
                 case "lock_time" -> lockTime();
                 case "jfr_events" -> jfrEvents();
                 case "jdk_recording" -> jdkRecording();
@@ -79,6 +80,20 @@ public class AllocLockTest {
         checkThreeToOne(IntegrationTest.readCollapsed(bytes), "bytes (event=alloc,interval=65536,total)");
         workload("start,alloc=16k,file=" + samples, "alloc", "1");
         checkThreeToOne(IntegrationTest.readCollapsed(samples), "samples (alloc=16k)");
+    }
+
+    /** A session given at start-up samples the main thread from its first allocation: with every allocation
+     * sampled (alloc=1, no TLABs, so each allocation meets the sampler), the main thread's 2,000 small arrays
+     * right after start-up (64 KB, far below the JVM's default first sampling distance of 512 KiB) are all in
+     * the profile. */
+    static void allocStartup() throws Exception {
+        Path out = work("startup.collapsed");
+        IntegrationTest.Run run = IntegrationTest.runJava("start,event=alloc,alloc=1,file=" + out, "-XX:-UseTLAB",
+                "AllocLockWorkload", "startup", "2000");
+        check(run.exit() == 0 && run.out().contains("TRUTH"), "workload failed: " + run.err());
+        long seen = sumPath(IntegrationTest.readCollapsed(out), "AllocLockWorkload.startupSite;int[]");
+        System.out.println("startup: " + seen + " samples of the main thread's 2000 arrays");
+        check(seen >= 1900 && seen <= 2100, "startup: " + seen + " samples of the main thread's 2000 allocations");
     }
 
     /** 'live': the freed site's objects are gone after a GC, the retained site's stay. */

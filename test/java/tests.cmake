@@ -81,7 +81,7 @@ libprof_java_tests(wall WallTest CASES half_sleep_cpu_and_wall thread_states ARG
 
 # Allocation and lock profiling (AllocLockTest.java, issue 20): 3:1 allocation shares, live objects, a lock
 # held for a known time, our JFR events read by the JDK's jfr, the JDK's own recordings converted.
-libprof_java_tests(alloclock AllocLockTest CASES alloc_shares alloc_live lock_time jfr_events jdk_recording combined
+libprof_java_tests(alloclock AllocLockTest CASES alloc_shares alloc_live alloc_startup lock_time jfr_events jdk_recording combined
     ARGS ${PROF_JFRCONV_ARGS})
 libprof_java_tests(alloclock AllocLockTest ONCE CASES bad_options ARGS ${PROF_JFRCONV_ARGS})
 # Native memory and native lock profiling (NativeMemTest.java, issue 21) over libnativemem.so: exact counts and
