@@ -1,0 +1,31 @@
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * libprof in async-profiler's place: what its users' scripts and integrations rely on. On the helpers of
+ * IntegrationTest. Usage (from ctest): java DropInTest <test> <java_home> <libprof.so> <classes> <work dir>
+ */
+public class DropInTest extends IntegrationTest {
+    public static void main(String[] args) throws Exception {
+        runMain(args, test -> {
+            switch (test) {
+                case "two_copies" -> twoCopies();
+                default -> throw new IllegalArgumentException("unknown test " + test);
+            }
+        });
+    }
+
+    /** Two more copies of the library, under other names, load into a JVM that profiles with the first (as
+     * two agents, or an attach with another copy, do): the library's static TLS must leave room for them. */
+    static void twoCopies() throws Exception {
+        Path first = work.resolve("copy1.so"), second = work.resolve("copy2.so");
+        Files.copy(Path.of(agent), first, StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(Path.of(agent), second, StandardCopyOption.REPLACE_EXISTING);
+        Path out = work.resolve("copies.collapsed");
+        Run run = runJava("start,event=cpu,file=" + out, "LoadCopies", first.toString(), second.toString());
+        check(run.exit() == 0 && run.out().contains("LOADED " + first) && run.out().contains("LOADED " + second),
+                "the copies did not load beside the agent: exit " + run.exit() + ", " + run.out() + run.err());
+        check(Files.exists(out), "the agent's profile is missing after the copies were loaded");
+    }
+}
