@@ -761,7 +761,8 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
             rc = status_locked(o, err, errlen);
             break;
         case ACTION_VERSION:
-            rc = output_write_text(o, "libprof " LIBPROF_VERSION "\n", err, errlen);
+            /* The bare number, no newline, as async-profiler answers: integrations parse it as a version. */
+            rc = output_write_text(o, LIBPROF_VERSION, err, errlen);
             break;
         case ACTION_METRICS:
             rc = metrics_locked(o, err, errlen);

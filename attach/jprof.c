@@ -210,7 +210,10 @@ static int run_action(jprof_session *s) {
         return 0;
     default:
         if (agent_request(s, action, file, true)) return -1;
-        return to_stdout ? print_output(s) : 0;
+        if (!to_stdout) return 0;
+        int rc = print_output(s);
+        if (rc == 0 && a->action == JPROF_VERSION) putchar('\n');   /* the agent's answer is the bare number */
+        return rc;
     }
 }
 
