@@ -11,6 +11,7 @@ public class DropInTest extends IntegrationTest {
         runMain(args, test -> {
             switch (test) {
                 case "two_copies" -> twoCopies();
+                case "cpu_token" -> cpuToken();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -27,5 +28,16 @@ public class DropInTest extends IntegrationTest {
         check(run.exit() == 0 && run.out().contains("LOADED " + first) && run.out().contains("LOADED " + second),
                 "the copies did not load beside the agent: exit " + run.exit() + ", " + run.out() + run.err());
         check(Files.exists(out), "the agent's profile is missing after the copies were loaded");
+    }
+
+    /** async-profiler's bare 'cpu' token starts a CPU profile (here with allocations beside it: a text
+     * format holds the first event, cpu). */
+    static void cpuToken() throws Exception {
+        Path out = work.resolve("cpu.collapsed");
+        Run run = runJava("start,cpu,alloc,file=" + out, "Burn7525", "1.5");
+        check(run.exit() == 0 && run.out().contains("TRUTH"), "start,cpu,alloc refused or failed: " + run.err());
+        long burn = sumContaining(readCollapsed(out), "Burn7525.burnA");
+        System.out.println("cpu_token: " + burn + " CPU samples in burnA");
+        check(burn >= 50, "start,cpu: " + burn + " CPU samples in Burn7525.burnA over 1.5 s");
     }
 }

@@ -89,5 +89,6 @@ libprof_java_tests(alloclock AllocLockTest ONCE CASES bad_options ARGS ${PROF_JF
 # recordings read by the JDK's jfr and converted by jfrconv, nativemem beside event=cpu.
 libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach jfr with_cpu
     JAVA_OPTIONS -Djfrconv=$<TARGET_FILE:jfrconv>)
-# libprof in async-profiler's place (DropInTest.java): copies of the library loaded beside the agent.
-libprof_java_tests(dropin DropInTest CASES two_copies)
+# libprof in async-profiler's place (DropInTest.java): copies of the library loaded beside the agent, its
+# option spellings.
+libprof_java_tests(dropin DropInTest CASES two_copies cpu_token)
