@@ -556,6 +556,10 @@ bool out_jfr_active(void) {
     return rec.active;
 }
 
+bool out_jfr_has_file(void) {
+    return rec.active && rec.target[0];
+}
+
 /* Where o sends the recording: its own file, else the session's; "" = standard output. */
 static int destination(const prof_options *o, char *path, size_t len, char *err, size_t errlen) {
     if (o->file[0] && strcmp(o->file, rec.file_pattern) != 0)

@@ -23,7 +23,7 @@ public class ApiTest {
             switch (test) {
                 case "java_api" -> javaApi();
                 case "thread_filter" -> expectOk(java(List.of(), Map.of(), jar + ":" + apiClasses, "ApiSelf", "filter"));
-                case "async_profiler" -> expectOk(java(List.of(), Map.of(), apiClasses, "AsyncSelf", IntegrationTest.agent));
+                case "async_profiler" -> asyncProfiler();
                 case "javaagent_jmx" -> javaagentJmx();
                 case "c_host" -> cHost();
                 case "agent_attach" -> agentAttach();
@@ -85,6 +85,14 @@ public class ApiTest {
         cmd.addAll(List.of("-cp", classpath));
         cmd.addAll(List.of(main));
         return run(cmd, env);
+    }
+
+    /** async-profiler's Java API (AsyncSelf); then the recording its dump,jfr wrote mid-session, which jfr reads. */
+    static void asyncProfiler() throws Exception {
+        expectOk(java(List.of(), Map.of(), apiClasses, "AsyncSelf", IntegrationTest.agent));
+        IntegrationTest.Run jfr = run(List.of(IntegrationTest.javaHome + "/bin/jfr", "print", "--events",
+                "jdk.ExecutionSample", IntegrationTest.work.resolve("dumped.jfr").toString()), Map.of());
+        check(jfr.exit() == 0 && jfr.out().contains("ApiSelf.burnSelf"), "jfr reads the recording dump,jfr wrote");
     }
 
     /** The Java API end to end (ApiSelf self); then its files: a JFR recording jfr reads, metrics promtool reads. */
