@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * libprof side by side with async-profiler in one run (issue 18, points 5 and 6), and against no profiler.
+ * libprof side by side with async-profiler in one run, and against no profiler.
  *
  * Every round runs each workload once in each configuration: no profiler (twice: the spread between the two
  * is this machine's noise), libprof and async-profiler at 1 ms and at 10 ms, event=cpu, their default stack
@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * cost: the bundled Demo alone for 5 s at 1 ms, after the rounds; 0 skips it).
  */
 public class BenchPeer {
-    /** The failure markers (agent/frame.c: frame_marker_is_failure), spelled alike by both profilers. */
+    /** The failure markers (agent/profile/frame.c: frame_marker_is_failure), spelled alike by both profilers. */
     static final List<String> FAILURE_MARKERS = List.of("[no_class_load]", "[GC_active]", "[unknown_not_Java]",
             "[not_walkable_not_Java]", "[unknown_Java]", "[not_walkable_Java]", "[unknown_state]", "[thread_exit]",
             "[deopt]", "[safepoint]");

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Integration tests of the files the agent and jfrconv write (agent/safe_file.c): a recording in progress
+ * Integration tests of the files the agent and jfrconv write (agent/util/safe_file.c): a recording in progress
  * is private, names planted where temporary files go neither hang a dump nor receive the recording, a
  * failed move keeps the recording, devices and links are written in place. Devices are mknod copies in the
  * test's own directory; the real /dev is never touched. Usage (from ctest, as IntegrationTest):
@@ -105,7 +105,7 @@ public class FilesTest {
     }
 
     /**
-     * A FIFO and a world-writable file planted under the names the dump's temporary files used to have:
+     * A FIFO and a world-writable file planted under guessable temporary names (the target's name, the pid):
      * the dump neither blocks nor writes into them.
      */
     static void plantedNamesAtDump(com.sun.tools.attach.VirtualMachine vm, long pid, Path out) throws Exception {

@@ -1,0 +1,831 @@
+/*
+ * profiler: the session state machine. Stopping disarms the engine first, then turns sampling off and waits
+ * for handlers already running, so a dump never reads a stack that is half written and no sample lands in
+ * a table being reset.
+ */
+#include "agent_threads.h"
+#include "profiler.h"
+
+#include "clock_time.h"
+#include "codeheap.h"
+#include "codeheap_init.h"
+#include "walk_vm.h"
+#include "walk_vm_check.h"
+#include "named_profile.h"
+#include "engine.h"
+#include "engine_registry.h"
+#include "filepath.h"
+#include "native_hooks_install.h"
+#include "jvm.h"
+#include "log.h"
+#include "native_map.h"
+#include "out_jfr.h"
+#include "out_metrics.h"
+#include "output.h"
+#include "refresher.h"
+#include "profile.h"
+#include "sample.h"
+#include "sample_setup.h"
+#include "safe_read_mode.h"
+#include "sample_cost.h"
+#include "trace_store.h"
+#include "trace_store_swap.h"
+#include "signal_watch.h"
+#include "thread_filter_init.h"
+#include "threads.h"
+#include "traces.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define TABLE_SLOTS (256 * 1024)
+/* Frames of the arena: 16M packed words (signal/trace_pack.h), 128 MB of address space touched only as
+ * stacks arrive; 100K stacks of ~48 frames touch 37 MB of it. */
+#define TABLE_FRAMES (16 * 1024 * 1024)
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool running;
+static bool vm_dead;
+static const engine *_Atomic current_engine;   /* the session's first engine (event=) */
+/* Every engine of the session, the first included, with its interval (sample.h: engines[0] is event='s).
+ * Written under the lock while no engine runs; thread callbacks read them without it. */
+static const engine *_Atomic session_engines[SAMPLE_MAX_ENGINES];
+static uint64_t session_intervals[SAMPLE_MAX_ENGINES];
+static _Atomic int session_engine_count;
+static prof_options session;      /* options of the running (or last) session */
+static uint64_t started_ns, active_ns; /* active_ns: time profiled before the current run (resume) */
+static trace_table *table;
+static trace_table *jfr_spare;         /* JFR sessions: the second trace table (out_jfr.h) */
+static trace_table *loop_spare;        /* loop= sessions of other formats: the table periods take turns in */
+static bool loop_goes_on;              /* this session's loop periods end without stopping the engines */
+static prof_cstack effective_cstack;   /* the walking mode the running session really uses */
+static prof_options deferred;
+static bool have_deferred;
+
+static pthread_cond_t timeout_cond;   /* on CLOCK_MONOTONIC, set up once by init_timeout_cond */
+static pthread_once_t timeout_cond_once = PTHREAD_ONCE_INIT;
+static uint64_t session_id;       /* lets a stale timeout thread see that its session has ended */
+
+/* Slots of each trace table; LIBPROF_TEST_TRACE_SLOTS (tests only) makes them few, to fill them quickly. */
+static size_t table_slots(void) {
+    const char *test = getenv("LIBPROF_TEST_TRACE_SLOTS");
+    long n = test ? atol(test) : 0;
+    return n > 0 ? (size_t)n : TABLE_SLOTS;
+}
+
+/* Creates *t once (the tables live as long as the process). */
+static int reserve_table(trace_table **t, char *err, size_t errlen) {
+    if (!*t && !(*t = traces_create(table_slots(), TABLE_FRAMES))) {
+        snprintf(err, errlen, "cannot reserve memory for call-trace storage");
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The table holding the session's stacks: a JFR session moves between two (out_jfr.h). */
+static trace_table *live_table(void) {
+    trace_table *t = trace_store_current();
+    return t ? t : table;
+}
+
+static uint64_t elapsed_ns(void) {
+    return active_ns + (running ? now_ns() - started_ns : 0);
+}
+
+/* The session's engine recording 'event' and its interval, or NULL. */
+static const engine *engine_of_event(event_kind event, uint64_t *interval) {
+    for (int i = 0; i < atomic_load(&session_engine_count); i++) {
+        const engine *e = atomic_load(&session_engines[i]);
+        if (e->event == event) {
+            if (interval) *interval = session_intervals[i];
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* What a text, collapsed or HTML output of 'view' holds: the event its event= names when it is one of the
+ * session's, else the session's first. */
+static event_kind output_event(const prof_options *view) {
+    const engine *first = atomic_load(&current_engine);
+    event_kind chosen = options_event_kind(view->event);
+    if (view->event_given && engine_of_event(chosen, NULL)) return chosen;
+    return first ? first->event : EVENT_CPU;
+}
+
+/* The samples a dump writes when they are not the session's live ones: a loop period swapped out while
+ * sampling goes on (loop_rotate_locked), with its own counters and time. */
+typedef struct {
+    trace_table *table;
+    sample_counters counters;
+    uint64_t duration_ns;
+} dump_source;
+
+static void fill_meta(profile *p, event_kind event, const dump_source *from) {
+    uint64_t interval = session.interval_ns;
+    const engine *e = engine_of_event(event, &interval);
+    if (!e) e = atomic_load(&current_engine);
+    sample_counters c;
+    if (from) c = from->counters;
+    else sample_get_counters(&c);
+    profile_meta *m = &p->meta;
+    snprintf(m->engine, sizeof(m->engine), "%s", e ? e->name : "none");
+    snprintf(m->event, sizeof(m->event), "%s", e && e != atomic_load(&current_engine) ? event_kind_name(event)
+                                                                                      : session.event);
+    snprintf(m->title, sizeof(m->title), "%s", session.title);
+    snprintf(m->units, sizeof(m->units), "%s", e ? e->units : "ns");
+    snprintf(m->counts, sizeof(m->counts), "%s",
+             !e || !e->counts ? "" : e == &engine_alloc && session.live ? ENGINE_LIVE_COUNTS : e->counts);
+    m->interval_ns = interval;
+    m->duration_ns = from ? from->duration_ns : elapsed_ns();
+    m->total = session.total;
+    m->signals = c.signals;
+    for (int r = 0; r < DROP_REASON_COUNT; r++) profile_add_drop(p, sample_drop_reason_name((drop_reason)r), c.dropped[r]);
+    profile_add_drop(p, "frames_lost", traces_orphaned_samples(from ? from->table : live_table()));
+    for (int k = 0; k < MARKER_COUNT; k++) {
+        if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
+    }
+    for (int r = 1; r < VMWALK_REASON_COUNT; r++)
+        profile_add_stitched(p, walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]);
+    m->self_named = c.vm_self_named;
+    snprintf(m->cstack, sizeof(m->cstack), "%s", options_cstack_name(effective_cstack));
+    signal_watch_note(m->warning, sizeof(m->warning));
+    sample_cost_summarize(m->cost);
+}
+
+/* Every sample not taken correctly is reported in the log as well as in the text output. */
+static void log_losses(const profile *p) {
+    char line[1024];
+    size_t n = 0;
+    const profile_meta *m = &p->meta;
+    for (int i = 0; i < m->drop_count && n < sizeof(line); i++)
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " dropped:%s=%llu", m->drops[i].name,
+                              (unsigned long long)m->drops[i].count);
+    for (int i = 0; i < m->failure_count && n < sizeof(line); i++)
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " failed:%s=%llu", m->failures[i].name,
+                              (unsigned long long)m->failures[i].count);
+    for (int i = 0; i < m->stitched_count && n < sizeof(line); i++)
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " stitched:%s=%llu", m->stitched[i].name,
+                              (unsigned long long)m->stitched[i].count);
+    /* Context only: samples the walker named itself are no loss, and without a loss there is nothing to say. */
+    if (n && m->self_named && n < sizeof(line))
+        n += (size_t)snprintf(line + n, sizeof(line) - n, " (walker_named=%llu)", (unsigned long long)m->self_named);
+    if (n) log_info("samples not taken correctly:%s", line);
+}
+
+/* Writes the profile for 'o' (its file and format, the session's naming) of the session's samples, or of
+ * 'from' when not NULL. Caller holds the lock. */
+static int dump_from_locked(const prof_options *o, const dump_source *from, char *err, size_t errlen) {
+    if (!table) {
+        snprintf(err, errlen, "nothing to dump: the profiler has not run");
+        return -1;
+    }
+    prof_options view = session;
+    /* A later dump/stop may name its own destination and format. */
+    if (o != &session && (o->file[0] || o->format != FORMAT_AUTO)) {
+        memcpy(view.file, o->file, sizeof(view.file));
+        view.format = o->format;
+        view.traces = o->traces;
+        view.flat = o->flat;
+    }
+    /* A JFR session's recording: a dump copies it so far, the end of the session completes it. The
+     * session's own format is written only there; another format asked for is built as usual. */
+    if (out_jfr_active() && (!running || options_effective_format(&view) == FORMAT_JFR)) {
+        bool jfr_view = options_effective_format(&view) == FORMAT_JFR;
+        uint64_t samples = 0;
+        for (int i = 0; !running && i < atomic_load(&session_engine_count); i++) {
+            const engine *e = atomic_load(&session_engines[i]);
+            if (e && e->recording_end) e->recording_end();
+        }
+        int rc = running ? out_jfr_dump(&view, err, errlen)
+                         : out_jfr_finish(jfr_view ? &view : &session, &samples, err, errlen);
+        profile meta;
+        profile_init(&meta);
+        fill_meta(&meta, output_event(&session), from);
+        if (rc == 0) log_losses(&meta);
+        profile_free(&meta);
+        if (jfr_view || rc) return rc;
+    }
+    if (options_effective_format(&view) == FORMAT_JFR) {
+        snprintf(err, errlen, "a JFR recording is written only by a session started with the jfr format");
+        return -1;
+    }
+    profile p;
+    profile_init(&p);
+    view.event_given = o != &session && o->event_given;
+    if (view.event_given) memcpy(view.event, o->event, sizeof(view.event));
+    event_kind event = output_event(&view);
+    /* An event that decides what counts only now (alloc,live) gives a table of its own to read. */
+    const engine *shown = engine_of_event(event, NULL);
+    trace_table *source = from ? from->table : shown && shown->dump_table ? shown->dump_table() : NULL;
+    int rc = named_profile_build(source ? source : live_table(), &view, event, &p);
+    if (rc) snprintf(err, errlen, "out of memory while building the profile");
+    else {
+        fill_meta(&p, event, from);
+        rc = output_write_profile(&view, &p, err, errlen);
+    }
+    if (rc == 0) {
+        log_info("profile written to %s (%llu samples, %zu distinct stacks)", view.file[0] ? view.file : "stdout",
+                 (unsigned long long)p.total_samples, p.stack_count);
+        log_losses(&p);
+    }
+    profile_free(&p);
+    return rc;
+}
+
+static int dump_locked(const prof_options *o, char *err, size_t errlen) {
+    return dump_from_locked(o, NULL, err, errlen);
+}
+
+/* stop/dump after the session ended (by timeout=, jprof -d, a stop): like asprof, write the last session's
+ * profile again, in the format and file asked for. Its stacks stay until the next start. A JFR session's
+ * table holds only what its last chunk had not yet written, so its recording is the one it finished. */
+static int dump_ended_locked(const prof_options *o, char *err, size_t errlen) {
+    if (!atomic_load(&current_engine) || !table) {
+        snprintf(err, errlen, "profiler is not running: nothing to %s", options_action_name(o->action));
+        return -1;
+    }
+    if (options_effective_format(&session) == FORMAT_JFR) {
+        snprintf(err, errlen, "the last session, a JFR recording, has ended: its recording is %s",
+                 session.file[0] ? session.file : "what it wrote to stdout");
+        return -1;
+    }
+    return dump_locked(o, err, errlen);
+}
+
+static void stop_locked(void) {
+    signal_watch_stop();   /* first: it may move the engine to another signal */
+    for (int i = atomic_load(&session_engine_count); i-- > 0;) atomic_load(&session_engines[i])->stop();
+    sample_set_active(false);
+    refresher_stop();
+    if (!sample_wait_idle(2000)) log_warn("signal handlers still busy after 2 s; dumping anyway");
+    sample_counters c;
+    sample_get_counters(&c);
+    if (c.foreign)
+        log_info("ignored %llu profiling signals the engine did not send (kill, sigqueue, another timer)",
+                 (unsigned long long)c.foreign);
+    active_ns += now_ns() - started_ns;
+    running = false;
+    session_id++;
+    pthread_cond_broadcast(&timeout_cond);
+}
+
+/* Moves a CLOCK_MONOTONIC deadline 'ns' later. */
+static void deadline_add(struct timespec *deadline, uint64_t ns) {
+    ns += (uint64_t)deadline->tv_nsec;
+    deadline->tv_sec += (time_t)(ns / 1000000000ULL);
+    deadline->tv_nsec = (long)(ns % 1000000000ULL);
+}
+
+static void *timeout_thread(void *arg) {
+    uint64_t my_session = (uint64_t)(uintptr_t)arg;
+    pthread_mutex_lock(&lock);
+    /* A time of day is read on the real-time clock before the monotonic one: the deadline can only come
+     * late by the time between the two, never before that moment. */
+    uint64_t ns = session.timeout_clock ? clock_time_ns_until(session.timeout_clock)
+                                        : (uint64_t)session.timeout_s * 1000000000ULL;
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline_add(&deadline, ns);
+    while (running && session_id == my_session) {
+        if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
+    }
+    bool fire = running && session_id == my_session && !vm_dead;
+    pthread_mutex_unlock(&lock);
+    if (!fire) return NULL;
+    /* Naming methods needs a thread the JVM knows. */
+    if (!jvm_attach_current_thread()) {
+        log_error("timeout: cannot attach to the JVM to dump the profile");
+        return NULL;
+    }
+    pthread_mutex_lock(&lock);
+    if (running && session_id == my_session && !vm_dead) {
+        char err[512];
+        log_info("timeout of %d s reached: stopping", session.timeout_s);
+        stop_locked();
+        if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
+    }
+    pthread_mutex_unlock(&lock);
+    jvm_detach_current_thread();
+    return NULL;
+}
+
+static void init_timeout_cond(void) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&timeout_cond, &attr);
+    pthread_condattr_destroy(&attr);
+}
+
+static int start_timeout(char *err, size_t errlen) {
+    pthread_t t;
+    pthread_attr_t ta;
+    pthread_attr_init(&ta);
+    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+    int rc = agent_thread_create(&t, &ta, "libprof timeout", timeout_thread, (void *)(uintptr_t)session_id);
+    pthread_attr_destroy(&ta);
+    if (rc) snprintf(err, errlen, "timeout=%d: cannot start the timeout thread: %s", session.timeout_s, strerror(rc));
+    return rc ? -1 : 0;
+}
+
+/* The engine's interval in its units: alloc=BYTES and lock=DURATION are theirs (interval= also sets them
+ * when alloc or lock is the session's event, as async-profiler's -e alloc -i N and -e lock -i N do); other
+ * engines beside event= have theirs from their option (wall=INTERVAL). */
+static uint64_t engine_interval(const prof_options *o, const engine *e, bool first) {
+    if (e == &engine_alloc)
+        return first && o->interval_ns && o->alloc_bytes == OPTIONS_DEFAULT_ALLOC_BYTES ? o->interval_ns : o->alloc_bytes;
+    if (e == &engine_lock)
+        return first && o->interval_ns && o->lock_ns == OPTIONS_DEFAULT_LOCK_NS ? o->interval_ns : o->lock_ns;
+    if (!first) return o->extra_intervals[e->event] ? o->extra_intervals[e->event] : e->default_interval_ns;
+    return o->interval_ns ? o->interval_ns : e->default_interval_ns;
+}
+
+/* loop=: the period thread of a session. At each period's end, on the schedule of the session's start, it
+ * ends the period's profile as a stop would (its file complete: a JFR recording finished, a text format
+ * written) and starts the next one under the next %n, until the session is stopped or the VM dies. */
+static unsigned long loop_sequence;
+static bool loop_restarting;
+/* A loop period could not start (its file could not be created, say): the loop thread tries again when that
+ * period would have ended, each period keeping its number; `stop` ends the wait. */
+static bool loop_waiting;
+static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);   /* start_locked called by the loop itself: no second loop thread */
+
+/* Ends a loop period without stopping (loop_goes_on) and moves on to the next %n: the engines go on
+ * sampling while the finished period is named and written, which is most of a period's end (0.1-0.3 s under
+ * load, over a second the first time, when most methods are named): a restart left that much unsampled each
+ * time. A JFR recording is finished and the next one opened by its writer (out_jfr_roll), the handlers'
+ * records waiting in its queue meanwhile; another format swaps the trace store to the second table, writes
+ * the finished one and empties it. The counters are taken at the period's end, so each sample and loss is
+ * told in one period. Stops the engines only when it cannot go on (then `running` is false). */
+static void loop_rotate_locked(void) {
+    bool jfr = out_jfr_active();
+    dump_source finished = {.table = trace_store_current()};
+    int swapped = jfr ? 0 : trace_store_swap(2000);
+    uint64_t now = now_ns();
+    sample_take_counters(&finished.counters);
+    finished.duration_ns = active_ns + now - started_ns;
+    active_ns = 0;
+    started_ns = now;
+    threads_snapshot_os_names();
+    char err[512];
+    if (jfr) {
+        unsigned long period = loop_sequence;
+        filepath_set_sequence(++loop_sequence);
+        uint64_t samples = 0;
+        int rc = out_jfr_roll(&session, &samples, err, sizeof(err));
+        if (rc > 0) {   /* a failed recording: finished as a stop finishes it, then restarted */
+            stop_locked();
+            if (dump_from_locked(&session, &finished, err, sizeof(err))) log_error("loop: %s", err);
+            return;
+        }
+        if (rc < 0) log_error("loop: %s", err);
+        if (!out_jfr_active()) stop_locked();   /* no next recording: restarted */
+        profile meta;
+        profile_init(&meta);
+        fill_meta(&meta, output_event(&session), &finished);
+        log_losses(&meta);
+        profile_free(&meta);
+        log_debug("loop: period %lu written in %.1f ms while the next one was sampled", period, (now_ns() - now) / 1e6);
+        return;
+    }
+    if (swapped < 0) {
+        /* Emptying a table a handler may still write would break it: end this period by restarting the engines. */
+        log_warn("loop: a signal handler held the finished period's trace table for 2 s: restarting the "
+                 "engines, so the samples since the period's end are lost");
+        stop_locked();
+    }
+    if (dump_from_locked(&session, &finished, err, sizeof(err))) log_error("loop: %s", err);
+    log_debug("loop: period %lu written in %.1f ms while the next one was sampled", loop_sequence,
+              (now_ns() - now) / 1e6);
+    traces_reset(finished.table);
+    filepath_set_sequence(++loop_sequence);
+}
+
+static void *loop_thread(void *arg) {
+    uint64_t my_session = (uint64_t)(uintptr_t)arg;
+    if (!jvm_attach_current_thread_named("libprof loop")) {
+        log_error("loop: cannot attach to the JVM to write the profiles");
+        return NULL;
+    }
+    pthread_mutex_lock(&lock);
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    for (;;) {
+        /* loop=*:00: each period ends at the next such time of day, counted from now (the restart took some
+         * milliseconds past the last one), the real-time clock read first so that the deadline is never early
+         * (an early one would find the same moment still ahead and end a period twice for it); a duration's
+         * periods follow each other from the first start. */
+        uint64_t period = session.loop_clock ? clock_time_ns_until(session.loop_clock) : session.loop_ns;
+        if (session.loop_clock) clock_gettime(CLOCK_MONOTONIC, &deadline);
+        deadline_add(&deadline, period);
+        while ((running || loop_waiting) && session_id == my_session && !vm_dead) {
+            if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
+        }
+        if (!(running || loop_waiting) || session_id != my_session || vm_dead) break;
+        prof_options next = session;
+        char err[512];
+        uint64_t ended = now_ns();
+        if (loop_waiting) {
+            filepath_set_sequence(++loop_sequence);   /* the period that could not start keeps its number */
+        } else if (loop_goes_on) {
+            loop_rotate_locked();   /* stops the engines only when it cannot go on */
+        } else {
+            stop_locked();
+            if (dump_locked(&session, err, sizeof(err))) log_error("loop: %s", err);
+            filepath_set_sequence(++loop_sequence);
+        }
+        if (running) continue;   /* the engines never stopped */
+        loop_restarting = true;
+        int rc = start_locked(&next, false, err, sizeof(err));
+        loop_restarting = false;
+        if (rc) {
+            log_error("loop: cannot start period %lu: %s; trying again when it would have ended", loop_sequence, err);
+            loop_waiting = true;
+            my_session = session_id;
+            continue;
+        }
+        if (loop_waiting) log_info("loop: period %lu started (the periods that could not start were not sampled)", loop_sequence);
+        else
+            log_debug("loop: %.1f ms unsampled between periods %lu and %lu (stopped, written, restarted)",
+                      (now_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
+        loop_waiting = false;
+        my_session = session_id;
+    }
+    pthread_mutex_unlock(&lock);
+    jvm_detach_current_thread();
+    return NULL;
+}
+
+static int start_loop(char *err, size_t errlen) {
+    loop_sequence = 0;
+    filepath_set_sequence(0);
+    pthread_t t;
+    pthread_attr_t ta;
+    pthread_attr_init(&ta);
+    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+    int rc = agent_thread_create(&t, &ta, "libprof loop", loop_thread, (void *)(uintptr_t)session_id);
+    pthread_attr_destroy(&ta);
+    if (rc) snprintf(err, errlen, "loop: cannot start the loop thread: %s", strerror(rc));
+    return rc ? -1 : 0;
+}
+
+static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen) {
+    if (running) {
+        snprintf(err, errlen, "profiler already running (engine %s); stop it first",
+                 atomic_load(&current_engine)->name);
+        return -1;
+    }
+    const engine *e = engine_choose(o, !o->quiet, err, errlen);
+    if (!e) return -1;
+    const engine *engines[SAMPLE_MAX_ENGINES] = {e};
+    uint64_t intervals[SAMPLE_MAX_ENGINES] = {0};
+    int engine_count = 1;
+    for (int k = 0; k < EVENT_KIND_COUNT; k++) {
+        if (!o->extra_events[k]) continue;
+        if (k == (int)e->event) {
+            snprintf(err, errlen, "event=%s records %s samples already: '%s' beside it is for another event "
+                     "(interval= sets its interval)", o->event, event_kind_name((event_kind)k),
+                     event_kind_name((event_kind)k));
+            return -1;
+        }
+        if (e->java_only && e->event == EVENT_CPU) {
+            snprintf(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it", o->event,
+                     event_kind_name((event_kind)k));
+            return -1;
+        }
+        const engine *extra = engine_for_event((event_kind)k, o, err, errlen);
+        if (!extra) return -1;
+        intervals[engine_count] = engine_interval(o, extra, false);
+        engines[engine_count++] = extra;
+    }
+    safe_read_mode_choose();   /* before the first walk or VM structure read */
+    if (reserve_table(&table, err, errlen)) return -1;
+    uint64_t interval = engine_interval(o, e, true);
+    intervals[0] = interval;
+    /* Resuming keeps the stored stacks, so it must keep the way they were keyed. */
+    bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
+                session.jstackdepth == o->jstackdepth;
+    session = *o;
+    session.interval_ns = interval;
+    /* timeout=23:00: the seconds from now to that time of day (for the log; the timeout thread counts in ns). */
+    if (session.timeout_clock)
+        session.timeout_s = (int)clock_time_seconds_until(session.timeout_clock, time(NULL));
+    for (int i = 1; i < engine_count; i++) session.extra_intervals[engines[i]->event] = intervals[i];
+    /* Stacks are walked from signals only when some engine sends them (alloc and lock take Java stacks). */
+    bool signals = false;
+    for (int i = 0; i < engine_count; i++) signals = signals || !engines[i]->java_only;
+    prof_cstack cstack = !signals ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
+    char why[256];
+    if (cstack != CSTACK_NO) {
+        /* The unwind tables and the map of native code the walkers read in the handler. */
+        if (native_map_refresh() < 0) {
+            log_warn("cannot read /proc/self/maps: native frames by frame pointers only");
+            if (cstack == CSTACK_DWARF || cstack == CSTACK_VM) cstack = CSTACK_FP;
+        } else {
+            native_map_stats st = native_map_get_stats();
+            log_debug("native code: %zu objects, %zu symbols, %zu unwind rows", st.objects, st.symbols,
+                      st.unwind_rows);
+        }
+    }
+    if (cstack != CSTACK_NO && codeheap_init(why, sizeof(why))) {
+        /* Without the code cache bounds a native walk cannot tell where Java code begins. */
+        log_warn("cstack=%s unavailable (%s): Java frames only", options_cstack_name(cstack), why);
+        cstack = CSTACK_NO;
+    }
+    if (cstack == CSTACK_VM && walk_vm_check(why, sizeof(why))) {
+        /* Logged when asked for explicitly or at debug level: the default falls back quietly to stitching. */
+        if (o->cstack == CSTACK_VM) log_warn("cstack=vm unavailable (%s): stitching with cstack=dwarf", why);
+        else log_info("cstack=vm unavailable (%s): using cstack=dwarf", why);
+        cstack = CSTACK_DWARF;
+    }
+    bool agct = (o->features & PROF_FEATURE_AGCT) != 0;
+    if (cstack == CSTACK_VM && !agct && !walk_vm_names_frames()) {
+        log_warn("cstack=vm: the walker cannot name Java frames on this JVM (see the log at info level): "
+                 "taking them from AsyncGetCallTrace");
+        agct = true;
+    }
+    effective_cstack = cstack;
+    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, interval, jvm_tracks_all_java_threads(), cstack, agct,
+                         e, engine_count, {0}, {0}};
+    for (int i = 0; i < engine_count; i++) {
+        cfg.engines[i] = engines[i];
+        cfg.intervals[i] = intervals[i];
+    }
+    /* The recording streams from the first sample: it needs the table cleared below, so a JFR session never
+     * keeps the stacks of a previous one. */
+    if (options_effective_format(o) == FORMAT_JFR) keep = false;
+    /* Resuming keeps the stacks where they are: a loop may have left them in its second table. */
+    trace_table *first = keep ? live_table() : table;
+    trace_store_config store = {first, NULL, NULL, o->threads};
+    bool goes_on = options_loops(o);
+    /* alloc,live (the one engine with a dump table, when live) reads a table of its own at each dump. */
+    for (int i = 0; i < engine_count; i++) goes_on = goes_on && !(engines[i]->dump_table && o->live);
+    if (goes_on && options_effective_format(o) != FORMAT_JFR) {
+        if (reserve_table(&loop_spare, err, errlen)) return -1;
+        store.spare = first == table ? loop_spare : table;
+        traces_reset(store.spare);
+    }
+    if (options_effective_format(o) == FORMAT_JFR) {
+        if (reserve_table(&jfr_spare, err, errlen)) return -1;
+        traces_reset(jfr_spare);
+        out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table, jfr_spare, signal_watch_note};
+        if (!(store.ring = out_jfr_start(&jfr, err, errlen))) return -1;
+        store.spare = jfr_spare;
+    }
+    trace_store_configure(&store);
+    if (sample_configure(&cfg)) {
+        snprintf(err, errlen, "cannot allocate stack buffers for jstackdepth=%d", o->jstackdepth);
+        out_jfr_abort();
+        return -1;
+    }
+    threads_snapshot_os_names();
+    if (!keep) {
+        traces_reset(first);
+        sample_reset_counters();
+        active_ns = 0;
+    }
+    if (o->thread_filter && thread_filter_init()) {
+        snprintf(err, errlen, "filter: cannot reserve the thread filter's bitmap");
+        out_jfr_abort();
+        return -1;
+    }
+    /* filter=120-127;132: those threads join the filter the API also adds to; Linux ids stay below
+     * PID_MAX_LIMIT (2^22), which bounds a range such as 1-4294967295. */
+    for (int i = 0; i < o->tid_range_count; i++)
+        for (uint64_t tid = o->tid_ranges[i][0]; tid <= o->tid_ranges[i][1] && tid < (1u << 22); tid++)
+            thread_filter_set((int)tid, true);
+    thread_filter_enable(o->thread_filter);
+    atomic_store(&current_engine, e);
+    atomic_store(&session_engine_count, 0);
+    for (int i = 0; i < engine_count; i++) {
+        atomic_store(&session_engines[i], engines[i]);
+        session_intervals[i] = intervals[i];
+    }
+    sample_set_active(true);
+    for (int i = 0; i < engine_count; i++) {
+        if (engines[i]->start(intervals[i], err, errlen) == 0) {
+            atomic_store(&session_engine_count, i + 1);
+            continue;
+        }
+        while (i-- > 0) engines[i]->stop();
+        atomic_store(&session_engine_count, 0);
+        sample_set_active(false);
+        sample_wait_idle(2000);
+        out_jfr_abort();
+        return -1;
+    }
+    if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
+    if (!e->java_only && !e->hooks && signal_watch_start(e, interval, keep))
+        log_warn("cannot start the thread that checks the profiling signal: a signal taken by another party "
+                 "would go unnoticed");
+    started_ns = now_ns();
+    running = true;
+    loop_goes_on = goes_on;
+    if (!loop_restarting) loop_waiting = false;   /* a new session: an old loop's wait ends with it */
+    session_id++;
+    if ((session.timeout_s && start_timeout(err, errlen)) ||
+        (options_loops(&session) && !loop_restarting && start_loop(err, errlen))) {
+        stop_locked();
+        out_jfr_abort();
+        return -1;
+    }
+    if (!o->quiet)
+        log_info("profiling started: engine %s, interval %llu %s, cstack=%s", e->name, (unsigned long long)interval,
+                 e->units, options_cstack_name(cstack));
+    for (int i = 1; i < engine_count && !o->quiet; i++)
+        log_info("also recording %s: engine %s, interval %llu %s", event_kind_name(engines[i]->event),
+                 engines[i]->name, (unsigned long long)intervals[i], engines[i]->units);
+    return 0;
+}
+
+static int status_locked(const prof_options *o, char *err, size_t errlen) {
+    char text[2048];
+    sample_counters c;
+    sample_get_counters(&c);
+    uint64_t dropped = 0;
+    for (int r = 0; r < DROP_REASON_COUNT; r++) dropped += c.dropped[r];
+    const engine *e = atomic_load(&current_engine);
+    snprintf(text, sizeof(text),
+             "state: %s\nengine: %s\nevent: %s\ninterval_ns: %llu\nelapsed_s: %.3f\nsamples: %llu\n"
+             "dropped: %llu\nforeign_signals: %llu\ndistinct_stacks: %zu\n",
+             running ? "running" : "idle", e ? e->name : "none", e ? session.event : "none",
+             (unsigned long long)session.interval_ns,
+             elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped, (unsigned long long)c.foreign,
+             table ? traces_distinct(live_table()) : 0);
+    size_t n = strlen(text);
+    for (int i = 1; i < atomic_load(&session_engine_count) && n < sizeof(text); i++) {
+        const engine *extra = atomic_load(&session_engines[i]);
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "also: %s (engine %s, interval_ns %llu)\n",
+                              event_kind_name(extra->event), extra->name, (unsigned long long)session_intervals[i]);
+    }
+    if (options_loops(&session) && (running || loop_waiting) && n < sizeof(text))
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "loop_period: %lu%s\n", loop_sequence,
+                              loop_waiting ? " (waiting: it could not start; tried again when it would have ended)" : "");
+    sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
+    sample_cost_summarize(cost);
+    n += (size_t)snprintf(text + n, sizeof(text) - n, "cstack: %s\n", options_cstack_name(effective_cstack));
+    for (int r = 1; r < VMWALK_REASON_COUNT && effective_cstack == CSTACK_VM && n < sizeof(text); r++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "stitched_%s: %llu\n",
+                              walk_vm_failure_name((vmwalk_failure)r), (unsigned long long)c.vm_fallbacks[r]);
+    if (effective_cstack == CSTACK_VM && n < sizeof(text))
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "walker_named: %llu\n", (unsigned long long)c.vm_self_named);
+    if (n < sizeof(text))   /* import slots holding a nativemem/nativelock hook: none once a session stopped */
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "native_hook_slots: %zu\n", native_hooks_count_installed());
+    char warning[512];
+    signal_watch_note(warning, sizeof(warning));
+    if (warning[0] && n < sizeof(text)) n += (size_t)snprintf(text + n, sizeof(text) - n, "warning: %s\n", warning);
+    for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS && n < sizeof(text); d++) {
+        if (cost[d].count)
+            n += (size_t)snprintf(text + n, sizeof(text) - n,
+                                  "cost_depth_%s: samples=%llu median_ns=%llu p99_ns=%llu\n", cost[d].depths,
+                                  (unsigned long long)cost[d].count, (unsigned long long)cost[d].median_ns,
+                                  (unsigned long long)cost[d].p99_ns);
+    }
+    return output_write_text(o, text, err, errlen);
+}
+
+/* The `metrics` action: the counters of the running (or last) session in Prometheus' text format. */
+static int metrics_locked(const prof_options *o, char *err, size_t errlen) {
+    profile meta;
+    profile_init(&meta);
+    fill_meta(&meta, output_event(&session), NULL);
+    sample_counters c;
+    sample_get_counters(&c);
+    /* Every reason, zeros too: a monitoring system rates a counter only once it has seen it. */
+    profile_meta *m = &meta.meta;
+    m->drop_count = m->failure_count = m->stitched_count = 0;
+    for (int r = 0; r < DROP_REASON_COUNT && m->drop_count < PROFILE_MAX_COUNTS; r++)
+        m->drops[m->drop_count++] = (profile_count){sample_drop_reason_name((drop_reason)r), c.dropped[r]};
+    if (table && m->drop_count < PROFILE_MAX_COUNTS)
+        m->drops[m->drop_count++] = (profile_count){"frames_lost", traces_orphaned_samples(live_table())};
+    for (int k = 0; k < MARKER_COUNT && m->failure_count < PROFILE_MAX_COUNTS; k++)
+        if (frame_marker_is_failure(k)) m->failures[m->failure_count++] = (profile_count){frame_marker_name(k), c.markers[k]};
+    for (int r = 1; r < VMWALK_REASON_COUNT && m->stitched_count < PROFILE_MAX_COUNTS; r++)
+        m->stitched[m->stitched_count++] = (profile_count){walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]};
+    out_metrics_extra x = {running, c.stored, c.foreign, table ? traces_distinct(live_table()) : 0, 0, 0};
+    if (table) traces_memory(live_table(), &x.storage_reserved_bytes, &x.storage_used_bytes);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int rc = mem ? out_metrics_write(&meta.meta, &x, mem) : -1;
+    if (mem && fclose(mem)) rc = -1;
+    profile_free(&meta);
+    if (rc) snprintf(err, errlen, "out of memory while writing the metrics");
+    else rc = output_write_text(o, text, err, errlen);
+    free(text);
+    return rc;
+}
+
+int profiler_execute(const prof_options *o, char *err, size_t errlen) {
+    pthread_once(&timeout_cond_once, init_timeout_cond);
+    pthread_mutex_lock(&lock);
+    int rc = 0;
+    if (vm_dead) {
+        snprintf(err, errlen, "the JVM is shutting down");
+        rc = -1;
+    } else {
+        switch (o->action) {
+        case ACTION_START:
+        case ACTION_RESUME:
+            rc = start_locked(o, o->action == ACTION_RESUME, err, errlen);
+            break;
+        case ACTION_STOP:
+        case ACTION_DUMP:
+            if (!running && loop_waiting && o->action == ACTION_STOP) {
+                /* Nothing was sampled since the period that could not start: ending the wait is the stop. */
+                loop_waiting = false;
+                session_id++;
+                pthread_cond_broadcast(&timeout_cond);
+                log_info("loop: stopped while waiting to start period %lu", loop_sequence);
+            } else if (running) {
+                if (o->action == ACTION_STOP) stop_locked();
+                rc = dump_locked(o, err, errlen);
+            } else {
+                rc = dump_ended_locked(o, err, errlen);
+            }
+            break;
+        case ACTION_STATUS:
+            rc = status_locked(o, err, errlen);
+            break;
+        case ACTION_VERSION:
+            /* The bare number, no newline, as async-profiler answers: integrations parse it as a version. */
+            rc = output_write_text(o, LIBPROF_VERSION, err, errlen);
+            break;
+        case ACTION_METRICS:
+            rc = metrics_locked(o, err, errlen);
+            break;
+        case ACTION_NONE:
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+bool profiler_running(void) {
+    pthread_mutex_lock(&lock);
+    bool r = running;
+    pthread_mutex_unlock(&lock);
+    return r;
+}
+
+void profiler_defer_until_vm_init(const prof_options *o) {
+    deferred = *o;
+    have_deferred = true;
+    if (o->action != ACTION_START && o->action != ACTION_RESUME) return;
+    char why[256];
+    const engine *e = engine_choose(o, false, why, sizeof(why));
+    if (e && e->at_load) e->at_load(engine_interval(o, e, true));
+    for (int k = 0; e && k < EVENT_KIND_COUNT; k++) {
+        if (!o->extra_events[k] || k == (int)e->event) continue;
+        const engine *extra = engine_for_event((event_kind)k, o, why, sizeof(why));
+        if (extra && extra->at_load) extra->at_load(engine_interval(o, extra, false));
+    }
+}
+
+void profiler_on_vm_init(void) {
+    if (!have_deferred) return;
+    have_deferred = false;
+    char err[512];
+    if (profiler_execute(&deferred, err, sizeof(err))) log_error("%s", err);
+}
+
+void profiler_on_vm_death(void) {
+    pthread_once(&timeout_cond_once, init_timeout_cond);
+    pthread_mutex_lock(&lock);
+    if (running) {
+        char err[512];
+        stop_locked();
+        if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
+    }
+    vm_dead = true;
+    pthread_cond_broadcast(&timeout_cond);
+    pthread_mutex_unlock(&lock);
+}
+
+void profiler_on_thread_start(int tid) {
+    for (int i = 0; i < atomic_load(&session_engine_count); i++) {
+        const engine *e = atomic_load(&session_engines[i]);
+        if (e->thread_start) e->thread_start(tid);
+    }
+}
+
+void profiler_on_thread_end(int tid) {
+    for (int i = 0; i < atomic_load(&session_engine_count); i++) {
+        const engine *e = atomic_load(&session_engines[i]);
+        if (e->thread_end) e->thread_end(tid);
+    }
+}
