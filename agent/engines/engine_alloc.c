@@ -33,6 +33,9 @@
 static _Atomic bool recording;
 static uint64_t interval_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
 static bool live;
+/* alloc,live into a JFR recording: the allocation samples stream into it too, as async-profiler writes both
+ * (the live objects are added at its end); other formats show the live objects alone. */
+static bool live_in_recording;
 
 uint64_t engine_alloc_weight(uint64_t size, uint64_t interval);
 
@@ -53,9 +56,8 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
         if (n) {
             frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_ALLOC};
             uint64_t weight = engine_alloc_weight(size > 0 ? (uint64_t)size : 0, interval_bytes);
-            if (!live) {
-                sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
-            } else {
+            if (!live || live_in_recording) sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
+            if (live) {
                 alloc_live_object sampled = {frames, n + 1, sample_thread_id(), weight,
                                              size > 0 ? (uint64_t)size : 0, stoppable_sleep_now_ns()};
                 if (!alloc_live_add(jni, object, &sampled)) sample_count_drop(DROP_LIVE_FULL);
@@ -73,6 +75,7 @@ static JNIEnv *current_jni(void) {
 
 static int alloc_check(const prof_options *o, char *err, size_t errlen) {
     live = o->live;
+    live_in_recording = live && options_effective_format(o) == FORMAT_JFR;
     return jvmti_events_add_capability(JVMTI_CAP_SAMPLED_ALLOC, "alloc", err, errlen);
 }
 
@@ -127,9 +130,8 @@ static void live_object_to_jfr(const alloc_live_object *o, void *arg) {
     if (!out_jfr_live_object(o->frames, o->depth, o->tid, o->ticks, o->size)) (*unwritten)++;
 }
 
-/* alloc,live in a JFR recording: nothing streams while it runs (an object counts only if it is still
- * reachable at the end); the objects still reachable become profiler.LiveObject events as it ends, as
- * async-profiler writes them. */
+/* alloc,live in a JFR recording: the allocation samples stream as they come; the objects still reachable
+ * become profiler.LiveObject events as it ends, as async-profiler writes them. */
 static void alloc_recording_end(void) {
     if (!live) return;
     JNIEnv *jni = current_jni();

@@ -116,7 +116,16 @@ public class AllocLockTest {
          * read by the JDK's jfr with their fields and converted back by jfrconv --live. */
         Path jfr = work("live.jfr");
         workload("start,alloc,live,file=" + jfr, "live");
-        long events = eventCount(jfrTool("summary", jfr.toString()), "profiler.LiveObject");
+        String summary = jfrTool("summary", jfr.toString());
+        long events = eventCount(summary, "profiler.LiveObject");
+        /* ... and, as async-profiler's, every allocation sample too, of the freed objects as of the kept ones. */
+        long allocations = eventCount(summary, "jdk.ObjectAllocationSample");
+        String allocPrint = jfrTool("print", "--events", "jdk.ObjectAllocationSample", jfr.toString());
+        System.out.println("live (jfr): " + allocations + " allocation samples beside the live objects");
+        check(allocations > events && allocPrint.contains("AllocLockWorkload.freedSite")
+                && allocPrint.contains("AllocLockWorkload.retainedSite"),
+                "alloc,live recording: " + allocations + " allocation samples (" + events + " live objects), freedSite "
+                + (allocPrint.contains("AllocLockWorkload.freedSite") ? "in them" : "missing"));
         String print = jfrTool("print", "--events", "profiler.LiveObject", jfr.toString());
         check(print.contains("objectClass = byte[]") && print.contains("allocationSize = 1") && print.contains("allocationTime = ")
                 && print.contains("AllocLockWorkload.retainedSite"), "jfr print: live objects without class, size, time or stack: "
@@ -129,9 +138,10 @@ public class AllocLockTest {
         /* 200 MB retained at a 512 KB mean interval: about 390 sampled objects of 1 KB each. */
         check(events >= 100 && retainedJfr >= 100 * 1000L && freedJfr == 0,
                 "jfrconv --live: " + events + " events, retained " + retainedJfr + " bytes, freed " + freedJfr + ": " + converted);
-        /* Converted without --live: nothing, and the warning says which flag reads what the recording holds. */
+        /* Converted without --live or --alloc: nothing, and the warning says which flags read what the recording holds. */
         JfrconvTest.Result plain = JfrconvTest.jfrconv(jfr.toString(), work("live_default.collapsed").toString());
-        check(plain.exit() == 0 && plain.err().contains("it holds " + events + " events that --live converts"),
+        check(plain.exit() == 0 && plain.err().contains(events + " events that --live converts")
+                && plain.err().contains(" events that --alloc converts"),
                 "jfrconv without --live does not point to it: " + plain.err());
     }
 
