@@ -153,7 +153,8 @@ static void fill_meta(profile *p, event_kind event, const dump_source *from) {
     m->total = session.total;
     m->signals = c.signals;
     for (int r = 0; r < DROP_REASON_COUNT; r++) profile_add_drop(p, sample_drop_reason_name((drop_reason)r), c.dropped[r]);
-    profile_add_drop(p, "frames_lost", traces_orphaned_samples(from ? from->table : live_table()));
+    trace_table *stacks = from ? from->table : live_table();   /* none before the first start */
+    profile_add_drop(p, "frames_lost", stacks ? traces_orphaned_samples(stacks) : 0);
     for (int k = 0; k < MARKER_COUNT; k++) {
         if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
     }

@@ -12,6 +12,7 @@ public class DropInTest extends IntegrationTest {
             switch (test) {
                 case "two_copies" -> twoCopies();
                 case "cpu_token" -> cpuToken();
+                case "metrics_before_start" -> metricsBeforeStart();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -39,5 +40,16 @@ public class DropInTest extends IntegrationTest {
         long burn = sumContaining(readCollapsed(out), "Burn7525.burnA");
         System.out.println("cpu_token: " + burn + " CPU samples in burnA");
         check(burn >= 50, "start,cpu: " + burn + " CPU samples in Burn7525.burnA over 1.5 s");
+    }
+
+    /** metrics (and status) before any session, as a monitoring agent asks at start-up: counters at zero, and
+     * the JVM runs on. */
+    static void metricsBeforeStart() throws Exception {
+        Path metrics = work.resolve("metrics.txt");
+        Run run = runJava("metrics,file=" + metrics, "Burn7525", "0.2");
+        check(run.exit() == 0 && run.out().contains("TRUTH"), "the JVM did not survive metrics before a start: exit "
+                + run.exit() + ", " + run.err());
+        String text = Files.readString(metrics);
+        check(text.contains("libprof_running 0") && text.contains("libprof_samples_total 0"), "metrics before a start: " + text);
     }
 }
