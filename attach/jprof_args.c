@@ -104,13 +104,16 @@ static int parse_word(const char *arg, jprof_args *a, bool *have_action, char *e
 }
 
 /* asprof's commas in values the agent's grammar would split: --filter 120-127,132 is the agent's
- * filter=120-127;132, --title 'a, b' its title=a&#44; b (read back as a comma). Other values as they are. */
+ * filter=120-127;132, -F agct,nosigtrap its features=agct+nosigtrap, --title 'a, b' its title=a&#44; b
+ * (read back as a comma). Other values as they are. */
 static const char *agent_spelling(const options_spec *spec, const char *value, char *buf, size_t len) {
     bool filter = spec->name && strcmp(spec->name, "filter") == 0, title = spec->name && strcmp(spec->name, "title") == 0;
-    if (!(filter || title) || !strchr(value, ',')) return value;
+    bool features = spec->name && strcmp(spec->name, "features") == 0;
+    if (!(filter || title || features) || !strchr(value, ',')) return value;
+    const char *comma = filter ? ";" : features ? "+" : "&#44;";
     size_t used = 0;
     for (const char *c = value; *c && used + 6 < len; c++)
-        used += (size_t)snprintf(buf + used, len - used, *c != ',' ? "%c" : filter ? ";" : "&#44;", *c);
+        used += (size_t)snprintf(buf + used, len - used, *c != ',' ? "%c" : comma, *c);
     return buf;
 }
 

@@ -249,7 +249,7 @@ const options_spec options_table[] = {
     {"alluser", OPTION_FLAG, FIELD(alluser), 0, "--all-user", NULL, "only user-mode events", "", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"cstack", OPTION_CHOICE, FIELD(cstack), 0, "--cstack", "MODE", "how to walk stacks (default: the best the JVM allows)",
      "dwarf", NULL, NULL, NULL, NULL, cstack_choices, OPTION_OWN_NONE},
-    {"features", OPTION_CHOICE_SET, FIELD(features), 0, "--features", "LIST",
+    {"features", OPTION_CHOICE_SET, FIELD(features), 0, "-F", "LIST",
      "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
      "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
      "perf events signal with SIGTRAP, warned where it cannot be (the default where it is safe); nosigtrap:" MORE

@@ -227,6 +227,15 @@ static void test_asprof_spellings(void **state) {
     assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/f.txt", NULL, out, sizeof(out)), 0);
     assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
     assert_string_equal(o.title, "Checkout, EU");
+    /* asprof's -F, its features separated by commas, and the long spelling */
+    assert_int_equal(PARSE(&a, "-F", "agct,nosigtrap", "1"), 0);
+    assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/f.txt", NULL, out, sizeof(out)), 0);
+    assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
+    assert_int_equal(o.features, PROF_FEATURE_AGCT | PROF_FEATURE_NOSIGTRAP);
+    assert_int_equal(PARSE(&a, "--features", "agct", "1"), 0);
+    assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/f.txt", NULL, out, sizeof(out)), 0);
+    assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
+    assert_int_equal(o.features, PROF_FEATURE_AGCT);
     assert_int_not_equal(PARSE(&a, "--start", "1"), 0);   /* actions are words, not flags */
     assert_int_not_equal(PARSE(&a, "jcmd", "1234"), 0);
     assert_non_null(strstr(err, "unknown action 'jcmd'"));
