@@ -72,8 +72,10 @@ static int error(const char *fmt, ...) {
     return -1;
 }
 
-/* Agent messages written since the last request. The profile jprof prints on stdout is written by the agent
- * into the session directory, removed afterwards: its messages say "profile written to stdout" instead. */
+/* Agent messages written since the last request: its warnings and errors, its info and debug lines only
+ * when -L asked for them (asprof relays no chatter). The profile jprof prints on stdout is written by the
+ * agent into the session directory, removed afterwards: its messages say "profile written to stdout"
+ * instead. Returns the lines shown, or -1 when the log could not be read. */
 static long show_agent_log(jprof_session *s) {
     char *text = NULL;
     size_t len = 0;
@@ -83,16 +85,25 @@ static long show_agent_log(jprof_session *s) {
     fclose(mem);
     char inner[sizeof(s->dir.inner) + sizeof(OUT_FILE) + 1];
     snprintf(inner, sizeof(inner), "%s/%s", s->dir.inner, OUT_FILE);
-    const char *p = text ? text : "";
-    for (const char *hit; (hit = strstr(p, inner));) {
-        fwrite(p, 1, (size_t)(hit - p), stderr);
-        fputs("stdout", stderr);
-        p = hit + strlen(inner);
+    bool info = jprof_args_shows_info(s->args);
+    long shown = 0;
+    for (char *line = text ? text : "", *next; *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next) *next++ = 0;
+        if (!info && (strncmp(line, "[libprof] INFO:", 15) == 0 || strncmp(line, "[libprof] DEBUG:", 16) == 0))
+            continue;
+        const char *p = line;
+        for (const char *hit; (hit = strstr(p, inner));) {
+            fwrite(p, 1, (size_t)(hit - p), stderr);
+            fputs("stdout", stderr);
+            p = hit + strlen(inner);
+        }
+        fprintf(stderr, "%s\n", p);
+        shown++;
     }
-    fputs(p, stderr);
     fflush(stderr);
     free(text);
-    return copied;
+    return copied < 0 ? copied : shown;
 }
 
 /* One agent action. 0 when the agent carried it out; otherwise the reason has been printed. An interrupted
@@ -203,7 +214,9 @@ static int run_action(jprof_session *s) {
         return collect(s, file, to_stdout);
     case JPROF_START:
     case JPROF_RESUME:
-        return agent_request(s, action, file, true);
+        if (agent_request(s, action, file, true)) return -1;
+        printf("Profiling started\n");   /* asprof's words, for resume too */
+        return 0;
     case JPROF_LOAD:
         if (agent_request(s, action, "", true)) return -1;
         printf("libprof loaded into JVM %d (%s)\n", (int)s->target.pid, s->library);

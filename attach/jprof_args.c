@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const action_names[] = {"collect", "start", "resume", "stop", "dump", "status", "version", "list",
                                            "metrics", "load"};
@@ -38,6 +39,13 @@ static const char *find_option(const char *options, const char *prefix) {
         if (p == options || p[-1] == ',') return p;
     }
     return NULL;
+}
+
+bool jprof_args_shows_info(const jprof_args *a) {
+    const char *level = find_option(a->profiling, "loglevel=");
+    if (!level) return false;
+    level += strlen("loglevel=");
+    return strncasecmp(level, "info", 4) == 0 || strncasecmp(level, "debug", 5) == 0;
 }
 
 static int parse_action(const char *arg, jprof_action *out) {

@@ -55,4 +55,8 @@ int jprof_args_agent_options(const jprof_args *a, const char *action, const char
 
 const char *jprof_action_name(jprof_action action);
 
+/* True when -L (--loglevel) asked for the agent's info or debug messages: jprof shows them then, and only
+ * its warnings and errors otherwise, as asprof keeps quiet. */
+bool jprof_args_shows_info(const jprof_args *a);
+
 #endif
