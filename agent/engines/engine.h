@@ -26,6 +26,9 @@ typedef struct engine {
     const char *units;                  /* of the sample weight: "ns" for time, else what is counted */
     const char *counts;                 /* what a sample and its weight stand for, said in the outputs; may be NULL */
     uint64_t default_interval_ns;
+    /* default_interval (may be NULL: default_interval_ns): the interval without interval=, when it depends on
+     * the options (the perf counting events: each its own). */
+    uint64_t (*default_interval)(const prof_options *o);
     /* Samples are recorded in Java code on the calling thread (instrumentation): no signals, no native
      * frames to walk. */
     bool java_only;

@@ -663,10 +663,17 @@ const engine engine_perf = {
     PERF_ENGINE_FUNCTIONS,
 };
 
+/* A count of events: each its own default (perf_events.h), 1000 for none. */
+static uint64_t perf_count_default_interval(const prof_options *o) {
+    const perf_event_kind *k = perf_events_find(o->event);
+    return k && k->default_period ? k->default_period : 1000;
+}
+
 const engine engine_perf_count = {
     .name = "perf",
     .units = "events",
-    .default_interval_ns = 1000,   /* a count of events: every 1000th page fault, context switch... */
+    .default_interval_ns = 1000,
+    .default_interval = perf_count_default_interval,
     .weight = perf_count_weight,
     PERF_ENGINE_FUNCTIONS,
 };

@@ -351,7 +351,8 @@ static uint64_t engine_interval(const prof_options *o, const engine *e, bool fir
     if (e == &engine_lock)
         return first && o->interval_ns && o->lock_ns == OPTIONS_DEFAULT_LOCK_NS ? o->interval_ns : o->lock_ns;
     if (!first) return o->extra_intervals[e->event] ? o->extra_intervals[e->event] : e->default_interval_ns;
-    return o->interval_ns ? o->interval_ns : e->default_interval_ns;
+    if (o->interval_ns) return o->interval_ns;
+    return e->default_interval ? e->default_interval(o) : e->default_interval_ns;
 }
 
 /* loop=: the period thread of a session. At each period's end, on the schedule of the session's start, it

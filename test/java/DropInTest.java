@@ -13,6 +13,7 @@ public class DropInTest extends IntegrationTest {
                 case "two_copies" -> twoCopies();
                 case "cpu_token" -> cpuToken();
                 case "metrics_before_start" -> metricsBeforeStart();
+                case "context_switches" -> contextSwitches();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -51,5 +52,17 @@ public class DropInTest extends IntegrationTest {
                 + run.exit() + ", " + run.err());
         String text = Files.readString(metrics);
         check(text.contains("libprof_running 0") && text.contains("libprof_samples_total 0"), "metrics before a start: " + text);
+    }
+
+    /** -e context-switches without an interval samples every second switch, as async-profiler's does: the 500
+     * sleeps of SleepLoop.nap (one or two switches each: measured 477-499 samples) show (with one sample per
+     * 1000 switches, the profile was empty). */
+    static void contextSwitches() throws Exception {
+        Path out = work.resolve("switches.collapsed");
+        Run run = runJava("start,event=context-switches,file=" + out, "SleepLoop", "500");
+        check(run.exit() == 0 && run.out().contains("TRUTH"), "workload failed: " + run.err());
+        long naps = sumContaining(readCollapsed(out), "SleepLoop.nap");
+        System.out.println("context_switches: " + naps + " samples under SleepLoop.nap (500 sleeps)");
+        check(naps >= 150 && naps <= 600, "event=context-switches: " + naps + " samples under SleepLoop.nap for 500 sleeps");
     }
 }

@@ -91,4 +91,4 @@ libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach jfr with
     JAVA_OPTIONS -Djfrconv=$<TARGET_FILE:jfrconv>)
 # libprof in async-profiler's place (DropInTest.java): copies of the library loaded beside the agent, its
 # option spellings.
-libprof_java_tests(dropin DropInTest CASES two_copies cpu_token metrics_before_start)
+libprof_java_tests(dropin DropInTest CASES two_copies cpu_token metrics_before_start context_switches)
