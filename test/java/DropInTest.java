@@ -1,6 +1,7 @@
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Map;
 
 /**
  * libprof in async-profiler's place: what its users' scripts and integrations rely on. On the helpers of
@@ -19,6 +20,15 @@ public class DropInTest extends IntegrationTest {
         });
     }
 
+    /** The collapsed profile 'file' (in the work directory) of a workload run under 'options', which must
+     * finish and print its truth. */
+    static Map<String, Long> profile(String options, String file, String... mainAndArgs) throws Exception {
+        Path out = work.resolve(file);
+        Run run = runJava(options + ",file=" + out, mainAndArgs);
+        check(run.exit() == 0 && run.out().contains("TRUTH"), options + ": the workload failed: " + run.err());
+        return readCollapsed(out);
+    }
+
     /** Two more copies of the library, under other names, load into a JVM that profiles with the first (as
      * two agents, or an attach with another copy, do): the library's static TLS must leave room for them. */
     static void twoCopies() throws Exception {
@@ -35,10 +45,7 @@ public class DropInTest extends IntegrationTest {
     /** async-profiler's bare 'cpu' token starts a CPU profile (here with allocations beside it: a text
      * format holds the first event, cpu). */
     static void cpuToken() throws Exception {
-        Path out = work.resolve("cpu.collapsed");
-        Run run = runJava("start,cpu,alloc,file=" + out, "Burn7525", "1.5");
-        check(run.exit() == 0 && run.out().contains("TRUTH"), "start,cpu,alloc refused or failed: " + run.err());
-        long burn = sumContaining(readCollapsed(out), "Burn7525.burnA");
+        long burn = sumContaining(profile("start,cpu,alloc", "cpu.collapsed", "Burn7525", "1.5"), "Burn7525.burnA");
         System.out.println("cpu_token: " + burn + " CPU samples in burnA");
         check(burn >= 50, "start,cpu: " + burn + " CPU samples in Burn7525.burnA over 1.5 s");
     }
@@ -58,10 +65,8 @@ public class DropInTest extends IntegrationTest {
      * sleeps of SleepLoop.nap (one or two switches each: measured 477-499 samples) show (with one sample per
      * 1000 switches, the profile was empty). */
     static void contextSwitches() throws Exception {
-        Path out = work.resolve("switches.collapsed");
-        Run run = runJava("start,event=context-switches,file=" + out, "SleepLoop", "500");
-        check(run.exit() == 0 && run.out().contains("TRUTH"), "workload failed: " + run.err());
-        long naps = sumContaining(readCollapsed(out), "SleepLoop.nap");
+        long naps = sumContaining(profile("start,event=context-switches", "switches.collapsed", "SleepLoop", "500"),
+                "SleepLoop.nap");
         System.out.println("context_switches: " + naps + " samples under SleepLoop.nap (500 sleeps)");
         check(naps >= 150 && naps <= 600, "event=context-switches: " + naps + " samples under SleepLoop.nap for 500 sleeps");
     }
