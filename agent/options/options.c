@@ -64,9 +64,13 @@ static const struct {
     const char *name, *instead;   /* instead: NULL to ignore it */
 } async_profiler_only[] = {
     {"ttsp", NULL}, {"begin", NULL}, {"end", NULL}, {"nostop", NULL}, {"sched", NULL}, {"jfropts", NULL},
-    {"jfrsync", NULL}, {"signal", NULL}, {"clock", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
+    {"signal", NULL}, {"clock", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
     {"fdtransfer", NULL}, {"tlab", NULL}, {"norm", NULL}, {"nobatch", NULL}, {"memlimit", NULL},
-    {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL}, {"trace", NULL},
+    {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL},
+    {"jfrsync", "libprof does not start the JDK's Flight Recorder beside its own recording: start that one with "
+                "-XX:StartFlightRecording (or jcmd JFR.start) and give libprof its own file"},
+    {"trace", "libprof does not trace method latencies; event=pkg.Class.method records every call of a method "
+              "with its stack"},
     {"otlp", "libprof has no OpenTelemetry output; pprof writes the profile for the same tools (file=x.pb.gz)"},
     {"all", "name the events: event=cpu,wall,alloc,lock (and nativemem, nativelock)"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},

@@ -370,8 +370,11 @@ static void test_durations(void **state) {
  * samples, refused with what to write instead when the output would not be the one asked for. */
 static void test_async_profiler_only_options(void **state) {
     (void)state;
-    parses("start,ttsp,begin=Foo.bar,end=Foo.baz,jfrsync=profile,signal=12,file=x.txt");
-    assert_string_equal(o.ignored, "ttsp begin end jfrsync signal");
+    parses("start,ttsp,begin=Foo.bar,end=Foo.baz,signal=12,file=x.txt");
+    assert_string_equal(o.ignored, "ttsp begin end signal");
+    /* Those that would record something else than asked for are refused, saying what to do instead. */
+    refused("start,jfrsync=profile,file=x.jfr", "-XX:StartFlightRecording");
+    refused("start,trace=my.pkg.Class.method:50ms,file=x.jfr", "event=pkg.Class.method");
     refused("start,otlp", "pprof");
     refused("start,all", "event=cpu,wall");
     refused("start,event=cpu,event=wall", "event=cpu,wall");
