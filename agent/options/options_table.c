@@ -48,6 +48,7 @@ static const options_choice feature_choices[] = {
     {"agct", PROF_FEATURE_AGCT, NULL},
     {"sigtrap", PROF_FEATURE_SIGTRAP, NULL},
     {"nosigtrap", PROF_FEATURE_NOSIGTRAP, NULL},
+    {"stats", PROF_FEATURE_STATS, NULL},
     {NULL, 0, NULL},
 };
 

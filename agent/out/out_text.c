@@ -9,6 +9,8 @@ static double percent(uint64_t part, uint64_t whole) {
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+static void write_walker_stats(const profile *p, FILE *out);
+
 static void write_header(const profile *p, FILE *out) {
     const profile_meta *m = &p->meta;
     /* async-profiler's labels for what both report, so scripts written for it read ours. */
@@ -37,6 +39,14 @@ static void write_header(const profile *p, FILE *out) {
             percent(failed, p->total_samples));
     for (int i = 0; i < m->failure_count; i++)
         fprintf(out, "  %-22s %llu\n", m->failures[i].name, (unsigned long long)m->failures[i].count);
+    if (m->stats) write_walker_stats(p, out);
+    fputc('\n', out);
+}
+
+/* features=stats (async-profiler's spelling): how the walker did, for whoever tunes it, not for every
+ * reader of a profile. */
+static void write_walker_stats(const profile *p, FILE *out) {
+    const profile_meta *m = &p->meta;
     if (strcmp(m->cstack, "vm") == 0) {
         uint64_t stitched = 0;
         for (int i = 0; i < m->stitched_count; i++) stitched += m->stitched[i].count;
@@ -54,7 +64,6 @@ static void write_header(const profile *p, FILE *out) {
                 (unsigned long long)m->cost[d].count, (unsigned long long)m->cost[d].median_ns,
                 (unsigned long long)m->cost[d].p99_ns);
     }
-    fputc('\n', out);
 }
 
 static void write_traces(const profile *p, FILE *out, const size_t *order, int limit) {

@@ -156,6 +156,7 @@ static void fill_meta(profile *p, event_kind event, const dump_source *from) {
     for (int r = 1; r < VMWALK_REASON_COUNT; r++)
         profile_add_stitched(p, walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]);
     m->self_named = c.vm_self_named;
+    m->stats = (session.features & PROF_FEATURE_STATS) != 0;
     snprintf(m->cstack, sizeof(m->cstack), "%s", options_cstack_name(effective_cstack));
     signal_watch_note(m->warning, sizeof(m->warning));
     sample_cost_summarize(m->cost);

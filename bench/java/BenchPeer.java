@@ -188,7 +188,7 @@ public class BenchPeer {
             // traces=...: every stack in the text report, so the markers are counted over all samples.
             profile = out.resolve("peer-" + id + "-" + w.name() + "-libprof.txt");
             cmd.add("-agentpath:" + libprof + "=start,event=cpu,interval=" + c.interval() + ",traces=1000000,file="
-                    + profile + ",quiet,loglevel=warn" + (c.kind() == Kind.SETSIG ? ",features=nosigtrap" : ""));
+                    + profile + ",quiet,loglevel=warn,features=" + (c.kind() == Kind.SETSIG ? "nosigtrap+stats" : "stats"));
         } else if (c.kind() == Kind.PEER) {
             profile = out.resolve("peer-" + id + "-" + w.name() + "-async-profiler.collapsed");
             cmd.add("-agentpath:" + peerLibrary + "=start,event=cpu,interval=" + c.interval() + ",file=" + profile);
@@ -230,7 +230,8 @@ public class BenchPeer {
         return BenchHarness.exec(cmd, log);
     }
 
-    /** libprof's text report: the header (samples, engine, cost by depth) and every stack with its samples. */
+    /** libprof's text report (with features=stats): the header (samples, engine, cost by depth) and every stack
+     * with its samples. */
     static Run libprofRun(double cpu, double wall, double cpuTotal, String report) {
         Matcher total = Pattern.compile("Total samples\\s*: (\\d+)").matcher(report);
         long samples = total.find() ? Long.parseLong(total.group(1)) : 0;
@@ -457,7 +458,7 @@ public class BenchPeer {
         for (int i = 0; i < runs; i++) {
             Path profile = out.resolve("peer-steady-" + (i + 1) + "-libprof.txt");
             List<String> cmd = List.of(javaHome + "/bin/java", "-Xms256m", "-Xmx256m", "-agentpath:" + libprof
-                    + "=start,event=cpu,interval=1ms,file=" + profile + ",quiet,loglevel=warn", "-cp", classPath, "Demo",
+                    + "=start,event=cpu,interval=1ms,file=" + profile + ",quiet,loglevel=warn,features=stats", "-cp", classPath, "Demo",
                     String.valueOf(seconds));
             exec(cmd, out.resolve("peer-steady-" + (i + 1) + ".out"));
             measured.add(libprofRun(Double.NaN, Double.NaN, Double.NaN, Files.readString(profile)));

@@ -65,6 +65,16 @@ static void test_text_report(void **state) {
     assert_non_null(strstr(out, " 30.00%  Main.cold"));
     assert_non_null(strstr(out, " 10.00%  Main.idle"));
     assert_null(strstr(out, "%  Main.main"));   /* never a leaf */
+    /* The walker's diagnostics only with features=stats. */
+    assert_null(strstr(out, "Cost per sample"));
+    assert_null(strstr(out, "Walker-named"));
+    free(out);
+    snprintf(p.meta.cstack, sizeof(p.meta.cstack), "vm");
+    p.meta.stats = true;
+    out = render(text_default, &p);
+    assert_non_null(strstr(out, "Cost per sample (cstack=vm)"));
+    assert_non_null(strstr(out, "Walker-named   : "));
+    assert_non_null(strstr(out, "VM walk problems: "));
     free(out);
     profile_free(&p);
 }
