@@ -70,8 +70,12 @@ static void write_traces(const profile *p, FILE *out, const size_t *order, int l
     uint64_t total = profile_total_value(p);
     for (size_t k = 0; k < p->stack_count && (int)k < limit; k++) {
         const profile_stack *s = &p->stacks[order[k]];
-        fprintf(out, "--- %llu %s (%.2f%%), %llu samples\n", (unsigned long long)profile_value(p, s),
-                profile_value_unit(p), percent(profile_value(p, s), total), (unsigned long long)s->samples);
+        const char *unit = profile_value_unit(p);
+        fprintf(out, "--- %llu %s (%.2f%%)", (unsigned long long)profile_value(p, s), unit,
+                percent(profile_value(p, s), total));
+        /* async-profiler's header: the weight, then the samples; said once when the value is the samples. */
+        if (strcmp(unit, "samples") == 0) fputc('\n', out);
+        else fprintf(out, ", %llu sample%s\n", (unsigned long long)s->samples, s->samples == 1 ? "" : "s");
         for (uint32_t f = s->depth; f-- > 0;) {
             fprintf(out, "  [%2u] ", s->depth - 1 - f);
             names_fputs_escaped(p->names[s->frames[f]], NULL, out);

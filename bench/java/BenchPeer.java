@@ -230,6 +230,8 @@ public class BenchPeer {
         return BenchHarness.exec(cmd, log);
     }
 
+    static final Pattern STACK_HEADER = Pattern.compile("--- (\\d+) samples \\([0-9.]+%\\)");
+
     /** libprof's text report (with features=stats): the header (samples, engine, cost by depth) and every stack
      * with its samples. */
     static Run libprofRun(double cpu, double wall, double cpuTotal, String report) {
@@ -243,9 +245,9 @@ public class BenchPeer {
         long marked = 0, stackSamples = 0;
         boolean counted = true;
         for (String line : report.split("\n")) {
-            if (line.startsWith("--- ") && line.endsWith(" samples")) {
-                String[] words = line.split(" ");
-                stackSamples = Long.parseLong(words[words.length - 2]);
+            Matcher head = STACK_HEADER.matcher(line);
+            if (head.matches()) {   // "--- 60 samples (60.00%)": the run counts samples
+                stackSamples = Long.parseLong(head.group(1));
                 counted = false;
             } else if (line.startsWith("  [") && !counted) {
                 String frame = line.substring(line.indexOf(']') + 2);
