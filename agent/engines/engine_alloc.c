@@ -75,8 +75,7 @@ static JNIEnv *current_jni(void) {
 }
 
 static int alloc_check(const prof_options *o, char *err, size_t errlen) {
-    live = o->live;
-    live_in_recording = live && options_effective_format(o) == FORMAT_JFR;
+    (void)o;
     return jvmti_events_add_capability(JVMTI_CAP_SAMPLED_ALLOC, "alloc", err, errlen);
 }
 
@@ -93,7 +92,9 @@ static void alloc_at_load(uint64_t interval) {
     if (jvmti) (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)sampling_interval(interval));
 }
 
-static int alloc_start(uint64_t interval, char *err, size_t errlen) {
+static int alloc_start(const prof_options *o, uint64_t interval, char *err, size_t errlen) {
+    live = o->live;
+    live_in_recording = live && options_effective_format(o) == FORMAT_JFR;
     jvmtiEnv *jvmti = jvm_jvmti();
     interval_bytes = sampling_interval(interval);
     JNIEnv *jni = current_jni();
