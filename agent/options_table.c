@@ -256,8 +256,8 @@ const options_spec options_table[] = {
     {"features", OPTION_CHOICE_SET, FIELD(features), 0, "--features", "LIST",
      "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
      "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
-     "perf events signal with SIGTRAP, warned where it cannot be (the default where it is safe); nosigtrap:" MORE
-     "never)", "agct", NULL, NULL, NULL, NULL,
+     "perf events signal with SIGTRAP, warned where it cannot be (opt-in: a foreign SIGTRAP handler" MORE
+     "may receive them); nosigtrap: never, the default)", "agct", NULL, NULL, NULL, NULL,
      feature_choices, OPTION_OWN_NONE},
     {"timeout", OPTION_DURATION, FIELD(timeout_s), 0, "--timeout", "DURATION",
      "stop the profiler by itself after DURATION (start), or at a time of day (23:00)",

@@ -1,0 +1,11 @@
+# The profiled JVM against hostile or unlucky neighbours (SafetyTest.java): a native crash reporter that treats
+# SIGTRAP as fatal, taking it each way a library can (its constructor during System.load or a native dlopen, a
+# dlsym'd sigaction, the raw system call).
+foreach(variant "" _ctor)
+  add_library(crash_reporter${variant} SHARED test/native/jni/crash_reporter.c)
+  target_include_directories(crash_reporter${variant} PRIVATE ${JNI_INCLUDES})
+  target_link_libraries(crash_reporter${variant} PRIVATE dl)
+endforeach()
+target_compile_definitions(crash_reporter_ctor PRIVATE CRASH_REPORTER_CONSTRUCTOR)
+libprof_java_tests(safety SafetyTest CASES crash_reporter_load crash_reporter_dlopen crash_reporter_dlsym
+    crash_reporter_raw)
