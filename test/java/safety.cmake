@@ -9,3 +9,4 @@ endforeach()
 target_compile_definitions(crash_reporter_ctor PRIVATE CRASH_REPORTER_CONSTRUCTOR)
 libprof_java_tests(safety SafetyTest CASES crash_reporter_load crash_reporter_dlopen crash_reporter_dlsym
     crash_reporter_raw)
+add_executable(plant_race test/native/plant_race.c)   # another user planting files where libprof.jar extracts (ApiTest jar_planted)
