@@ -1,6 +1,9 @@
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -8,6 +11,10 @@ import java.util.regex.Pattern;
  * - crash_reporter_<way>: a native crash reporter that treats SIGTRAP as fatal takes SIGTRAP while the default
  *   configuration profiles (way: load, dlopen, dlsym, raw; CrashReporter.java): the JVM completes and writes
  *   its profile.
+ * - fifo_other_user: the output's name is a FIFO of another user (nobody) in a shared sticky directory, with
+ *   that user reading it: refused with a message, nothing reaches that user, the JVM completes;
+ * - fifo_stalled_reader: the output is a FIFO of ours whose reader holds it open and reads nothing: the JVM
+ *   still exits within a short bound and says the profile was dropped.
  * Usage (from ctest): java SafetyTest <test> <java_home> <libprof.so> <workload classpath> <work dir>
  */
 public class SafetyTest extends IntegrationTest {
@@ -15,6 +22,8 @@ public class SafetyTest extends IntegrationTest {
         runMain(args, test -> {
             Matcher m = Pattern.compile("crash_reporter_(load|dlopen|dlsym|raw)").matcher(test);
             if (m.matches()) crashReporter(m.group(1));
+            else if (test.equals("fifo_other_user")) fifoOtherUser();
+            else if (test.equals("fifo_stalled_reader")) fifoStalledReader();
             else throw new IllegalArgumentException("unknown test " + test);
         });
     }
@@ -39,5 +48,59 @@ public class SafetyTest extends IntegrationTest {
                 burn, cpuMs);
         // At 1 ms, the burn after the reporter alone is worth cpuMs samples (the half second before adds more).
         check(burn > cpuMs / 2, "too few samples of the workload: " + burn + " for " + cpuMs + " ms of CPU");
+    }
+
+    static void sh(String command) throws Exception {
+        Process p = new ProcessBuilder("bash", "-c", command).inheritIO().start();
+        check(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, "failed: " + command);
+    }
+
+    /** A fresh directory under the work directory, world-writable and sticky like /tmp. */
+    static Path sharedDir() throws Exception {
+        Path shared = work.resolve("shared");
+        sh("rm -rf '" + shared + "' && mkdir -m 1777 '" + shared + "'");
+        return shared;
+    }
+
+    static void fifoOtherUser() throws Exception {
+        Path fifo = sharedDir().resolve("profile.collapsed"), got = work.resolve("nobody-read.txt");
+        sh("mkfifo -m 666 '" + fifo + "' && chown 65534:65534 '" + fifo + "'");
+        Process reader = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "cat",
+                fifo.toString()).redirectOutput(got.toFile()).redirectErrorStream(true).start();
+        try {
+            Run run = runJava("start,event=cpu,interval=1ms,file=" + fifo, "Burn7525", "1");
+            check(run.exit() == 0, "the JVM did not complete: " + run.err());
+            check(run.err().contains("is a FIFO of another user (uid 65534"), "not refused with a message: " + run.err());
+        } finally {
+            reader.destroyForcibly();
+            reader.waitFor();
+        }
+        String read = Files.readString(got);
+        check(!read.contains("Burn7525"), "the other user read the profile: " + read.length() + " bytes");
+    }
+
+    static void fifoStalledReader() throws Exception {
+        Path fifo = work.resolve("stalled.html");
+        sh("rm -f '" + fifo + "' && mkfifo -m 600 '" + fifo + "'");
+        /* Held open for reading and writing, and never read: a reader that stopped. */
+        Process holder = new ProcessBuilder("bash", "-c", "exec sleep 300 <> '" + fifo + "'").start();
+        try {
+            Thread.sleep(300);
+            List<String> cmd = List.of(javaHome + "/bin/java", "-agentpath:" + agent + "=start,event=cpu,interval=1ms,file="
+                    + fifo, "-cp", classes, "Burn7525", "1");
+            Path err = work.resolve("stalled.err");
+            long t0 = System.nanoTime();
+            Process jvm = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
+                    .redirectOutput(err.toFile()).start();
+            boolean exited = jvm.waitFor(40, TimeUnit.SECONDS);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            jvm.destroyForcibly();
+            System.out.printf("$ %s%n  %s after %.1f s%n  output: %s%n", String.join(" ", cmd),
+                    exited ? "exit " + jvm.exitValue() : "still running", seconds, Files.readString(err).strip());
+            check(exited, "the JVM did not exit within 40 s: the stalled reader of " + fifo + " holds it");
+            check(Files.readString(err).contains("its reader took nothing for"), "the dropped profile is not said");
+        } finally {
+            holder.destroyForcibly();
+        }
     }
 }
