@@ -33,7 +33,7 @@ typedef struct {
     _Atomic uint64_t tracked, full;
 } leak_table;
 
-/* Creating and clearing: agent/leak_table_create.h (outside hooks). */
+/* Creating and clearing: agent/sampling/leak_table_create.h (outside hooks). */
 
 /* Async-signal-safe. put: false when the table had no room near the address (counted). remove: false when
  * the address was not tracked; else its stack and weight. */

@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * cost: the bundled Demo alone for 5 s at 1 ms, after the rounds; 0 skips it).
  */
 public class BenchPeer {
-    /** The failure markers (agent/frame.c: frame_marker_is_failure), spelled alike by both profilers. */
+    /** The failure markers (agent/profile/frame.c: frame_marker_is_failure), spelled alike by both profilers. */
     static final List<String> FAILURE_MARKERS = List.of("[no_class_load]", "[GC_active]", "[unknown_not_Java]",
             "[not_walkable_not_Java]", "[unknown_Java]", "[not_walkable_Java]", "[unknown_state]", "[thread_exit]",
             "[deopt]", "[safepoint]");

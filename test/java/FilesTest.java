@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Integration tests of the files the agent and jfrconv write (agent/safe_file.c): a recording in progress
+ * Integration tests of the files the agent and jfrconv write (agent/util/safe_file.c): a recording in progress
  * is private, names planted where temporary files go neither hang a dump nor receive the recording, a
  * failed move keeps the recording, devices and links are written in place. Devices are mknod copies in the
  * test's own directory; the real /dev is never touched. Usage (from ctest, as IntegrationTest):

@@ -2,7 +2,7 @@
  * Fuzz harness for the ELF reader and everything that parses what it returns (symbol tables, notes,
  * .eh_frame). With clang and libFuzzer:
  *     clang -g -O1 -fsanitize=fuzzer,address,undefined -DLIBPROF_LIBFUZZER -Iagent test/native/fuzz_elf.c \
- *         agent/elf_reader.c agent/elf_debug.c agent/symtab.c agent/dwarf.c agent/dwarf_step.c -o fuzz_elf
+ *         agent/native/elf_reader.c agent/native/elf_debug.c agent/native/symtab.c agent/native/dwarf.c agent/signal/dwarf_step.c -o fuzz_elf
  *     ./fuzz_elf -max_len=200000 corpus/      (seed corpus: a few small .so files)
  * Last long run (2026-11-23): 11 minutes, 3.2M inputs seeded with 12 small system libraries, -max_len=65536,
  * 2949 new units, no finding; its inputs under 6 KB are checked in as test/native/corpus/elf/.

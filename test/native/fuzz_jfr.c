@@ -4,8 +4,8 @@
  * options (threads, ann, reverse, a state filter, a pattern filter, cpu_only) so that every naming and
  * filtering path is reached; the rest is the file. With clang and libFuzzer:
  *     clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -DLIBPROF_LIBFUZZER -Iagent -Ijfrconv test/native/fuzz_jfr.c \
- *         jfrconv/jfr_*.c agent/names.c agent/profile.c agent/u64map.c \
- *         agent/out_collapsed.c -o fuzz_jfr
+ *         jfrconv/jfr_*.c agent/profile/names.c agent/profile/profile.c agent/util/u64map.c \
+ *         agent/out/out_collapsed.c -o fuzz_jfr
  *     nice -n 10 ./fuzz_jfr -max_len=300000 -rss_limit_mb=1024 -timeout=10 corpus-work/ test/native/corpus/jfr/
  * Without -DLIBPROF_LIBFUZZER: runs each corpus file once (see fuzz_main.h).
  */

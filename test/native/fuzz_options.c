@@ -2,7 +2,7 @@
  * Fuzz harness for the option grammar and the file= pattern expansion: any bytes must give either
  * options or one error line, never a crash, a hang or an unterminated message. With clang and libFuzzer:
  *     clang -g -O1 -fsanitize=fuzzer,address,undefined -DLIBPROF_LIBFUZZER -Iagent test/native/fuzz_options.c \
- *         agent/options.c agent/filepath.c agent/log.c agent/perf_events.c -o fuzz_options
+ *         agent/options/options.c agent/util/filepath.c agent/util/log.c agent/options/perf_events.c -o fuzz_options
  *     ./fuzz_options -max_len=4096 test/native/corpus/options/
  * Without -DLIBPROF_LIBFUZZER: runs each corpus file once (see fuzz_main.h).
  */

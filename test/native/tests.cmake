@@ -34,7 +34,7 @@ foreach(t test_elf test_symtab test_demangle test_kallsyms)
   libprof_unit_test(${t} LIBS dl)
 endforeach()
 libprof_unit_test(test_native_map LIBS dl)
-target_sources(test_native_map PRIVATE agent/frame_names.c agent/jit_stubs.c)
+target_sources(test_native_map PRIVATE agent/naming/frame_names.c agent/jvm/jit_stubs.c)
 target_include_directories(test_native_map PRIVATE ${JNI_INCLUDES})
 # dwarf_chain.c is built without frame pointers on purpose: the DWARF tests must unwind through it, and
 # libunwind walks the same chains as an independent oracle (docs/architecture.md says why only there).
@@ -72,16 +72,16 @@ libprof_unit_test(test_dwarf_index)
 # The unwind rows remembered per native pc (agent/signal/unwind_cache.c) and native_map_row through them.
 libprof_unit_test(test_unwind_cache LIBS pthread dl)
 # Thread names: bounded retention of ended threads (threads.c is agent code with no JVM dependency).
-libprof_unit_test(test_threads SOURCES agent/threads.c)
+libprof_unit_test(test_threads)
 # The JVM's own mapped files registered with safe_read (libjvm.so dlopened, not started).
-libprof_unit_test(test_vm_images SOURCES agent/vm_images.c agent/safe_read_stack.c agent/safe_fault_install.c LIBS dl)
+libprof_unit_test(test_vm_images SOURCES agent/jvm/vm_images.c LIBS dl)
 if(EXISTS ${JAVA_HOME}/lib/server/libjvm.so)
   target_compile_definitions(test_native_map PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
   target_compile_definitions(test_dwarf_index PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
   target_compile_definitions(test_vm_images PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
 endif()
 # The fault-tolerant reads: recovery, chaining to the previous handler, each mechanism (issue 16).
-libprof_unit_test(test_safe_fault SOURCES agent/safe_fault_install.c agent/safe_read_stack.c)
+libprof_unit_test(test_safe_fault)
 # jfrconv's command line (jfrconv/jfrconv_args.c).
 libprof_unit_test(test_jfrconv_args SOURCES jfrconv/jfrconv_args.c INCLUDES jfrconv LIBS jfrconv_lib)
 
@@ -129,7 +129,7 @@ target_compile_options(nativemem PRIVATE -fno-optimize-sibling-calls -fno-inline
 target_link_libraries(nativemem PRIVATE dl pthread)
 # Native memory hooks (issue 21): the table of live sampled allocations and traces_subtract (leak detection),
 # and import slot rewriting on the JNI library above (dlopened, no JVM).
-libprof_unit_test(test_leak_table SOURCES agent/leak_table_create.c)
+libprof_unit_test(test_leak_table)
 # The SIGTRAP guard: what the hooked sigaction and signal answer and where a SIGTRAP not ours goes.
 libprof_unit_test(test_sigtrap_guard)
 # test_got_patch's walks during loads: a library whose GOT holds 3000 relocations besides malloc's (data of
@@ -155,7 +155,7 @@ target_compile_options(relocs_heavy PRIVATE -fno-plt)
 target_link_options(relocs_heavy PRIVATE -Wl,-z,now -Wl,-z,relro)
 target_link_libraries(relocs_heavy PRIVATE relocs_provider)
 
-libprof_unit_test(test_got_patch SOURCES agent/got_patch.c agent/page_protection.c LIBS dl pthread)
+libprof_unit_test(test_got_patch SOURCES agent/hooks/got_patch.c agent/hooks/page_protection.c LIBS dl pthread)
 target_compile_definitions(test_got_patch PRIVATE TEST_NATIVEMEM_LIB="$<TARGET_FILE:nativemem>"
   TEST_RELOCS_HEAVY_LIB="$<TARGET_FILE:relocs_heavy>")
 add_dependencies(test_got_patch nativemem relocs_heavy)
