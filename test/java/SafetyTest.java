@@ -15,6 +15,10 @@ import java.util.regex.Pattern;
  *   that user reading it: refused with a message, nothing reaches that user, the JVM completes;
  * - fifo_stalled_reader: the output is a FIFO of ours whose reader holds it open and reads nothing: the JVM
  *   still exits within a short bound and says the profile was dropped.
+ * - nativemem_deepbind: under nativemem and nativelock, two libraries loaded with RTLD_DEEPBIND beside their own
+ *   allocator (DeepBindAlloc.java), one with malloc already bound there when the hooks look at it, one with
+ *   every slot still lazy: their allocator families are left whole (and counted), so no pointer of theirs
+ *   reaches the C library's realloc or free; the JVM completes and writes its profile.
  * Usage (from ctest): java SafetyTest <test> <java_home> <libprof.so> <workload classpath> <work dir>
  */
 public class SafetyTest extends IntegrationTest {
@@ -24,6 +28,7 @@ public class SafetyTest extends IntegrationTest {
             if (m.matches()) crashReporter(m.group(1));
             else if (test.equals("fifo_other_user")) fifoOtherUser();
             else if (test.equals("fifo_stalled_reader")) fifoStalledReader();
+            else if (test.equals("nativemem_deepbind")) nativememDeepbind();
             else throw new IllegalArgumentException("unknown test " + test);
         });
     }
@@ -102,5 +107,20 @@ public class SafetyTest extends IntegrationTest {
         } finally {
             holder.destroyForcibly();
         }
+    }
+
+    static void nativememDeepbind() throws Exception {
+        Path file = work.resolve("deepbind.collapsed");
+        Run run = runJava("start,nativemem,nativelock,loglevel=info,file=" + file, "DeepBindAlloc",
+                lib("libdeepbind_alloc.so"), lib("libbump_user_a.so"), lib("libbump_user_b.so"));
+        check(run.exit() == 0 && run.out().contains("deepbind ok"), "the JVM did not complete (exit " + run.exit()
+                + "): " + run.out() + run.err());
+        Matcher left = Pattern.compile("(\\d+) function families left whole in objects loaded since").matcher(run.err());
+        long families = 0;
+        while (left.find()) families += Long.parseLong(left.group(1));
+        System.out.println("  families left whole in objects loaded during the session: " + families);
+        // libbump_user_a.so (malloc bound to its allocator) and libbump_user_b.so (its scope defines it) keep theirs.
+        check(families >= 2, "the DEEPBIND libraries' allocator families were not counted as left whole: " + run.err());
+        check(Files.exists(file) && Files.size(file) > 0, "no profile written");
     }
 }

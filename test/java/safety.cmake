@@ -9,5 +9,16 @@ endforeach()
 target_compile_definitions(crash_reporter_ctor PRIVATE CRASH_REPORTER_CONSTRUCTOR)
 libprof_java_tests(safety SafetyTest CASES crash_reporter_load crash_reporter_dlopen crash_reporter_dlsym
     crash_reporter_raw
-    fifo_other_user fifo_stalled_reader)
+    fifo_other_user fifo_stalled_reader nativemem_deepbind)
 add_executable(plant_race test/native/plant_race.c)   # another user planting files where libprof.jar extracts (ApiTest jar_planted)
+# Libraries loaded with RTLD_DEEPBIND beside their own allocator (SafetyTest nativemem_deepbind).
+add_library(bump_alloc SHARED test/native/jni/bump_alloc.c)
+foreach(variant a b)
+  add_library(bump_user_${variant} SHARED test/native/jni/bump_user.c)
+  target_link_libraries(bump_user_${variant} PRIVATE bump_alloc)
+endforeach()
+add_library(deepbind_alloc SHARED test/native/jni/deepbind_alloc.c)
+target_include_directories(deepbind_alloc PRIVATE ${JNI_INCLUDES})
+target_link_libraries(deepbind_alloc PRIVATE dl)
+target_link_options(bump_user_a PRIVATE -Wl,-z,lazy)
+target_link_options(bump_user_b PRIVATE -Wl,-z,lazy)
