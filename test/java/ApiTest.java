@@ -32,6 +32,7 @@ public class ApiTest {
                 case "loop_collapsed" -> loopCollapsed();
                 case "loop_jfr_rolling" -> loopJfrRolling();
                 case "jar_planted" -> jarPlanted();
+                case "xcheck_jni" -> xcheckJni();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -99,6 +100,14 @@ public class ApiTest {
         check(prom.exit() == 0, "promtool check metrics: exit " + prom.exit() + "\n" + prom.out() + prom.err());
         check(Files.readString(IntegrationTest.work.resolve("metrics.txt")).contains("libprof_dropped_samples_total{reason="),
                 "drops by reason in the metrics");
+    }
+
+    /** The Java API end to end under -Xcheck:jni: its natives stay within the local references they plan for. */
+    static void xcheckJni() throws Exception {
+        IntegrationTest.Run r = java(List.of("-Xcheck:jni"), Map.of(), jar + ":" + apiClasses, "ApiSelf", "self",
+                IntegrationTest.work.toString());
+        check(r.exit() == 0 && r.out().contains("OK"), "exit " + r.exit() + "\n" + r.out() + r.err());
+        check(!(r.out() + r.err()).contains("JNI local refs"), "-Xcheck:jni warns about local references:\n" + r.out() + r.err());
     }
 
     /**
