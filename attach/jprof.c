@@ -233,9 +233,9 @@ static int find_library(const jprof_args *a, char *out, size_t outlen) {
 
 static pid_t resolve_pid(const char *target) {
     char err[512];
-    bool numeric = *target != 0;
-    for (const char *p = target; *p; p++) numeric = numeric && isdigit((unsigned char)*p);
-    if (numeric) return (pid_t)atol(target);
+    int numeric = 0, rc = jprof_args_pid(target, &numeric, err, sizeof(err));
+    if (rc < 0) return error("%s", err);
+    if (rc > 0) return (pid_t)numeric;
     /* asprof's keyword for the one JVM running here. */
     pid_t pid = jvm_finder_find(strcmp(target, "jps") == 0 ? NULL : target, err, sizeof(err));
     if (pid < 0) error("%s", err);

@@ -26,6 +26,21 @@ static int fail(char *err, size_t errlen, const char *msg, const char *arg) {
     return -1;
 }
 
+/* PID_MAX_LIMIT of 64-bit Linux: no kernel gives out a larger pid, whatever kernel.pid_max says. */
+#define JPROF_PID_LIMIT 4194304
+
+int jprof_args_pid(const char *target, int *pid, char *err, size_t errlen) {
+    if (!*target || strspn(target, "0123456789") != strlen(target)) return 0;
+    errno = 0;
+    unsigned long long value = strtoull(target, NULL, 10);
+    if (errno == ERANGE || value == 0 || value > JPROF_PID_LIMIT) {
+        snprintf(err, errlen, "'%s' is not a process id: a pid is a number from 1 to %d", target, JPROF_PID_LIMIT);
+        return -1;
+    }
+    *pid = (int)value;
+    return 1;
+}
+
 static int append(char *buf, size_t cap, const char *token, const char *value) {
     size_t len = strlen(buf);
     int n = snprintf(buf + len, cap - len, "%s%s%s%s", len ? "," : "", token, value ? "=" : "", value ? value : "");
