@@ -16,12 +16,12 @@ BUILD=$ROOT/build
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages the build and the tests need.
-# libunwind-dev: only test_dwarf links it, as an independent oracle for our DWARF unwinder (docs/architecture.md).
+# libunwind-dev: only test_dwarf links it, as an independent oracle for our DWARF unwinder (docs/dev/architecture.md).
 # protobuf-c-compiler, libprotobuf-c-dev, zlib1g-dev: the pprof writer; golang-go: go tool pprof reads it in the tests.
 PACKAGES=(cmake gcc make pkg-config openjdk-17-jdk-headless libunwind-dev libcmocka-dev
           libguava-java libcommons-lang3-java libcommons-io-java libguice-java   # jars: the rewriter tests
           protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-go
-          prometheus)   # promtool: reads the metrics output as Prometheus does (issue 22)
+          prometheus)   # promtool: reads the metrics output as Prometheus does
 
 install_missing() {   # [package...], default: PACKAGES
   local missing=() want=("$@")

@@ -11,7 +11,9 @@
  */
 #define _GNU_SOURCE
 #include "engine.h"
+#include "engine_registry.h"
 #include "jvm.h"
+#include "jvm_callbacks.h"
 #include "log.h"
 #include "options.h"
 #include "profiler.h"
@@ -58,8 +60,8 @@ static int configure(JavaVM *vm, const char *text, bool attach, prof_options *o)
                : log_open_session(o->log_file, o->log_level, why, sizeof(why)))
         log_error("%s; messages go to %s", why, attach ? "the session's log" : "stderr");
     if (o->ignored[0])
-        log_warn("options ignored: %s (async-profiler's; libprof does not have them: README, Options)", o->ignored);
-    if (jvm_init(vm, attach, err, sizeof(err))) {
+        log_warn("options ignored: %s (async-profiler's; libprof does not have them: docs/options.md)", o->ignored);
+    if (jvm_callbacks_init(vm, attach, err, sizeof(err))) {
         log_error("%s", err);
         return -1;
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost of allocation and lock profiling (issue 20): AllocLockWorkload bench, an allocation-heavy
+# The cost of allocation and lock profiling: AllocLockWorkload bench, an allocation-heavy
 # workload (four threads allocating small arrays) and a contended one (four threads taking one monitor in
 # turns), SECONDS per run; operations per second without the profiler and with each configuration, in
 # interleaved rounds (none, then each configuration, ROUNDS times); medians and their ratio to the runs

@@ -137,7 +137,6 @@ static int apply(jfrconv_args *a, const options_spec *s, const char *name, const
     case JFRCONV_SETS_BCI: a->convert.bci = true; return 0;
     case JFRCONV_SETS_NORM: a->convert.norm = true; return 0;
     case JFRCONV_SETS_DIFF: a->diff = true; return 0;
-    /* issue 21 */
     case JFRCONV_SETS_NATIVEMEM: a->convert.nativemem = true; return 0;
     case JFRCONV_SETS_NATIVELOCK: a->convert.nativelock = true; return 0;
     case JFRCONV_SETS_FROM:
@@ -156,7 +155,7 @@ static void settle(jfrconv_args *a) {
     a->convert.state_frames = a->output.states;
     a->convert.live = a->output.live;
     a->convert.style = (names_style){a->output.simple, a->output.dot, a->output.sig, a->output.ann};
-    a->convert.leak = a->output.leak;   /* issue 21 */
+    a->convert.leak = a->output.leak;
     a->convert.classify = a->output.classify;   /* JFR stacks are classified as they are read (their frames' types) */
 }
 

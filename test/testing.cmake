@@ -8,7 +8,7 @@
 #
 # <jdk> is the JDK's short tag (17, temurin-25). A case that needs no particular JDK runs once, on the build
 # JDK, under that JDK's tag, so `ctest -R '\.17\.'` is everything that runs on JDK 17. <case> is exactly
-# the argument the driver takes, so a ctest name says how to run the test by hand (README, "Running one
+# the argument the driver takes, so a ctest name says how to run the test by hand (docs/dev/testing.md, "Running one
 # test"). The case lists live in the calls (test/*/tests.cmake), beside each driver: the Java drivers are
 # compiled at build time, too late for configure to ask them for their cases; a name the driver does not
 # know fails that test ("unknown test"), so a list cannot silently drift from its driver in that direction.

@@ -2,6 +2,7 @@
 #include "api_command.h"
 
 #include "jvm.h"
+#include "jvm_callbacks.h"
 #include "log.h"
 #include "options.h"
 #include "output.h"
@@ -23,7 +24,7 @@ static bool is_dump_request(const prof_options *o) {
 }
 
 static int run_locked(JavaVM *vm, const prof_options *o, api_result *result, char *err, size_t errlen) {
-    if (jvm_init(vm, true, err, errlen)) return -1;
+    if (jvm_callbacks_init(vm, true, err, errlen)) return -1;
     /* The JFR writer writes to the process's standard output itself, where the caller would never see it. */
     if (!o->file[0] && o->format == FORMAT_JFR) {
         snprintf(err, errlen, "a JFR recording needs a file here: add file=PATH.jfr to the command");
@@ -91,7 +92,7 @@ int api_execute(JavaVM *vm, const char *command, api_result *result, char *err, 
 
 int api_init(JavaVM *vm, char *err, size_t errlen) {
     pthread_mutex_lock(&api_lock);
-    int rc = jvm_init(vm, true, err, errlen);
+    int rc = jvm_callbacks_init(vm, true, err, errlen);
     pthread_mutex_unlock(&api_lock);
     return rc;
 }

@@ -3,7 +3,7 @@
  * in api_jni.c, the C API in api_c.c) instead of an attach request: the same parser and session as
  * -agentpath and jprof, with the output that would go to standard output returned to the caller instead.
  * Loaded by System.load or a native host rather than as an agent, the library sets JVMTI up itself on the
- * first command, as a dynamic attach does (and with its limits, README "Embedding").
+ * first command, as a dynamic attach does (and with its limits, docs/embedding.md).
  */
 #ifndef LIBPROF_API_COMMAND_H
 #define LIBPROF_API_COMMAND_H

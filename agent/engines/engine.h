@@ -113,42 +113,4 @@ static inline bool engine_weighs_time(const engine *e) {
     return strcmp(e->units, "ns") == 0;
 }
 
-/* Picks the engine for o->event (and o->alluser): 'cpu' takes the best one that passes its check (perf,
- * ctimer, itimer); a perf event name takes perf or nothing; a method target
- * (pkg.Class.method) the instrumentation engine. With 'verbose', logs the choice and why the
- * better ones could not run. Returns NULL with the reason in err when none can run. */
-const engine *engine_choose(const prof_options *o, bool verbose, char *err, size_t errlen);
-
-/* The engine that records 'event' beside the session's first (event=cpu,wall: wall), checked with the
- * options; NULL with the reason in err when it cannot run or the kind has no engine yet. */
-const engine *engine_for_event(event_kind event, const prof_options *o, char *err, size_t errlen);
-
-/* The signal profiling uses: SIGPROF, unless the application already handles SIGPROF itself, in which
- * case a real-time signal it does not use (logged). Decided at the first call. */
-int engine_profiling_signal(void);
-
-/* Installs the profiling signal handler for signo once; later calls do nothing. Returns -1 on failure. */
-int engine_install_handler(int signo);
-
-/* Installs our handler for signo again even if it was installed before and replaced since (SIGTRAP, whose
- * guard hands it back to the application at the end of a session). Returns -1 on failure. */
-int engine_retake_handler(int signo);
-
-/* True while signo's disposition is still our profiling signal handler. */
-bool engine_handler_installed(int signo);
-
-/* Another party took the profiling signal: makes a free real-time signal the profiling signal, with our
- * handler installed. Returns it, or -1 when none is free. The caller moves the engine (move_signal). */
-int engine_move_signal(void);
-
-/* A real-time signal of its own, with our handler installed, for an engine that queues its signals to
- * threads (wall: sigqueue-style values) while another engine uses the profiling signal: real-time signals
- * queue, so neither engine's signal can merge with the other's and be lost (two deliveries of a standard
- * signal pending together are one). Chosen once, never the profiling signal, and never taken by
- * engine_move_signal. -1 when no real-time signal is free. */
-int engine_queued_signal(void);
-
-/* Thread tid's CPU clock in ns (of any thread of the process; a system call), 0 when it has ended. */
-uint64_t engine_thread_cpu_ns(int tid);
-
 #endif

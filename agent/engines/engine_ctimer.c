@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "engine.h"
+#include "engine_signals.h"
 
 #include "log.h"
 

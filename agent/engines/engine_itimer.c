@@ -4,6 +4,7 @@
  * CPU they use. Resolution is bounded by the kernel tick.
  */
 #include "engine.h"
+#include "engine_signals.h"
 
 #include <errno.h>
 #include <signal.h>

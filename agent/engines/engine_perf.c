@@ -8,8 +8,8 @@
  * thread it measured (O_ASYNC, F_SETSIG, F_SETOWN_EX with F_OWNER_TID). The shared handler asks us for the
  * kernel frames (kernel_frames) and lets us re-arm (after_sample).
  *
- * A time event counts on by itself (PERF_EVENT_IOC_ENABLE once): no re-arming system call per sample (about
- * 8 us of a 55-63 us signal on a paravirtualised guest), and a lost signal costs that one sample only. A thread
+ * A time event counts on by itself (PERF_EVENT_IOC_ENABLE once): no re-arming system call per sample (an
+ * ioctl per signal saved), and a lost signal costs that one sample only. A thread
  * whose handler outlasts a period (its next period ended inside the handler, so its signal waits to run the
  * handler again at once) turns one-shot: PERF_EVENT_IOC_REFRESH 1 makes the event disable itself after one
  * period, and the handler re-arms it when done, so the thread's own code gets a period between two handlers
@@ -38,6 +38,7 @@
  */
 #define _GNU_SOURCE
 #include "engine.h"
+#include "engine_signals.h"
 
 #include "log.h"
 #include "native_hooks_install.h"

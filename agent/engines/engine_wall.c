@@ -24,6 +24,7 @@
 #define _GNU_SOURCE
 #include "agent_threads.h"
 #include "engine.h"
+#include "engine_signals.h"
 
 #include "log.h"
 #include "sample.h"

@@ -6,15 +6,11 @@
 #define _GNU_SOURCE
 #include "jvm.h"
 
-#include "engine_instrument.h"
-#include "jvmti_events.h"
-#include "lock_park.h"
 #include "java_tids.h"
 #include "java_tids_init.h"
 #include "jit_stubs.h"
 #include "jvm_threads.h"
 #include "log.h"
-#include "profiler.h"
 #include "safe_read.h"
 #include "safe_read_stack.h"
 #include "safe_read_mode.h"
@@ -34,6 +30,7 @@ static jvmtiEnv *jvmti;
 static asgct_fn asgct;
 static volatile bool live;
 static bool tracking_from_start;  /* saw every Java thread start, so java_tids is complete */
+static jvm_listeners listen;
 
 static void preallocate_method_ids(jvmtiEnv *env, jclass klass) {
     jint count;
@@ -49,7 +46,7 @@ static void JNICALL on_class_load(jvmtiEnv *env, JNIEnv *jni, jthread thread, jc
 static void JNICALL on_class_prepare(jvmtiEnv *env, JNIEnv *jni, jthread thread, jclass klass) {
     (void)thread;
     preallocate_method_ids(env, klass);
-    engine_instrument_class_prepare(jni);
+    if (listen.class_prepared) listen.class_prepared(jni);
 }
 
 static int current_tid(void) {
@@ -62,7 +59,7 @@ static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) 
     sample_set_thread_env(jni);
     safe_read_register_current_stack();
     jvm_threads_track(env, jni, thread, tid);
-    profiler_on_thread_start(tid);
+    if (listen.thread_started) listen.thread_started(tid);
 }
 
 static void JNICALL on_thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
@@ -70,7 +67,7 @@ static void JNICALL on_thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     jvm_threads_untrack(env, jni, thread, current_tid());
     java_tids_remove(current_tid());
     threads_ended(current_tid(), java_tids_contains);
-    profiler_on_thread_end(current_tid());
+    if (listen.thread_ended) listen.thread_ended(current_tid());
 }
 
 static void preallocate_loaded_classes(void);
@@ -84,14 +81,12 @@ static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     safe_read_register_current_stack();
     jvm_threads_track(env, jni, thread, current_tid());
     live = true;
-    profiler_on_vm_init();
+    if (listen.vm_started) listen.vm_started();
 }
 
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni) {
     (void)env, (void)jni;
-    engine_instrument_vm_death();
-    lock_park_vm_death();
-    profiler_on_vm_death();
+    if (listen.vm_dying) listen.vm_dying();
 }
 
 /* libjvm.so is usually loaded RTLD_GLOBAL by the launcher, but not by every embedder: fall back to the
@@ -135,10 +130,10 @@ static int enable_events(char *err, size_t errlen) {
     cb.VMInit = on_vm_init;
     cb.VMDeath = on_vm_death;
     cb.DynamicCodeGenerated = on_dynamic_code;
-    cb.ClassFileLoadHook = engine_instrument_class_file_load_hook;   /* enabled while instrumenting */
-    cb.SampledObjectAlloc = engine_alloc_on_sample;                  /* enabled while profiling alloc */
-    cb.MonitorContendedEnter = engine_lock_on_contended_enter;       /* enabled while profiling lock */
-    cb.MonitorContendedEntered = engine_lock_on_contended_entered;
+    cb.ClassFileLoadHook = listen.class_file_load_hook;
+    cb.SampledObjectAlloc = listen.sampled_object_alloc;
+    cb.MonitorContendedEnter = listen.monitor_contended_enter;
+    cb.MonitorContendedEntered = listen.monitor_contended_entered;
     if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof(cb)) != JVMTI_ERROR_NONE) {
         snprintf(err, errlen, "JVMTI SetEventCallbacks failed");
         return -1;
@@ -240,9 +235,10 @@ static void register_existing_java_threads(void) {
     log_debug("attach: %d of %d existing Java threads mapped to OS threads", found, (int)count);
 }
 
-int jvm_init(JavaVM *java_vm, bool in_live_vm, char *err, size_t errlen) {
+int jvm_init(JavaVM *java_vm, bool in_live_vm, const jvm_listeners *listeners, char *err, size_t errlen) {
     if (jvmti) return 0;
     vm = java_vm;
+    if (listeners) listen = *listeners;
     jvmtiEnv *env;
     if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_1_2) != JNI_OK) {
         snprintf(err, errlen, "this JVM offers no JVMTI 1.2 environment");

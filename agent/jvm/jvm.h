@@ -1,7 +1,9 @@
 /*
  * jvm: everything the agent asks of the JVM through JVMTI: the environment and its callbacks (ClassLoad,
  * ClassPrepare -> jmethodID preallocation, ThreadStart/End, VMInit, VMDeath), AsyncGetCallTrace found in
- * libjvm.so at run time, and method names for the dump. Callbacks are forwarded to the profiler.
+ * libjvm.so at run time, and method names for the dump. What the callbacks mean to the session and the
+ * engines is theirs: they pass it in as jvm_listeners (session/jvm_callbacks.c), so this layer calls none
+ * of them by name.
  */
 #ifndef LIBPROF_JVM_H
 #define LIBPROF_JVM_H
@@ -15,9 +17,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What the layers above want to hear of the JVM. Thread and VM events come after jvm's own bookkeeping
+ * (java_tids, thread names); the raw JVMTI callbacks go to JVMTI as they are and are enabled by their
+ * engines while profiling. Any member may be NULL. */
+typedef struct {
+    void (*class_prepared)(JNIEnv *jni);
+    void (*thread_started)(int tid);
+    void (*thread_ended)(int tid);
+    void (*vm_started)(void);
+    void (*vm_dying)(void);
+    jvmtiEventClassFileLoadHook class_file_load_hook;
+    jvmtiEventSampledObjectAlloc sampled_object_alloc;
+    jvmtiEventMonitorContendedEnter monitor_contended_enter;
+    jvmtiEventMonitorContendedEntered monitor_contended_entered;
+} jvm_listeners;
+
 /* Once per process; later calls return 0 at once. 'live' = loaded into a running JVM (attach): classes
  * already loaded get their jmethodIDs now. Returns -1 with a message in err. */
-int jvm_init(JavaVM *vm, bool live, char *err, size_t errlen);
+int jvm_init(JavaVM *vm, bool live, const jvm_listeners *listeners, char *err, size_t errlen);
 
 JavaVM *jvm_vm(void);
 jvmtiEnv *jvm_jvmti(void);

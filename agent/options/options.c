@@ -26,10 +26,10 @@ void options_init(prof_options *o) {
     o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
     o->alloc_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
     o->lock_ns = OPTIONS_DEFAULT_LOCK_NS;
-    o->nativelock = OPTIONS_DEFAULT_NATIVELOCK_NS;   /* issue 21: nativelock bare = 10us; nativemem 0 = every call */
+    o->nativelock = OPTIONS_DEFAULT_NATIVELOCK_NS;   /* nativelock bare = 10us; nativemem 0 = every call */
 }
 
-/* issue 21: nativemem / nativelock without event=: the session records that kind (first), as
+/* nativemem / nativelock without event=: the session records that kind (first), as
  * async-profiler's --nativemem alone does; with event= naming another kind, beside it. */
 static void settle_native_events(prof_options *o) {
     static const event_kind native[] = {EVENT_NATIVEMEM, EVENT_NATIVELOCK};
@@ -150,7 +150,7 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         o->extra_events[k] = false;
         if (k == EVENT_WALL && o->extra_intervals[k]) o->interval_ns = o->extra_intervals[k];
     }
-    if (rc == 0) settle_native_events(o);   /* issue 21 */
+    if (rc == 0) settle_native_events(o);
     if (rc == 0 && (o->features & PROF_FEATURE_SIGTRAP) && (o->features & PROF_FEATURE_NOSIGTRAP))
         rc = errmsg_fail(err, errlen, "option 'features': sigtrap and nosigtrap conflict: give one");
     if (rc == 0 && options_loops(o) && (o->timeout_s || o->timeout_clock))

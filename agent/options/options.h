@@ -113,7 +113,7 @@ typedef struct prof_options {
     uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */
     uint32_t loop_clock;        /* loop=*:00: a new profile at each such time of day instead (clock_time.h) */
     bool thread_filter;         /* filter: sample only the threads added through the API (thread_filter.h) */
-    /* issue 21: nativemem, nativelock */
+    /* Native memory and native locks. */
     uint64_t nativemem;         /* nativemem=BYTES: sample every this many bytes allocated (0, the default:
                                  * every call) */
     uint64_t nativelock;        /* nativelock=DURATION: record every this many ns waited (default 10us) */

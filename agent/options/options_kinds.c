@@ -352,13 +352,13 @@ static int apply_file(const options_spec *s, const char *spelled, const char *va
 
 #define KNOWN_EVENTS_TEXT \
     "cpu, ctimer, itimer, wall, alloc, lock, " \
-    "nativemem, nativelock, " /* issue 21 */ \
+    "nativemem, nativelock, " \
     "a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
 
 static int apply_event(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
                        size_t errlen) {
     static const char *const engines[] = {"cpu", "ctimer", "itimer", "wall", "alloc", "lock",
-                                          "nativemem", "nativelock" /* issue 21 */};
+                                          "nativemem", "nativelock"};
     char *event = field_of(o, s->field);
     char what[600];
     o->event_given = true;   /* on dump/stop it chooses which of the session's events an output holds */

@@ -66,14 +66,13 @@ const options_spec options_table[] = {
     {"dump", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"status", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    /* --- issue 22 (embedding): metrics, filter, loop --- */
+    /* The metrics action and continuous profiling (loop=). */
     {"metrics", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
     {"loop", OPTION_DURATION, FIELD(loop_ns), 0, "--loop", "TIME",
      "continuous profiling: a new profile file every TIME until stopped (30s, 1h);" MORE
      "name them apart with %t, %n (sequence) or %n{MAX} (rolling); or at each time of day TIME" MORE
      "(*:00 every hour, 00:00 every midnight)", "10", NULL, NULL, NULL, NULL, NULL,
      OPTION_OWN_NONE, .min = SECOND, .unit = SECOND, .clock_field = FIELD(loop_clock)},
-    /* --- end issue 22 --- */
     {"event", OPTION_EVENT, FIELD(event), 0, "-e", "EVENT",
      "sampling event: cpu (default), ctimer, itimer, wall, alloc, lock (see 'jprof" MORE
      "list'), or Java methods to instrument: pkg.Class.method, pkg.Class.*;" MORE
@@ -163,7 +162,7 @@ const options_spec options_table[] = {
      "wall-clock samples only: jdk.ExecutionSample in any state but" JMORE
      "STATE_DEFAULT, async-profiler's profiler.WallClockSample", NULL, OPTION_OWN_NONE,
      .jfrconv_sets = JFRCONV_SETS_WALL_ONLY},
-    /* --- issue 23 (viewers): jfrconv's frame naming, highlight and diff --- */
+    /* jfrconv only: frame naming by line, bci and normalised names, highlight, diff, classify, skip, grain. */
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--lines", NULL,
      "Java frames split by source line: class.method:LINE", NULL, OPTION_OWN_NONE,
      .jfrconv_sets = JFRCONV_SETS_LINES},
@@ -186,22 +185,20 @@ const options_spec options_table[] = {
     {NULL, OPTION_FLAG, FIELD(classify), 0, NULL, NULL, NULL, NULL, NULL, "--classify", NULL,
      "a category frame under the thread frame: [gc], [jit], [vm], [class_load]," JMORE
      "[class_init], [class_resolve], [class_verify], [lambda_init], [Interpreter]," JMORE
-     "[c1_comp], [c2_comp], [java], [native], [kernel] (README: the rules)", NULL, OPTION_OWN_NONE},
+     "[c1_comp], [c2_comp], [java], [native], [kernel] (docs/jfrconv.md: the rules)", NULL, OPTION_OWN_NONE},
     {NULL, OPTION_COUNT, FIELD(skip), 0, NULL, NULL, NULL, NULL, NULL, "--skip", "N",
      "leave out the N bottom (root-side) frames of every stack, thread and" JMORE
      "category frames included", NULL, OPTION_OWN_NONE, .min = 0, .max = OPTIONS_MAX_JSTACKDEPTH},
     {NULL, OPTION_NUMBER, FIELD(grain), 0, NULL, NULL, NULL, NULL, NULL, "--grain", "X",
      "coarsen: each stack's count rounded to a multiple of X samples (the" JMORE
      "remainder carried on), stacks that round to none left out", NULL, OPTION_OWN_NONE, .min = 1},
-    /* --- end issue 23 --- */
-    /* issue 21: jfrconv's native event selections */
+    /* jfrconv's native event selections. */
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativemem", NULL,
      "native memory: profiler.Malloc events (weight: bytes) instead of CPU samples", NULL, OPTION_OWN_NONE,
      .jfrconv_sets = JFRCONV_SETS_NATIVEMEM},
     {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativelock", NULL,
      "native locks: profiler.NativeLock events (weight: ns waited)", NULL, OPTION_OWN_NONE,
      .jfrconv_sets = JFRCONV_SETS_NATIVELOCK},
-    /* end issue 21 */
     {"simple", OPTION_FLAG, FIELD(simple), 0, "-s", NULL, "simple class names instead of fully qualified ones", "",
      NULL, "--simple", NULL,
      "class names without their package", NULL, OPTION_OWN_NONE},
@@ -230,7 +227,7 @@ const options_spec options_table[] = {
     {"inverted", OPTION_FLAG, FIELD(inverted), 0, "--inverted", NULL, "icicle graph: stacks grow downwards", "", NULL,
      "--inverted", NULL,
      "flame graph: open as an icicle", NULL, OPTION_OWN_NONE},
-    /* issue 21: nativemem and nativelock take their value after the flag in jprof (asprof's --nativemem N);
+    /* nativemem and nativelock take their value after the flag in jprof (asprof's --nativemem N);
      * the agent also accepts them bare (their fields keep options_init's: every call, 10us). Event kinds
      * beside event=, or the session's first event without it (options.c settle_native_events). */
     {"nativemem", OPTION_SIZE, FIELD(nativemem), 0, "--nativemem", "BYTES",
@@ -246,7 +243,6 @@ const options_spec options_table[] = {
      "native locks: contended pthread mutexes and rwlocks, a sample every TIME" MORE
      "waited (10us without a value), weighted by the time waited", "10us", NULL, NULL, NULL,
      NULL, NULL, OPTION_OWN_NONE, .unit = 1, .extra_event = EVENT_NATIVELOCK},
-    /* end issue 21 */
     {"total", OPTION_FLAG, FIELD(total), 0, "--total", NULL, "count total time instead of samples", "", NULL,
      "--total", NULL,
      "count the events' weight (where they have one) instead of samples", NULL, OPTION_OWN_NONE},
@@ -282,7 +278,7 @@ const options_spec options_table[] = {
      "must be visible at the same path inside the JVM", NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_LIBPATH},
     {NULL, OPTION_DURATION, 0, 0, "--attach-timeout", "S", "seconds to wait for the JVM's attach listener (default 10)",
      NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_ATTACH_TIMEOUT},
-    /* issue 23: Java frames split by source line in collapsed, HTML and text output (the viewer formats
+    /* Java frames split by source line in collapsed, HTML and text output (the viewer formats
      * carry lines in their own fields whether or not it is given) */
     {"lines", OPTION_FLAG, FIELD(lines), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
 };

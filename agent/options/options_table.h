@@ -69,7 +69,6 @@ typedef enum {
     JFRCONV_SETS_BCI,           /* --bci: Java frames split by bytecode index */
     JFRCONV_SETS_NORM,          /* --norm: generated class names without their numbers */
     JFRCONV_SETS_DIFF,          /* --diff: compare two profiles */
-    /* issue 21 */
     JFRCONV_SETS_NATIVEMEM,     /* --nativemem: profiler.Malloc events */
     JFRCONV_SETS_NATIVELOCK,    /* --nativelock: profiler.NativeLock events */
 } options_jfrconv_sets;

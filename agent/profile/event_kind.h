@@ -1,9 +1,9 @@
 /*
  * event_kind: the kinds of event one profiling session can record at once (async-profiler's spellings:
- * event=cpu,wall / --wall 20ms beside -e cpu; later alloc, lock, nativemem, nativelock). Every stored
+ * event=cpu,wall / --wall 20ms beside -e cpu; alloc, lock, nativemem, nativelock likewise). Every stored
  * sample carries its kind (trace_key), so stacks of different kinds never merge; a JFR recording holds
  * every kind, a text, collapsed or HTML output one (the session's first, or the one chosen), jfrconv
- * selects one with its --cpu, --wall, ... flags. See /docs/engines.md, "Several events in one session".
+ * selects one with its --cpu, --wall, ... flags. See docs/dev/engines.md, "Several events in one session".
  *
  * The enum is read in signal handlers (a byte in the trace key); the name table (event_kind.c) outside.
  */
@@ -15,10 +15,10 @@
 typedef enum {
     EVENT_CPU = 0,      /* the execution event: cpu, ctimer, itimer, a perf event, an instrumented method */
     EVENT_WALL,         /* every thread at a fixed wall-clock interval, with its thread state */
-    EVENT_ALLOC,        /* reserved: Java allocations (issue 20) */
-    EVENT_LOCK,         /* reserved: contended Java monitors and locks (issue 20) */
-    EVENT_NATIVEMEM,    /* reserved: malloc and friends (issue 21) */
-    EVENT_NATIVELOCK,   /* reserved: contended pthread locks (issue 21) */
+    EVENT_ALLOC,        /* sampled Java allocations (JVMTI SampledObjectAlloc) */
+    EVENT_LOCK,         /* contended Java monitors and parks on locks */
+    EVENT_NATIVEMEM,    /* malloc and friends, through import hooks */
+    EVENT_NATIVELOCK,   /* contended pthread locks, through import hooks */
     EVENT_KIND_COUNT
 } event_kind;
 

@@ -2,7 +2,7 @@
  * profile_classify: the category of a stack (jfrconv --classify), decided from its frames' names and
  * types alone, so that it works the same on the agent's stacks, on the JDK's recordings (Java frames only)
  * and on collapsed text. The categories carry async-profiler's jfrconv spellings ([gc], [jit], [vm],
- * [class_load], ...) plus [kernel] and [java] of our own; README.md's "--classify" section lists the rules.
+ * [class_load], ...) plus [kernel] and [java] of our own; docs/jfrconv.md lists the rules (--classify).
  * Pure functions; used by profile_reshape.c and its tests.
  */
 #ifndef LIBPROF_PROFILE_CLASSIFY_H

@@ -29,7 +29,6 @@
 #include "jvm_threads.h"
 #include "log.h"
 #include "safe_file.h"
-#include "signal_watch.h"
 #include "trace_store.h"
 #include "trace_store_swap.h"
 
@@ -61,6 +60,7 @@ typedef struct {
     sample_ring *ring;
     trace_table *tables[2];    /* by trace_store.h's table index */
     int table_index;           /* the one the handlers store into */
+    void (*incomplete_reason)(char *out, size_t len);
     jfr_pools pools;
     jfr_buf buf;               /* events not yet in the file */
     uint64_t file_size;        /* bytes in the recording: its finished chunks */
@@ -255,7 +255,8 @@ static void chunk_end(uint64_t ticks) {
     /* What made the profile incomplete (the profiling signal taken by another party...), in every chunk
      * from the one it happened in: JFR's place for it is a setting of the sampling event. */
     char warning[512];
-    signal_watch_note(warning, sizeof(warning));
+    warning[0] = 0;
+    if (rec.incomplete_reason) rec.incomplete_reason(warning, sizeof(warning));
     if (warning[0]) jfr_event_active_setting(&rec.buf, ticks, JFR_EXECUTION_SAMPLE, "warning", warning);
     if (jfr_pools_end_chunk(&rec.pools, &rec.buf, ticks, rec.part_size, &h))
         rec.out_of_memory = true;
@@ -522,6 +523,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     rec.ring = ring;
     rec.tables[0] = cfg->table;
     rec.tables[1] = cfg->spare;
+    rec.incomplete_reason = cfg->incomplete_reason;
     rec.table_index = 0;
     jfr_pools_init(&rec.pools, cfg->table, cfg->spare, cfg->options->lib);
     jfr_buf_init(&rec.buf);

@@ -35,6 +35,9 @@ typedef struct {
     const char *cstack;            /* the stack walking mode in use */
     trace_table *table;            /* the table the handlers store into (index 0 in sample.h's terms) */
     trace_table *spare;            /* an empty table of the same size: the two take turns (below) */
+    /* What made the profile incomplete so far (the profiling signal taken by another party...), written
+     * into each chunk; "" when nothing did. The session's to say: the writer only records it. */
+    void (*incomplete_reason)(char *out, size_t len);
 } out_jfr_config;
 
 /* Opens the recording and starts its writer thread. Returns the queue the handlers must fill, or NULL

@@ -13,6 +13,7 @@
 #include "walk_vm_check.h"
 #include "named_profile.h"
 #include "engine.h"
+#include "engine_registry.h"
 #include "filepath.h"
 #include "native_hooks_install.h"
 #include "jvm.h"
@@ -44,9 +45,8 @@
 #include <time.h>
 
 #define TABLE_SLOTS (256 * 1024)
-/* Frames of the arena: 16M words (128 MB of address space, touched only as stacks arrive), as many bytes as
- * the 8M unpacked frames it held before frames were packed (signal/trace_pack.h); 100K stacks of ~48 frames
- * touch 37 MB of it. */
+/* Frames of the arena: 16M packed words (signal/trace_pack.h), 128 MB of address space touched only as
+ * stacks arrive; 100K stacks of ~48 frames touch 37 MB of it. */
 #define TABLE_FRAMES (16 * 1024 * 1024)
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -402,7 +402,7 @@ static void loop_rotate_locked(void) {
         return;
     }
     if (swapped < 0) {
-        /* Emptying a table a handler may still write would break it: end this period the old way. */
+        /* Emptying a table a handler may still write would break it: end this period by restarting the engines. */
         log_warn("loop: a signal handler held the finished period's trace table for 2 s: restarting the "
                  "engines, so the samples since the period's end are lost");
         stop_locked();
@@ -581,7 +581,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     if (options_effective_format(o) == FORMAT_JFR) {
         if (reserve_table(&jfr_spare, err, errlen)) return -1;
         traces_reset(jfr_spare);
-        out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table, jfr_spare};
+        out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table, jfr_spare, signal_watch_note};
         if (!(store.ring = out_jfr_start(&jfr, err, errlen))) return -1;
         store.spare = jfr_spare;
     }

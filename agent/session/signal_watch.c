@@ -15,6 +15,7 @@
  */
 #include "signal_watch.h"
 
+#include "engine_signals.h"
 #include "log.h"
 #include "periodic.h"
 #include "safe_read_mode.h"

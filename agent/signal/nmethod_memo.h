@@ -8,8 +8,7 @@
  * Why a range remembered earlier in the same walk is still right: the walk goes over the interrupted
  * thread's live frames, and HotSpot frees an nmethod only once no thread has a frame in it, which it
  * establishes at a safepoint or handshake that this thread, stopped in our handler, is not taking part
- * in. The same argument lets walk_vm reuse an identity for a pc it has already met (before this memo, the
- * last two pcs).
+ * in. The same argument lets walk_vm reuse an identity for a pc it has already met.
  *
  * Lives on the walker's stack, one per walk; empty when count is 0 (nothing else needs clearing). Full, a
  * new nmethod replaces the oldest one remembered.

@@ -3,8 +3,7 @@
  * perf_event_attr.sigtrap sends SIGTRAP (si_code TRAP_PERF, si_perf_data = the value set at open) to the
  * thread it measured, from task work run as the thread returns to user space. F_SETSIG delivery instead goes
  * through an irq_work item, which raises a self-interrupt on the sampled CPU: on a virtual machine one more
- * exit to the hypervisor per sample (measured on this project's 2-core guest, Demo-like deep stacks at 1 ms:
- * the bare mechanism +4.0% CPU with F_SETSIG, +2.2% with sigtrap, +2.4% for the timer alone).
+ * exit to the hypervisor per sample (what each costs: docs/performance.md).
  *
  * Linux 6.15 or later only (engine_perf.c, sigtrap_refusal, says why).
  * SIGTRAP is the debugger's and the breakpoint's signal too: engine_perf uses it only where no debugger

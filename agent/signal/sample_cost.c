@@ -2,8 +2,8 @@
  * sample_cost_reset.c. */
 /*
  * sample_cost: 32 buckets per power of two (about 2% wide), from 1 ns to 2^27 ns (134 ms): the reported
- * median and p99 are each bucket's upper edge, so they err on the high side by at most one bucket. (Eighths
- * of an octave, as before, put a 2.85 us median at 3.07 us: too coarse to compare against a 3 us goal.)
+ * median and p99 are each bucket's upper edge, so they err on the high side by at most one bucket: fine enough
+ * to compare a median against a 3 us goal (eighths of an octave would put a 2.85 us median at 3.07 us).
  */
 #include "sample_cost.h"
 

@@ -179,7 +179,7 @@ static uint32_t kernel_stack(const engine *e, const siginfo_t *info, trace_frame
 }
 
 /* The kernel frames come first but are read last: the lines of the ring they are in load while the user
- * stack is walked (one or two cache misses fewer per sample, ~0.4 us on Demo). The frame buffer has room
+ * stack is walked (one or two cache misses fewer per sample). The frame buffer has room
  * for them (sample_frames_per_buffer). */
 uint32_t stack_collect(const engine *e, const siginfo_t *info, void *ucontext, JNIEnv *env, uint32_t tid,
                        asgct_frame *raw, trace_frame *out) {

@@ -33,7 +33,7 @@ static uint64_t rotate(uint64_t x, unsigned bits) {
 
 /* Four chains mixed once per frame each: ids and places (bci, kind) of the even frames, and of the odd ones.
  * The stack is hashed as fully as by one chain mixing twice per frame, but the chains do not wait for each
- * other: on a 352-frame stack 0.7 us instead of 2.6 us (one chain). The seeds differ per chain and hold the
+ * other, so deep stacks hash several times faster (docs/performance.md). The seeds differ per chain and hold the
  * key and the depth, so each chain's position in the stack is fixed. */
 uint64_t traces_stack_hash(const trace_frame *frames, uint32_t depth, const trace_key *key) {
     uint64_t seed = mix(((uint64_t)key->tid << 32) | ((uint64_t)key->event << 24) | ((uint64_t)key->state << 16) | depth);

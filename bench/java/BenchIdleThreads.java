@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The wall-clock benchmark's workload (issue 19.2): 1,000 idle threads (half parked, half in Object.wait)
+ * The wall-clock benchmark's workload: 1,000 idle threads (half parked, half in Object.wait)
  * and 2 busy threads doing units of work. After a warm-up it measures, over the given seconds, the units
  * done and the CPU time the whole process used, and prints "units=N cpu_ns=N" (CPU time per unit of work
  * is what BenchWall compares with and without the profiler).

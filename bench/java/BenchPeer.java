@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * libprof side by side with async-profiler in one run (issue 18, points 5 and 6), and against no profiler.
+ * libprof side by side with async-profiler in one run, and against no profiler.
  *
  * Every round runs each workload once in each configuration: no profiler (twice: the spread between the two
  * is this machine's noise), libprof and async-profiler at 1 ms and at 10 ms, event=cpu, their default stack

@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Wall-clock profiling at scale (issue 19.2): BenchIdleThreads (1,000 idle + 2 busy threads) without the
+ * Wall-clock profiling at scale: BenchIdleThreads (1,000 idle + 2 busy threads) without the
  * profiler, with event=wall at its default interval, and with every thread signalled every round (the
  * idle-thread optimisation off: LIBPROF_TEST_WALL_SIGNAL_ALL=1), rounds alternating so that machine load
  * spreads evenly. Reports the CPU time per unit of work of each as a ratio to no profiler (lower is better;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# jprof must not harm what is not its own (issue 16): a session directory swapped for a symlink while jprof
+# jprof must not harm what is not its own: a session directory swapped for a symlink while jprof
 # waits (in our /tmp, and in a container's /tmp reached through /proc/<pid>/root) must not lead jprof's
 # cleanup into the link's target; a jprof killed (SIGKILL) or hung up (SIGHUP, SIGTERM) during -d must not
 # leave profiling running for the JVM's lifetime.

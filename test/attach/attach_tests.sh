@@ -250,7 +250,7 @@ case_namespace() {
   run_jprof status "$TARGET"; expect_error "library not visible in the container" "not visible inside the container"
 }
 
-# asprof's habits (issue 22.7): -v, collect spelled out, load, metrics, --loop, and jps as the target.
+# asprof's habits: -v, collect spelled out, load, metrics, --loop, and jps as the target.
 case_parity() {
   run_jprof -v; expect_ok "jprof -v"
   grep -q "^jprof (libprof) [0-9]" <<<"$OUT" && pass "version: $OUT" || fail "jprof -v printed: $OUT"

@@ -69,7 +69,7 @@ static void test_agent_option_string_per_action(void **state) {
     assert_int_equal(o.format, FORMAT_COLLAPSED);
 }
 
-/* asprof's spellings (issue 22.7): collect spelled out, -v, load (no action sent), metrics, --loop, jps. */
+/* asprof's spellings: collect spelled out, -v, load (no action sent), metrics, --loop, jps. */
 static void test_asprof_parity(void **state) {
     (void)state;
     jprof_args a;

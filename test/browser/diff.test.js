@@ -1,6 +1,6 @@
 'use strict';
 /*
- * Browser test of jfrconv --diff's HTML page (issue 23.4), run by ctest (test/browser/tests.cmake): two known
+ * Browser test of jfrconv --diff's HTML page, run by ctest (test/browser/tests.cmake): two known
  * collapsed profiles whose stacks were added, grew, shrank, were removed or stayed the same are compared by
  * jfrconv, and the page is opened from disk in headless chromium: every frame is drawn at the width the
  * shares give, in the colour of its change (removed ones hatched), the tooltip gives base, new and delta,

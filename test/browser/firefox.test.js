@@ -1,6 +1,6 @@
 'use strict';
 /*
- * The Gecko profiles (Firefox Profiler format) read by the Firefox Profiler's own code (issue 23.1): the
+ * The Gecko profiles (Firefox Profiler format) read by the Firefox Profiler's own code: the
  * npm package @firefox-devtools/profiler-cli bundles profiler.firefox.com's profile loading and processing
  * (the same import, upgrade and call tree code as the web app) behind a command line, run here under node.
  * Each file is loaded into it and every thread's top-down call tree must hold exactly the stacks and sample

@@ -22,7 +22,7 @@ libprof_browser_test(html ${CMAKE_SOURCE_DIR}/test/browser/html.test.js 240 ENVI
 libprof_browser_test(viewers ${CMAKE_SOURCE_DIR}/test/browser/viewers.test.js 300 ENVIRONMENT
   "LIBPROF_SO=$<TARGET_FILE:prof>;RENDER_PROFILE=$<TARGET_FILE:render_profile>;JFRCONV=$<TARGET_FILE:jfrconv>;JAVA=${JAVA_HOME}/bin/java;BROWSER_CLASSES=${BROWSER_CLASSES};BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-out")
 
-# jfrconv --diff's HTML page (issue 23.4): two known profiles' page in chromium, frames, colours, tooltip.
+# jfrconv --diff's HTML page: two known profiles' page in chromium, frames, colours, tooltip.
 libprof_browser_test(diff ${CMAKE_SOURCE_DIR}/test/browser/diff.test.js 120 ENVIRONMENT
   "JFRCONV=$<TARGET_FILE:jfrconv>;BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-diff")
 

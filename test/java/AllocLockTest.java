@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Integration tests of allocation and lock profiling (issue 20) against known truths from AllocLockWorkload:
+ * Integration tests of allocation and lock profiling against known truths from AllocLockWorkload:
  * a 3:1 byte ratio between two allocation sites, 'live' dropping what was freed, a monitor held while another
  * thread waits for a time the waiter measures itself, the JDK's jfr tool reading our events, and the JDK's
  * own recordings of these events converted by jfrconv. Usage (from ctest):
@@ -282,7 +282,7 @@ public class AllocLockTest {
                 "JDK allocation samples: no byte[] under site1 or site3: " + stacks);
     }
 
-    /** alloc and lock beside cpu in one session (the multi-event sessions of issue 19): a JFR recording holds
+    /** alloc and lock beside cpu in one session (a session of several events): a JFR recording holds
      * every event, each converts alone with the same truths; a text output holds the first event, or the one
      * the options name first. */
     static void combined() throws Exception {

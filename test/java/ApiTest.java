@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The ways in for a program that drives the profiler itself (issue 22): the Java API (libprof.jar), async-
+ * The ways in for a program that drives the profiler itself: the Java API (libprof.jar), async-
  * profiler's native interface, -javaagent and JMX, the C API from a native JVM host, LD_PRELOAD, and the
  * metrics read by Prometheus' own promtool. The programs under test (test/java/api, test/native/api_host.c)
  * assert on their own frames and print OK; this driver runs them and checks what they leave behind.

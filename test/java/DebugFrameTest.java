@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Native frames whose only unwind information is .debug_frame (issue 18.4): NativeChain's JNI chain built
+ * Native frames whose only unwind information is .debug_frame: NativeChain's JNI chain built
  * with -g -fno-asynchronous-unwind-tables -fno-unwind-tables -fomit-frame-pointer (test/native/tests.cmake),
  * .debug_frame in the library itself (in_library) or only in its separate debug file beside the stripped
  * library (split). First readelf shows that the library's .eh_frame has no FDE for the chain's functions

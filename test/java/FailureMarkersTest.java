@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Failure markers (issue 18.6).
+ * Failure markers.
  * deopt_storm: DeoptStorm keeps invalidating the compiled frames of a recursion through a MutableCallSite,
  * so samples land in frames being deoptimised, in the deoptimisation blob, in interpreted method handle
  * frames and their adapters. Before the walker stepped those (interpreter return entries, frames in their

@@ -105,7 +105,7 @@ public class FilesTest {
     }
 
     /**
-     * A FIFO and a world-writable file planted under the names the dump's temporary files used to have:
+     * A FIFO and a world-writable file planted under guessable temporary names (the target's name, the pid):
      * the dump neither blocks nor writes into them.
      */
     static void plantedNamesAtDump(com.sun.tools.attach.VirtualMachine vm, long pid, Path out) throws Exception {

@@ -397,7 +397,7 @@ public class IntegrationTest {
             check(m.find(), "the application did not finish: " + output);
             check(m.group(1).equals(m.group(2)), "the application's SIGPROF handler saw other signals: " + m.group());
             check(Files.readString(log).contains("SIGPROF is handled by the application"), "signal choice not logged");
-            // Real-time signals queue instead of merging: the events stay one-shot (docs/engines.md).
+            // Real-time signals queue instead of merging: the events stay one-shot (docs/dev/engines.md).
             check(Files.readString(log).contains("one-shot, re-armed by each handler"), "not one-shot with a real-time signal");
             long burn = sumContaining(readCollapsed(profile), "SigprofApp.burn");
             System.out.println("  SigprofApp.burn samples: " + burn);

@@ -1,5 +1,5 @@
 /**
- * Java -> JNI -> C -> JNI callback -> Java, for the interleaved-stack tests (issue 4): each round spends
+ * Java -> JNI -> C -> JNI callback -> Java, for the interleaved-stack tests: each round spends
  * about half its CPU in C (callback_burn in test/native/jni/callback.c) and half in javaLeaf, called back
  * from C through CallStaticVoidMethod.
  * Runs for the given CPU time of its main thread, so a busy machine does not shorten it.

@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Integration tests of interleaved Java/native stacks (issue 4, cstack=vm), on the helpers of IntegrationTest.
+ * Integration tests of interleaved Java/native stacks (cstack=vm), on the helpers of IntegrationTest.
  * Usage (from ctest): java InterleavedTest <test> <java_home> <libprof.so> <workload classpath> <work dir>
  */
 public class InterleavedTest extends IntegrationTest {

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Workloads whose Java frames have a known shape, for the walker's own naming of Java frames (issue 18):
+ * Workloads whose Java frames have a known shape, for the walker's own naming of Java frames:
  *   inline S       hotCaller -> inlinee -> work: run with -XX:CompileCommand=inline,JavaFrames::inlinee and
  *                  dontinline,JavaFrames::work, C2 inlines inlinee into hotCaller and calls work, so that
  *                  work's samples have the inlined frame inlinee between work and hotCaller

@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Java frames the cstack=vm walker names itself, without AsyncGetCallTrace (issue 18): inlined frames
+ * The Java frames the cstack=vm walker names itself, without AsyncGetCallTrace: inlined frames
  * from the nmethods' debug information, the execution type of every Java frame (with 'ann' and in JFR),
  * samples inside JIT stubs with their Java callers intact, and features=agct.
  * Usage (from ctest, as IntegrationTest): java JavaFramesTest <case> <java_home> <libprof.so> <classes> <work>
@@ -127,7 +127,7 @@ public class JavaFramesTest extends IntegrationTest {
         check(inStub * 100 >= loop * stubShare, "samples in the stub '" + stub + "': only " + inStub + " of " + loop);
         check(loop > 100, "too few samples in the loop: " + loop);
         check(intact * 100 >= loop * 90, "callers intact in only " + intact + " of " + loop);
-        /* The issue's target is below 0.1%; on JDK 17 a leaf in its prologue whose return address safe_read
+        /* The target is below 0.1%; on JDK 17 a leaf in its prologue whose return address safe_read
          * cannot read still fails to step in up to 0.3% of these samples: bounded at 0.5% until fixed. */
         check(unknown * 200 <= total, unknown + " samples with [unknown_Java] of " + total);
         check(failed * 100 <= total, "failure markers on " + failed + " of " + total);

@@ -1,5 +1,5 @@
 /**
- * The native memory and lock workload (issue 21), over test/native/jni/nativemem.c:
+ * The native memory and lock workload, over test/native/jni/nativemem.c:
  *   sites ROUNDS   - ROUNDS x (site A: 3000 bytes by malloc; site B: twice 500 bytes by calloc), all freed
  *   leak K ROUNDS  - the same, then K blocks of 777 bytes leaked at nativemem_leak_site
  *   lock THREADS ROUNDS - THREADS threads take one native mutex ROUNDS times each, holding it 1 ms

@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Native memory and native lock profiling (issue 21) over libnativemem.so (test/native/jni/nativemem.c) and
+ * Native memory and native lock profiling over libnativemem.so (test/native/jni/nativemem.c) and
  * its workload NativeMem.java: exact counts and bytes per call site with the whole chain from Java, leaks
  * found by address, a contended mutex's waiters, and no hook left behind by attach, stop and later sessions.
  * Usage (from ctest): java NativeMemTest <test> <java_home> <libprof.so> <workload classpath> <work dir>

@@ -7,7 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The profiling signal against other parties, on the helpers of IntegrationTest (issue 16):
+ * The profiling signal against other parties, on the helpers of IntegrationTest:
  * - foreign_kill_*: SIGPROF sent with kill and tgkill (si_code SI_USER, SI_TKILL) is not a sample;
  * - late_handler_*, late_setitimer_*: the application takes SIGPROF or ITIMER_PROF a second after profiling
  *   started; the profile keeps its rate where the engine can move (perf, ctimer) and says what happened;

@@ -1,5 +1,5 @@
 /**
- * Workloads whose samples land in HotSpot stubs the walker steps by their code (issue 18.6,
+ * Workloads whose samples land in HotSpot stubs the walker steps by their code (
  * agent/signal/stub_frames.c):
  *  - exceptions: an exception thrown at the bottom of a recursion and caught at its top, in C2-compiled code:
  *    each compiled frame it leaves goes through C2's exception blob (entered by a jump, the frame's pc in

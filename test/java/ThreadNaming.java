@@ -1,5 +1,5 @@
 /**
- * Workloads for thread naming and stack bounds (issues 15 and 16). Usage: java ThreadNaming <mode>
+ * Workloads for thread naming and stack bounds. Usage: java ThreadNaming <mode>
  *   rename  "A-start" burns CPU, becomes "B-renamed" and burns on while the JVM exits; "C-start" burns,
  *           becomes "D-ended" and ends before the profile is written.
  *   evil    a thread named "evil\nmain;x 999" burns CPU.

@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Integration tests of thread names and stack bounds (issues 15 and 16) on the helpers of IntegrationTest:
+ * Integration tests of thread names and stack bounds on the helpers of IntegrationTest:
  * threads show their current names in every output, names cannot forge collapsed lines, and jstackdepth
  * bounds the whole recorded stack.
  * Usage (from ctest): java ThreadNamingTest <test> <java_home> <libprof.so> <workload classpath> <work dir>

@@ -8,7 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What a user sees first (issue 15.1, 15.4, 15.6, 15.8, 16.10): the demo's summary, a quiet stderr, where the
+ * What a user sees first: the demo's summary, a quiet stderr, where the
  * agent's messages go and which files it refuses to log into, native names without GCC clone suffixes, and
  * stop/dump after a session ended. On the helpers of IntegrationTest.
  * Usage (from ctest): java -Dsource.dir=<repo> UserFacingTest <test> <java_home> <libprof.so> <classes> <work dir>

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Wall-clock profiling (issue 19) against a known truth (WallWorkload): a thread that sleeps half of each
+ * Wall-clock profiling against a known truth (WallWorkload): a thread that sleeps half of each
  * cycle shows about half of its wall samples sleeping and its CPU samples all spinning; threads blocked on
  * a monitor, in Object.wait and parked show those states; event=cpu,wall in one session gives a recording
  * the JDK's jfr tool reads and jfrconv separates. Usage (from ctest):

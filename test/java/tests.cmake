@@ -16,19 +16,19 @@ libprof_java_tests(core IntegrationTest CASES shares_ctimer shares_itimer total_
 # Method instrumentation (InstrumentTest.java).
 libprof_java_tests(instrument InstrumentTest CASES counts selection jdk_classes attach javac bad_targets)
 
-# Interleaved Java/native stacks (InterleavedTest.java, issue 4, cstack=vm) through libcallback.so.
+# Interleaved Java/native stacks (InterleavedTest.java, cstack=vm) through libcallback.so.
 libprof_java_tests(interleaved InterleavedTest CASES callback_vm callback_stitching stress_vm)
 
-# The Java frames the cstack=vm walker names itself (JavaFramesTest.java, issue 18): inlined chains, frame
+# The Java frames the cstack=vm walker names itself (JavaFramesTest.java): inlined chains, frame
 # types, samples in JIT stubs, features=agct.
 libprof_java_tests(java_frames JavaFramesTest CASES inlined_chain frame_types arraycopy_stub megamorphic_stub
     agct_feature)
 
-# Native frames unwound through .debug_frame alone, in the library or its separate debug file (issue 18.4).
+# Native frames unwound through .debug_frame alone, in the library or its separate debug file.
 libprof_java_tests(debug_frame DebugFrameTest CASES in_library split)
 
 # Failure markers on a deoptimisation-heavy workload, and samples in the stubs whose frames the walker reads
-# from their code keeping their Java callers (FailureMarkersTest.java, StubFrames.java, issue 18.6), and samples
+# from their code keeping their Java callers (FailureMarkersTest.java, StubFrames.java), and samples
 # taken while HotSpot unpacks deoptimised frames keeping theirs (DeoptUnpack.java).
 libprof_java_tests(failure_markers FailureMarkersTest CASES deopt_storm exception_blob subtype_check deopt_unpack transit virtual_threads)
 
@@ -39,7 +39,7 @@ libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit a
 # streamed, collapsed at stop) whose conversion equals it; bad inputs (cut and corrupted from a JDK recording
 # of the fuzz corpus) once, as they need no JVM.
 libprof_java_tests(jfrconv JfrconvTest CASES jdk_recording roundtrip cpu_time_sample ARGS ${PROF_JFRCONV_ARGS})
-# --classify, --skip, --grain on a workload of known categories, ours and the JDK's; --diff of two recordings (issue 23).
+# --classify, --skip, --grain on a workload of known categories, ours and the JDK's; --diff of two recordings.
 libprof_java_tests(jfrconv JfrconvTest CASES shaping diff_jfr ARGS ${PROF_JFRCONV_ARGS})
 libprof_java_tests(jfrconv JfrconvTest ONCE CASES bad_input
     ARGS ${PROF_JFRCONV_ARGS} ${CMAKE_SOURCE_DIR}/test/native/corpus/jfr/jdk17-min.jfr)
@@ -61,11 +61,11 @@ libprof_java_tests(files FilesTest CASES jfr_private jfr_planted jfr_stop_typo d
 libprof_java_tests(user UserFacingTest JAVA_OPTIONS -Dsource.dir=${CMAKE_SOURCE_DIR} CASES demo_summary
     quiet_stderr log_file_refused log_after_attach ended_session native_names)
 
-# Thread names and stack bounds (ThreadNamingTest.java, issues 15 and 16).
+# Thread names and stack bounds (ThreadNamingTest.java).
 libprof_java_tests(thread_naming ThreadNamingTest CASES thread_rename thread_name_escape thread_jvm_names
     jstackdepth_vm jstackdepth_fp jstackdepth_dwarf jstackdepth_no)
 
-# The profiling signal against other parties (SignalsTest.java, issue 16.7, 16.8, 16.10): an application that
+# The profiling signal against other parties (SignalsTest.java): an application that
 # takes SIGPROF or ITIMER_PROF after profiling started (libsigprof_app.so), SIGPROF sent with kill, a seccomp
 # filter that kills on process_vm_readv (seccomp_launch).
 libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctimer foreign_kill_itimer foreign_kill_wall
@@ -74,17 +74,17 @@ libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctime
     late_setitimer_cpu late_setitimer_itimer late_block_cpu
     seccomp_vm seccomp_dwarf seccomp_fp seccomp_no seccomp_ctimer seccomp_itimer seccomp_bounded)
 
-# Wall-clock profiling and several events in one session (WallTest.java, issue 19): known sleeping and
+# Wall-clock profiling and several events in one session (WallTest.java): known sleeping and
 # blocked threads (WallWorkload), event=cpu,wall in one recording read by the JDK's jfr tool and separated by
 # jfrconv.
 libprof_java_tests(wall WallTest CASES half_sleep_cpu_and_wall thread_states ARGS ${PROF_JFRCONV_ARGS})
 
-# Allocation and lock profiling (AllocLockTest.java, issue 20): 3:1 allocation shares, live objects, a lock
+# Allocation and lock profiling (AllocLockTest.java): 3:1 allocation shares, live objects, a lock
 # held for a known time, our JFR events read by the JDK's jfr, the JDK's own recordings converted.
 libprof_java_tests(alloclock AllocLockTest CASES alloc_shares alloc_live lock_time jfr_events jdk_recording combined
     ARGS ${PROF_JFRCONV_ARGS})
 libprof_java_tests(alloclock AllocLockTest ONCE CASES bad_options ARGS ${PROF_JFRCONV_ARGS})
-# Native memory and native lock profiling (NativeMemTest.java, issue 21) over libnativemem.so: exact counts and
+# Native memory and native lock profiling (NativeMemTest.java) over libnativemem.so: exact counts and
 # bytes per call site, leaks, a contended mutex's waiters, no hook left behind after attach and stop,
 # recordings read by the JDK's jfr and converted by jfrconv, nativemem beside event=cpu.
 libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach jfr with_cpu

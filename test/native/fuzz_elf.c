@@ -4,8 +4,7 @@
  *     clang -g -O1 -fsanitize=fuzzer,address,undefined -DLIBPROF_LIBFUZZER -Iagent test/native/fuzz_elf.c \
  *         agent/native/elf_reader.c agent/native/elf_debug.c agent/native/symtab.c agent/native/dwarf.c agent/signal/dwarf_step.c -o fuzz_elf
  *     ./fuzz_elf -max_len=200000 corpus/      (seed corpus: a few small .so files)
- * Last long run (2026-11-23): 11 minutes, 3.2M inputs seeded with 12 small system libraries, -max_len=65536,
- * 2949 new units, no finding; its inputs under 6 KB are checked in as test/native/corpus/elf/.
+ * The inputs under 6 KB of a long run are checked in as test/native/corpus/elf/ (docs/dev/testing.md).
  * Without -DLIBPROF_LIBFUZZER it is a plain program that runs each file named on its command line once,
  * which is how the test suite keeps it compiling and working.
  */

@@ -1,6 +1,6 @@
 /*
  * seccomp_launch: runs a command under a seccomp filter that kills the process on process_vm_readv, as a
- * systemd unit's SystemCallFilter does with its default action (issue 16.7). Every other system call is
+ * systemd unit's SystemCallFilter does with its default action. Every other system call is
  * allowed. "seccomp_launch --selftest" checks that the filter really kills: a child under it calls
  * process_vm_readv and must die of SIGSYS (exit 0 when it did).
  * Usage: seccomp_launch --selftest | seccomp_launch program [args...]

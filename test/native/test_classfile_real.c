@@ -5,7 +5,7 @@
  * Every class is rewritten with all methods selected and its output must parse again and rewrite again
  * reusing the helper's pool entries; every class truncated at every length, and corrupted byte by byte,
  * must be refused or handled without a crash (run under ASan by ./build.sh asan); the pool tags the
- * issue names must all have been met.
+ * format defines must all have been met.
  */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -141,7 +141,7 @@ static void test_corrupted_bytes(void **state) {
     }
 }
 
-/* The constant pool tags the issue names were all met in real classes (and so parsed and copied). */
+/* The constant pool tags the format defines were all met in real classes (and so parsed and copied). */
 static void test_every_tag_met(void **state) {
     (void)state;
     bool seen[21] = {0};

@@ -1,4 +1,4 @@
-/* Unit tests of GCC clone suffixes in native frame names (issue 15.6): the stripping rule on names. The one
+/* Unit tests of GCC clone suffixes in native frame names: the stripping rule on names. The one
  * native resolver (frame_names_native) on a real clone in libjvm: test_native_map.c. */
 #include <setjmp.h>
 #include <stdarg.h>

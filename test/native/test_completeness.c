@@ -1,6 +1,6 @@
 #define _GNU_SOURCE
 /* Every writer says how complete the profile is: the samples dropped and the walks failed, by reason
- * (issue 23.2), in the output itself. The synthetic profile has 100 samples, 4 dropped (table_full) and 2
+ * in the output itself. The synthetic profile has 100 samples, 4 dropped (table_full) and 2
  * failed walks ([unknown_Java]). */
 #include <setjmp.h>
 #include <stdarg.h>

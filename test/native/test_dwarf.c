@@ -376,7 +376,7 @@ static void test_libc_tables(void **state) {
     elf_close(img);
 }
 
-/* ---- .debug_frame only (issue 18.4) ---- */
+/* ---- .debug_frame only ---- */
 
 /* The rows .eh_frame alone gives (what the tables held before .debug_frame was read). */
 static unwind_table *eh_frame_only(const elf_image *img) {

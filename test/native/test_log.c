@@ -1,4 +1,4 @@
-/* Unit tests of the agent's log (issue 15.4, 16.10): which files log= takes, where messages go between a
+/* Unit tests of the agent's log: which files log= takes, where messages go between a
  * session and an attach request, and the default levels. Files live in a private temporary directory. */
 #define _GNU_SOURCE
 #include <setjmp.h>

@@ -67,7 +67,7 @@ static char *escaped(const char *name, const char *also) {
     return buf;
 }
 
-/* Names cannot break the line structure of the text formats (issue 16). */
+/* Names cannot break the line structure of the text formats. */
 static void test_escape_rules(void **state) {
     (void)state;
     char *s = escaped("plain java/util/HashMap.get", ";");

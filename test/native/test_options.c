@@ -87,7 +87,7 @@ static void test_events(void **state) {
     refused("event=", "event");
 }
 
-/* Several events (issue 19): event=cpu,wall (wall arrives as its own option), wall=INTERVAL, the thread id
+/* Several events: event=cpu,wall (wall arrives as its own option), wall=INTERVAL, the thread id
  * filter, the state filter and split. */
 static void test_wall_and_several_events(void **state) {
     (void)state;
@@ -132,7 +132,7 @@ static void test_wall_and_several_events(void **state) {
     assert_false(o.event_given);
 }
 
-/* Native memory and locks (issue 21): table rows of kind size / duration with .extra_event; alone they are
+/* Native memory and locks: table rows of kind size / duration with .extra_event; alone they are
  * the session's first event, beside event= an extra one. */
 static void test_native_events(void **state) {
     (void)state;
@@ -422,7 +422,7 @@ static void test_jfr(void **state) {
     refused("chunktime=99999999999999h", "99999999999999h");
 }
 
-/* Issue 22: loop=, filter, the metrics action. */
+/* The embedding options: loop=, filter, the metrics action. */
 static void test_embedding_options(void **state) {
     (void)state;
     assert_int_equal(options_parse("start,loop=2s,filter", &o, err, sizeof(err)), 0);
@@ -474,7 +474,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),   cmocka_unit_test(test_actions),
         cmocka_unit_test(test_full_line),  cmocka_unit_test(test_events), cmocka_unit_test(test_wall_and_several_events),
-        cmocka_unit_test(test_native_events),   /* issue 21 */
+        cmocka_unit_test(test_native_events),
         cmocka_unit_test(test_perf_events),
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),

@@ -139,7 +139,7 @@ static void test_names_cannot_break_the_page(void **state) {
     profile_free(&p);
 }
 
-/* Control characters in names (a thread named "a\nb") stay inside their JSON string (issue 16). */
+/* Control characters in names (a thread named "a\nb") stay inside their JSON string. */
 static void test_control_characters_escaped(void **state) {
     (void)state;
     profile p;

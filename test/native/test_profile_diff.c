@@ -1,4 +1,4 @@
-/* Differential profiles (issue 23.4): two known profiles, every kind of change with its sign and value,
+/* Differential profiles: two known profiles, every kind of change with its sign and value,
  * shares when durations are unknown and rates per second when known; the text and HTML forms. */
 #define _GNU_SOURCE
 #include <setjmp.h>

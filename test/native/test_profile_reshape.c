@@ -1,4 +1,4 @@
-/* jfrconv's shaping (issue 23.3): --classify's category of known stacks of every kind of thread and leaf,
+/* jfrconv's shaping: --classify's category of known stacks of every kind of thread and leaf,
  * --skip's root-side frames, --grain's multiples with the total kept; each checked on collapsed text. */
 #define _GNU_SOURCE
 #include <setjmp.h>

@@ -231,7 +231,7 @@ static void directory_is_refused(void **state) {
     assert_non_null(strstr(err, "is a directory"));
 }
 
-/* The names the temporary files used to have, planted by someone else: neither hangs nor is written. */
+/* Guessable temporary names (the target's name and the pid), planted by someone else: neither hangs nor is written. */
 static void planted_temporary_names_are_left_alone(void **state) {
     (void)state;
     const char *out = in_dir("out.txt");

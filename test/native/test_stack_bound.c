@@ -1,4 +1,4 @@
-/* Unit tests of frame_bound_stack: jstackdepth bounds the whole recorded stack (issue 15), keeping the
+/* Unit tests of frame_bound_stack: jstackdepth bounds the whole recorded stack, keeping the
  * leaf end and marking the cut at the root end with [truncated]. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,7 +33,7 @@ static void test_shallow_stack_untouched(void **state) {
     assert_int_equal(f[19].id, 0x1000 + 19);
 }
 
-/* Native root frames below 20 Java frames used to make the stack 20 + natives deep. */
+/* Native root frames below 20 Java frames count toward the bound: 20 frames are kept, then [truncated]. */
 static void test_native_frames_count_toward_the_bound(void **state) {
     (void)state;
     trace_frame f[DEEP + 1];

@@ -52,7 +52,7 @@ static void test_ended_threads_are_forgotten_oldest_first(void **state) {
     expect_name(BASE + THREADS_ENDED_KEPT + 9, name);
 }
 
-/* A JVM-internal thread known by its OS name, cut to 15 characters, gets the JVM's full name (issue 15). */
+/* A JVM-internal thread known by its OS name, cut to 15 characters, gets the JVM's full name. */
 static void test_cut_os_names_completed(void **state) {
     (void)state;
     int self = (int)syscall(SYS_gettid);

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-/* The viewer formats carry source files and lines, and the recorded order of samples (issue 23.1): a
+/* The viewer formats carry source files and lines, and the recorded order of samples: a
  * profile whose Main.hot (pkg/Main.java, first line 9) was sampled 3 times at line 10 and once at line 11
  * under Main.main (first line 4, calling at line 5), at recorded times given out of order. */
 #include <setjmp.h>

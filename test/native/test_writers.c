@@ -93,7 +93,7 @@ static void evil_profile(profile *p) {
     assert_int_equal(profile_add(p, ids, 2, 5, 50), 0);
 }
 
-/* Issue 16: one line, two frames, however the names are spelled. */
+/* One line, two frames, however the names are spelled. */
 static void test_collapsed_names_escaped(void **state) {
     (void)state;
     profile p;

@@ -5,19 +5,19 @@
 foreach(t test_options test_filepath test_traces test_profile test_writers test_names test_sample_cost
     test_out_html test_perf_ring test_method_target test_jfr_encode test_sample_ring test_jfr_read test_u64map
     test_jfr_widths test_jfr_cut test_class_names test_clock_time test_lock_sample
-    # GCC clone suffixes in native names (issue 15.6), the log's destinations and the files log= takes (issue
-    # 15.4, 16.10), output files: devices, FIFOs, links, planted temporary names, modes, failed moves
+    # GCC clone suffixes in native names, the log's destinations and the files log= takes,
+    # output files: devices, FIFOs, links, planted temporary names, modes, failed moves
     # (safe_file, output), jstackdepth bounding the whole recorded stack, full names from the JVM's thread dump.
     test_clone_names test_log test_stack_bound test_thread_dump
-    # Every writer states how complete the profile is (issue 23.2).
+    # Every writer states how complete the profile is.
     test_completeness
-    # Differential profiles (issue 23.4).
+    # Differential profiles.
     test_profile_diff
-    # Source files, lines and recorded time order in the viewer formats (issue 23.1).
+    # Source files, lines and recorded time order in the viewer formats.
     test_viewer_lines
-    # jfrconv's --classify, --skip, --grain (issue 23.3).
+    # jfrconv's --classify, --skip, --grain.
     test_profile_reshape
-    # The metrics in Prometheus' text format (issue 22.6).
+    # The metrics in Prometheus' text format.
     test_out_metrics
     # The agent's background threads stop at once whatever their period (periodic, stoppable_sleep).
     test_periodic)
@@ -28,7 +28,7 @@ foreach(t test_jfr_read test_jfr_widths test_jfr_cut)   # the JFR reader: jfrcon
   target_link_libraries(${t} PRIVATE jfrconv_lib)
 endforeach()
 
-# Native symbols and unwind tables (issue 3). test_native_map checks clone suffixes through frame_names.c,
+# Native symbols and unwind tables. test_native_map checks clone suffixes through frame_names.c,
 # the agent's one native resolver.
 foreach(t test_elf test_symtab test_demangle test_kallsyms)
   libprof_unit_test(${t} LIBS dl)
@@ -37,13 +37,13 @@ libprof_unit_test(test_native_map LIBS dl)
 target_sources(test_native_map PRIVATE agent/naming/frame_names.c agent/jvm/jit_stubs.c)
 target_include_directories(test_native_map PRIVATE ${JNI_INCLUDES})
 # dwarf_chain.c is built without frame pointers on purpose: the DWARF tests must unwind through it, and
-# libunwind walks the same chains as an independent oracle (docs/architecture.md says why only there).
+# libunwind walks the same chains as an independent oracle (docs/dev/architecture.md says why only there).
 pkg_check_modules(LIBUNWIND REQUIRED libunwind)
 libprof_unit_test(test_dwarf SOURCES test/native/dwarf_chain.c INCLUDES ${LIBUNWIND_INCLUDE_DIRS}
                   LIBS dl ${LIBUNWIND_LIBRARIES})
 set_source_files_properties(test/native/dwarf_chain.c PROPERTIES
   COMPILE_OPTIONS "-fomit-frame-pointer;-fno-optimize-sibling-calls")
-# The same chain as shared libraries whose only unwind information is .debug_frame (issue 18.4): gcc emits no
+# The same chain as shared libraries whose only unwind information is .debug_frame: gcc emits no
 # .eh_frame for -fno-asynchronous-unwind-tables -fno-unwind-tables, and -g puts the CFI in .debug_frame;
 # without frame pointers nothing else can walk them. _split has its debug information (and so .debug_frame)
 # moved into libdwarf_chain_split.so.debug beside it, found through .gnu_debuglink; the library is stripped.
@@ -80,7 +80,7 @@ if(EXISTS ${JAVA_HOME}/lib/server/libjvm.so)
   target_compile_definitions(test_dwarf_index PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
   target_compile_definitions(test_vm_images PRIVATE TEST_LIBJVM="${JAVA_HOME}/lib/server/libjvm.so")
 endif()
-# The fault-tolerant reads: recovery, chaining to the previous handler, each mechanism (issue 16).
+# The fault-tolerant reads: recovery, chaining to the previous handler, each mechanism.
 libprof_unit_test(test_safe_fault)
 # jfrconv's command line (jfrconv/jfrconv_args.c).
 libprof_unit_test(test_jfrconv_args SOURCES jfrconv/jfrconv_args.c INCLUDES jfrconv LIBS jfrconv_lib)
@@ -94,14 +94,14 @@ libprof_fuzz_test(jfr)
 target_link_libraries(fuzz_jfr PRIVATE jfrconv_lib)   # the JFR reader: jfrconv's library
 
 # JNI libraries used by the integration tests: the same chain with and without frame pointers, an
-# application that takes SIGPROF, and (issue 4, cstack=vm) a library that calls back into Java.
+# application that takes SIGPROF, and a library that calls back into Java (cstack=vm).
 foreach(variant fp nofp)
   add_library(chain_${variant} SHARED test/native/jni/chain.c)
   target_include_directories(chain_${variant} PRIVATE ${JNI_INCLUDES})
   target_compile_options(chain_${variant} PRIVATE -fno-optimize-sibling-calls -fno-inline)
 endforeach()
 target_compile_options(chain_nofp PRIVATE -fomit-frame-pointer)
-# The chain with .debug_frame as its only unwind information (issue 18.4; see dwarf_chain_only above): in the
+# The chain with .debug_frame as its only unwind information (see dwarf_chain_only above): in the
 # library itself (dbgframe), or only in libchain_dbgsplit.so.debug beside the stripped library (dbgsplit).
 foreach(variant dbgframe dbgsplit)
   add_library(chain_${variant} SHARED test/native/jni/chain.c)
@@ -117,17 +117,17 @@ target_include_directories(callback PRIVATE ${JNI_INCLUDES})
 target_compile_options(callback PRIVATE -fno-optimize-sibling-calls -fno-inline -fomit-frame-pointer)
 # Starts a program under a seccomp filter that kills on process_vm_readv (SignalsTest's seccomp_* cases).
 add_executable(seccomp_launch test/native/seccomp_launch.c)
-# The option table against the three tools that read it: kinds, help, messages (issue 17).
+# The option table against the three tools that read it: kinds, help, messages.
 libprof_unit_test(test_options_table SOURCES jfrconv/jfrconv_args.c attach/jprof_help.c attach/jprof_args.c
   INCLUDES jfrconv attach LIBS jfrconv_lib)
 
-# Native memory and lock profiling (issue 21): two allocation sites, a leak site, a contended mutex; every
+# Native memory and lock profiling: two allocation sites, a leak site, a contended mutex; every
 # frame kept (no inlining, no sibling calls).
 add_library(nativemem SHARED test/native/jni/nativemem.c)
 target_include_directories(nativemem PRIVATE ${JNI_INCLUDES})
 target_compile_options(nativemem PRIVATE -fno-optimize-sibling-calls -fno-inline -fno-omit-frame-pointer)
 target_link_libraries(nativemem PRIVATE dl pthread)
-# Native memory hooks (issue 21): the table of live sampled allocations and traces_subtract (leak detection),
+# Native memory hooks: the table of live sampled allocations and traces_subtract (leak detection),
 # and import slot rewriting on the JNI library above (dlopened, no JVM).
 libprof_unit_test(test_leak_table)
 # The SIGTRAP guard: what the hooked sigaction and signal answer and where a SIGTRAP not ours goes.
@@ -160,7 +160,11 @@ target_compile_definitions(test_got_patch PRIVATE TEST_NATIVEMEM_LIB="$<TARGET_F
   TEST_RELOCS_HEAVY_LIB="$<TARGET_FILE:relocs_heavy>")
 add_dependencies(test_got_patch nativemem relocs_heavy)
 
-# The signal path's cache of compiled pcs (issue 18.6): hit, miss, eviction, never a stale or mixed chain.
+# The signal path's cache of compiled pcs: hit, miss, eviction, never a stale or mixed chain.
 libprof_unit_test(test_pc_cache LIBS pthread)
-# The walker's per-walk memo of the nmethods it met (issue 18.6): found by code range, the oldest replaced.
+# The walker's per-walk memo of the nmethods it met: found by code range, the oldest replaced.
 libprof_unit_test(test_nmethod_memo)
+
+# docs/options.md documents exactly the option table's agent options, jprof flags and jfrconv flags.
+libprof_unit_test(test_docs_options)
+target_compile_definitions(test_docs_options PRIVATE DOCS_OPTIONS_MD="${CMAKE_SOURCE_DIR}/docs/options.md")

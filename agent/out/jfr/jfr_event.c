@@ -63,7 +63,7 @@ void jfr_event_thread_park(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t
     jfr_buf_put_varint(b, 0);              /* address */
     jfr_buf_event_end(b, at);
 }
-/* issue 21: native memory and locks */
+/* Native memory and native locks: async-profiler's profiler.Malloc, profiler.Free, profiler.NativeLock. */
 void jfr_event_malloc(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, uint64_t address,
                       uint64_t size) {
     size_t at = jfr_buf_event_begin(b, JFR_MALLOC);
@@ -94,7 +94,6 @@ void jfr_event_native_lock(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64
     jfr_buf_put_varint(b, address);
     jfr_buf_event_end(b, at);
 }
-/* end issue 21 */
 
 /* startTime, duration, eventThread, stackTrace: the JDK's header of these events (no thread, no stack). */
 static size_t begin_with_header(jfr_buf *b, uint64_t type, uint64_t ticks) {

@@ -102,7 +102,7 @@ public class ApiSelf {
         check(new String(Files.readAllBytes(html), StandardCharsets.UTF_8).contains("burnSelf"), "html file");
         check(samplesWith(new String(Files.readAllBytes(folded), StandardCharsets.UTF_8), "ApiSelf.burnSelf")[0]
                 == share[0], "the collapsed file equals the collapsed string");
-        // The viewer formats (issue 23): the JSON ones come back as strings; pprof is binary, so only into a file.
+        // The viewer formats: the JSON ones come back as strings; pprof is binary, so only into a file.
         check(p.execute("speedscope").contains("ApiSelf.burnSelf"), "speedscope through the API");
         try {
             p.execute("pprof");

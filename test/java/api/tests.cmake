@@ -1,4 +1,4 @@
-# The API's tests (issue 22, ApiTest.java): the programs that drive the profiler themselves, compiled against
+# The API's tests (ApiTest.java): the programs that drive the profiler themselves, compiled against
 # libprof.jar for Java 8 (test/java/api, with the one.profiler.AsyncProfiler stand-in that declares
 # async-profiler's natives), and the native JVM host of the C API (test/native/api_host.c, linked with the
 # build JDK's libjvm, so its case runs on that JDK only).

@@ -1,4 +1,4 @@
-# The class file rewriter's Java-side tests (issue 8): the behaviour suite (test/java/instr/suite, rewritten by
+# The class file rewriter's Java-side tests: the behaviour suite (test/java/instr/suite, rewritten by
 # classfile_tool and compared with the original under -Xverify:all) and every class of real jars from
 # /usr/share/java rewritten and verified. InstrTest.java explains both.
 set(INSTR_SRC ${CMAKE_SOURCE_DIR}/test/java/instr)

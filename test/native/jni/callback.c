@@ -1,5 +1,5 @@
 /*
- * A JNI library that calls back into Java, for the interleaved-stack tests (issue 4):
+ * A JNI library that calls back into Java, for the interleaved-stack tests:
  *   Interleaved.main -> Interleaved.nativeCallback (Java, native) -> Java_Interleaved_nativeCallback
  *   -> callback_burn (spins in C) and -> callback_call_java -> CallStaticVoidMethod -> Interleaved.javaLeaf
  * Each round spends about half its CPU in C (callback_burn) and half in the Java leaf. Built with

@@ -1,5 +1,5 @@
 /*
- * A JNI library for the native memory and lock tests (issue 21), called from test/java/NativeMem.java:
+ * A JNI library for the native memory and lock tests, called from test/java/NativeMem.java:
  *   NativeMem.allocate -> Java_NativeMem_allocate -> nativemem_site_a (malloc, 3000 bytes, freed)
  *                                                 -> nativemem_site_b (calloc, 2 x 250 bytes, freed)
  *   NativeMem.leak -> Java_NativeMem_leak -> nativemem_leak_site (malloc, 777 bytes, kept)

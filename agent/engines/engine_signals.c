@@ -1,81 +1,19 @@
 /*
- * engine: choosing an engine, and the one signal handler they share. The handler stays installed after the
- * profiler stops: a timer signal still in flight must never meet the default action, which kills the JVM.
+ * engine_signals: the one signal handler the signal engines share, and which signals they use. The handler
+ * stays installed after the profiler stops: a timer signal still in flight must never meet the default
+ * action, which kills the JVM.
  */
-#include "engine.h"
+#include "engine_signals.h"
 
 #include "log.h"
-#include "method_target.h"
-#include "perf_events.h"
 #include "perf_sigtrap.h"
 #include "sample.h"
 
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-const engine *engine_choose(const prof_options *o, bool verbose, char *err, size_t errlen) {
-    const char *event = o->event;
-    char why[256];
-    if (strcmp(event, "cpu") == 0) {
-        /* perf first: a true period (not bound to the kernel tick) and kernel frames. */
-        const engine *cpu_order[] = {&engine_perf, &engine_ctimer, &engine_itimer};
-        char refused[1024] = "";   /* why the better engines cannot run: one warning with the choice */
-        size_t n = 0;
-        for (size_t i = 0; i < sizeof(cpu_order) / sizeof(cpu_order[0]); i++) {
-            if (cpu_order[i]->check(o, why, sizeof(why)) == 0) {
-                if (verbose && n) log_warn("event=cpu: %susing the %s engine", refused, cpu_order[i]->name);
-                else if (verbose) log_info("event=cpu: using the %s engine", cpu_order[i]->name);
-                return cpu_order[i];
-            }
-            if (n < sizeof(refused))
-                n += (size_t)snprintf(refused + n, sizeof(refused) - n, "%s engine unavailable: %s; ",
-                                      cpu_order[i]->name, why);
-        }
-        snprintf(err, errlen, "event=cpu: no CPU engine can run here (last reason: %s)", why);
-        return NULL;
-    }
-    if (method_target_is_target(event)) {
-        if (engine_instrument.check(o, why, sizeof(why)) != 0) {
-            snprintf(err, errlen, "%s", why);
-            return NULL;
-        }
-        if (verbose) log_info("event=%s: using the instrument engine (bytecode instrumentation)", event);
-        return &engine_instrument;
-    }
-    const engine *jvmti_engines[] = {&engine_alloc, &engine_lock};
-    for (size_t i = 0; i < sizeof(jvmti_engines) / sizeof(jvmti_engines[0]); i++) {
-        if (strcmp(event, jvmti_engines[i]->name) != 0) continue;
-        if (jvmti_engines[i]->check(o, err, errlen) != 0) return NULL;
-        if (verbose) log_info("event=%s: using the JVM's own %s events (JVMTI)", event, event);
-        return jvmti_engines[i];
-    }
-    const perf_event_kind *perf = perf_events_find(event);
-    if (perf) {
-        const engine *e = perf->time_based ? &engine_perf : &engine_perf_count;
-        if (e->check(o, why, sizeof(why)) != 0) {
-            snprintf(err, errlen, "event=%s: the perf engine is unavailable: %s", event, why);
-            return NULL;
-        }
-        if (verbose) log_info("event=%s: using the %s engine", event, e->name);
-        return e;
-    }
-    const engine *all[] = {&engine_ctimer, &engine_itimer, &engine_wall, &engine_nativemem, &engine_nativelock};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-        if (strcmp(event, all[i]->name) != 0) continue;
-        if (all[i]->check(o, why, sizeof(why)) != 0) {
-            snprintf(err, errlen, "event=%s: engine unavailable: %s", event, why);
-            return NULL;
-        }
-        if (verbose) log_info("event=%s: using the %s engine", event, all[i]->name);
-        return all[i];
-    }
-    snprintf(err, errlen, "event=%s: unknown event; accepted: cpu, ctimer, itimer, alloc, lock, " PERF_EVENTS_TEXT, event);
-    return NULL;
-}
 
 /* Real-time signals neither glibc (SIGRTMIN..+2 internally) nor HotSpot uses: the first alternatives. */
 #define ALTERNATE_SIGNAL_OFFSET 6
@@ -140,24 +78,6 @@ int engine_queued_signal(void) {
         return signo;
     }
     return -1;
-}
-
-const engine *engine_for_event(event_kind event, const prof_options *o, char *err, size_t errlen) {
-    /* One engine per kind; issues 20 and 21 add theirs here (alloc, lock, nativemem, nativelock). */
-    static const engine *const by_kind[EVENT_KIND_COUNT] = {
-        [EVENT_WALL] = &engine_wall,           [EVENT_ALLOC] = &engine_alloc,          [EVENT_LOCK] = &engine_lock,
-        [EVENT_NATIVEMEM] = &engine_nativemem, [EVENT_NATIVELOCK] = &engine_nativelock};
-    const engine *e = (unsigned)event < EVENT_KIND_COUNT ? by_kind[event] : NULL;
-    char why[256];
-    if (!e) {
-        snprintf(err, errlen, "%s: not available beside event= in this build", event_kind_name(event));
-        return NULL;
-    }
-    if (e->check(o, why, sizeof(why)) != 0) {
-        snprintf(err, errlen, "%s: engine unavailable: %s", event_kind_name(event), why);
-        return NULL;
-    }
-    return e;
 }
 
 /* Our handlers block each other's signals while they run: a handler is never interrupted by another sample
