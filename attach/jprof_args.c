@@ -10,6 +10,7 @@
 #include "options_table.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +27,13 @@ static int fail(char *err, size_t errlen, const char *msg, const char *arg) {
     return -1;
 }
 
-/* PID_MAX_LIMIT of 64-bit Linux: no kernel gives out a larger pid, whatever kernel.pid_max says. */
-#define JPROF_PID_LIMIT 4194304
 
 int jprof_args_pid(const char *target, int *pid, char *err, size_t errlen) {
     if (!*target || strspn(target, "0123456789") != strlen(target)) return 0;
     errno = 0;
     unsigned long long value = strtoull(target, NULL, 10);
-    if (errno == ERANGE || value == 0 || value > JPROF_PID_LIMIT) {
-        snprintf(err, errlen, "'%s' is not a process id: a pid is a number from 1 to %d", target, JPROF_PID_LIMIT);
+    if (errno == ERANGE || value == 0 || value > INT_MAX) {
+        snprintf(err, errlen, "'%s' is not a process id: a pid is a number from 1 to %d", target, INT_MAX);
         return -1;
     }
     *pid = (int)value;

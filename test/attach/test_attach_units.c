@@ -124,7 +124,7 @@ static void test_pid_overflow(void **state) {
     assert_int_equal(jprof_args_pid("1234", &pid, err, sizeof(err)), 1);
     assert_int_equal(pid, 1234);
     assert_int_equal(jprof_args_pid("Main", &pid, err, sizeof(err)), 0);
-    const char *bad[] = {"4294967297", "4294968530", "18446744073709551617", "99999999999999999999999", "0", "4194305"};
+    const char *bad[] = {"4294967297", "4294968530", "18446744073709551617", "99999999999999999999999", "0", "2147483648"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
         err[0] = 0;
         assert_int_equal(jprof_args_pid(bad[i], &pid, err, sizeof(err)), -1);
