@@ -15,13 +15,20 @@ ROOT=$PWD
 BUILD=$ROOT/build
 JOBS=$(nproc 2>/dev/null || echo 2)
 
-# Debian packages the build and the tests need.
+# Debian packages the product's build needs (protobuf-c and zlib: the pprof writer), and those only the tests,
+# benchmarks and the release need besides.
 # libunwind-dev: only test_dwarf links it, as an independent oracle for our DWARF unwinder (docs/dev/architecture.md).
-# protobuf-c-compiler, libprotobuf-c-dev, zlib1g-dev: the pprof writer; golang-go: go tool pprof reads it in the tests.
-PACKAGES=(cmake gcc make pkg-config openjdk-17-jdk-headless libunwind-dev libcmocka-dev
+# golang-go: go tool pprof reads the pprof output; prometheus: promtool reads the metrics output as Prometheus
+# does; debootstrap: the Debian roots of ./build.sh dist and of the release tests; unzip: reads the jar there.
+PACKAGES=(cmake gcc make openjdk-17-jdk-headless protobuf-c-compiler libprotobuf-c-dev zlib1g-dev)
+TEST_PACKAGES=(pkg-config libunwind-dev libcmocka-dev
           libguava-java libcommons-lang3-java libcommons-io-java libguice-java   # jars: the rewriter tests
-          protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-go
-          prometheus)   # promtool: reads the metrics output as Prometheus does
+          golang-go prometheus debootstrap unzip)
+ROOTS=${LIBPROF_ROOTS:-/var/cache/libprof/roots}
+# The portable build's root: Debian 11's glibc 2.31 and GCC 10, with Debian 12's kernel headers (constants
+# and structures for the newer perf features, which the agent checks at run time).
+DIST_ROOT_PACKAGES=(gcc libc6-dev libstdc++-10-dev make cmake binutils protobuf-c-compiler libprotobuf-c-dev
+                    zlib1g-dev openjdk-17-jdk-headless linux-libc-dev/bookworm)
 
 install_missing() {   # [package...], default: PACKAGES
   local missing=() want=("$@")
@@ -78,22 +85,60 @@ demo_summary() {   # <collapsed profile>
     awk -F "$tab" 'NR <= 5 { printf "  %6d  %s\n", $1, substr($2, 1, 150) }'
 }
 
-configure_and_build() {
+configure_and_build() {   # [with-tests]
   install_missing
+  [ "${1:-}" = with-tests ] && install_missing "${TEST_PACKAGES[@]}"
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build "$BUILD" -j "$JOBS"
+}
+
+# The portable release: configured with LIBPROF_PORTABLE inside the Debian 11 root (cmake/portable.cmake),
+# installed into the tarball's directory, packed, checksummed and checked with objdump.
+dist() {
+  install_missing debootstrap unzip
+  local root=$ROOTS/bullseye-build out=$BUILD/dist portable=$BUILD/portable start=$SECONDS
+  "$ROOT/cmake/debian_root.sh" make "$root" bullseye "${DIST_ROOT_PACKAGES[@]}"
+  rm -rf "$out/stage"
+  "$ROOT/cmake/debian_root.sh" run "$root" --bind "$ROOT" sh -c "
+    set -e
+    cmake -S '$ROOT' -B '$portable' -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBPROF_PORTABLE=ON -DLIBPROF_TESTS=OFF \
+          -DLIBPROF_INSTALL_DOCDIR=. -DJAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64 >/dev/null
+    cmake --build '$portable' -j $JOBS
+    cmake --install '$portable' --prefix '$out/stage/dir' >/dev/null"
+  local name
+  name=libprof-$(cat "$portable/VERSION")-linux-x64
+  mv "$out/stage/dir" "$out/stage/$name"
+  tar --sort=name --owner=0 --group=0 --numeric-owner -czf "$out/$name.tar.gz" -C "$out/stage" "$name"
+  (cd "$out" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
+  bash "$ROOT/test/release/check_portable.sh" "$out/$name.tar.gz"
+  echo "dist: $out/$name.tar.gz and $name.tar.gz.sha256 ($((SECONDS - start)) s)"
 }
 
 case "${1:-build}" in
   build)
     configure_and_build ;;
+  dist)
+    dist ;;
   test)
     install_browser_test_deps
-    configure_and_build
+    configure_and_build with-tests
+    # The release (the Debian 11 build root, the tarball) and the roots its tests run in take minutes the
+    # first time, mostly downloads: they are made beside the suite, and their tests (dist.*) run last.
+    (dist && bash "$ROOT/test/release/root_tests.sh" prepare) >"$BUILD/dist.log" 2>&1 &
+    dist_pid=$!
     cd "$BUILD"
-    ctest --output-on-failure -j "$JOBS" --timeout 600 ;;
+    rc=0
+    ctest --output-on-failure -j "$JOBS" --timeout 600 -E '^dist\.' || rc=$?
+    if ! wait "$dist_pid"; then
+      cat "$BUILD/dist.log" >&2
+      echo "build.sh: the release could not be built (above); the dist.* tests are not run" >&2
+      exit 1
+    fi
+    tail -n 3 "$BUILD/dist.log"
+    ctest --output-on-failure --timeout 1800 -R '^dist\.' || rc=$?
+    exit "$rc" ;;
   demo)
-    configure_and_build
+    configure_and_build with-tests
     out=$BUILD/demo
     mkdir -p "$out"
     java -agentpath:"$BUILD/lib/libprof.so=start,event=cpu,interval=1ms,file=$out/demo.collapsed" \
@@ -114,6 +159,7 @@ case "${1:-build}" in
   asan)
     # The unit tests again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
     install_missing
+    install_missing "${TEST_PACKAGES[@]}"
     cmake -S "$ROOT" -B "$BUILD-asan" -DCMAKE_BUILD_TYPE=Debug -DLIBPROF_SANITIZE=ON >/dev/null
     cmake --build "$BUILD-asan" -j "$JOBS"
     cd "$BUILD-asan"
@@ -122,7 +168,7 @@ case "${1:-build}" in
   stress)
     # Every stress scenario, engine and stack mode for 60 s each, on every JDK found. The JDKs run side by
     # side (scenarios last a fixed wall time, so this halves the run); each one's log is printed at its end.
-    configure_and_build
+    configure_and_build with-tests
     mkdir -p "$BUILD/stress"
     pids=()
     for jdk in /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/temurin-25-jdk-amd64; do
@@ -143,7 +189,7 @@ case "${1:-build}" in
     done
     [ "$failed" = 0 ] && echo "stress: every JDK passed" || { echo "stress: FAILED (see above)"; exit 1; } ;;
   bench)
-    configure_and_build
+    configure_and_build with-tests
     # libprof side by side with async-profiler when ASYNC_PROFILER_HOME names an async-profiler build (the
     # directory holding lib/libasyncProfiler.so, built by whoever runs this from its public source; never part
     # of this repository), else against no profiler alone. BENCH_ONLY=peer stops after it.
@@ -165,5 +211,5 @@ case "${1:-build}" in
   clean)
     rm -rf "$BUILD" "$BUILD-asan" ;;
   *)
-    echo "usage: ./build.sh [build|test|demo|demo-summary FILE|bench|stress|asan|clean]" >&2; exit 2 ;;
+    echo "usage: ./build.sh [build|dist|test|demo|demo-summary FILE|bench|stress|asan|clean]" >&2; exit 2 ;;
 esac

@@ -332,7 +332,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (args.version) {
-        printf("jprof (libprof) %s\n", LIBPROF_VERSION);
+        printf("jprof (libprof) %s\nLicensed under the %s licence (the LICENSE file that comes with it).\n",
+               LIBPROF_VERSION, LIBPROF_LICENSE);
         return 0;
     }
     if (args.help || argc == 1) {

@@ -4,6 +4,7 @@
  */
 #include "jprof_help.h"
 
+#include "event_names.h"
 #include "jprof_args.h"
 #include "options.h"
 #include "options_table.h"
@@ -81,7 +82,7 @@ static void print_events_accepted(FILE *out, const char *title, const char *cons
 }
 
 void jprof_help_print_events(FILE *out) {
-    static const char *const basic[] = {"cpu", "ctimer", "itimer", "wall", "alloc", "lock", "nativemem", "nativelock"};
+    static const char *const basic[] = {EVENT_NAMES(EVENT_NAMES_AS_ELEMENT)};
     print_events_accepted(out, "Basic events:\n", basic, sizeof(basic) / sizeof(basic[0]));
     fputs("Java method calls (bytecode instrumentation):\n  pkg.Class.method\n  pkg.Class.*\n", out);
     const char *perf[16];

@@ -5,12 +5,12 @@
 #ifndef JPROF_MONOTONIC_H
 #define JPROF_MONOTONIC_H
 
+#include "clock_ns.h"
+
 #include <time.h>
 
 static inline long long monotonic_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (long long)(clock_mono_ns() / 1000000);
 }
 
 static inline void monotonic_sleep_ms(int ms) {

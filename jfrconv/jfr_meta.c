@@ -7,6 +7,8 @@
 #define _GNU_SOURCE
 #include "jfr_meta.h"
 
+#include "array_grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,16 +54,6 @@ static jfr_kind kind_of(const char *name, uint8_t *bits) {
     return JFR_KIND_STRUCT;
 }
 
-static int grow(void **array, size_t elem, uint32_t count, uint32_t *capacity) {
-    if (count < *capacity) return 0;
-    uint32_t cap = *capacity ? *capacity * 2 : 16;
-    void *grown = realloc(*array, (size_t)cap * elem);
-    if (!grown) return -1;
-    *array = grown;
-    *capacity = cap;
-    return 0;
-}
-
 /* The attributes of one element, the ones we use picked out by key. */
 typedef struct {
     const char *name, *id, *super_type, *cls, *constant_pool, *dimension;
@@ -94,7 +86,7 @@ static int add_class(meta_parser *p, size_t at, const attrs *a, uint32_t *index)
     if (id == UINT64_MAX) return jfr_cursor_fail(p->c, at, "metadata class '%s' has an invalid id", a->name);
     if (jfr_meta_find_id(m, id) != JFR_NO_TYPE)
         return jfr_cursor_fail(p->c, at, "metadata declares type id %llu twice ('%s')", (unsigned long long)id, a->name);
-    if (grow((void **)&m->types, sizeof(jfr_type), m->type_count, &m->type_capacity))
+    if (array_grow((void **)&m->types, sizeof(jfr_type), (size_t)m->type_count + 1, &m->type_capacity))
         return jfr_cursor_fail(p->c, at, "out of memory reading the metadata");
     jfr_type *t = &m->types[m->type_count];
     memset(t, 0, sizeof(*t));
@@ -118,7 +110,7 @@ static int add_field(meta_parser *p, size_t at, uint32_t owner, const attrs *a) 
     if (dimension > 1)
         return jfr_cursor_fail(p->c, at, "field '%s.%s' has dimension %llu (only 0 and 1 exist)", t->name, a->name,
                         (unsigned long long)dimension);
-    if (grow((void **)&t->fields, sizeof(jfr_field), t->field_count, &t->field_capacity))
+    if (array_grow((void **)&t->fields, sizeof(jfr_field), (size_t)t->field_count + 1, &t->field_capacity))
         return jfr_cursor_fail(p->c, at, "out of memory reading the metadata");
     jfr_field *f = &t->fields[t->field_count++];
     f->name = strdup(a->name);

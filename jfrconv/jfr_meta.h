@@ -10,6 +10,7 @@
 #include "u64map.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* How a value of a type is encoded. */
@@ -37,13 +38,15 @@ typedef struct {
     jfr_kind kind;
     uint8_t bits;         /* JFR_KIND_VARINT: the declared width (16 char/short, 32 int, 64 long) */
     jfr_field *fields;
-    uint32_t field_count, field_capacity;
+    uint32_t field_count;
+    size_t field_capacity;
     u64map pool;          /* constant pool: key + 1 -> file offset of the value + 1 (filled by jfr_rchunk) */
 } jfr_type;
 
 typedef struct {
     jfr_type *types;
-    uint32_t type_count, type_capacity;
+    uint32_t type_count;
+    size_t type_capacity;
     u64map by_id;         /* type id + 1 -> index + 1 */
 } jfr_meta;
 

@@ -229,6 +229,12 @@ int main(int argc, char **argv) {
         jfr_convert_options_free(&a.convert);
         return 2;
     }
+    if (a.version) {
+        printf("jfrconv (libprof) %s\nLicensed under the %s licence (the LICENSE file that comes with it).\n",
+               LIBPROF_VERSION, LIBPROF_LICENSE);
+        jfr_convert_options_free(&a.convert);
+        return 0;
+    }
     if (a.help) {
         jfrconv_usage(stdout);
         jfr_convert_options_free(&a.convert);

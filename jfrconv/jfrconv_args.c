@@ -31,6 +31,7 @@ void jfrconv_usage(FILE *out) {
           out);
     options_table_print_help(out, OPTIONS_JFRCONV, NULL);
     fputs("  -h, --help           this help\n", out);
+    fputs("  -v, --version        the version and the licence\n", out);
 }
 
 /* Digits with an optional fraction and a unit suffix: ns us ms s m h; no suffix = milliseconds. The whole
@@ -187,9 +188,11 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
         if (eq) value = eq + 1;
         const options_spec *spec = options_table_jfrconv(name);
         bool help = strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0;
-        if (help) {
+        bool version = strcmp(name, "-v") == 0 || strcmp(name, "--version") == 0;
+        if (help || version) {
             if (value) return errmsg_fail(err, errlen, "option %s takes no value (got '%s')", name, value);
-            a->help = true;
+            if (help) a->help = true;
+            else a->version = true;
             continue;
         }
         if (spec && !options_table_takes_value(spec)) {
@@ -204,7 +207,7 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
         if (apply(a, spec, name, value, err, errlen)) return -1;
     }
     settle(a);
-    if (a->help) return 0;
+    if (a->help || a->version) return 0;
     if (a->convert.cpu_only && a->convert.wall_only)
         return errmsg_fail(err, errlen, "--cpu and --wall: give one (each selects one event of the recording)");
     if (npos == 0) return errmsg_fail(err, errlen, "no input file; usage: jfrconv [options] input.jfr [more.jfr...] output");

@@ -43,6 +43,7 @@ typedef struct {
     bool diff;                    /* --diff BASE NEW OUTPUT */
     bool reverse_after_shaping;   /* -r with --classify/--skip/--grain: stacks reversed once they are shaped */
     bool help;
+    bool version;   /* -v / --version: print the version and the licence, convert nothing */
 } jfrconv_args;
 
 /* Parses argv (argv[0] is the program). -1 with one line in 'err' naming the bad argument. The caller

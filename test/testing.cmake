@@ -14,8 +14,7 @@
 # know fails that test ("unknown test"), so a list cannot silently drift from its driver in that direction.
 # Scratch directories: build/it/<jdk>/<suite>/<case>.
 
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(CMOCKA REQUIRED cmocka)
+# cmocka is found by test/tests.cmake, which includes this file only when it is.
 
 # <out>: the short tag of the JDK at <jdk>: java-17-openjdk-amd64 -> 17, temurin-25-jdk-amd64 -> temurin-25.
 function(libprof_jdk_tag out jdk)

@@ -10,13 +10,13 @@
 #define _GNU_SOURCE
 #include "api_command.h"
 #include "jvm.h"
+#include "self_tid.h"
 
 #include <dlfcn.h>
 #include <jni.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define API_ERROR_MAX 1024
@@ -103,7 +103,7 @@ static void filter_thread(JNIEnv *env, jobject thread, jboolean enable) {
         throw_new(env, "java/lang/IllegalStateException", vm ? err : "libprof: no JavaVM for this thread");
         return;
     }
-    int tid = thread ? jvm_thread_os_tid(env, thread) : (int)syscall(SYS_gettid);
+    int tid = thread ? jvm_thread_os_tid(env, thread) : self_tid();
     if (tid > 0 && api_filter_thread(tid, enable))
         throw_new(env, "java/lang/IllegalStateException", "libprof: cannot reserve the thread filter's storage");
 }

@@ -20,18 +20,31 @@
 #include <stdint.h>
 #include <string.h>
 
+/* What a sample's weight and an engine's interval are counted in. */
+typedef enum { ENGINE_UNITS_NS, ENGINE_UNITS_BYTES, ENGINE_UNITS_CALLS, ENGINE_UNITS_EVENTS } engine_units;
+
+/* How an engine's samples reach the store: from a signal it sends (its stack walked from the interrupted
+ * registers), in a JVMTI callback or a Java call on the calling thread (Java frames only, nothing native
+ * to walk), or in a hook on an imported function on the calling thread (native frames walked there; no
+ * signal of its own to watch). */
+typedef enum {
+    ENGINE_DELIVERY_SIGNAL,
+    ENGINE_DELIVERY_JVMTI_CALLBACK,
+    ENGINE_DELIVERY_JAVA_CALL,
+    ENGINE_DELIVERY_IMPORT_HOOK,
+} engine_delivery;
+
 typedef struct engine {
     const char *name;
     event_kind event;                   /* what its samples are recorded as */
-    const char *units;                  /* of the sample weight: "ns" for time, else what is counted */
+    engine_units units;                 /* of the sample weight and the interval */
     const char *counts;                 /* what a sample and its weight stand for, said in the outputs; may be NULL */
-    uint64_t default_interval_ns;
-    /* Samples are recorded in Java code on the calling thread (instrumentation): no signals, no native
-     * frames to walk. */
-    bool java_only;
-    /* Samples are recorded by hooks on the calling thread (native memory, native locks): no signal of its
-     * own to watch. */
-    bool hooks;
+    const char *live_counts;            /* the same when only objects still reachable are kept (alloc,live); may be NULL */
+    uint64_t default_interval;          /* in units */
+    engine_delivery delivery;
+    /* The interval the options give this engine (may be NULL: interval= for the session's first engine,
+     * the engine's own option for one beside it, else default_interval). 'first': the session's event=. */
+    uint64_t (*option_interval)(const prof_options *o, bool first);
 
     /* Outside signal handlers. check: 0 when the engine can run here with these options (which it keeps
      * for start), else -1 with the reason in err. start and stop a session; per-thread engines arm and
@@ -110,7 +123,19 @@ extern const engine engine_nativelock;   /* pthread lock functions hooked in imp
 
 /* True when the engine's weights are time (ns) rather than a count of events or calls. */
 static inline bool engine_weighs_time(const engine *e) {
-    return strcmp(e->units, "ns") == 0;
+    return e->units == ENGINE_UNITS_NS;
+}
+
+/* The units as the outputs spell them. */
+static inline const char *engine_units_name(engine_units u) {
+    static const char *const names[] = {[ENGINE_UNITS_NS] = "ns", [ENGINE_UNITS_BYTES] = "bytes",
+                                        [ENGINE_UNITS_CALLS] = "calls", [ENGINE_UNITS_EVENTS] = "events"};
+    return (unsigned)u < sizeof(names) / sizeof(names[0]) ? names[u] : "ns";
+}
+
+/* Stacks of this engine's samples include native frames walked by libprof (signals and import hooks). */
+static inline bool engine_walks_native(const engine *e) {
+    return e->delivery == ENGINE_DELIVERY_SIGNAL || e->delivery == ENGINE_DELIVERY_IMPORT_HOOK;
 }
 
 #endif

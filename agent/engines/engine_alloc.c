@@ -15,6 +15,7 @@
  */
 #include "alloc_live.h"
 #include "class_names.h"
+#include "clock_ns.h"
 #include "engine.h"
 #include "java_stack.h"
 #include "jvm.h"
@@ -57,7 +58,7 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
                 sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
             } else {
                 alloc_live_object sampled = {frames, n + 1, sample_thread_id(), weight,
-                                             size > 0 ? (uint64_t)size : 0, stoppable_sleep_now_ns()};
+                                             size > 0 ? (uint64_t)size : 0, clock_mono_ns()};
                 if (!alloc_live_add(jni, object, &sampled)) sample_count_drop(DROP_LIVE_FULL);
             }
         }
@@ -134,13 +135,20 @@ static void alloc_recording_end(void) {
     else log_info("alloc,live: %zu live objects written to the recording", n);
 }
 
+/* alloc=BYTES; interval= also sets it when alloc is the session's event (async-profiler's -e alloc -i N). */
+static uint64_t alloc_option_interval(const prof_options *o, bool first) {
+    return first && o->interval_ns && o->alloc_bytes == OPTIONS_DEFAULT_ALLOC_BYTES ? o->interval_ns : o->alloc_bytes;
+}
+
 const engine engine_alloc = {
     .name = "alloc",
     .event = EVENT_ALLOC,
-    .units = "bytes",
+    .units = ENGINE_UNITS_BYTES,
     .counts = ENGINE_ALLOC_COUNTS,
-    .default_interval_ns = OPTIONS_DEFAULT_ALLOC_BYTES,
-    .java_only = true,
+    .live_counts = ENGINE_LIVE_COUNTS,
+    .option_interval = alloc_option_interval,
+    .default_interval = OPTIONS_DEFAULT_ALLOC_BYTES,
+    .delivery = ENGINE_DELIVERY_JVMTI_CALLBACK,
     .check = alloc_check,
     .start = alloc_start,
     .stop = alloc_stop,

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "engine.h"
 #include "engine_signals.h"
+#include "self_tid.h"
 
 #include "log.h"
 
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,7 +75,7 @@ static void arm_thread(int tid) {
 static int ctimer_check(const prof_options *o, char *err, size_t errlen) {
     (void)o;
     timer_t t;
-    if (create_timer((int)syscall(SYS_gettid), 1000000000ULL, &t) != 0) {
+    if (create_timer(self_tid(), 1000000000ULL, &t) != 0) {
         snprintf(err, errlen, "timer_create on a thread CPU clock: %s", strerror(errno));
         return -1;
     }
@@ -156,8 +156,8 @@ static uint64_t ctimer_weight(const siginfo_t *info, uint64_t interval_ns) {
 
 const engine engine_ctimer = {
     .name = "ctimer",
-    .units = "ns",
-    .default_interval_ns = 10000000ULL,
+    .units = ENGINE_UNITS_NS,
+    .default_interval = 10000000ULL,
     .check = ctimer_check,
     .start = ctimer_start,
     .stop = ctimer_stop,

@@ -279,10 +279,10 @@ static void instrument_stop(void) {
 
 const engine engine_instrument = {
     .name = "instrument",
-    .units = "calls",
-    .default_interval_ns = 1,
+    .units = ENGINE_UNITS_CALLS,
+    .default_interval = 1,
     .check = instrument_check,
     .start = instrument_start,
     .stop = instrument_stop,
-    .java_only = true,
+    .delivery = ENGINE_DELIVERY_JAVA_CALL,
 };

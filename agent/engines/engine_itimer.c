@@ -70,8 +70,8 @@ static void itimer_stop(void) {
 
 const engine engine_itimer = {
     .name = "itimer",
-    .units = "ns",
-    .default_interval_ns = 10000000ULL,
+    .units = ENGINE_UNITS_NS,
+    .default_interval = 10000000ULL,
     .check = itimer_check,
     .start = itimer_start,
     .stop = itimer_stop,

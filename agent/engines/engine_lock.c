@@ -10,6 +10,7 @@
  * a rewritten LockSupport.setBlocker, with the blocker's class as the leaf (FRAME_CLASS_PARK).
  */
 #include "engine.h"
+#include "clock_ns.h"
 #include "java_stack.h"
 #include "jvm.h"
 #include "jvmti_events.h"
@@ -21,21 +22,14 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
-#include <time.h>
 
 static _Atomic bool recording;
 /* When this thread began to wait for the monitor it is entering; 0 when it is not waiting. */
 static __thread uint64_t wait_started;
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 void JNICALL engine_lock_on_contended_enter(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object) {
     (void)jvmti, (void)jni, (void)thread, (void)object;
-    if (atomic_load_explicit(&recording, memory_order_acquire)) wait_started = now_ns();
+    if (atomic_load_explicit(&recording, memory_order_acquire)) wait_started = clock_mono_ns();
 }
 
 void JNICALL engine_lock_on_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object) {
@@ -43,7 +37,7 @@ void JNICALL engine_lock_on_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthr
     uint64_t started_wait = wait_started;
     wait_started = 0;
     if (!started_wait || !atomic_load_explicit(&recording, memory_order_acquire)) return;
-    uint64_t weight, waited = now_ns() - started_wait;
+    uint64_t weight, waited = clock_mono_ns() - started_wait;
     if (!lock_sample_pick(waited, &weight)) return;
     if (sample_enter()) {
         uint64_t started = sample_cost_now();
@@ -86,13 +80,19 @@ static void lock_stop(void) {
         log_warn("%s", err);
 }
 
+/* lock=DURATION; interval= also sets it when lock is the session's event (async-profiler's -e lock -i N). */
+static uint64_t lock_option_interval(const prof_options *o, bool first) {
+    return first && o->interval_ns && o->lock_ns == OPTIONS_DEFAULT_LOCK_NS ? o->interval_ns : o->lock_ns;
+}
+
 const engine engine_lock = {
     .name = "lock",
     .event = EVENT_LOCK,
-    .units = "ns",
+    .units = ENGINE_UNITS_NS,
     .counts = ENGINE_LOCK_COUNTS,
-    .default_interval_ns = OPTIONS_DEFAULT_LOCK_NS,
-    .java_only = true,
+    .option_interval = lock_option_interval,
+    .default_interval = OPTIONS_DEFAULT_LOCK_NS,
+    .delivery = ENGINE_DELIVERY_JVMTI_CALLBACK,
     .check = lock_check,
     .start = lock_start,
     .stop = lock_stop,

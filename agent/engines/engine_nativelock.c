@@ -39,10 +39,10 @@ static void nativelock_stop(void) {
 
 const engine engine_nativelock = {
     .name = "nativelock",
-    .units = "ns",
+    .units = ENGINE_UNITS_NS,
     .event = EVENT_NATIVELOCK,
-    .default_interval_ns = 0,
-    .hooks = true,
+    .default_interval = 0,
+    .delivery = ENGINE_DELIVERY_IMPORT_HOOK,
     .check = nativelock_check,
     .start = nativelock_start,
     .stop = nativelock_stop,

@@ -66,10 +66,10 @@ static void nativemem_stop(void) {
 
 const engine engine_nativemem = {
     .name = "nativemem",
-    .units = "bytes",
+    .units = ENGINE_UNITS_BYTES,
     .event = EVENT_NATIVEMEM,
-    .default_interval_ns = 0,
-    .hooks = true,
+    .default_interval = 0,
+    .delivery = ENGINE_DELIVERY_IMPORT_HOOK,
     .check = nativemem_check,
     .start = nativemem_start,
     .stop = nativemem_stop,

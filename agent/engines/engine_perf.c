@@ -39,6 +39,7 @@
 #define _GNU_SOURCE
 #include "engine.h"
 #include "engine_signals.h"
+#include "self_tid.h"
 
 #include "log.h"
 #include "native_hooks_install.h"
@@ -107,10 +108,6 @@ static enum { DENY_NONE, DENY_ALL, DENY_KERNEL } deny_for_test;
 static uint64_t armed_total, skipped_fd_limit, open_failed, without_ring;
 static uint64_t rearmed_lost, lost_periods;   /* the watch's re-arms, and the periods they had missed */
 static periodic watch;
-
-static int gettid_now(void) {
-    return (int)syscall(SYS_gettid);
-}
 
 static int open_event(int tid, bool kernel, bool sigtrap, uint64_t sample_period) {
     if (deny_for_test == DENY_ALL || (deny_for_test == DENY_KERNEL && kernel)) {
@@ -198,7 +195,7 @@ static void configure(const char *event, bool alluser, unsigned features) {
 
 static int perf_check(const prof_options *o, char *err, size_t errlen) {
     configure(o->event, o->alluser, o->features);
-    int tid = gettid_now();
+    int tid = self_tid();
     int fd = open_event(tid, want_kernel, false, 1000000000ULL);
     if (fd < 0 && want_kernel && (errno == EACCES || errno == EPERM)) {
         /* perf_event_paranoid=2 allows user-space sampling only: still better than a timer. */
@@ -401,7 +398,7 @@ static const char *sigtrap_refusal(void) {
     if (kernel_version() < 6015) return "needs Linux 6.15 or later (older kernels may kill or hang the JVM with it)";
     if (!kind->time_based || !kernel_allowed) return "only for time events with kernel frames";
     if (traced()) return "a debugger traces the process";
-    int fd = open_event(gettid_now(), kernel_allowed, true, 1000000000ULL);
+    int fd = open_event(self_tid(), kernel_allowed, true, 1000000000ULL);
     if (fd < 0) return "this kernel has no sigtrap events (Linux 5.13 or later)";
     close(fd);
     char err[160];
@@ -660,16 +657,16 @@ static int perf_move_signal(int signo) {
 
 const engine engine_perf = {
     .name = "perf",
-    .units = "ns",
-    .default_interval_ns = 10000000ULL,
+    .units = ENGINE_UNITS_NS,
+    .default_interval = 10000000ULL,
     .weight = perf_time_weight,
     PERF_ENGINE_FUNCTIONS,
 };
 
 const engine engine_perf_count = {
     .name = "perf",
-    .units = "events",
-    .default_interval_ns = 1000,   /* a count of events: every 1000th page fault, context switch... */
+    .units = ENGINE_UNITS_EVENTS,
+    .default_interval = 1000,   /* a count of events: every 1000th page fault, context switch... */
     .weight = perf_count_weight,
     PERF_ENGINE_FUNCTIONS,
 };

@@ -5,6 +5,7 @@
  */
 #include "engine_signals.h"
 
+#include "clock_ns.h"
 #include "log.h"
 #include "perf_sigtrap.h"
 #include "sample.h"
@@ -118,8 +119,6 @@ int engine_retake_handler(int signo) {
 }
 
 uint64_t engine_thread_cpu_ns(int tid) {
-    struct timespec ts;
     /* The kernel's MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED). */
-    if (clock_gettime((clockid_t)((~(clockid_t)tid << 3) | 6), &ts) != 0) return 0;
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    return clock_ns((clockid_t)((~(clockid_t)tid << 3) | 6));
 }

@@ -23,8 +23,10 @@
  */
 #define _GNU_SOURCE
 #include "agent_threads.h"
+#include "clock_ns.h"
 #include "engine.h"
 #include "engine_signals.h"
+#include "self_tid.h"
 
 #include "log.h"
 #include "sample.h"
@@ -75,12 +77,6 @@ typedef struct {
     uint64_t timer_cpu_ns;   /* the timer thread's own CPU time: what the rounds cost */
 } wall_stats;
 static wall_stats stats;
-
-static uint64_t clock_ns(clockid_t c) {
-    struct timespec ts;
-    if (clock_gettime(c, &ts) != 0) return 0;
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static bool tid_wanted(uint32_t tid) {
     if (!tid_ranges) return true;
@@ -222,12 +218,12 @@ static void sample_round(uint32_t self) {
 
 static void *timer_main(void *arg) {
     (void)arg;
-    uint32_t self = (uint32_t)syscall(SYS_gettid);
-    uint64_t next = clock_ns(CLOCK_MONOTONIC);
+    uint32_t self = (uint32_t)self_tid();
+    uint64_t next = clock_mono_ns();
     for (;;) {
         sample_round(self);
         next += wall.interval_ns;
-        uint64_t now = clock_ns(CLOCK_MONOTONIC);
+        uint64_t now = clock_mono_ns();
         if (now > next) {
             /* A round took longer than the interval: start the next now rather than catch up in a burst. */
             stats.late_rounds++;
@@ -285,7 +281,7 @@ static int wall_start(uint64_t interval_ns, char *err, size_t errlen) {
     const char *all = getenv("LIBPROF_TEST_WALL_SIGNAL_ALL");
     signal_all = all && strcmp(all, "1") == 0;
     uint32_t cookie = 0;
-    while (!cookie && getrandom(&cookie, sizeof(cookie), 0) != sizeof(cookie)) cookie = (uint32_t)clock_ns(CLOCK_MONOTONIC);
+    while (!cookie && getrandom(&cookie, sizeof(cookie), 0) != sizeof(cookie)) cookie = (uint32_t)clock_mono_ns();
     wall.pid = getpid();
     wall.interval_ns = interval_ns;
     memset(&stats, 0, sizeof(stats));
@@ -337,8 +333,8 @@ static int wall_move_signal(int signo) {
 const engine engine_wall = {
     .name = "wall",
     .event = EVENT_WALL,
-    .units = "ns",
-    .default_interval_ns = WALL_DEFAULT_INTERVAL_NS,
+    .units = ENGINE_UNITS_NS,
+    .default_interval = WALL_DEFAULT_INTERVAL_NS,
     .check = wall_check,
     .start = wall_start,
     .stop = wall_stop,

@@ -1,6 +1,7 @@
 #include "lock_park.h"
 
 #include "classfile.h"
+#include "clock_ns.h"
 #include "engine_instrument.h"
 #include "event_kind.h"
 #include "instrument_helper.h"
@@ -16,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define LOCK_SUPPORT "java/util/concurrent/locks/LockSupport"
 
@@ -28,12 +28,6 @@ static bool vm_dying;
 
 void lock_park_vm_death(void) {
     vm_dying = true;
-}
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /* Whether a park on 'blocker' waits for a lock: a ReentrantLock, a ReentrantReadWriteLock or a Semaphore
@@ -84,7 +78,7 @@ static void JNICALL park_edge(JNIEnv *jni, jclass helper) {
     jvmtiEnv *jvmti = jvm_jvmti();
     if ((*jvmti)->GetCurrentThread(jvmti, &thread) != JVMTI_ERROR_NONE || !thread) return;
     jobject blocker = (*jni)->GetObjectField(jni, thread, park_blocker);
-    uint64_t now = now_ns();
+    uint64_t now = clock_mono_ns();
     if (!blocker) {
         park_started = now;   /* a park begins (or a park() without blocker: nothing to report) */
     } else {

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "native_hooks_install.h"
 
+#include "clock_ns.h"
 #include "got_patch.h"
 #include "log.h"
 #include "native_hooks.h"
@@ -19,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WATCH_PERIOD_NS 100000000L
 
@@ -122,25 +122,19 @@ static unsigned long long loader_adds(void) {
     return adds;
 }
 
-static long long monotonic_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Hooks every loaded object's slots (those hooked already are left) and fills 'st'. Caller holds 'lock'. An
  * object another thread's dlopen is still relocating is left, and the watcher comes back for it; one still
  * left after PENDING_WAIT_NS with no object loaded meanwhile is taken (got_patch_install_waited). */
-#define PENDING_WAIT_NS 1000000000LL
+#define PENDING_WAIT_NS 1000000000ULL
 static void rescan(got_patch_stats *st) {
-    static long long pending_since;
+    static uint64_t pending_since;
     static unsigned long long pending_adds;
     unsigned long long adds = loader_adds();
-    bool waited = pending_since && adds == pending_adds && monotonic_ns() - pending_since >= PENDING_WAIT_NS;
+    bool waited = pending_since && adds == pending_adds && clock_mono_ns() - pending_since >= PENDING_WAIT_NS;
     if (waited) got_patch_install_waited(active, active_count, pending_adds, st);
     else got_patch_install(active, active_count, st);
     if (st->pending && (!pending_since || adds != pending_adds)) {
-        pending_since = monotonic_ns();
+        pending_since = clock_mono_ns();
         pending_adds = adds;
     }
     if (!st->pending) pending_since = 0;

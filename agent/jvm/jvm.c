@@ -15,6 +15,7 @@
 #include "safe_read_stack.h"
 #include "safe_read_mode.h"
 #include "sample.h"
+#include "self_tid.h"
 #include "threads.h"
 #include "vmstructs.h"
 
@@ -22,13 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 static JavaVM *vm;
 static jvmtiEnv *jvmti;
 static asgct_fn asgct;
 static volatile bool live;
+static volatile bool dying;   /* VMDeath has begun */
+static int feature_version;   /* 11, 17, 25: java.vm.specification.version (set by the VM itself, so known at load); 0 when unknown */
 static bool tracking_from_start;  /* saw every Java thread start, so java_tids is complete */
 static jvm_listeners listen;
 
@@ -49,12 +51,8 @@ static void JNICALL on_class_prepare(jvmtiEnv *env, JNIEnv *jni, jthread thread,
     if (listen.class_prepared) listen.class_prepared(jni);
 }
 
-static int current_tid(void) {
-    return (int)syscall(SYS_gettid);
-}
-
 static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
-    int tid = current_tid();
+    int tid = self_tid();
     java_tids_add(tid);
     sample_set_thread_env(jni);
     safe_read_register_current_stack();
@@ -64,10 +62,10 @@ static void JNICALL on_thread_start(jvmtiEnv *env, JNIEnv *jni, jthread thread) 
 
 static void JNICALL on_thread_end(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     sample_set_thread_env(NULL);
-    jvm_threads_untrack(env, jni, thread, current_tid());
-    java_tids_remove(current_tid());
-    threads_ended(current_tid(), java_tids_contains);
-    if (listen.thread_ended) listen.thread_ended(current_tid());
+    jvm_threads_untrack(env, jni, thread, self_tid());
+    java_tids_remove(self_tid());
+    threads_ended(self_tid(), java_tids_contains);
+    if (listen.thread_ended) listen.thread_ended(self_tid());
 }
 
 static void preallocate_loaded_classes(void);
@@ -75,17 +73,18 @@ static void preallocate_loaded_classes(void);
 static void JNICALL on_vm_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     /* Classes loaded in the primordial phase never saw ClassPrepare; the main thread never saw ThreadStart. */
     preallocate_loaded_classes();
-    java_tids_add(current_tid());
+    java_tids_add(self_tid());
     (*env)->GenerateEvents(env, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);   /* stubs generated before the live phase */
     sample_set_thread_env(jni);
     safe_read_register_current_stack();
-    jvm_threads_track(env, jni, thread, current_tid());
+    jvm_threads_track(env, jni, thread, self_tid());
     live = true;
     if (listen.vm_started) listen.vm_started();
 }
 
 static void JNICALL on_vm_death(jvmtiEnv *env, JNIEnv *jni) {
     (void)env, (void)jni;
+    dying = true;
     if (listen.vm_dying) listen.vm_dying();
 }
 
@@ -245,6 +244,9 @@ int jvm_init(JavaVM *java_vm, bool in_live_vm, const jvm_listeners *listeners, c
         return -1;
     }
     jvmti = env;
+    char spec[16];
+    jvm_system_property("java.vm.specification.version", spec, sizeof(spec));
+    feature_version = atoi(spec);
     if (java_tids_init()) {
         snprintf(err, errlen, "cannot reserve the thread id bitmap");
         jvmti = NULL;
@@ -276,6 +278,10 @@ JavaVM *jvm_vm(void) { return vm; }
 jvmtiEnv *jvm_jvmti(void) { return jvmti; }
 asgct_fn jvm_asgct(void) { return asgct; }
 bool jvm_is_live(void) { return live; }
+
+bool jvm_is_dying(void) { return dying; }
+
+int jvm_feature_version(void) { return feature_version; }
 bool jvm_tracks_all_java_threads(void) { return tracking_from_start; }
 
 /* Frees what a GetMethodName + GetMethodDeclaringClass + GetClassSignature lookup handed out. */

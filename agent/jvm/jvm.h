@@ -45,6 +45,10 @@ void jvm_plan_local_refs(JNIEnv *jni, jint count);
 asgct_fn jvm_asgct(void);
 /* True once the VM has finished starting (VMInit seen, or loaded into a live VM). */
 bool jvm_is_live(void);
+/* True from the VMDeath event on: the JVM has stopped some of its own threads already. */
+bool jvm_is_dying(void);
+/* The JDK's feature version (java.vm.specification.version: 11, 17, 25), 0 when unknown. */
+int jvm_feature_version(void);
 /* True when loaded at start-up: then java_tids holds every Java thread, and a thread outside it is a
  * JVM-internal thread (compiler, GC, VM thread). */
 bool jvm_tracks_all_java_threads(void);

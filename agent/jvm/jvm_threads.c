@@ -143,6 +143,13 @@ static char *thread_dump_text(JNIEnv *jni) {
     return text;
 }
 
+/* Before JDK 17 the thread dump reads the CPU clock of every GC thread, also of those the JVM has stopped
+ * at exit: asked for during VMDeath (a profile written at exit), it crashes the JVM (SIGSEGV in
+ * pthread_getcpuclockid, seen on JDK 11.0.32). There the cut OS names stay. */
+static bool thread_dump_is_safe(void) {
+    return !jvm_is_dying() || jvm_feature_version() >= 17;
+}
+
 static void complete_name(int tid, const char *name, void *arg) {
     (void)arg;
     threads_complete_os_name(tid, name);
@@ -152,7 +159,7 @@ static void complete_name(int tid, const char *name, void *arg) {
  * Thread") are known by their OS names, cut to 15 characters: complete them from the thread dump. */
 static void complete_cut_os_names(JNIEnv *jni) {
     threads_snapshot_os_names();   /* threads started since the last look, such as added compiler threads */
-    if (!threads_has_cut_os_names()) return;
+    if (!threads_has_cut_os_names() || !thread_dump_is_safe()) return;
     char *dump = thread_dump_text(jni);
     if (dump) thread_dump_parse(dump, complete_name, NULL);
     free(dump);

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "symtab.h"
 
+#include "array_grow.h"
 #include "elf_reader.h"
 
 #include <stdlib.h>
@@ -45,22 +46,11 @@ struct symtab {
 
 symtab_builder *symtab_builder_new(void) { return calloc(1, sizeof(symtab_builder)); }
 
-static bool grow(void **p, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap) return true;
-    size_t c = *cap ? *cap : 256;
-    while (c < need) c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q) return false;
-    *p = q;
-    *cap = c;
-    return true;
-}
-
 void symtab_builder_add(symtab_builder *b, uint64_t start, uint64_t size, const char *name, int rank) {
     size_t len = strlen(name) + 1;
     if (b->failed || b->names_len + len > UINT32_MAX || b->n >= UINT32_MAX) return;
-    if (!grow((void **)&b->items, &b->cap, b->n + 1, sizeof(pending)) ||
-        !grow((void **)&b->names, &b->names_cap, b->names_len + len, 1)) {
+    if (array_grow((void **)&b->items, sizeof(pending), b->n + 1, &b->cap) ||
+        array_grow((void **)&b->names, 1, b->names_len + len, &b->names_cap)) {
         b->failed = true;
         return;
     }

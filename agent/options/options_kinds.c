@@ -8,6 +8,7 @@
 
 #include "clock_time.h"
 #include "errmsg.h"
+#include "event_names.h"
 #include "filepath.h"
 #include "method_target.h"
 #include "perf_events.h"
@@ -351,14 +352,12 @@ static int apply_file(const options_spec *s, const char *spelled, const char *va
 }
 
 #define KNOWN_EVENTS_TEXT \
-    "cpu, ctimer, itimer, wall, alloc, lock, " \
-    "nativemem, nativelock, " \
+    EVENT_NAMES_TEXT \
     "a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
 
 static int apply_event(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
                        size_t errlen) {
-    static const char *const engines[] = {"cpu", "ctimer", "itimer", "wall", "alloc", "lock",
-                                          "nativemem", "nativelock"};
+    static const char *const engines[] = {EVENT_NAMES(EVENT_NAMES_AS_ELEMENT)};
     char *event = field_of(o, s->field);
     char what[600];
     o->event_given = true;   /* on dump/stop it chooses which of the session's events an output holds */

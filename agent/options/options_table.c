@@ -51,238 +51,244 @@ static const options_choice feature_choices[] = {
     {NULL, 0, NULL},
 };
 
-/* A row gives the columns up to 'own' in order, then by name only the limits its kind uses; the rest are 0. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+/* A row names the columns it sets; the others are 0 (NULL, OPTION_OWN_NONE, JFRCONV_SETS_OUTPUT). */
 const options_spec options_table[] = {
-    {NULL, OPTION_DURATION, 0, 0, "-d", "N",
-     "profile for N seconds (start, wait, stop); the default action, for 60 s when -d is" MORE
+    {.kind = OPTION_DURATION, .jprof = "-d", .jprof_arg = "N",
+     .jprof_help = "profile for N seconds (start, wait, stop); the default action, for 60 s when -d is" MORE
      "not given; a countdown on stderr when it is a terminal; Ctrl-C," MORE
      "SIGTERM or SIGHUP stop early and still write the profile; the agent" MORE
-     "stops by itself N+5 s after the start should jprof be killed", NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_DURATION},
-    {"start", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"resume", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"stop", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"dump", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"status", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"version", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+     "stops by itself N+5 s after the start should jprof be killed", .own = OPTION_OWN_DURATION},
+    {.name = "start", .kind = OPTION_ACTION},
+    {.name = "resume", .kind = OPTION_ACTION},
+    {.name = "stop", .kind = OPTION_ACTION},
+    {.name = "dump", .kind = OPTION_ACTION},
+    {.name = "status", .kind = OPTION_ACTION},
+    {.name = "version", .kind = OPTION_ACTION},
     /* The metrics action and continuous profiling (loop=). */
-    {"metrics", OPTION_ACTION, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"loop", OPTION_DURATION, FIELD(loop_ns), 0, "--loop", "TIME",
-     "continuous profiling: a new profile file every TIME until stopped (30s, 1h);" MORE
+    {.name = "metrics", .kind = OPTION_ACTION},
+    {.name = "loop", .kind = OPTION_DURATION, .field = FIELD(loop_ns), .jprof = "--loop", .jprof_arg = "TIME",
+     .jprof_help = "continuous profiling: a new profile file every TIME until stopped (30s, 1h);" MORE
      "name them apart with %t, %n (sequence) or %n{MAX} (rolling); or at each time of day TIME" MORE
-     "(*:00 every hour, 00:00 every midnight)", "10", NULL, NULL, NULL, NULL, NULL,
-     OPTION_OWN_NONE, .min = SECOND, .unit = SECOND, .clock_field = FIELD(loop_clock)},
-    {"event", OPTION_EVENT, FIELD(event), 0, "-e", "EVENT",
-     "sampling event: cpu (default), ctimer, itimer, wall, alloc, lock (see 'jprof" MORE
+     "(*:00 every hour, 00:00 every midnight)", .probe = "10", .min = SECOND, .unit = SECOND,
+     .clock_field = FIELD(loop_clock)},
+    {.name = "event", .kind = OPTION_EVENT, .field = FIELD(event), .jprof = "-e", .jprof_arg = "EVENT",
+     .jprof_help = "sampling event: cpu (default), ctimer, itimer, wall, alloc, lock (see 'jprof" MORE
      "list'), or Java methods to instrument: pkg.Class.method, pkg.Class.*;" MORE
-     "-e cpu,wall records both (a .jfr holds every event, other formats the first)", "cpu", NULL, NULL, NULL, NULL, NULL,
-     OPTION_OWN_NONE, .cap = TEXT_CAP(event)},
+     "-e cpu,wall records both (a .jfr holds every event, other formats the first)", .probe = "cpu",
+     .cap = TEXT_CAP(event)},
     /* An event kind beside event=: alone (event=cpu,wall) or with its interval (wall=20ms); jprof's --wall
      * always with one. The row's kind parses the value into extra_intervals[kind]. */
-    {"wall", OPTION_DURATION, FIELD(extra_intervals[EVENT_WALL]), 0, "--wall", "INTERVAL",
-     "wall-clock profiling beside -e (e.g. -e cpu --wall 50ms -f both.jfr)", "50ms", NULL, NULL, NULL, NULL, NULL,
-     OPTION_OWN_NONE, .min = 1, .unit = 1, .extra_event = EVENT_WALL},
+    {.name = "wall", .kind = OPTION_DURATION, .field = FIELD(extra_intervals[EVENT_WALL]), .jprof = "--wall",
+     .jprof_arg = "INTERVAL", .jprof_help = "wall-clock profiling beside -e (e.g. -e cpu --wall 50ms -f both.jfr)",
+     .probe = "50ms", .min = 1, .unit = 1, .extra_event = EVENT_WALL},
     /* alloc and lock: event kinds beside event= like wall; their values go to their own fields (defaults set
      * by options_init: 512k, 10us). Without event=, the first of them given is the session's event. */
-    {"alloc", OPTION_SIZE, FIELD(alloc_bytes), 0, "--alloc", "BYTES",
-     "allocation profiling: a sample every BYTES allocated on average (default" MORE
-     "512k), through the JVM's own sampling (JDK 11+)", "512k", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
-     .min = 1, .max = 0x7fffffffULL, .extra_event = EVENT_ALLOC},
-    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--alloc", NULL,
-     "allocation samples (jdk.ObjectAllocationSample; the TLAB events where a" JMORE
-     "chunk has none), weighted by bytes", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_ALLOC_ONLY},
-    {"live", OPTION_FLAG, FIELD(live), 0, "--live", NULL,
-     "alloc: only objects still reachable when the profile is written", "", NULL, "--live", NULL,
-     "objects alive at the recording's end (profiler.LiveObject of alloc,live;" JMORE
-     "jdk.OldObjectSample), by size", NULL, OPTION_OWN_NONE},
-    {"lock", OPTION_DURATION, FIELD(lock_ns), 0, "--lock", "DURATION",
-     "lock profiling: contended waits (monitors, locks' parks), a sample each" MORE
-     "DURATION of accumulated waiting (default 10us; 0: every wait)", "10us", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
-     .unit = 1, .extra_event = EVENT_LOCK},
-    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--lock", NULL,
-     "lock samples (jdk.JavaMonitorEnter, jdk.ThreadPark), weighted by ns waited", NULL, OPTION_OWN_NONE,
+    {.name = "alloc", .kind = OPTION_SIZE, .field = FIELD(alloc_bytes), .jprof = "--alloc", .jprof_arg = "BYTES",
+     .jprof_help = "allocation profiling: a sample every BYTES allocated on average (default" MORE
+     "512k), through the JVM's own sampling (JDK 11+)", .probe = "512k", .min = 1, .max = 0x7fffffffULL,
+     .extra_event = EVENT_ALLOC},
+    {.kind = OPTION_FLAG, .jfrconv_long = "--alloc",
+     .jfrconv_help = "allocation samples (jdk.ObjectAllocationSample; the TLAB events where a" JMORE
+     "chunk has none), weighted by bytes", .jfrconv_sets = JFRCONV_SETS_ALLOC_ONLY},
+    {.name = "live", .kind = OPTION_FLAG, .field = FIELD(live), .jprof = "--live",
+     .jprof_help = "alloc: only objects still reachable when the profile is written", .probe = "",
+     .jfrconv_long = "--live",
+     .jfrconv_help = "objects alive at the recording's end (profiler.LiveObject of alloc,live;" JMORE
+     "jdk.OldObjectSample), by size"},
+    {.name = "lock", .kind = OPTION_DURATION, .field = FIELD(lock_ns), .jprof = "--lock", .jprof_arg = "DURATION",
+     .jprof_help = "lock profiling: contended waits (monitors, locks' parks), a sample each" MORE
+     "DURATION of accumulated waiting (default 10us; 0: every wait)", .probe = "10us", .unit = 1,
+     .extra_event = EVENT_LOCK},
+    {.kind = OPTION_FLAG, .jfrconv_long = "--lock",
+     .jfrconv_help = "lock samples (jdk.JavaMonitorEnter, jdk.ThreadPark), weighted by ns waited",
      .jfrconv_sets = JFRCONV_SETS_LOCK_ONLY},
-    {"interval", OPTION_DURATION, FIELD(interval_ns), 0, "-i", "INTERVAL",
-     "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;" MORE
-     "with -e pkg.Class.method: record every Nth call", "10ms", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
-     .min = 1, .unit = 1, .unit_field = FIELD(interval_has_unit)},
-    {"file", OPTION_FILE, FIELD(file), 0, "-f", "FILE",
-     "write the profile to FILE (in the JVM's file system, written by the JVM's" MORE
+    {.name = "interval", .kind = OPTION_DURATION, .field = FIELD(interval_ns), .jprof = "-i", .jprof_arg = "INTERVAL",
+     .jprof_help = "sampling interval: 10ms, 500us, 1s, or a bare number of nanoseconds;" MORE
+     "with -e pkg.Class.method: record every Nth call", .probe = "10ms", .min = 1, .unit = 1,
+     .unit_field = FIELD(interval_has_unit)},
+    {.name = "file", .kind = OPTION_FILE, .field = FIELD(file), .jprof = "-f", .jprof_arg = "FILE",
+     .jprof_help = "write the profile to FILE (in the JVM's file system, written by the JVM's" MORE
      "user; %p = pid, %t = timestamp, %n = loop period, %n{MAX} = period modulo" MORE
-     "MAX, %{NAME} = environment variable); without -f it goes to stdout", "x", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_FILE,
+     "MAX, %{NAME} = environment variable); without -f it goes to stdout", .probe = "x", .own = OPTION_OWN_FILE,
      .cap = TEXT_CAP(file)},
-    {NULL, OPTION_TEXT, 0, 0, "-o", "FORMAT",
-     "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE
+    {.kind = OPTION_TEXT, .jprof = "-o", .jprof_arg = "FORMAT",
+     .jprof_help = "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE
      "pprof, speedscope, cpuprofile, gecko, traces[=N], flat[=N];" MORE
-     "default: from the -f extension, else text", NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_FORMAT},
+     "default: from the -f extension, else text", .own = OPTION_OWN_FORMAT},
     /* jfrconv's formats: every one it can write, by the name -o takes (the agent's flag rows below). */
-    {NULL, OPTION_CHOICE, FIELD(format), 0, NULL, NULL, NULL, NULL, "-o", "--output", "FORMAT",
-     "output format (default: from the output's extension, else text)" JMORE "accepted", format_choices, OPTION_OWN_NONE},
-    {"collapsed", OPTION_FLAG, 0, FORMAT_COLLAPSED, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"text", OPTION_FLAG, 0, FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"traces", OPTION_COUNT, FIELD(traces), FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
-     .min = 1, .max = 1000000, .dflt = OPTIONS_DEFAULT_TOP},
-    {"flat", OPTION_COUNT, FIELD(flat), FORMAT_TEXT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
-     .min = 1, .max = 1000000, .dflt = OPTIONS_DEFAULT_TOP},
-    {"threads", OPTION_FLAG, FIELD(threads), 0, "-t", NULL, "profile threads separately", "", "-t", "--threads", NULL,
-     "a root frame per thread: [name tid=N]", NULL, OPTION_OWN_NONE},
-    {"state", OPTION_STATES, FIELD(state_mask), 0, NULL, NULL, NULL, NULL, "-s", "--state", "LIST",
-     "only samples in these thread states, e.g. RUNNABLE,SLEEPING (any case," JMORE
-     "STATE_ optional, a prefix is enough: -s r)", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_STATES},
-    {"filter", OPTION_TIDS, FIELD(tid_ranges), 0, "--filter", "TIDS",
-     "sample only these thread ids, e.g. 120-127;132 (';' between); bare" MORE "(agent option): the threads the Java API adds", "1", NULL, NULL, NULL, NULL, NULL,
-     OPTION_OWN_NONE, .max = OPTIONS_MAX_TID_RANGES, .count_field = FIELD(tid_range_count)},
-    {"states", OPTION_FLAG, FIELD(states), 0, NULL, NULL, NULL, NULL, NULL, "--states", NULL,
-     "a frame per thread state under the thread: [STATE_SLEEPING]", NULL, OPTION_OWN_NONE},
-    {"jstackdepth", OPTION_COUNT, FIELD(jstackdepth), 0, "-j", "N", "maximum stack depth, all frames (default 2048)", "64", NULL,
-     NULL, NULL, NULL, NULL, OPTION_OWN_NONE, .min = 1, .max = OPTIONS_MAX_JSTACKDEPTH},
-    {"include", OPTION_PATTERN, FIELD(include), 0, "-I", "PATTERN",
-     "keep only stacks with a frame matching PATTERN (repeatable; * at ends)", "a", "-I", "--include", "PAT",
-     "only stacks with a frame matching PAT (repeatable)", NULL, OPTION_OWN_NONE, .cap = TEXT_CAP(include[0]),
+    {.kind = OPTION_CHOICE, .field = FIELD(format), .jfrconv = "-o", .jfrconv_long = "--output",
+     .jfrconv_arg = "FORMAT",
+     .jfrconv_help = "output format (default: from the output's extension, else text)" JMORE "accepted",
+     .choices = format_choices},
+    {.name = "collapsed", .kind = OPTION_FLAG, .format = FORMAT_COLLAPSED},
+    {.name = "text", .kind = OPTION_FLAG, .format = FORMAT_TEXT},
+    {.name = "traces", .kind = OPTION_COUNT, .field = FIELD(traces), .format = FORMAT_TEXT, .min = 1, .max = 1000000,
+     .dflt = OPTIONS_DEFAULT_TOP},
+    {.name = "flat", .kind = OPTION_COUNT, .field = FIELD(flat), .format = FORMAT_TEXT, .min = 1, .max = 1000000,
+     .dflt = OPTIONS_DEFAULT_TOP},
+    {.name = "threads", .kind = OPTION_FLAG, .field = FIELD(threads), .jprof = "-t",
+     .jprof_help = "profile threads separately", .probe = "", .jfrconv = "-t", .jfrconv_long = "--threads",
+     .jfrconv_help = "a root frame per thread: [name tid=N]"},
+    {.name = "state", .kind = OPTION_STATES, .field = FIELD(state_mask), .jfrconv = "-s", .jfrconv_long = "--state",
+     .jfrconv_arg = "LIST",
+     .jfrconv_help = "only samples in these thread states, e.g. RUNNABLE,SLEEPING (any case," JMORE
+     "STATE_ optional, a prefix is enough: -s r)", .jfrconv_sets = JFRCONV_SETS_STATES},
+    {.name = "filter", .kind = OPTION_TIDS, .field = FIELD(tid_ranges), .jprof = "--filter", .jprof_arg = "TIDS",
+     .jprof_help = "sample only these thread ids, e.g. 120-127;132 (';' between); bare" MORE
+     "(agent option): the threads the Java API adds",
+     .probe = "1", .max = OPTIONS_MAX_TID_RANGES, .count_field = FIELD(tid_range_count)},
+    {.name = "states", .kind = OPTION_FLAG, .field = FIELD(states), .jfrconv_long = "--states",
+     .jfrconv_help = "a frame per thread state under the thread: [STATE_SLEEPING]"},
+    {.name = "jstackdepth", .kind = OPTION_COUNT, .field = FIELD(jstackdepth), .jprof = "-j", .jprof_arg = "N",
+     .jprof_help = "maximum stack depth, all frames (default 2048)", .probe = "64", .min = 1,
+     .max = OPTIONS_MAX_JSTACKDEPTH},
+    {.name = "include", .kind = OPTION_PATTERN, .field = FIELD(include), .jprof = "-I", .jprof_arg = "PATTERN",
+     .jprof_help = "keep only stacks with a frame matching PATTERN (repeatable; * at ends)", .probe = "a",
+     .jfrconv = "-I", .jfrconv_long = "--include", .jfrconv_arg = "PAT",
+     .jfrconv_help = "only stacks with a frame matching PAT (repeatable)", .cap = TEXT_CAP(include[0]),
      .count_field = FIELD(include_count), .jfrconv_sets = JFRCONV_SETS_INCLUDE},
-    {"exclude", OPTION_PATTERN, FIELD(exclude), 0, "-X", "PATTERN", "drop stacks with a frame matching PATTERN (repeatable)", "a",
-     "-X", "--exclude", "PAT",
-     "drop stacks with a frame matching PAT (repeatable)" JMORE
+    {.name = "exclude", .kind = OPTION_PATTERN, .field = FIELD(exclude), .jprof = "-X", .jprof_arg = "PATTERN",
+     .jprof_help = "drop stacks with a frame matching PATTERN (repeatable)", .probe = "a", .jfrconv = "-X",
+     .jfrconv_long = "--exclude", .jfrconv_arg = "PAT",
+     .jfrconv_help = "drop stacks with a frame matching PAT (repeatable)" JMORE
      "PAT: the agent's pattern ('*' at either end: '*HashMap*') or a regular" JMORE
-     "expression matching a whole frame name ('java/util/.*\\.get')", NULL, OPTION_OWN_NONE,
-     .cap = TEXT_CAP(exclude[0]), .count_field = FIELD(exclude_count), .jfrconv_sets = JFRCONV_SETS_EXCLUDE},
-    {NULL, OPTION_TIME, 0, 0, NULL, NULL, NULL, NULL, NULL, "--from", "TIME",
-     "only samples at or after TIME", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_FROM},
-    {NULL, OPTION_TIME, 0, 0, NULL, NULL, NULL, NULL, NULL, "--to", "TIME",
-     "only samples at or before TIME" JMORE
+     "expression matching a whole frame name ('java/util/.*\\.get')", .cap = TEXT_CAP(exclude[0]),
+     .count_field = FIELD(exclude_count), .jfrconv_sets = JFRCONV_SETS_EXCLUDE},
+    {.kind = OPTION_TIME, .jfrconv_long = "--from", .jfrconv_arg = "TIME",
+     .jfrconv_help = "only samples at or after TIME", .jfrconv_sets = JFRCONV_SETS_FROM},
+    {.kind = OPTION_TIME, .jfrconv_long = "--to", .jfrconv_arg = "TIME",
+     .jfrconv_help = "only samples at or before TIME" JMORE
      "TIME: from the recording's start: 10s, 500ms, 2m, 1500 (ms); from its end:" JMORE
      "-10s; absolute: epoch milliseconds (1700000000000), 2026-11-22T10:15:00[Z]," JMORE
-     "10:15:00 (local time of day)", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_TO},
-    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--cpu", NULL,
-     "CPU samples only: jdk.ExecutionSample in STATE_DEFAULT where the recording" JMORE
+     "10:15:00 (local time of day)", .jfrconv_sets = JFRCONV_SETS_TO},
+    {.kind = OPTION_FLAG, .jfrconv_long = "--cpu",
+     .jfrconv_help = "CPU samples only: jdk.ExecutionSample in STATE_DEFAULT where the recording" JMORE
      "has wall samples too, every jdk.ExecutionSample otherwise (not" JMORE
-     "jdk.NativeMethodSample)", NULL, OPTION_OWN_NONE, .jfrconv_sets = JFRCONV_SETS_CPU_ONLY},
-    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--wall", NULL,
-     "wall-clock samples only: jdk.ExecutionSample in any state but" JMORE
-     "STATE_DEFAULT, async-profiler's profiler.WallClockSample", NULL, OPTION_OWN_NONE,
-     .jfrconv_sets = JFRCONV_SETS_WALL_ONLY},
+     "jdk.NativeMethodSample)", .jfrconv_sets = JFRCONV_SETS_CPU_ONLY},
+    {.kind = OPTION_FLAG, .jfrconv_long = "--wall",
+     .jfrconv_help = "wall-clock samples only: jdk.ExecutionSample in any state but" JMORE
+     "STATE_DEFAULT, async-profiler's profiler.WallClockSample", .jfrconv_sets = JFRCONV_SETS_WALL_ONLY},
     /* jfrconv only: frame naming by line, bci and normalised names, highlight, diff, classify, skip, grain. */
-    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--lines", NULL,
-     "Java frames split by source line: class.method:LINE", NULL, OPTION_OWN_NONE,
-     .jfrconv_sets = JFRCONV_SETS_LINES},
-    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--bci", NULL,
-     "Java frames split by bytecode index: class.method@BCI", NULL, OPTION_OWN_NONE,
-     .jfrconv_sets = JFRCONV_SETS_BCI},
-    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--norm", NULL,
-     "lambda and hidden class names without generated numbers and" JMORE
-     "addresses (Main$$Lambda$14/0x0000000800c03000 -> Main$$Lambda)", NULL, OPTION_OWN_NONE,
-     .jfrconv_sets = JFRCONV_SETS_NORM},
-    {NULL, OPTION_REGEX, FIELD(highlight), 0, NULL, NULL, NULL, NULL, NULL, "--highlight", "REGEX",
-     "flame graph: open with the frames matching REGEX highlighted (searched)", NULL, OPTION_OWN_NONE,
+    {.kind = OPTION_FLAG, .jfrconv_long = "--lines",
+     .jfrconv_help = "Java frames split by source line: class.method:LINE", .jfrconv_sets = JFRCONV_SETS_LINES},
+    {.kind = OPTION_FLAG, .jfrconv_long = "--bci",
+     .jfrconv_help = "Java frames split by bytecode index: class.method@BCI", .jfrconv_sets = JFRCONV_SETS_BCI},
+    {.kind = OPTION_FLAG, .jfrconv_long = "--norm",
+     .jfrconv_help = "lambda and hidden class names without generated numbers and" JMORE
+     "addresses (Main$$Lambda$14/0x0000000800c03000 -> Main$$Lambda)", .jfrconv_sets = JFRCONV_SETS_NORM},
+    {.kind = OPTION_REGEX, .field = FIELD(highlight), .jfrconv_long = "--highlight", .jfrconv_arg = "REGEX",
+     .jfrconv_help = "flame graph: open with the frames matching REGEX highlighted (searched)",
      .cap = TEXT_CAP(highlight)},
-    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--diff", NULL,
-     "compare two profiles: jfrconv --diff BASE NEW OUTPUT (each a .jfr or" JMORE
+    {.kind = OPTION_FLAG, .jfrconv_long = "--diff",
+     .jfrconv_help = "compare two profiles: jfrconv --diff BASE NEW OUTPUT (each a .jfr or" JMORE
      "collapsed stacks); OUTPUT .html: a flame graph coloured by change," JMORE
-     "else text; values per second of recording, or shares", NULL, OPTION_OWN_NONE,
-     .jfrconv_sets = JFRCONV_SETS_DIFF},
+     "else text; values per second of recording, or shares", .jfrconv_sets = JFRCONV_SETS_DIFF},
     /* jfrconv's shaping of the profile (profile_reshape.h): async-profiler's jfrconv flags; its agent has none */
-    {NULL, OPTION_FLAG, FIELD(classify), 0, NULL, NULL, NULL, NULL, NULL, "--classify", NULL,
-     "a category frame under the thread frame: [gc], [jit], [vm], [class_load]," JMORE
+    {.kind = OPTION_FLAG, .field = FIELD(classify), .jfrconv_long = "--classify",
+     .jfrconv_help = "a category frame under the thread frame: [gc], [jit], [vm], [class_load]," JMORE
      "[class_init], [class_resolve], [class_verify], [lambda_init], [Interpreter]," JMORE
-     "[c1_comp], [c2_comp], [java], [native], [kernel] (docs/jfrconv.md: the rules)", NULL, OPTION_OWN_NONE},
-    {NULL, OPTION_COUNT, FIELD(skip), 0, NULL, NULL, NULL, NULL, NULL, "--skip", "N",
-     "leave out the N bottom (root-side) frames of every stack, thread and" JMORE
-     "category frames included", NULL, OPTION_OWN_NONE, .min = 0, .max = OPTIONS_MAX_JSTACKDEPTH},
-    {NULL, OPTION_NUMBER, FIELD(grain), 0, NULL, NULL, NULL, NULL, NULL, "--grain", "X",
-     "coarsen: each stack's count rounded to a multiple of X samples (the" JMORE
-     "remainder carried on), stacks that round to none left out", NULL, OPTION_OWN_NONE, .min = 1},
+     "[c1_comp], [c2_comp], [java], [native], [kernel] (docs/jfrconv.md: the rules)"},
+    {.kind = OPTION_COUNT, .field = FIELD(skip), .jfrconv_long = "--skip", .jfrconv_arg = "N",
+     .jfrconv_help = "leave out the N bottom (root-side) frames of every stack, thread and" JMORE
+     "category frames included", .min = 0, .max = OPTIONS_MAX_JSTACKDEPTH},
+    {.kind = OPTION_NUMBER, .field = FIELD(grain), .jfrconv_long = "--grain", .jfrconv_arg = "X",
+     .jfrconv_help = "coarsen: each stack's count rounded to a multiple of X samples (the" JMORE
+     "remainder carried on), stacks that round to none left out", .min = 1},
     /* jfrconv's native event selections. */
-    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativemem", NULL,
-     "native memory: profiler.Malloc events (weight: bytes) instead of CPU samples", NULL, OPTION_OWN_NONE,
+    {.kind = OPTION_FLAG, .jfrconv_long = "--nativemem",
+     .jfrconv_help = "native memory: profiler.Malloc events (weight: bytes) instead of CPU samples",
      .jfrconv_sets = JFRCONV_SETS_NATIVEMEM},
-    {NULL, OPTION_FLAG, 0, 0, NULL, NULL, NULL, NULL, NULL, "--nativelock", NULL,
-     "native locks: profiler.NativeLock events (weight: ns waited)", NULL, OPTION_OWN_NONE,
+    {.kind = OPTION_FLAG, .jfrconv_long = "--nativelock",
+     .jfrconv_help = "native locks: profiler.NativeLock events (weight: ns waited)",
      .jfrconv_sets = JFRCONV_SETS_NATIVELOCK},
-    {"simple", OPTION_FLAG, FIELD(simple), 0, "-s", NULL, "simple class names instead of fully qualified ones", "",
-     NULL, "--simple", NULL,
-     "class names without their package", NULL, OPTION_OWN_NONE},
-    {"dot", OPTION_FLAG, FIELD(dot), 0, NULL, NULL, NULL, NULL, NULL, "--dot", NULL,
-     "java.util.HashMap.get instead of java/util/HashMap.get", NULL, OPTION_OWN_NONE},
-    {"sig", OPTION_FLAG, FIELD(sig), 0, "-g", NULL, "print method signatures", "", NULL, "--sig", NULL,
-     "append method descriptors", NULL, OPTION_OWN_NONE},
-    {"ann", OPTION_FLAG, FIELD(ann), 0, "-a", NULL, "annotate Java frames (_[j] _[i] ...)", "", NULL, "--ann", NULL,
-     "annotate frames: _[j] JIT compiled, _[i] inlined, _[0] interpreted, _[k] kernel", NULL, OPTION_OWN_NONE},
-    {"lib", OPTION_FLAG, FIELD(lib), 0, "-l", NULL, "prepend the library name to native frames", "", NULL,
-     NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"title", OPTION_TEXT, FIELD(title), 0, "--title", "TEXT", "title of the flame graph / report", "x", NULL, "--title", "TITLE",
-     "title of the flame graph or report", NULL, OPTION_OWN_NONE, .cap = TEXT_CAP(title)},
-    {"samples", OPTION_FLAG, FIELD(total), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
-     .off = true},
-    {"flamegraph", OPTION_FLAG, 0, FORMAT_FLAMEGRAPH, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"html", OPTION_FLAG, 0, FORMAT_FLAMEGRAPH, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"tree", OPTION_FLAG, 0, FORMAT_TREE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"minwidth", OPTION_PERCENT, FIELD(minwidth), 0, "--minwidth", "PCT", "skip flame graph frames narrower than PCT percent", "1",
-     NULL, "--minwidth", "P",
-     "flame graph: leave out frames narrower than P percent", NULL, OPTION_OWN_NONE},
-    {"reverse", OPTION_FLAG, FIELD(reverse), 0, "--reverse", NULL, "reverse stacks (flame graph of callers)", "", "-r",
-     "--reverse", NULL,
-     "flame graph: open with stacks merged from the leaf; other formats: stacks" JMORE
-     "written leaf first", NULL, OPTION_OWN_NONE},
-    {"inverted", OPTION_FLAG, FIELD(inverted), 0, "--inverted", NULL, "icicle graph: stacks grow downwards", "", NULL,
-     "--inverted", NULL,
-     "flame graph: open as an icicle", NULL, OPTION_OWN_NONE},
+    {.name = "simple", .kind = OPTION_FLAG, .field = FIELD(simple), .jprof = "-s",
+     .jprof_help = "simple class names instead of fully qualified ones", .probe = "", .jfrconv_long = "--simple",
+     .jfrconv_help = "class names without their package"},
+    {.name = "dot", .kind = OPTION_FLAG, .field = FIELD(dot), .jfrconv_long = "--dot",
+     .jfrconv_help = "java.util.HashMap.get instead of java/util/HashMap.get"},
+    {.name = "sig", .kind = OPTION_FLAG, .field = FIELD(sig), .jprof = "-g", .jprof_help = "print method signatures",
+     .probe = "", .jfrconv_long = "--sig", .jfrconv_help = "append method descriptors"},
+    {.name = "ann", .kind = OPTION_FLAG, .field = FIELD(ann), .jprof = "-a",
+     .jprof_help = "annotate Java frames (_[j] _[i] ...)", .probe = "", .jfrconv_long = "--ann",
+     .jfrconv_help = "annotate frames: _[j] JIT compiled, _[i] inlined, _[0] interpreted, _[k] kernel"},
+    {.name = "lib", .kind = OPTION_FLAG, .field = FIELD(lib), .jprof = "-l",
+     .jprof_help = "prepend the library name to native frames", .probe = ""},
+    {.name = "title", .kind = OPTION_TEXT, .field = FIELD(title), .jprof = "--title", .jprof_arg = "TEXT",
+     .jprof_help = "title of the flame graph / report", .probe = "x", .jfrconv_long = "--title",
+     .jfrconv_arg = "TITLE", .jfrconv_help = "title of the flame graph or report", .cap = TEXT_CAP(title)},
+    {.name = "samples", .kind = OPTION_FLAG, .field = FIELD(total), .off = true},
+    {.name = "flamegraph", .kind = OPTION_FLAG, .format = FORMAT_FLAMEGRAPH},
+    {.name = "html", .kind = OPTION_FLAG, .format = FORMAT_FLAMEGRAPH},
+    {.name = "tree", .kind = OPTION_FLAG, .format = FORMAT_TREE},
+    {.name = "minwidth", .kind = OPTION_PERCENT, .field = FIELD(minwidth), .jprof = "--minwidth", .jprof_arg = "PCT",
+     .jprof_help = "skip flame graph frames narrower than PCT percent", .probe = "1", .jfrconv_long = "--minwidth",
+     .jfrconv_arg = "P", .jfrconv_help = "flame graph: leave out frames narrower than P percent"},
+    {.name = "reverse", .kind = OPTION_FLAG, .field = FIELD(reverse), .jprof = "--reverse",
+     .jprof_help = "reverse stacks (flame graph of callers)", .probe = "", .jfrconv = "-r",
+     .jfrconv_long = "--reverse",
+     .jfrconv_help = "flame graph: open with stacks merged from the leaf; other formats: stacks" JMORE
+     "written leaf first"},
+    {.name = "inverted", .kind = OPTION_FLAG, .field = FIELD(inverted), .jprof = "--inverted",
+     .jprof_help = "icicle graph: stacks grow downwards", .probe = "", .jfrconv_long = "--inverted",
+     .jfrconv_help = "flame graph: open as an icicle"},
     /* nativemem and nativelock take their value after the flag in jprof (asprof's --nativemem N);
      * the agent also accepts them bare (their fields keep options_init's: every call, 10us). Event kinds
      * beside event=, or the session's first event without it (options.c settle_native_events). */
-    {"nativemem", OPTION_SIZE, FIELD(nativemem), 0, "--nativemem", "BYTES",
-     "native memory: sample malloc, calloc, realloc, posix_memalign, aligned_alloc" MORE
-     "every BYTES allocated (k, m, g; 0: every call), with their stacks", "0", NULL, NULL, NULL,
-     NULL, NULL, OPTION_OWN_NONE, .extra_event = EVENT_NATIVEMEM},
-    {"nofree", OPTION_FLAG, FIELD(nofree), 0, "--nofree", NULL, "nativemem: do not hook free (allocations only)", "",
-     NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"leak", OPTION_FLAG, FIELD(leak), 0, "--leak", NULL,
-     "nativemem: show only allocations not freed when the profile is written", "", NULL, "--leak", NULL,
-     "with --nativemem: only allocations without a later profiler.Free of their address", NULL, OPTION_OWN_NONE},
-    {"nativelock", OPTION_DURATION, FIELD(nativelock), 0, "--nativelock", "TIME",
-     "native locks: contended pthread mutexes and rwlocks, a sample every TIME" MORE
-     "waited (10us without a value), weighted by the time waited", "10us", NULL, NULL, NULL,
-     NULL, NULL, OPTION_OWN_NONE, .unit = 1, .extra_event = EVENT_NATIVELOCK},
-    {"total", OPTION_FLAG, FIELD(total), 0, "--total", NULL, "count total time instead of samples", "", NULL,
-     "--total", NULL,
-     "count the events' weight (where they have one) instead of samples", NULL, OPTION_OWN_NONE},
-    {"alluser", OPTION_FLAG, FIELD(alluser), 0, "--all-user", NULL, "only user-mode events", "", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"cstack", OPTION_CHOICE, FIELD(cstack), 0, "--cstack", "MODE", "how to walk stacks (default: the best the JVM allows)",
-     "dwarf", NULL, NULL, NULL, NULL, cstack_choices, OPTION_OWN_NONE},
-    {"features", OPTION_CHOICE_SET, FIELD(features), 0, "--features", "LIST",
-     "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
+    {.name = "nativemem", .kind = OPTION_SIZE, .field = FIELD(nativemem), .jprof = "--nativemem",
+     .jprof_arg = "BYTES",
+     .jprof_help = "native memory: sample malloc, calloc, realloc, posix_memalign, aligned_alloc" MORE
+     "every BYTES allocated (k, m, g; 0: every call), with their stacks", .probe = "0",
+     .extra_event = EVENT_NATIVEMEM},
+    {.name = "nofree", .kind = OPTION_FLAG, .field = FIELD(nofree), .jprof = "--nofree",
+     .jprof_help = "nativemem: do not hook free (allocations only)", .probe = ""},
+    {.name = "leak", .kind = OPTION_FLAG, .field = FIELD(leak), .jprof = "--leak",
+     .jprof_help = "nativemem: show only allocations not freed when the profile is written", .probe = "",
+     .jfrconv_long = "--leak",
+     .jfrconv_help = "with --nativemem: only allocations without a later profiler.Free of their address"},
+    {.name = "nativelock", .kind = OPTION_DURATION, .field = FIELD(nativelock), .jprof = "--nativelock",
+     .jprof_arg = "TIME",
+     .jprof_help = "native locks: contended pthread mutexes and rwlocks, a sample every TIME" MORE
+     "waited (10us without a value), weighted by the time waited", .probe = "10us", .unit = 1,
+     .extra_event = EVENT_NATIVELOCK},
+    {.name = "total", .kind = OPTION_FLAG, .field = FIELD(total), .jprof = "--total",
+     .jprof_help = "count total time instead of samples", .probe = "", .jfrconv_long = "--total",
+     .jfrconv_help = "count the events' weight (where they have one) instead of samples"},
+    {.name = "alluser", .kind = OPTION_FLAG, .field = FIELD(alluser), .jprof = "--all-user",
+     .jprof_help = "only user-mode events", .probe = ""},
+    {.name = "cstack", .kind = OPTION_CHOICE, .field = FIELD(cstack), .jprof = "--cstack", .jprof_arg = "MODE",
+     .jprof_help = "how to walk stacks (default: the best the JVM allows)", .probe = "dwarf",
+     .choices = cstack_choices},
+    {.name = "features", .kind = OPTION_CHOICE_SET, .field = FIELD(features), .jprof = "--features",
+     .jprof_arg = "LIST",
+     .jprof_help = "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
      "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
      "perf events signal with SIGTRAP, warned where it cannot be (opt-in: a foreign SIGTRAP handler" MORE
-     "may receive them); nosigtrap: never, the default)", "agct", NULL, NULL, NULL, NULL,
-     feature_choices, OPTION_OWN_NONE},
-    {"timeout", OPTION_DURATION, FIELD(timeout_s), 0, "--timeout", "DURATION",
-     "stop the profiler by itself after DURATION (start), or at a time of day (23:00)",
-     "10", NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE, .min = SECOND, .max = INT_MAX * SECOND, .unit = SECOND,
-     .seconds = true, .clock_field = FIELD(timeout_clock)},
-    {"log", OPTION_TEXT, FIELD(log_file), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
-     .cap = TEXT_CAP(log_file)},
-    {"loglevel", OPTION_CHOICE, FIELD(log_level), 0, "-L", "LEVEL", "agent log level",
-     "info", NULL, NULL, NULL, NULL, loglevel_choices, OPTION_OWN_NONE},
-    {"quiet", OPTION_FLAG, FIELD(quiet), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"jfr", OPTION_FLAG, 0, FORMAT_JFR, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"pprof", OPTION_FLAG, 0, FORMAT_PPROF, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"speedscope", OPTION_FLAG, 0, FORMAT_SPEEDSCOPE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"cpuprofile", OPTION_FLAG, 0, FORMAT_CPUPROFILE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"gecko", OPTION_FLAG, 0, FORMAT_GECKO, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
-    {"chunksize", OPTION_SIZE, FIELD(chunk_size), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
-     .min = OPTIONS_MIN_CHUNK_SIZE},
-    {"chunktime", OPTION_DURATION, FIELD(chunk_time_ns), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE,
-     .min = OPTIONS_MIN_CHUNK_TIME_NS, .unit = SECOND},
-    {NULL, OPTION_TEXT, 0, 0, "--libpath", "PATH",
-     "the agent library to load (default: ../lib/libprof.so next to jprof);" MORE
-     "must be visible at the same path inside the JVM", NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_LIBPATH},
-    {NULL, OPTION_DURATION, 0, 0, "--attach-timeout", "S", "seconds to wait for the JVM's attach listener (default 10)",
-     NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_ATTACH_TIMEOUT},
+     "may receive them); nosigtrap: never, the default)", .probe = "agct", .choices = feature_choices},
+    {.name = "timeout", .kind = OPTION_DURATION, .field = FIELD(timeout_s), .jprof = "--timeout",
+     .jprof_arg = "DURATION",
+     .jprof_help = "stop the profiler by itself after DURATION (start), or at a time of day (23:00)", .probe = "10",
+     .min = SECOND, .max = INT_MAX * SECOND, .unit = SECOND, .seconds = true, .clock_field = FIELD(timeout_clock)},
+    {.name = "log", .kind = OPTION_TEXT, .field = FIELD(log_file), .cap = TEXT_CAP(log_file)},
+    {.name = "loglevel", .kind = OPTION_CHOICE, .field = FIELD(log_level), .jprof = "-L", .jprof_arg = "LEVEL",
+     .jprof_help = "agent log level", .probe = "info", .choices = loglevel_choices},
+    {.name = "quiet", .kind = OPTION_FLAG, .field = FIELD(quiet)},
+    {.name = "jfr", .kind = OPTION_FLAG, .format = FORMAT_JFR},
+    {.name = "pprof", .kind = OPTION_FLAG, .format = FORMAT_PPROF},
+    {.name = "speedscope", .kind = OPTION_FLAG, .format = FORMAT_SPEEDSCOPE},
+    {.name = "cpuprofile", .kind = OPTION_FLAG, .format = FORMAT_CPUPROFILE},
+    {.name = "gecko", .kind = OPTION_FLAG, .format = FORMAT_GECKO},
+    {.name = "chunksize", .kind = OPTION_SIZE, .field = FIELD(chunk_size), .min = OPTIONS_MIN_CHUNK_SIZE},
+    {.name = "chunktime", .kind = OPTION_DURATION, .field = FIELD(chunk_time_ns), .min = OPTIONS_MIN_CHUNK_TIME_NS,
+     .unit = SECOND},
+    {.kind = OPTION_TEXT, .jprof = "--libpath", .jprof_arg = "PATH",
+     .jprof_help = "the agent library to load (default: ../lib/libprof.so next to jprof);" MORE
+     "must be visible at the same path inside the JVM", .own = OPTION_OWN_LIBPATH},
+    {.kind = OPTION_DURATION, .jprof = "--attach-timeout", .jprof_arg = "S",
+     .jprof_help = "seconds to wait for the JVM's attach listener (default 10)", .own = OPTION_OWN_ATTACH_TIMEOUT},
     /* Java frames split by source line in collapsed, HTML and text output (the viewer formats
      * carry lines in their own fields whether or not it is given) */
-    {"lines", OPTION_FLAG, FIELD(lines), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, OPTION_OWN_NONE},
+    {.name = "lines", .kind = OPTION_FLAG, .field = FIELD(lines)},
 };
-#pragma GCC diagnostic pop
 const size_t options_table_count = sizeof(options_table) / sizeof(options_table[0]);
 
 static bool same(const char *a, const char *b) {

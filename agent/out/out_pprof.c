@@ -1,5 +1,6 @@
 #include "out_pprof.h"
 
+#include "array_grow.h"
 #include "completeness.h"
 #include "profile.pb-c.h"
 #include "profile_threads.h"
@@ -64,17 +65,6 @@ static bool same_run_flat(const location_table *t, size_t loc, const uint64_t *f
     return true;
 }
 
-static int grow(void **array, size_t *capacity, size_t need, size_t size) {
-    if (need <= *capacity) return 0;
-    size_t cap = *capacity ? *capacity : 256;
-    while (cap < need) cap *= 2;
-    void *grown = realloc(*array, cap * size);
-    if (!grown) return -1;
-    *array = grown;
-    *capacity = cap;
-    return 0;
-}
-
 /* The id of the location of 'fns' at source lines 'numbers' (0: unknown), innermost first, added on first
  * use; 0 when out of memory. Pointers into the blocks are set by assemble_locations, after the last realloc. */
 static uint64_t location_of(location_table *t, const uint64_t *fns, const int64_t *numbers, size_t n) {
@@ -85,9 +75,9 @@ static uint64_t location_of(location_table *t, const uint64_t *fns, const int64_
             if (same_run_flat(t, loc, fns, numbers, n)) return loc + 1;
     }
     size_t cap = t->capacity, cap2 = cap, lcap = t->line_capacity;
-    if (grow((void **)&t->locations, &cap, t->count + 1, sizeof(pb_location)) ||
-        grow((void **)&t->next, &cap2, t->count + 1, sizeof(size_t)) ||
-        grow((void **)&t->lines, &lcap, t->line_count + n, sizeof(pb_line)))
+    if (array_grow((void **)&t->locations, sizeof(pb_location), t->count + 1, &cap) ||
+        array_grow((void **)&t->next, sizeof(size_t), t->count + 1, &cap2) ||
+        array_grow((void **)&t->lines, sizeof(pb_line), t->line_count + n, &lcap))
         return 0;
     t->capacity = cap < cap2 ? cap : cap2;
     t->line_capacity = lcap;

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "profile.h"
 
+#include "array_grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,18 +34,6 @@ void profile_free(profile *p) {
     memset(p, 0, sizeof(*p));
 }
 
-/* Grows an array of 'elem' bytes to hold at least need elements. */
-static int reserve(void **array, size_t elem, size_t need, size_t *capacity) {
-    if (need <= *capacity) return 0;
-    size_t cap = *capacity ? *capacity * 2 : 256;
-    while (cap < need) cap *= 2;
-    void *grown = realloc(*array, cap * elem);
-    if (!grown) return -1;
-    *array = grown;
-    *capacity = cap;
-    return 0;
-}
-
 uint32_t profile_intern(profile *p, const char *name, frame_type type) {
     uint64_t h = u64map_hash_bytes(name, strlen(name));
     uint64_t head;
@@ -52,9 +42,9 @@ uint32_t profile_intern(profile *p, const char *name, frame_type type) {
         if (strcmp(p->names[id], name) == 0) return id;
     }
     size_t cap = p->name_capacity, cap2 = p->name_capacity, cap3 = p->name_capacity;
-    if (reserve((void **)&p->names, sizeof(char *), p->name_count + 1, &cap) ||
-        reserve((void **)&p->types, 1, p->name_count + 1, &cap2) ||
-        reserve((void **)&p->name_next, sizeof(uint32_t), p->name_count + 1, &cap3))
+    if (array_grow((void **)&p->names, sizeof(char *), p->name_count + 1, &cap) ||
+        array_grow((void **)&p->types, 1, p->name_count + 1, &cap2) ||
+        array_grow((void **)&p->name_next, sizeof(uint32_t), p->name_count + 1, &cap3))
         return UINT32_MAX;
     p->name_capacity = (uint32_t)cap;
     uint32_t id = p->name_count;
@@ -92,8 +82,8 @@ long profile_add_lines(profile *p, const uint32_t *frames, const int32_t *lines,
         }
     }
     size_t cap = p->stack_capacity, cap2 = p->stack_capacity;
-    if (reserve((void **)&p->stacks, sizeof(profile_stack), p->stack_count + 1, &cap) ||
-        reserve((void **)&p->stack_next, sizeof(size_t), p->stack_count + 1, &cap2))
+    if (array_grow((void **)&p->stacks, sizeof(profile_stack), p->stack_count + 1, &cap) ||
+        array_grow((void **)&p->stack_next, sizeof(size_t), p->stack_count + 1, &cap2))
         return -1;
     p->stack_capacity = cap;
     profile_stack *s = &p->stacks[p->stack_count];
@@ -152,7 +142,7 @@ bool profile_has_sources(const profile *p) {
 }
 
 int profile_add_tick(profile *p, uint32_t stack, uint64_t time_ns) {
-    if (reserve((void **)&p->ticks, sizeof(profile_tick), p->tick_count + 1, &p->tick_capacity)) return -1;
+    if (array_grow((void **)&p->ticks, sizeof(profile_tick), p->tick_count + 1, &p->tick_capacity)) return -1;
     p->ticks[p->tick_count++] = (profile_tick){time_ns, stack};
     return 0;
 }
@@ -209,7 +199,7 @@ size_t *profile_sorted_stacks(const profile *p) {
 }
 
 int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns) {
-    if (reserve((void **)&p->spans, sizeof(profile_span), p->span_count + 1, &p->span_capacity)) return -1;
+    if (array_grow((void **)&p->spans, sizeof(profile_span), p->span_count + 1, &p->span_capacity)) return -1;
     char *copy = strdup(name);
     if (!copy) return -1;
     p->spans[p->span_count++] = (profile_span){copy, start_ns, end_ns < start_ns ? start_ns : end_ns};

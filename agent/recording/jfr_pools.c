@@ -7,6 +7,8 @@
  */
 #include "jfr_pools.h"
 
+#include "array_grow.h"
+
 #include "class_names.h"
 #include "frame_names.h"
 #include "thread_state.h"
@@ -130,16 +132,6 @@ uint64_t jfr_pools_event_class_key(jfr_pools *p, uint32_t class_id) {
     return event_class_key(class_id);
 }
 
-static bool grow(void **array, size_t elem, size_t count, size_t *cap) {
-    if (count < *cap) return true;
-    size_t n = *cap ? *cap * 2 : 256;
-    void *grown = realloc(*array, n * elem);
-    if (!grown) return false;
-    *array = grown;
-    *cap = n;
-    return true;
-}
-
 static uint32_t symbol(resolver *r, const char *s) {
     uint32_t id = profile_intern(&r->pools->strings, s, FTYPE_NATIVE);
     uint64_t seen;
@@ -159,7 +151,7 @@ static uint32_t package_of(resolver *r, const char *class_name) {
     uint32_t sym = symbol(r, name);
     uint64_t seen;
     if (u64map_get(&r->packages, sym, &seen)) return sym;
-    if (!grow((void **)&r->package_syms, sizeof(uint32_t), r->package_count, &r->package_cap)) {
+    if (array_grow((void **)&r->package_syms, sizeof(uint32_t), r->package_count + 1, &r->package_cap)) {
         r->failed = true;
         return 0;
     }
@@ -172,7 +164,7 @@ static uint32_t class_key(resolver *r, const char *name, int modifiers, bool wit
     uint32_t sym = symbol(r, name);
     uint64_t seen;
     if (u64map_get(&r->classes, sym, &seen)) return sym;
-    if (!grow((void **)&r->class_list, sizeof(class_rec), r->class_count, &r->class_cap)) {
+    if (array_grow((void **)&r->class_list, sizeof(class_rec), r->class_count + 1, &r->class_cap)) {
         r->failed = true;
         return 0;
     }
@@ -182,7 +174,7 @@ static uint32_t class_key(resolver *r, const char *name, int modifiers, bool wit
 }
 
 static uint32_t add_method(resolver *r, method_rec m) {
-    if (!grow((void **)&r->methods, sizeof(method_rec), r->method_count, &r->method_cap)) {
+    if (array_grow((void **)&r->methods, sizeof(method_rec), r->method_count + 1, &r->method_cap)) {
         r->failed = true;
         free(m.java ? m.java->lines : NULL);
         free(m.java);

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include "agent_threads.h"
+#include "clock_ns.h"
 #include "sample_ring_create.h"
 #include "out_jfr.h"
 
@@ -89,12 +90,6 @@ typedef struct {
 static recording rec = {.fd = -1, .part_fd = -1, .mutex = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t wake_once = PTHREAD_ONCE_INIT;
 static sample_ring *ring;   /* kept for the life of the process: handlers may hold it after a session */
-
-static uint64_t clock_ns(clockid_t clock) {
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static void init_wake(void) {
     pthread_condattr_t attr;
@@ -353,7 +348,7 @@ static void rotate(void) {
                        traces_fill_percent(rec.tables[old]), old ^ 1);
     }
     drain();   /* every record of the previous table is queued by now */
-    uint64_t ticks = clock_ns(CLOCK_MONOTONIC), nanos = clock_ns(CLOCK_REALTIME);
+    uint64_t ticks = clock_mono_ns(), nanos = clock_ns(CLOCK_REALTIME);
     chunk_end(ticks);
     if (switched >= 0) {
         traces_reset(rec.tables[old]);
@@ -392,7 +387,7 @@ static void *writer_main(void *arg) {
         pthread_cond_timedwait(&rec.wake, &rec.mutex, &deadline);
         if (rec.stop_requested) break;
         drain();
-        uint64_t now = clock_ns(CLOCK_MONOTONIC);
+        uint64_t now = clock_mono_ns();
         sample_cpu_load(now);
         bool full = rec.part_size + rec.buf.len >= rec.options.chunk_size;
         bool old = now - rec.chunk_ticks >= rec.options.chunk_time_ns;
@@ -536,7 +531,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     rec.out_of_memory = false;
     rec.stop_requested = false;
     describe_system();
-    uint64_t ticks = clock_ns(CLOCK_MONOTONIC), nanos = clock_ns(CLOCK_REALTIME);
+    uint64_t ticks = clock_mono_ns(), nanos = clock_ns(CLOCK_REALTIME);
     rec.start_ms = nanos / 1000000;
     cpu_load_read(&rec.cpu);
     rec.cpu_ticks = ticks;
@@ -695,7 +690,7 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
     stop_thread();
     pthread_mutex_lock(&rec.mutex);
     drain();
-    chunk_end(clock_ns(CLOCK_MONOTONIC));
+    chunk_end(clock_mono_ns());
     pthread_mutex_unlock(&rec.mutex);
     *samples = rec.samples;
     int rc = deliver_finished(o, err, errlen);
@@ -708,7 +703,7 @@ int out_jfr_roll(const prof_options *o, uint64_t *samples, char *err, size_t err
     /* The writer thread waits on the mutex meanwhile; the handlers' records wait in the queue. */
     pthread_mutex_lock(&rec.mutex);
     drain();
-    uint64_t ticks = clock_ns(CLOCK_MONOTONIC), nanos = clock_ns(CLOCK_REALTIME);
+    uint64_t ticks = clock_mono_ns(), nanos = clock_ns(CLOCK_REALTIME);
     chunk_end(ticks);
     if (rec.error || rec.out_of_memory) {
         pthread_mutex_unlock(&rec.mutex);

@@ -4,22 +4,17 @@
  * Called by the profiler when a session starts.
  */
 #include "sample_cost.h"
+#include "clock_ns.h"
 #include "sample_cost_reset.h"
 
 #include <stdint.h>
 #include <time.h>
 
-static uint64_t monotonic_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static double calibrate(void) {
-    uint64_t t0 = monotonic_ns(), c0 = __builtin_ia32_rdtsc();
+    uint64_t t0 = clock_mono_ns(), c0 = __builtin_ia32_rdtsc();
     struct timespec pause = {0, 5000000};
     nanosleep(&pause, NULL);
-    uint64_t t1 = monotonic_ns(), c1 = __builtin_ia32_rdtsc();
+    uint64_t t1 = clock_mono_ns(), c1 = __builtin_ia32_rdtsc();
     return c1 > c0 && t1 > t0 ? (double)(t1 - t0) / (double)(c1 - c0) : 1.0;
 }
 

@@ -1,6 +1,6 @@
 /*
- * traces: creating, resetting and reading trace tables, outside signal handlers. The insertion that
- * handlers make, and how a record is taken and published, is signal/traces_put.c; the layout is
+ * traces: creating, resetting, reading and measuring trace tables, outside signal handlers. The insertion
+ * that handlers make, and how a record is taken and published, is signal/traces_put.c; the layout is
  * signal/traces_table.h. Readers go through the records in creation order.
  */
 #include "traces.h"
@@ -136,6 +136,13 @@ int traces_fill_percent(const trace_table *t) {
     uint64_t frames = atomic_load(&m->words_used) * 100 / (t->word_capacity ? t->word_capacity : 1);
     uint64_t fill = records > frames ? records : frames;
     return fill > 100 ? 100 : (int)fill;
+}
+
+void traces_memory(const trace_table *t, uint64_t *reserved, uint64_t *used) {
+    *reserved = (uint64_t)t->record_capacity * sizeof(trace_record) + t->lookup_words * sizeof(uint64_t) +
+                t->word_capacity * sizeof(uint64_t);
+    *used = (uint64_t)traces_records_taken(t) * sizeof(trace_record) +
+            atomic_load(&((trace_table *)t)->words_used) * sizeof(uint64_t);
 }
 
 uint64_t traces_orphaned_samples(trace_table *t) {

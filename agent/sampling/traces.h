@@ -86,7 +86,7 @@ int traces_fill_percent(const trace_table *t);
 /* Samples that were counted into a record whose frames could not be stored: lost, report them as drops. */
 uint64_t traces_orphaned_samples(trace_table *t);
 
-/* Bytes reserved for the table (address space, mapped lazily) and bytes its stacks use (traces_memory.c). */
+/* Bytes reserved for the table (address space, mapped lazily) and bytes its stacks use, for the metrics. */
 void traces_memory(const trace_table *t, uint64_t *reserved, uint64_t *used);
 
 #endif

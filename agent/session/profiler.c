@@ -6,6 +6,7 @@
 #include "agent_threads.h"
 #include "profiler.h"
 
+#include "clock_ns.h"
 #include "clock_time.h"
 #include "codeheap.h"
 #include "codeheap_init.h"
@@ -88,12 +89,6 @@ static int reserve_table(trace_table **t, char *err, size_t errlen) {
     return 0;
 }
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* The table holding the session's stacks: a JFR session moves between two (out_jfr.h). */
 static trace_table *live_table(void) {
     trace_table *t = trace_store_current();
@@ -101,7 +96,7 @@ static trace_table *live_table(void) {
 }
 
 static uint64_t elapsed_ns(void) {
-    return active_ns + (running ? now_ns() - started_ns : 0);
+    return active_ns + (running ? clock_mono_ns() - started_ns : 0);
 }
 
 /* The session's engine recording 'event' and its interval, or NULL. */
@@ -145,9 +140,9 @@ static void fill_meta(profile *p, event_kind event, const dump_source *from) {
     snprintf(m->event, sizeof(m->event), "%s", e && e != atomic_load(&current_engine) ? event_kind_name(event)
                                                                                       : session.event);
     snprintf(m->title, sizeof(m->title), "%s", session.title);
-    snprintf(m->units, sizeof(m->units), "%s", e ? e->units : "ns");
+    snprintf(m->units, sizeof(m->units), "%s", engine_units_name(e ? e->units : ENGINE_UNITS_NS));
     snprintf(m->counts, sizeof(m->counts), "%s",
-             !e || !e->counts ? "" : e == &engine_alloc && session.live ? ENGINE_LIVE_COUNTS : e->counts);
+             !e || !e->counts ? "" : e->live_counts && session.live ? e->live_counts : e->counts);
     m->interval_ns = interval;
     m->duration_ns = from ? from->duration_ns : elapsed_ns();
     m->total = session.total;
@@ -276,7 +271,7 @@ static void stop_locked(void) {
     if (c.foreign)
         log_info("ignored %llu profiling signals the engine did not send (kill, sigqueue, another timer)",
                  (unsigned long long)c.foreign);
-    active_ns += now_ns() - started_ns;
+    active_ns += clock_mono_ns() - started_ns;
     running = false;
     session_id++;
     pthread_cond_broadcast(&timeout_cond);
@@ -345,12 +340,9 @@ static int start_timeout(char *err, size_t errlen) {
  * when alloc or lock is the session's event, as async-profiler's -e alloc -i N and -e lock -i N do); other
  * engines beside event= have theirs from their option (wall=INTERVAL). */
 static uint64_t engine_interval(const prof_options *o, const engine *e, bool first) {
-    if (e == &engine_alloc)
-        return first && o->interval_ns && o->alloc_bytes == OPTIONS_DEFAULT_ALLOC_BYTES ? o->interval_ns : o->alloc_bytes;
-    if (e == &engine_lock)
-        return first && o->interval_ns && o->lock_ns == OPTIONS_DEFAULT_LOCK_NS ? o->interval_ns : o->lock_ns;
-    if (!first) return o->extra_intervals[e->event] ? o->extra_intervals[e->event] : e->default_interval_ns;
-    return o->interval_ns ? o->interval_ns : e->default_interval_ns;
+    if (e->option_interval) return e->option_interval(o, first);
+    if (!first) return o->extra_intervals[e->event] ? o->extra_intervals[e->event] : e->default_interval;
+    return o->interval_ns ? o->interval_ns : e->default_interval;
 }
 
 /* loop=: the period thread of a session. At each period's end, on the schedule of the session's start, it
@@ -374,7 +366,7 @@ static void loop_rotate_locked(void) {
     bool jfr = out_jfr_active();
     dump_source finished = {.table = trace_store_current()};
     int swapped = jfr ? 0 : trace_store_swap(2000);
-    uint64_t now = now_ns();
+    uint64_t now = clock_mono_ns();
     sample_take_counters(&finished.counters);
     finished.duration_ns = active_ns + now - started_ns;
     active_ns = 0;
@@ -398,7 +390,8 @@ static void loop_rotate_locked(void) {
         fill_meta(&meta, output_event(&session), &finished);
         log_losses(&meta);
         profile_free(&meta);
-        log_debug("loop: period %lu written in %.1f ms while the next one was sampled", period, (now_ns() - now) / 1e6);
+        log_debug("loop: period %lu written in %.1f ms while the next one was sampled", period,
+                  (clock_mono_ns() - now) / 1e6);
         return;
     }
     if (swapped < 0) {
@@ -409,7 +402,7 @@ static void loop_rotate_locked(void) {
     }
     if (dump_from_locked(&session, &finished, err, sizeof(err))) log_error("loop: %s", err);
     log_debug("loop: period %lu written in %.1f ms while the next one was sampled", loop_sequence,
-              (now_ns() - now) / 1e6);
+              (clock_mono_ns() - now) / 1e6);
     traces_reset(finished.table);
     filepath_set_sequence(++loop_sequence);
 }
@@ -437,7 +430,7 @@ static void *loop_thread(void *arg) {
         if (!(running || loop_waiting) || session_id != my_session || vm_dead) break;
         prof_options next = session;
         char err[512];
-        uint64_t ended = now_ns();
+        uint64_t ended = clock_mono_ns();
         if (loop_waiting) {
             filepath_set_sequence(++loop_sequence);   /* the period that could not start keeps its number */
         } else if (loop_goes_on) {
@@ -460,7 +453,7 @@ static void *loop_thread(void *arg) {
         if (loop_waiting) log_info("loop: period %lu started (the periods that could not start were not sampled)", loop_sequence);
         else
             log_debug("loop: %.1f ms unsampled between periods %lu and %lu (stopped, written, restarted)",
-                      (now_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
+                      (clock_mono_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
         loop_waiting = false;
         my_session = session_id;
     }
@@ -482,17 +475,17 @@ static int start_loop(char *err, size_t errlen) {
     return rc ? -1 : 0;
 }
 
-static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen) {
-    if (running) {
-        snprintf(err, errlen, "profiler already running (engine %s); stop it first",
-                 atomic_load(&current_engine)->name);
-        return -1;
-    }
+/* The engines a session runs: event='s first, then one per kind named beside it (event=cpu,wall). */
+typedef struct {
+    const engine *list[SAMPLE_MAX_ENGINES];
+    uint64_t intervals[SAMPLE_MAX_ENGINES];
+    int count;
+} session_engine_set;
+
+static int choose_engines(const prof_options *o, session_engine_set *set, char *err, size_t errlen) {
     const engine *e = engine_choose(o, !o->quiet, err, errlen);
     if (!e) return -1;
-    const engine *engines[SAMPLE_MAX_ENGINES] = {e};
-    uint64_t intervals[SAMPLE_MAX_ENGINES] = {0};
-    int engine_count = 1;
+    *set = (session_engine_set){.list = {e}, .count = 1};
     for (int k = 0; k < EVENT_KIND_COUNT; k++) {
         if (!o->extra_events[k]) continue;
         if (k == (int)e->event) {
@@ -501,32 +494,26 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                      event_kind_name((event_kind)k));
             return -1;
         }
-        if (e->java_only && e->event == EVENT_CPU) {
+        if (e->delivery == ENGINE_DELIVERY_JAVA_CALL) {
             snprintf(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it", o->event,
                      event_kind_name((event_kind)k));
             return -1;
         }
         const engine *extra = engine_for_event((event_kind)k, o, err, errlen);
         if (!extra) return -1;
-        intervals[engine_count] = engine_interval(o, extra, false);
-        engines[engine_count++] = extra;
+        set->intervals[set->count] = engine_interval(o, extra, false);
+        set->list[set->count++] = extra;
     }
-    safe_read_mode_choose();   /* before the first walk or VM structure read */
-    if (reserve_table(&table, err, errlen)) return -1;
-    uint64_t interval = engine_interval(o, e, true);
-    intervals[0] = interval;
-    /* Resuming keeps the stored stacks, so it must keep the way they were keyed. */
-    bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
-                session.jstackdepth == o->jstackdepth;
-    session = *o;
-    session.interval_ns = interval;
-    /* timeout=23:00: the seconds from now to that time of day (for the log; the timeout thread counts in ns). */
-    if (session.timeout_clock)
-        session.timeout_s = (int)clock_time_seconds_until(session.timeout_clock, time(NULL));
-    for (int i = 1; i < engine_count; i++) session.extra_intervals[engines[i]->event] = intervals[i];
-    /* Stacks are walked from signals only when some engine sends them (alloc and lock take Java stacks). */
+    set->intervals[0] = engine_interval(o, e, true);
+    return 0;
+}
+
+/* The stack walking mode the session can really use: what was asked for, or the nearest one that works
+ * here (said in the log). Stacks are walked from signals only when some engine sends them. *agct: Java
+ * frames come from AsyncGetCallTrace. */
+static prof_cstack choose_cstack(const prof_options *o, const session_engine_set *set, bool *agct) {
     bool signals = false;
-    for (int i = 0; i < engine_count; i++) signals = signals || !engines[i]->java_only;
+    for (int i = 0; i < set->count; i++) signals = signals || engine_walks_native(set->list[i]);
     prof_cstack cstack = !signals ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
     char why[256];
     if (cstack != CSTACK_NO) {
@@ -551,29 +538,33 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         else log_info("cstack=vm unavailable (%s): using cstack=dwarf", why);
         cstack = CSTACK_DWARF;
     }
-    bool agct = (o->features & PROF_FEATURE_AGCT) != 0;
-    if (cstack == CSTACK_VM && !agct && !walk_vm_names_frames()) {
+    *agct = (o->features & PROF_FEATURE_AGCT) != 0;
+    if (cstack == CSTACK_VM && !*agct && !walk_vm_names_frames()) {
         log_warn("cstack=vm: the walker cannot name Java frames on this JVM (see the log at info level): "
                  "taking them from AsyncGetCallTrace");
-        agct = true;
+        *agct = true;
     }
-    effective_cstack = cstack;
-    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, interval, jvm_tracks_all_java_threads(), cstack, agct,
-                         e, engine_count, {0}, {0}};
-    for (int i = 0; i < engine_count; i++) {
-        cfg.engines[i] = engines[i];
-        cfg.intervals[i] = intervals[i];
+    return cstack;
+}
+
+/* Where the handlers store: the session's table (kept when resuming), the loop's or the JFR recording's
+ * second table, the JFR queue; and the handlers' own configuration. On failure nothing is left running. */
+static int configure_storage(const prof_options *o, const session_engine_set *set, prof_cstack cstack, bool agct,
+                             bool keep, bool *goes_on, char *err, size_t errlen) {
+    const engine *e = set->list[0];
+    sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, set->intervals[0], jvm_tracks_all_java_threads(),
+                         cstack, agct, e, set->count, {0}, {0}};
+    for (int i = 0; i < set->count; i++) {
+        cfg.engines[i] = set->list[i];
+        cfg.intervals[i] = set->intervals[i];
     }
-    /* The recording streams from the first sample: it needs the table cleared below, so a JFR session never
-     * keeps the stacks of a previous one. */
-    if (options_effective_format(o) == FORMAT_JFR) keep = false;
     /* Resuming keeps the stacks where they are: a loop may have left them in its second table. */
     trace_table *first = keep ? live_table() : table;
     trace_store_config store = {first, NULL, NULL, o->threads};
-    bool goes_on = options_loops(o);
+    *goes_on = options_loops(o);
     /* alloc,live (the one engine with a dump table, when live) reads a table of its own at each dump. */
-    for (int i = 0; i < engine_count; i++) goes_on = goes_on && !(engines[i]->dump_table && o->live);
-    if (goes_on && options_effective_format(o) != FORMAT_JFR) {
+    for (int i = 0; i < set->count; i++) *goes_on = *goes_on && !(set->list[i]->dump_table && o->live);
+    if (*goes_on && options_effective_format(o) != FORMAT_JFR) {
         if (reserve_table(&loop_spare, err, errlen)) return -1;
         store.spare = first == table ? loop_spare : table;
         traces_reset(store.spare);
@@ -597,41 +588,96 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         sample_reset_counters();
         active_ns = 0;
     }
+    return 0;
+}
+
+/* filter=: the threads the session samples (the API adds to them later). */
+static int configure_thread_filter(const prof_options *o, char *err, size_t errlen) {
     if (o->thread_filter && thread_filter_init()) {
         snprintf(err, errlen, "filter: cannot reserve the thread filter's bitmap");
-        out_jfr_abort();
         return -1;
     }
-    /* filter=120-127;132: those threads join the filter the API also adds to; Linux ids stay below
-     * PID_MAX_LIMIT (2^22), which bounds a range such as 1-4294967295. */
+    /* filter=120-127;132: Linux ids stay below PID_MAX_LIMIT (2^22), which bounds a range such as
+     * 1-4294967295. */
     for (int i = 0; i < o->tid_range_count; i++)
         for (uint64_t tid = o->tid_ranges[i][0]; tid <= o->tid_ranges[i][1] && tid < (1u << 22); tid++)
             thread_filter_set((int)tid, true);
     thread_filter_enable(o->thread_filter);
-    atomic_store(&current_engine, e);
+    return 0;
+}
+
+/* Publishes the engines to the thread callbacks and starts them in order; a failure stops those started. */
+static int start_engines(const session_engine_set *set, char *err, size_t errlen) {
+    atomic_store(&current_engine, set->list[0]);
     atomic_store(&session_engine_count, 0);
-    for (int i = 0; i < engine_count; i++) {
-        atomic_store(&session_engines[i], engines[i]);
-        session_intervals[i] = intervals[i];
+    for (int i = 0; i < set->count; i++) {
+        atomic_store(&session_engines[i], set->list[i]);
+        session_intervals[i] = set->intervals[i];
     }
     sample_set_active(true);
-    for (int i = 0; i < engine_count; i++) {
-        if (engines[i]->start(intervals[i], err, errlen) == 0) {
+    for (int i = 0; i < set->count; i++) {
+        if (set->list[i]->start(set->intervals[i], err, errlen) == 0) {
             atomic_store(&session_engine_count, i + 1);
             continue;
         }
-        while (i-- > 0) engines[i]->stop();
+        while (i-- > 0) set->list[i]->stop();
         atomic_store(&session_engine_count, 0);
         sample_set_active(false);
         sample_wait_idle(2000);
+        return -1;
+    }
+    return 0;
+}
+
+static void log_started(const prof_options *o, const session_engine_set *set, prof_cstack cstack) {
+    if (o->quiet) return;
+    const engine *e = set->list[0];
+    log_info("profiling started: engine %s, interval %llu %s, cstack=%s", e->name,
+             (unsigned long long)set->intervals[0], engine_units_name(e->units), options_cstack_name(cstack));
+    for (int i = 1; i < set->count; i++)
+        log_info("also recording %s: engine %s, interval %llu %s", event_kind_name(set->list[i]->event),
+                 set->list[i]->name, (unsigned long long)set->intervals[i], engine_units_name(set->list[i]->units));
+}
+
+/* A session's start, in order: its engines, the session's options, the walking mode, storage, the thread
+ * filter, the engines started, then the threads that serve the session (native map refresher, signal
+ * watch, timeout, loop). */
+static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen) {
+    if (running) {
+        snprintf(err, errlen, "profiler already running (engine %s); stop it first",
+                 atomic_load(&current_engine)->name);
+        return -1;
+    }
+    session_engine_set set;
+    if (choose_engines(o, &set, err, errlen)) return -1;
+    const engine *e = set.list[0];
+    uint64_t interval = set.intervals[0];
+    safe_read_mode_choose();   /* before the first walk or VM structure read */
+    if (reserve_table(&table, err, errlen)) return -1;
+    /* Resuming keeps the stored stacks, so it must keep the way they were keyed; a JFR recording streams
+     * from the first sample, so it never keeps the stacks of a previous session. */
+    bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
+                session.jstackdepth == o->jstackdepth && options_effective_format(o) != FORMAT_JFR;
+    session = *o;
+    session.interval_ns = interval;
+    /* timeout=23:00: the seconds from now to that time of day (for the log; the timeout thread counts in ns). */
+    if (session.timeout_clock)
+        session.timeout_s = (int)clock_time_seconds_until(session.timeout_clock, time(NULL));
+    for (int i = 1; i < set.count; i++) session.extra_intervals[set.list[i]->event] = set.intervals[i];
+    bool agct;
+    prof_cstack cstack = choose_cstack(o, &set, &agct);
+    effective_cstack = cstack;
+    bool goes_on;
+    if (configure_storage(o, &set, cstack, agct, keep, &goes_on, err, errlen)) return -1;
+    if (configure_thread_filter(o, err, errlen) || start_engines(&set, err, errlen)) {
         out_jfr_abort();
         return -1;
     }
     if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
-    if (!e->java_only && !e->hooks && signal_watch_start(e, interval, keep))
+    if (e->delivery == ENGINE_DELIVERY_SIGNAL && signal_watch_start(e, interval, keep))
         log_warn("cannot start the thread that checks the profiling signal: a signal taken by another party "
                  "would go unnoticed");
-    started_ns = now_ns();
+    started_ns = clock_mono_ns();
     running = true;
     loop_goes_on = goes_on;
     if (!loop_restarting) loop_waiting = false;   /* a new session: an old loop's wait ends with it */
@@ -642,12 +688,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         out_jfr_abort();
         return -1;
     }
-    if (!o->quiet)
-        log_info("profiling started: engine %s, interval %llu %s, cstack=%s", e->name, (unsigned long long)interval,
-                 e->units, options_cstack_name(cstack));
-    for (int i = 1; i < engine_count && !o->quiet; i++)
-        log_info("also recording %s: engine %s, interval %llu %s", event_kind_name(engines[i]->event),
-                 engines[i]->name, (unsigned long long)intervals[i], engines[i]->units);
+    log_started(o, &set, cstack);
     return 0;
 }
 

@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define LIBPROF_VERSION "0.1.0"
 
 /* Runs the action in 'o'. Returns 0, or -1 with one line in err for the user. */
 int profiler_execute(const prof_options *o, char *err, size_t errlen);

@@ -15,6 +15,7 @@
  */
 #include "signal_watch.h"
 
+#include "clock_ns.h"
 #include "engine_signals.h"
 #include "log.h"
 #include "periodic.h"
@@ -47,14 +48,8 @@ static bool gave_up;   /* the signal was taken and could not be moved: later fin
 static pthread_mutex_t note_lock = PTHREAD_MUTEX_INITIALIZER;
 static char note[512];
 
-static uint64_t clock_ns(clockid_t clock) {
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static double seconds_in(void) {
-    return (double)(clock_ns(CLOCK_MONOTONIC) - started_ns) / 1e9;
+    return (double)(clock_mono_ns() - started_ns) / 1e9;
 }
 
 /* Warns and appends to the header note. */
@@ -121,7 +116,7 @@ typedef struct {
 } rate_window;
 
 static void check_rate(rate_window *w) {
-    uint64_t now = clock_ns(CLOCK_MONOTONIC);
+    uint64_t now = clock_mono_ns();
     if (now - w->at_ns < RATE_WINDOW_NS) return;
     uint64_t signals = sample_signals_total();
     uint64_t cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
@@ -156,9 +151,9 @@ int signal_watch_start(const engine *e, uint64_t interval_ns, bool resume) {
     pthread_mutex_unlock(&note_lock);
     watched = e;
     interval = interval_ns;
-    started_ns = clock_ns(CLOCK_MONOTONIC);
+    started_ns = clock_mono_ns();
     gave_up = false;
-    rate = (rate_window){clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_PROCESS_CPUTIME_ID), sample_signals_total(), false};
+    rate = (rate_window){clock_mono_ns(), clock_ns(CLOCK_PROCESS_CPUTIME_ID), sample_signals_total(), false};
     timer_warned = false;
     return periodic_start(&thread, CHECK_PERIOD_NS, watch);
 }

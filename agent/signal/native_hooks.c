@@ -8,11 +8,11 @@
 #define _GNU_SOURCE
 #include "native_hooks.h"
 
+#include "clock_ns.h"
 #include "sample.h"
 #include "trace_store.h"
 
 #include <errno.h>
-#include <time.h>
 
 native_hooks_state native_hooks;
 
@@ -131,12 +131,6 @@ void *native_hook_aligned_alloc(size_t alignment, size_t size) {
     return p;
 }
 
-static uint64_t monotonic_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static bool recording_locks(void) {
     return atomic_load_explicit(&native_hooks.lock_on, memory_order_relaxed) && !hook_thread.busy;
 }
@@ -161,9 +155,9 @@ static inline __attribute__((always_inline)) void waited(const void *lock, uint6
         if (!recording_locks()) return lock_fn(lock);               \
         int rc_ = try_fn(lock);                                     \
         if (rc_ != EBUSY) return rc_;                               \
-        uint64_t start_ = monotonic_ns();                           \
+        uint64_t start_ = clock_mono_ns();                           \
         rc_ = lock_fn(lock);                                        \
-        uint64_t ns_ = monotonic_ns() - start_;                     \
+        uint64_t ns_ = clock_mono_ns() - start_;                     \
         sample_call_site site_ = CALLER_SITE(leaf);                 \
         waited(lock, ns_, &site_);                                        \
         return rc_;                                                 \

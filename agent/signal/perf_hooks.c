@@ -9,15 +9,16 @@
 #define _GNU_SOURCE
 #include "perf_hooks.h"
 
+#include "clock_ns.h"
 #include "perf_ring.h"
 #include "perf_sigtrap.h"
 #include "sample_cost.h"
+#include "self_tid.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdatomic.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -120,7 +121,7 @@ static perf_thread *enter(const siginfo_t *info) {
     if (!perf_hooks_is_own(info)) return NULL;
     perf_thread *_Atomic *table = atomic_load_explicit(&by_fd, memory_order_acquire);
     if (!table) return NULL;
-    if (!own_tid) own_tid = (int)syscall(SYS_gettid);
+    if (!own_tid) own_tid = self_tid();
     if (info->si_signo == SIGTRAP) return own_event(table);
     if (info->si_fd < 0 || info->si_fd >= PERF_HOOKS_TABLE_MAX) return NULL;
     perf_thread *t = atomic_load_explicit(&table[info->si_fd], memory_order_acquire);
@@ -170,10 +171,8 @@ static void test_delay(perf_thread *t, uint64_t ns) {
     if (!ns) return;
     uint64_t limit = atomic_load_explicit(&test_delays_per_thread, memory_order_relaxed);
     if (limit && t->test_delays++ >= limit) return;
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    do clock_gettime(CLOCK_MONOTONIC, &now);
-    while ((uint64_t)(now.tv_sec - start.tv_sec) * 1000000000ULL + (uint64_t)now.tv_nsec - (uint64_t)start.tv_nsec < ns);
+    uint64_t start = clock_mono_ns();
+    while (clock_mono_ns() - start < ns) {}
 }
 
 /* A period that ended inside the handler (after it began: a record written since) has raised the signal

@@ -7,10 +7,12 @@
 #define _GNU_SOURCE
 #include "sample.h"
 
+#include "clock_ns.h"
 #include "java_tids.h"
 #include "safe_read.h"
 #include "sample_cost.h"
 #include "sample_state.h"
+#include "self_tid.h"
 #include "stack.h"
 #include "thread_filter.h"
 #include "trace_store.h"
@@ -19,7 +21,6 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -52,7 +53,7 @@ static JNIEnv *thread_env(uint32_t tid) {
 }
 
 static uint32_t current_tid(void) {
-    if (!thread_clock.tid) thread_clock.tid = (uint32_t)syscall(SYS_gettid);
+    if (!thread_clock.tid) thread_clock.tid = (uint32_t)self_tid();
     return thread_clock.tid;
 }
 
@@ -69,9 +70,8 @@ static int claim_buffer(uint32_t tid) {
 static uint64_t weight_of_sample(const engine *e, uint64_t interval_ns, const siginfo_t *info) {
     uint64_t weight = e->weight ? e->weight(info, interval_ns) : 0;
     if (weight) return weight;
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return interval_ns;
-    uint64_t now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    uint64_t now = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    if (!now) return interval_ns;
     uint32_t gen = atomic_load_explicit(&sampling.generation, memory_order_relaxed);
     weight = interval_ns;
     if (thread_clock.generation == gen && now > thread_clock.last_cpu_ns) weight = now - thread_clock.last_cpu_ns;

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "wall_signal.h"
 
+#include "clock_ns.h"
 #include "thread_state_read.h"
 
 #include <time.h>
@@ -35,9 +36,7 @@ void wall_signal_stored(const siginfo_t *info, const trace_key *key, uint64_t re
     uint32_t i = slot_of(info);
     if (i >= wall.capacity) return;
     wall_slot *s = &wall.slots[i];
-    struct timespec ts;
-    uint64_t cpu = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0
-                       ? (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec : 0;
+    uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     atomic_store_explicit(&s->state, key->state, memory_order_relaxed);
     atomic_store_explicit(&s->cpu_after_ns, cpu, memory_order_relaxed);
     atomic_store_explicit(&s->ref, ref, memory_order_relaxed);

@@ -3,24 +3,21 @@
 #define _GNU_SOURCE
 #include "agent_threads.h"
 
+#include "self_tid.h"
+
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define AGENT_THREAD_SLOTS 32
 
 static _Atomic uint32_t slots[AGENT_THREAD_SLOTS];
 
-static uint32_t own_tid(void) {
-    return (uint32_t)syscall(SYS_gettid);
-}
-
 static void enter(const char *name) {
     if (name) prctl(PR_SET_NAME, name, 0, 0, 0);
-    uint32_t tid = own_tid();
+    uint32_t tid = (uint32_t)self_tid();
     for (int i = 0; i < AGENT_THREAD_SLOTS; i++) {
         uint32_t free_slot = 0;
         if (atomic_compare_exchange_strong(&slots[i], &free_slot, tid)) return;
@@ -28,7 +25,7 @@ static void enter(const char *name) {
 }
 
 static void leave(void) {
-    uint32_t tid = own_tid();
+    uint32_t tid = (uint32_t)self_tid();
     for (int i = 0; i < AGENT_THREAD_SLOTS; i++) {
         uint32_t mine = tid;
         if (atomic_compare_exchange_strong(&slots[i], &mine, 0)) return;

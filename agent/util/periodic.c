@@ -1,10 +1,11 @@
 #include "periodic.h"
 
 #include "agent_threads.h"
+#include "clock_ns.h"
 
 static void *periodic_loop(void *arg) {
     periodic *p = arg;
-    while (!stoppable_sleep_until(&p->sleep, stoppable_sleep_now_ns() + (uint64_t)p->period_ns)) p->tick();
+    while (!stoppable_sleep_until(&p->sleep, clock_mono_ns() + (uint64_t)p->period_ns)) p->tick();
     return NULL;
 }
 

@@ -22,12 +22,6 @@ void stoppable_sleep_destroy(stoppable_sleep *s) {
     pthread_mutex_destroy(&s->lock);
 }
 
-uint64_t stoppable_sleep_now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 bool stoppable_sleep_until(stoppable_sleep *s, uint64_t deadline_ns) {
     struct timespec at = {(time_t)(deadline_ns / 1000000000ULL), (long)(deadline_ns % 1000000000ULL)};
     pthread_mutex_lock(&s->lock);

@@ -21,14 +21,11 @@ typedef struct {
 int stoppable_sleep_init(stoppable_sleep *s);
 void stoppable_sleep_destroy(stoppable_sleep *s);
 
-/* Sleeps until CLOCK_MONOTONIC reads deadline_ns or until stopped: true when stopped (at once when it
+/* Sleeps until CLOCK_MONOTONIC (clock_mono_ns) reads deadline_ns or until stopped: true when stopped (at once when it
  * already was), false at the deadline. */
 bool stoppable_sleep_until(stoppable_sleep *s, uint64_t deadline_ns);
 
 /* Stops the sleep now and every later one, until stoppable_sleep_init again. */
 void stoppable_sleep_stop(stoppable_sleep *s);
-
-/* CLOCK_MONOTONIC now, in ns: what deadlines are counted in. */
-uint64_t stoppable_sleep_now_ns(void);
 
 #endif

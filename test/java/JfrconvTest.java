@@ -690,6 +690,9 @@ public class JfrconvTest {
         check(r.exit() == 1 && r.err().contains("no/such/dir"), "unwritable output not reported");
         r = jfrconv("--help");
         check(r.exit() == 0 && r.out().contains("--include"), "--help");
+        r = jfrconv("--version");
+        check(r.exit() == 0 && r.out().matches("(?s)jfrconv \\(libprof\\) [0-9]+\\.[0-9]+\\.[0-9]+\n.*Apache-2\\.0.*"),
+              "--version printed: " + r.out());
     }
 
     static void expectError(Path input, String what) throws IOException, InterruptedException {

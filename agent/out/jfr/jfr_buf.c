@@ -1,5 +1,7 @@
 #include "jfr_buf.h"
 
+#include "array_grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,16 +17,11 @@ void jfr_buf_free(jfr_buf *b) {
 /* Room for n more bytes; on failure the buffer is marked failed and writes are dropped. */
 static bool reserve(jfr_buf *b, size_t n) {
     if (b->failed) return false;
-    if (b->len + n <= b->cap) return true;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n) cap *= 2;
-    uint8_t *grown = realloc(b->data, cap);
-    if (!grown) {
+    if (b->len + n <= b->cap) return true;   /* every write asks: the common answer without a call */
+    if (array_grow((void **)&b->data, 1, b->len + n, &b->cap)) {
         b->failed = true;
         return false;
     }
-    b->data = grown;
-    b->cap = cap;
     return true;
 }
 
