@@ -174,6 +174,8 @@ case_stopped() {
   start_target
   wait_state 30 idle
   kill -STOP "$TARGET"
+  # kill returns before the threads have stopped: wait for the stop itself, as a JVM stopped long ago is.
+  for _ in $(seq 1 50); do [ "$(awk '{ print $3 }' "/proc/$TARGET/stat" 2>/dev/null)" = T ] && break; sleep 0.1; done
   local t0=$SECONDS
   run_jprof start -e cpu -i 1ms -f "$WORK/stale.collapsed" "$TARGET"
   local took=$((SECONDS - t0))
