@@ -46,11 +46,12 @@ typedef struct engine {
      * the engine's own option for one beside it, else default_interval). 'first': the session's event=. */
     uint64_t (*option_interval)(const prof_options *o, bool first);
 
-    /* Outside signal handlers. check: 0 when the engine can run here with these options (which it keeps
-     * for start), else -1 with the reason in err. start and stop a session; per-thread engines arm and
-     * disarm threads as the JVM reports them (may be NULL). */
+    /* Outside signal handlers. check: 0 when the engine could run here with these options, else -1 with
+     * the reason in err; it changes nothing (a session may be running). start a session with the options
+     * and the interval (in units), stop it; per-thread engines arm and disarm threads as the JVM reports
+     * them (may be NULL). */
     int (*check)(const prof_options *o, char *err, size_t errlen);
-    int (*start)(uint64_t interval_ns, char *err, size_t errlen);
+    int (*start)(const prof_options *o, uint64_t interval, char *err, size_t errlen);
     void (*stop)(void);
     void (*thread_start)(int tid);
     void (*thread_end)(int tid);

@@ -73,11 +73,12 @@ static JNIEnv *current_jni(void) {
 }
 
 static int alloc_check(const prof_options *o, char *err, size_t errlen) {
-    live = o->live;
+    (void)o;
     return jvmti_events_add_capability(JVMTI_CAP_SAMPLED_ALLOC, "alloc", err, errlen);
 }
 
-static int alloc_start(uint64_t interval, char *err, size_t errlen) {
+static int alloc_start(const prof_options *o, uint64_t interval, char *err, size_t errlen) {
+    live = o->live;
     jvmtiEnv *jvmti = jvm_jvmti();
     interval_bytes = interval ? interval : OPTIONS_DEFAULT_ALLOC_BYTES;
     if (interval_bytes > 0x7fffffff) interval_bytes = 0x7fffffff;

@@ -83,7 +83,8 @@ static int ctimer_check(const prof_options *o, char *err, size_t errlen) {
     return 0;
 }
 
-static int ctimer_start(uint64_t interval_ns, char *err, size_t errlen) {
+static int ctimer_start(const prof_options *o, uint64_t interval_ns, char *err, size_t errlen) {
+    (void)o;
     if (engine_install_handler(engine_profiling_signal()) != 0) {
         snprintf(err, errlen, "ctimer: cannot install the signal handler: %s", strerror(errno));
         return -1;

@@ -177,11 +177,10 @@ static JNIEnv *current_jni(char *err, size_t errlen) {
 
 /* The target parses, and this JVM lets us rewrite classes now. */
 static int instrument_check(const prof_options *o, char *err, size_t errlen) {
-    snprintf(configured, sizeof(configured), "%s", o->event);
     method_target t;
-    if (method_target_parse(configured, &t, err, errlen)) return -1;
+    if (method_target_parse(o->event, &t, err, errlen)) return -1;
     char what[600];
-    snprintf(what, sizeof(what), "event=%s", configured);
+    snprintf(what, sizeof(what), "event=%s", o->event);
     return engine_instrument_capabilities(what, err, errlen);
 }
 
@@ -216,7 +215,8 @@ int engine_instrument_capabilities(const char *what, char *err, size_t errlen) {
     return 0;
 }
 
-static int instrument_start(uint64_t interval, char *err, size_t errlen) {
+static int instrument_start(const prof_options *o, uint64_t interval, char *err, size_t errlen) {
+    snprintf(configured, sizeof(configured), "%s", o->event);
     const char *test_jvmti = getenv("LIBPROF_TEST_INSTRUMENT_JVMTI");
     jvmti_only = test_jvmti && strcmp(test_jvmti, "1") == 0;
     JNIEnv *jni = current_jni(err, errlen);

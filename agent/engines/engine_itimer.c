@@ -55,7 +55,8 @@ static int itimer_check_owned(char *why, size_t len) {
     return -1;
 }
 
-static int itimer_start(uint64_t interval_ns, char *err, size_t errlen) {
+static int itimer_start(const prof_options *o, uint64_t interval_ns, char *err, size_t errlen) {
+    (void)o;
     if (engine_install_handler(SIGPROF) != 0 || itimer_set(interval_ns) != 0) {
         snprintf(err, errlen, "itimer: cannot arm ITIMER_PROF: %s", strerror(errno));
         return -1;

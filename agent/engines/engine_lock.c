@@ -58,7 +58,8 @@ static int lock_check(const prof_options *o, char *err, size_t errlen) {
     return jvmti_events_add_capability(JVMTI_CAP_MONITOR_EVENTS, "lock", err, errlen);
 }
 
-static int lock_start(uint64_t interval, char *err, size_t errlen) {
+static int lock_start(const prof_options *o, uint64_t interval, char *err, size_t errlen) {
+    (void)o;
     lock_sample_reset(interval);
     atomic_store_explicit(&recording, true, memory_order_release);
     if (jvmti_events_enable(JVMTI_EVENT_MONITOR_CONTENDED_ENTER, true, "lock", err, errlen) ||

@@ -14,12 +14,12 @@
 static prof_options options;
 
 static int nativelock_check(const prof_options *o, char *err, size_t errlen) {
-    (void)err, (void)errlen;
-    options = *o;
+    (void)o, (void)err, (void)errlen;
     return 0;
 }
 
-static int nativelock_start(uint64_t interval, char *err, size_t errlen) {
+static int nativelock_start(const prof_options *o, uint64_t interval, char *err, size_t errlen) {
+    options = *o;
     (void)interval;
     native_hooks.lock_interval = options.nativelock;
     atomic_store(&native_hooks.lock_waits, 0);

@@ -25,11 +25,11 @@ static int nativemem_check(const prof_options *o, char *err, size_t errlen) {
         snprintf(err, errlen, "options 'leak' and 'nofree' conflict: leaks are found by matching frees");
         return -1;
     }
-    options = *o;
     return 0;
 }
 
-static int nativemem_start(uint64_t interval, char *err, size_t errlen) {
+static int nativemem_start(const prof_options *o, uint64_t interval, char *err, size_t errlen) {
+    options = *o;
     (void)interval;
     static leak_table *leaks;
     /* Frees matter to 'leak' and to a recording (profiler.Free events for jfrconv --leak); both need the

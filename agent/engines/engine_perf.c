@@ -89,7 +89,7 @@ static size_t fd_budget;           /* descriptors this engine may hold */
 static size_t fd_ceiling;          /* no descriptor at or above: the process is near its limit */
 static unsigned starts_since_sweep;
 
-/* From the options check was given (configure). */
+/* The running session's choice, from the options start was given (configure). */
 static const perf_event_kind *kind;
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
@@ -109,16 +109,17 @@ static uint64_t armed_total, skipped_fd_limit, open_failed, without_ring;
 static uint64_t rearmed_lost, lost_periods;   /* the watch's re-arms, and the periods they had missed */
 static periodic watch;
 
-static int open_event(int tid, bool kernel, bool sigtrap, uint64_t sample_period) {
-    if (deny_for_test == DENY_ALL || (deny_for_test == DENY_KERNEL && kernel)) {
+static int open_event_of(const perf_event_kind *k, int deny, int tid, bool kernel, bool sigtrap,
+                         uint64_t sample_period) {
+    if (deny == DENY_ALL || (deny == DENY_KERNEL && kernel)) {
         errno = EACCES;
         return -1;
     }
     struct perf_event_attr a;
     memset(&a, 0, sizeof(a));
     a.size = sizeof(a);
-    a.type = kind->type;
-    a.config = kind->config;
+    a.type = k->type;
+    a.config = k->config;
     a.sample_period = sample_period;
     a.disabled = 1;
     a.exclude_idle = 1;
@@ -142,6 +143,11 @@ static int open_event(int tid, bool kernel, bool sigtrap, uint64_t sample_period
     return (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* An event of the running session's kind. */
+static int open_event(int tid, bool kernel, bool sigtrap, uint64_t sample_period) {
+    return open_event_of(kind, deny_for_test, tid, kernel, sigtrap, sample_period);
+}
+
 static int paranoid_level(void) {
     int level = -99;
     FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
@@ -152,8 +158,8 @@ static int paranoid_level(void) {
     return level;
 }
 
-static void explain_refusal(int error, char *err, size_t errlen) {
-    if (deny_for_test)
+static void explain_refusal(int error, const perf_event_kind *k, int deny, char *err, size_t errlen) {
+    if (deny)
         snprintf(err, errlen, "perf_event_open refused: %s (simulated: LIBPROF_TEST_DENY_PERF is set, a "
                  "test-only switch)", strerror(EACCES));
     else if (error == EACCES || error == EPERM)
@@ -164,7 +170,7 @@ static void explain_refusal(int error, char *err, size_t errlen) {
                  strerror(error));
     else if (error == ENOENT || error == EOPNOTSUPP || error == EINVAL)
         snprintf(err, errlen, "perf_event_open: %s (this kernel does not offer event %s)", strerror(error),
-                 kind->name);
+                 k->name);
     else
         snprintf(err, errlen, "perf_event_open: %s", strerror(error));
 }
@@ -180,34 +186,49 @@ static void set_test_slow_handlers(void) {
 }
 
 /* 'cpu' takes cpu-clock. */
-static void configure(const char *event, bool alluser, unsigned features) {
-    sigtrap_asked = (features & PROF_FEATURE_SIGTRAP) != 0;
-    sigtrap_declined = (features & PROF_FEATURE_NOSIGTRAP) != 0;
-    kind = perf_events_find(event);
-    if (!kind) kind = perf_events_find("cpu-clock");
-    want_kernel = !alluser;
-    kernel_allowed = want_kernel;
-    const char *deny = getenv("LIBPROF_TEST_DENY_PERF");
-    deny_for_test = !deny || !*deny || strcmp(deny, "0") == 0 ? DENY_NONE
-                    : strcmp(deny, "kernel") == 0      ? DENY_KERNEL
-                                                       : DENY_ALL;
+static const perf_event_kind *kind_of(const char *event) {
+    const perf_event_kind *k = perf_events_find(event);
+    return k ? k : perf_events_find("cpu-clock");
 }
 
-static int perf_check(const prof_options *o, char *err, size_t errlen) {
-    configure(o->event, o->alluser, o->features);
-    int tid = self_tid();
-    int fd = open_event(tid, want_kernel, false, 1000000000ULL);
-    if (fd < 0 && want_kernel && (errno == EACCES || errno == EPERM)) {
+static int test_denial(void) {
+    const char *deny = getenv("LIBPROF_TEST_DENY_PERF");
+    return !deny || !*deny || strcmp(deny, "0") == 0 ? DENY_NONE : strcmp(deny, "kernel") == 0 ? DENY_KERNEL : DENY_ALL;
+}
+
+/* Whether the kernel opens the event the options ask for, here, now, on this thread: 0, with *kernel
+ * whether kernel frames are allowed too, or -1 with the reason. Changes nothing of a running session. */
+static int probe(const prof_options *o, bool *kernel, char *err, size_t errlen) {
+    const perf_event_kind *k = kind_of(o->event);
+    int deny = test_denial(), tid = self_tid();
+    *kernel = !o->alluser;
+    int fd = open_event_of(k, deny, tid, *kernel, false, 1000000000ULL);
+    if (fd < 0 && *kernel && (errno == EACCES || errno == EPERM)) {
         /* perf_event_paranoid=2 allows user-space sampling only: still better than a timer. */
-        fd = open_event(tid, false, false, 1000000000ULL);
-        if (fd >= 0) kernel_allowed = false;
+        fd = open_event_of(k, deny, tid, false, false, 1000000000ULL);
+        if (fd >= 0) *kernel = false;
     }
     if (fd < 0) {
-        explain_refusal(errno, err, errlen);
+        explain_refusal(errno, k, deny, err, errlen);
         return -1;
     }
     close(fd);
     return 0;
+}
+
+/* The session's choice, from its options and what the kernel allows now. */
+static int configure(const prof_options *o, char *err, size_t errlen) {
+    sigtrap_asked = (o->features & PROF_FEATURE_SIGTRAP) != 0;
+    sigtrap_declined = (o->features & PROF_FEATURE_NOSIGTRAP) != 0;
+    kind = kind_of(o->event);
+    want_kernel = !o->alluser;
+    deny_for_test = test_denial();
+    return probe(o, &kernel_allowed, err, errlen);
+}
+
+static int perf_check(const prof_options *o, char *err, size_t errlen) {
+    bool kernel;
+    return probe(o, &kernel, err, errlen);
 }
 
 /* Thread bookkeeping (under lock) ----------------------------------------------------------------------- */
@@ -487,7 +508,8 @@ static void set_fd_budget(void) {
     fd_ceiling = limit - limit / 4;
 }
 
-static int perf_start(uint64_t interval_ns, char *err, size_t errlen) {
+static int perf_start(const prof_options *o, uint64_t interval_ns, char *err, size_t errlen) {
+    if (configure(o, err, errlen)) return -1;
     if (engine_install_handler(engine_profiling_signal()) != 0) {
         snprintf(err, errlen, "perf: cannot install the signal handler: %s", strerror(errno));
         return -1;

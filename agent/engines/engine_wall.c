@@ -86,13 +86,7 @@ static bool tid_wanted(uint32_t tid) {
 }
 
 static int wall_check(const prof_options *o, char *err, size_t errlen) {
-    (void)err;
-    (void)errlen;
-    tid_ranges = o->tid_range_count;
-    for (int i = 0; i < tid_ranges; i++) {
-        tid_low[i] = o->tid_ranges[i][0];
-        tid_high[i] = o->tid_ranges[i][1];
-    }
+    (void)o, (void)err, (void)errlen;
     return 0;
 }
 
@@ -261,7 +255,12 @@ static int prepare_slots(char *err, size_t errlen) {
     return 0;
 }
 
-static int wall_start(uint64_t interval_ns, char *err, size_t errlen) {
+static int wall_start(const prof_options *o, uint64_t interval_ns, char *err, size_t errlen) {
+    tid_ranges = o->tid_range_count;
+    for (int i = 0; i < tid_ranges; i++) {
+        tid_low[i] = o->tid_ranges[i][0];
+        tid_high[i] = o->tid_ranges[i][1];
+    }
     char why[256];
     if (thread_state_init(why, sizeof(why)))
         log_info("wall: Java thread states unavailable (%s): only running and in a system call are told", why);

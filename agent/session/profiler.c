@@ -24,6 +24,9 @@
 #include "out_metrics.h"
 #include "output.h"
 #include "refresher.h"
+#include "profiler_locked.h"
+#include "reports.h"
+#include "timers.h"
 #include "profile.h"
 #include "sample.h"
 #include "sample_setup.h"
@@ -51,6 +54,10 @@
 #define TABLE_FRAMES (16 * 1024 * 1024)
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+pthread_mutex_t *profiler_lock(void) {
+    return &lock;
+}
 static bool running;
 static bool vm_dead;
 static const engine *_Atomic current_engine;   /* the session's first engine (event=) */
@@ -69,8 +76,6 @@ static prof_cstack effective_cstack;   /* the walking mode the running session r
 static prof_options deferred;
 static bool have_deferred;
 
-static pthread_cond_t timeout_cond;   /* on CLOCK_MONOTONIC, set up once by init_timeout_cond */
-static pthread_once_t timeout_cond_once = PTHREAD_ONCE_INIT;
 static uint64_t session_id;       /* lets a stale timeout thread see that its session has ended */
 
 /* Slots of each trace table; LIBPROF_TEST_TRACE_SLOTS (tests only) makes them few, to fill them quickly. */
@@ -99,16 +104,29 @@ static uint64_t elapsed_ns(void) {
     return active_ns + (running ? clock_mono_ns() - started_ns : 0);
 }
 
+/* The loop's state, read by the reports (the loop thread below owns it). */
+static unsigned long loop_sequence;
+static bool loop_waiting;
+
+/* The running (or last) session as the reports see it. Caller holds the lock. */
+static session_facts facts(void) {
+    session_facts f = {.running = running, .has_run = table != NULL, .session = &session,
+                       .first = atomic_load(&current_engine), .elapsed_ns = elapsed_ns(),
+                       .table = table ? live_table() : NULL, .cstack = effective_cstack,
+                       .loop_shown = options_loops(&session) && (running || loop_waiting),
+                       .loop_period = loop_sequence, .loop_waiting = loop_waiting};
+    f.engine_count = atomic_load(&session_engine_count);
+    for (int i = 0; i < f.engine_count; i++) {
+        f.engines[i] = atomic_load(&session_engines[i]);
+        f.intervals[i] = session_intervals[i];
+    }
+    return f;
+}
+
 /* The session's engine recording 'event' and its interval, or NULL. */
 static const engine *engine_of_event(event_kind event, uint64_t *interval) {
-    for (int i = 0; i < atomic_load(&session_engine_count); i++) {
-        const engine *e = atomic_load(&session_engines[i]);
-        if (e->event == event) {
-            if (interval) *interval = session_intervals[i];
-            return e;
-        }
-    }
-    return NULL;
+    session_facts f = facts();
+    return reports_engine_of_event(&f, event, interval);
 }
 
 /* What a text, collapsed or HTML output of 'view' holds: the event its event= names when it is one of the
@@ -118,66 +136,6 @@ static event_kind output_event(const prof_options *view) {
     event_kind chosen = options_event_kind(view->event);
     if (view->event_given && engine_of_event(chosen, NULL)) return chosen;
     return first ? first->event : EVENT_CPU;
-}
-
-/* The samples a dump writes when they are not the session's live ones: a loop period swapped out while
- * sampling goes on (loop_rotate_locked), with its own counters and time. */
-typedef struct {
-    trace_table *table;
-    sample_counters counters;
-    uint64_t duration_ns;
-} dump_source;
-
-static void fill_meta(profile *p, event_kind event, const dump_source *from) {
-    uint64_t interval = session.interval_ns;
-    const engine *e = engine_of_event(event, &interval);
-    if (!e) e = atomic_load(&current_engine);
-    sample_counters c;
-    if (from) c = from->counters;
-    else sample_get_counters(&c);
-    profile_meta *m = &p->meta;
-    snprintf(m->engine, sizeof(m->engine), "%s", e ? e->name : "none");
-    snprintf(m->event, sizeof(m->event), "%s", e && e != atomic_load(&current_engine) ? event_kind_name(event)
-                                                                                      : session.event);
-    snprintf(m->title, sizeof(m->title), "%s", session.title);
-    snprintf(m->units, sizeof(m->units), "%s", engine_units_name(e ? e->units : ENGINE_UNITS_NS));
-    snprintf(m->counts, sizeof(m->counts), "%s",
-             !e || !e->counts ? "" : e->live_counts && session.live ? e->live_counts : e->counts);
-    m->interval_ns = interval;
-    m->duration_ns = from ? from->duration_ns : elapsed_ns();
-    m->total = session.total;
-    m->signals = c.signals;
-    for (int r = 0; r < DROP_REASON_COUNT; r++) profile_add_drop(p, sample_drop_reason_name((drop_reason)r), c.dropped[r]);
-    profile_add_drop(p, "frames_lost", traces_orphaned_samples(from ? from->table : live_table()));
-    for (int k = 0; k < MARKER_COUNT; k++) {
-        if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
-    }
-    for (int r = 1; r < VMWALK_REASON_COUNT; r++)
-        profile_add_stitched(p, walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]);
-    m->self_named = c.vm_self_named;
-    snprintf(m->cstack, sizeof(m->cstack), "%s", options_cstack_name(effective_cstack));
-    signal_watch_note(m->warning, sizeof(m->warning));
-    sample_cost_summarize(m->cost);
-}
-
-/* Every sample not taken correctly is reported in the log as well as in the text output. */
-static void log_losses(const profile *p) {
-    char line[1024];
-    size_t n = 0;
-    const profile_meta *m = &p->meta;
-    for (int i = 0; i < m->drop_count && n < sizeof(line); i++)
-        n += (size_t)snprintf(line + n, sizeof(line) - n, " dropped:%s=%llu", m->drops[i].name,
-                              (unsigned long long)m->drops[i].count);
-    for (int i = 0; i < m->failure_count && n < sizeof(line); i++)
-        n += (size_t)snprintf(line + n, sizeof(line) - n, " failed:%s=%llu", m->failures[i].name,
-                              (unsigned long long)m->failures[i].count);
-    for (int i = 0; i < m->stitched_count && n < sizeof(line); i++)
-        n += (size_t)snprintf(line + n, sizeof(line) - n, " stitched:%s=%llu", m->stitched[i].name,
-                              (unsigned long long)m->stitched[i].count);
-    /* Context only: samples the walker named itself are no loss, and without a loss there is nothing to say. */
-    if (n && m->self_named && n < sizeof(line))
-        n += (size_t)snprintf(line + n, sizeof(line) - n, " (walker_named=%llu)", (unsigned long long)m->self_named);
-    if (n) log_info("samples not taken correctly:%s", line);
 }
 
 /* Writes the profile for 'o' (its file and format, the session's naming) of the session's samples, or of
@@ -208,8 +166,9 @@ static int dump_from_locked(const prof_options *o, const dump_source *from, char
                          : out_jfr_finish(jfr_view ? &view : &session, &samples, err, errlen);
         profile meta;
         profile_init(&meta);
-        fill_meta(&meta, output_event(&session), from);
-        if (rc == 0) log_losses(&meta);
+        session_facts f = facts();
+        reports_fill_meta(&meta, output_event(&session), &f, from);
+        if (rc == 0) reports_log_losses(&meta);
         profile_free(&meta);
         if (jfr_view || rc) return rc;
     }
@@ -228,13 +187,14 @@ static int dump_from_locked(const prof_options *o, const dump_source *from, char
     int rc = named_profile_build(source ? source : live_table(), &view, event, &p);
     if (rc) snprintf(err, errlen, "out of memory while building the profile");
     else {
-        fill_meta(&p, event, from);
+        session_facts f = facts();
+        reports_fill_meta(&p, event, &f, from);
         rc = output_write_profile(&view, &p, err, errlen);
     }
     if (rc == 0) {
         log_info("profile written to %s (%llu samples, %zu distinct stacks)", view.file[0] ? view.file : "stdout",
                  (unsigned long long)p.total_samples, p.stack_count);
-        log_losses(&p);
+        reports_log_losses(&p);
     }
     profile_free(&p);
     return rc;
@@ -274,66 +234,28 @@ static void stop_locked(void) {
     active_ns += clock_mono_ns() - started_ns;
     running = false;
     session_id++;
-    pthread_cond_broadcast(&timeout_cond);
+    pthread_cond_broadcast(timers_cond());
 }
 
-/* Moves a CLOCK_MONOTONIC deadline 'ns' later. */
-static void deadline_add(struct timespec *deadline, uint64_t ns) {
-    ns += (uint64_t)deadline->tv_nsec;
-    deadline->tv_sec += (time_t)(ns / 1000000000ULL);
-    deadline->tv_nsec = (long)(ns % 1000000000ULL);
+bool profiler_is_session_locked(uint64_t id) {
+    return running && session_id == id;
 }
 
-static void *timeout_thread(void *arg) {
-    uint64_t my_session = (uint64_t)(uintptr_t)arg;
-    pthread_mutex_lock(&lock);
+bool profiler_session_alive_locked(uint64_t id) {
+    return running && session_id == id && !vm_dead;
+}
+
+uint64_t profiler_timeout_ns_locked(void) {
     /* A time of day is read on the real-time clock before the monotonic one: the deadline can only come
      * late by the time between the two, never before that moment. */
-    uint64_t ns = session.timeout_clock ? clock_time_ns_until(session.timeout_clock)
-                                        : (uint64_t)session.timeout_s * 1000000000ULL;
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline_add(&deadline, ns);
-    while (running && session_id == my_session) {
-        if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
-    }
-    bool fire = running && session_id == my_session && !vm_dead;
-    pthread_mutex_unlock(&lock);
-    if (!fire) return NULL;
-    /* Naming methods needs a thread the JVM knows. */
-    if (!jvm_attach_current_thread()) {
-        log_error("timeout: cannot attach to the JVM to dump the profile");
-        return NULL;
-    }
-    pthread_mutex_lock(&lock);
-    if (running && session_id == my_session && !vm_dead) {
-        char err[512];
-        log_info("timeout of %d s reached: stopping", session.timeout_s);
-        stop_locked();
-        if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
-    }
-    pthread_mutex_unlock(&lock);
-    jvm_detach_current_thread();
-    return NULL;
+    return session.timeout_clock ? clock_time_ns_until(session.timeout_clock) : (uint64_t)session.timeout_s * 1000000000ULL;
 }
 
-static void init_timeout_cond(void) {
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&timeout_cond, &attr);
-    pthread_condattr_destroy(&attr);
-}
-
-static int start_timeout(char *err, size_t errlen) {
-    pthread_t t;
-    pthread_attr_t ta;
-    pthread_attr_init(&ta);
-    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
-    int rc = agent_thread_create(&t, &ta, "libprof timeout", timeout_thread, (void *)(uintptr_t)session_id);
-    pthread_attr_destroy(&ta);
-    if (rc) snprintf(err, errlen, "timeout=%d: cannot start the timeout thread: %s", session.timeout_s, strerror(rc));
-    return rc ? -1 : 0;
+void profiler_timeout_reached_locked(void) {
+    char err[512];
+    log_info("timeout of %d s reached: stopping", session.timeout_s);
+    stop_locked();
+    if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
 }
 
 /* The engine's interval in its units: alloc=BYTES and lock=DURATION are theirs (interval= also sets them
@@ -345,15 +267,13 @@ static uint64_t engine_interval(const prof_options *o, const engine *e, bool fir
     return o->interval_ns ? o->interval_ns : e->default_interval;
 }
 
-/* loop=: the period thread of a session. At each period's end, on the schedule of the session's start, it
- * ends the period's profile as a stop would (its file complete: a JFR recording finished, a text format
- * written) and starts the next one under the next %n, until the session is stopped or the VM dies. */
-static unsigned long loop_sequence;
+/* loop=: at each period's end (timers.c) the period's profile is ended as a stop would end it (its file
+ * complete: a JFR recording finished, a text format written) and the next one starts under the next %n.
+ * loop_restarting: start_locked called by the loop itself (no second loop thread). loop_waiting (above): a
+ * period could not start (its file could not be created, say): it is tried again when that period would
+ * have ended, each period keeping its number; `stop` ends the wait. */
 static bool loop_restarting;
-/* A loop period could not start (its file could not be created, say): the loop thread tries again when that
- * period would have ended, each period keeping its number; `stop` ends the wait. */
-static bool loop_waiting;
-static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);   /* start_locked called by the loop itself: no second loop thread */
+static int start_locked(const prof_options *o, bool resume, char *err, size_t errlen);
 
 /* Ends a loop period without stopping (loop_goes_on) and moves on to the next %n: the engines go on
  * sampling while the finished period is named and written, which is most of a period's end (0.1-0.3 s under
@@ -387,8 +307,9 @@ static void loop_rotate_locked(void) {
         if (!out_jfr_active()) stop_locked();   /* no next recording: restarted */
         profile meta;
         profile_init(&meta);
-        fill_meta(&meta, output_event(&session), &finished);
-        log_losses(&meta);
+        session_facts f = facts();
+        reports_fill_meta(&meta, output_event(&session), &f, &finished);
+        reports_log_losses(&meta);
         profile_free(&meta);
         log_debug("loop: period %lu written in %.1f ms while the next one was sampled", period,
                   (clock_mono_ns() - now) / 1e6);
@@ -407,72 +328,47 @@ static void loop_rotate_locked(void) {
     filepath_set_sequence(++loop_sequence);
 }
 
-static void *loop_thread(void *arg) {
-    uint64_t my_session = (uint64_t)(uintptr_t)arg;
-    if (!jvm_attach_current_thread_named("libprof loop")) {
-        log_error("loop: cannot attach to the JVM to write the profiles");
-        return NULL;
-    }
-    pthread_mutex_lock(&lock);
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    for (;;) {
-        /* loop=*:00: each period ends at the next such time of day, counted from now (the restart took some
-         * milliseconds past the last one), the real-time clock read first so that the deadline is never early
-         * (an early one would find the same moment still ahead and end a period twice for it); a duration's
-         * periods follow each other from the first start. */
-        uint64_t period = session.loop_clock ? clock_time_ns_until(session.loop_clock) : session.loop_ns;
-        if (session.loop_clock) clock_gettime(CLOCK_MONOTONIC, &deadline);
-        deadline_add(&deadline, period);
-        while ((running || loop_waiting) && session_id == my_session && !vm_dead) {
-            if (pthread_cond_timedwait(&timeout_cond, &lock, &deadline) == ETIMEDOUT) break;
-        }
-        if (!(running || loop_waiting) || session_id != my_session || vm_dead) break;
-        prof_options next = session;
-        char err[512];
-        uint64_t ended = clock_mono_ns();
-        if (loop_waiting) {
-            filepath_set_sequence(++loop_sequence);   /* the period that could not start keeps its number */
-        } else if (loop_goes_on) {
-            loop_rotate_locked();   /* stops the engines only when it cannot go on */
-        } else {
-            stop_locked();
-            if (dump_locked(&session, err, sizeof(err))) log_error("loop: %s", err);
-            filepath_set_sequence(++loop_sequence);
-        }
-        if (running) continue;   /* the engines never stopped */
-        loop_restarting = true;
-        int rc = start_locked(&next, false, err, sizeof(err));
-        loop_restarting = false;
-        if (rc) {
-            log_error("loop: cannot start period %lu: %s; trying again when it would have ended", loop_sequence, err);
-            loop_waiting = true;
-            my_session = session_id;
-            continue;
-        }
-        if (loop_waiting) log_info("loop: period %lu started (the periods that could not start were not sampled)", loop_sequence);
-        else
-            log_debug("loop: %.1f ms unsampled between periods %lu and %lu (stopped, written, restarted)",
-                      (clock_mono_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
-        loop_waiting = false;
-        my_session = session_id;
-    }
-    pthread_mutex_unlock(&lock);
-    jvm_detach_current_thread();
-    return NULL;
+uint64_t profiler_loop_period_ns_locked(bool *from_now) {
+    /* loop=*:00: each period ends at the next such time of day, counted from now (the restart took some
+     * milliseconds past the last one), the real-time clock read first so that the deadline is never early
+     * (an early one would find the same moment still ahead and end a period twice for it); a duration's
+     * periods follow each other from the first start. */
+    *from_now = session.loop_clock != 0;
+    return session.loop_clock ? clock_time_ns_until(session.loop_clock) : session.loop_ns;
 }
 
-static int start_loop(char *err, size_t errlen) {
-    loop_sequence = 0;
-    filepath_set_sequence(0);
-    pthread_t t;
-    pthread_attr_t ta;
-    pthread_attr_init(&ta);
-    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
-    int rc = agent_thread_create(&t, &ta, "libprof loop", loop_thread, (void *)(uintptr_t)session_id);
-    pthread_attr_destroy(&ta);
-    if (rc) snprintf(err, errlen, "loop: cannot start the loop thread: %s", strerror(rc));
-    return rc ? -1 : 0;
+bool profiler_loop_goes_on_locked(uint64_t id) {
+    return (running || loop_waiting) && session_id == id && !vm_dead;
+}
+
+uint64_t profiler_loop_period_end_locked(void) {
+    prof_options next = session;
+    char err[512];
+    uint64_t ended = clock_mono_ns();
+    if (loop_waiting) {
+        filepath_set_sequence(++loop_sequence);   /* the period that could not start keeps its number */
+    } else if (loop_goes_on) {
+        loop_rotate_locked();   /* stops the engines only when it cannot go on */
+    } else {
+        stop_locked();
+        if (dump_locked(&session, err, sizeof(err))) log_error("loop: %s", err);
+        filepath_set_sequence(++loop_sequence);
+    }
+    if (running) return session_id;   /* the engines never stopped */
+    loop_restarting = true;
+    int rc = start_locked(&next, false, err, sizeof(err));
+    loop_restarting = false;
+    if (rc) {
+        log_error("loop: cannot start period %lu: %s; trying again when it would have ended", loop_sequence, err);
+        loop_waiting = true;
+        return session_id;
+    }
+    if (loop_waiting) log_info("loop: period %lu started (the periods that could not start were not sampled)", loop_sequence);
+    else
+        log_debug("loop: %.1f ms unsampled between periods %lu and %lu (stopped, written, restarted)",
+                  (clock_mono_ns() - ended) / 1e6, loop_sequence - 1, loop_sequence);
+    loop_waiting = false;
+    return session_id;
 }
 
 /* The engines a session runs: event='s first, then one per kind named beside it (event=cpu,wall). */
@@ -607,7 +503,7 @@ static int configure_thread_filter(const prof_options *o, char *err, size_t errl
 }
 
 /* Publishes the engines to the thread callbacks and starts them in order; a failure stops those started. */
-static int start_engines(const session_engine_set *set, char *err, size_t errlen) {
+static int start_engines(const prof_options *o, const session_engine_set *set, char *err, size_t errlen) {
     atomic_store(&current_engine, set->list[0]);
     atomic_store(&session_engine_count, 0);
     for (int i = 0; i < set->count; i++) {
@@ -616,7 +512,7 @@ static int start_engines(const session_engine_set *set, char *err, size_t errlen
     }
     sample_set_active(true);
     for (int i = 0; i < set->count; i++) {
-        if (set->list[i]->start(set->intervals[i], err, errlen) == 0) {
+        if (set->list[i]->start(o, set->intervals[i], err, errlen) == 0) {
             atomic_store(&session_engine_count, i + 1);
             continue;
         }
@@ -637,6 +533,12 @@ static void log_started(const prof_options *o, const session_engine_set *set, pr
     for (int i = 1; i < set->count; i++)
         log_info("also recording %s: engine %s, interval %llu %s", event_kind_name(set->list[i]->event),
                  set->list[i]->name, (unsigned long long)set->intervals[i], engine_units_name(set->list[i]->units));
+}
+
+static int start_loop(char *err, size_t errlen) {
+    loop_sequence = 0;
+    filepath_set_sequence(0);
+    return timers_start_loop(session_id, err, errlen);
 }
 
 /* A session's start, in order: its engines, the session's options, the walking mode, storage, the thread
@@ -669,7 +571,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     effective_cstack = cstack;
     bool goes_on;
     if (configure_storage(o, &set, cstack, agct, keep, &goes_on, err, errlen)) return -1;
-    if (configure_thread_filter(o, err, errlen) || start_engines(&set, err, errlen)) {
+    if (configure_thread_filter(o, err, errlen) || start_engines(o, &set, err, errlen)) {
         out_jfr_abort();
         return -1;
     }
@@ -682,7 +584,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     loop_goes_on = goes_on;
     if (!loop_restarting) loop_waiting = false;   /* a new session: an old loop's wait ends with it */
     session_id++;
-    if ((session.timeout_s && start_timeout(err, errlen)) ||
+    if ((session.timeout_s && timers_start_timeout(session_id, session.timeout_s, err, errlen)) ||
         (options_loops(&session) && !loop_restarting && start_loop(err, errlen))) {
         stop_locked();
         out_jfr_abort();
@@ -692,86 +594,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     return 0;
 }
 
-static int status_locked(const prof_options *o, char *err, size_t errlen) {
-    char text[2048];
-    sample_counters c;
-    sample_get_counters(&c);
-    uint64_t dropped = 0;
-    for (int r = 0; r < DROP_REASON_COUNT; r++) dropped += c.dropped[r];
-    const engine *e = atomic_load(&current_engine);
-    snprintf(text, sizeof(text),
-             "state: %s\nengine: %s\nevent: %s\ninterval_ns: %llu\nelapsed_s: %.3f\nsamples: %llu\n"
-             "dropped: %llu\nforeign_signals: %llu\ndistinct_stacks: %zu\n",
-             running ? "running" : "idle", e ? e->name : "none", e ? session.event : "none",
-             (unsigned long long)session.interval_ns,
-             elapsed_ns() / 1e9, (unsigned long long)c.stored, (unsigned long long)dropped, (unsigned long long)c.foreign,
-             table ? traces_distinct(live_table()) : 0);
-    size_t n = strlen(text);
-    for (int i = 1; i < atomic_load(&session_engine_count) && n < sizeof(text); i++) {
-        const engine *extra = atomic_load(&session_engines[i]);
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "also: %s (engine %s, interval_ns %llu)\n",
-                              event_kind_name(extra->event), extra->name, (unsigned long long)session_intervals[i]);
-    }
-    if (options_loops(&session) && (running || loop_waiting) && n < sizeof(text))
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "loop_period: %lu%s\n", loop_sequence,
-                              loop_waiting ? " (waiting: it could not start; tried again when it would have ended)" : "");
-    sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];
-    sample_cost_summarize(cost);
-    n += (size_t)snprintf(text + n, sizeof(text) - n, "cstack: %s\n", options_cstack_name(effective_cstack));
-    for (int r = 1; r < VMWALK_REASON_COUNT && effective_cstack == CSTACK_VM && n < sizeof(text); r++)
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "stitched_%s: %llu\n",
-                              walk_vm_failure_name((vmwalk_failure)r), (unsigned long long)c.vm_fallbacks[r]);
-    if (effective_cstack == CSTACK_VM && n < sizeof(text))
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "walker_named: %llu\n", (unsigned long long)c.vm_self_named);
-    if (n < sizeof(text))   /* import slots holding a nativemem/nativelock hook: none once a session stopped */
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "native_hook_slots: %zu\n", native_hooks_count_installed());
-    char warning[512];
-    signal_watch_note(warning, sizeof(warning));
-    if (warning[0] && n < sizeof(text)) n += (size_t)snprintf(text + n, sizeof(text) - n, "warning: %s\n", warning);
-    for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS && n < sizeof(text); d++) {
-        if (cost[d].count)
-            n += (size_t)snprintf(text + n, sizeof(text) - n,
-                                  "cost_depth_%s: samples=%llu median_ns=%llu p99_ns=%llu\n", cost[d].depths,
-                                  (unsigned long long)cost[d].count, (unsigned long long)cost[d].median_ns,
-                                  (unsigned long long)cost[d].p99_ns);
-    }
-    return output_write_text(o, text, err, errlen);
-}
-
-/* The `metrics` action: the counters of the running (or last) session in Prometheus' text format. */
-static int metrics_locked(const prof_options *o, char *err, size_t errlen) {
-    profile meta;
-    profile_init(&meta);
-    fill_meta(&meta, output_event(&session), NULL);
-    sample_counters c;
-    sample_get_counters(&c);
-    /* Every reason, zeros too: a monitoring system rates a counter only once it has seen it. */
-    profile_meta *m = &meta.meta;
-    m->drop_count = m->failure_count = m->stitched_count = 0;
-    for (int r = 0; r < DROP_REASON_COUNT && m->drop_count < PROFILE_MAX_COUNTS; r++)
-        m->drops[m->drop_count++] = (profile_count){sample_drop_reason_name((drop_reason)r), c.dropped[r]};
-    if (table && m->drop_count < PROFILE_MAX_COUNTS)
-        m->drops[m->drop_count++] = (profile_count){"frames_lost", traces_orphaned_samples(live_table())};
-    for (int k = 0; k < MARKER_COUNT && m->failure_count < PROFILE_MAX_COUNTS; k++)
-        if (frame_marker_is_failure(k)) m->failures[m->failure_count++] = (profile_count){frame_marker_name(k), c.markers[k]};
-    for (int r = 1; r < VMWALK_REASON_COUNT && m->stitched_count < PROFILE_MAX_COUNTS; r++)
-        m->stitched[m->stitched_count++] = (profile_count){walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]};
-    out_metrics_extra x = {running, c.stored, c.foreign, table ? traces_distinct(live_table()) : 0, 0, 0};
-    if (table) traces_memory(live_table(), &x.storage_reserved_bytes, &x.storage_used_bytes);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    int rc = mem ? out_metrics_write(&meta.meta, &x, mem) : -1;
-    if (mem && fclose(mem)) rc = -1;
-    profile_free(&meta);
-    if (rc) snprintf(err, errlen, "out of memory while writing the metrics");
-    else rc = output_write_text(o, text, err, errlen);
-    free(text);
-    return rc;
-}
-
 int profiler_execute(const prof_options *o, char *err, size_t errlen) {
-    pthread_once(&timeout_cond_once, init_timeout_cond);
     pthread_mutex_lock(&lock);
     int rc = 0;
     if (vm_dead) {
@@ -789,7 +612,7 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
                 /* Nothing was sampled since the period that could not start: ending the wait is the stop. */
                 loop_waiting = false;
                 session_id++;
-                pthread_cond_broadcast(&timeout_cond);
+                pthread_cond_broadcast(timers_cond());
                 log_info("loop: stopped while waiting to start period %lu", loop_sequence);
             } else if (running) {
                 if (o->action == ACTION_STOP) stop_locked();
@@ -799,13 +622,19 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
             }
             break;
         case ACTION_STATUS:
-            rc = status_locked(o, err, errlen);
+            {
+            session_facts f = facts();
+            rc = reports_status(&f, o, err, errlen);
+        }
             break;
         case ACTION_VERSION:
             rc = output_write_text(o, "libprof " LIBPROF_VERSION "\n", err, errlen);
             break;
         case ACTION_METRICS:
-            rc = metrics_locked(o, err, errlen);
+            {
+            session_facts f = facts();
+            rc = reports_metrics(&f, output_event(&session), o, err, errlen);
+        }
             break;
         case ACTION_NONE:
             break;
@@ -835,7 +664,6 @@ void profiler_on_vm_init(void) {
 }
 
 void profiler_on_vm_death(void) {
-    pthread_once(&timeout_cond_once, init_timeout_cond);
     pthread_mutex_lock(&lock);
     if (running) {
         char err[512];
@@ -843,7 +671,7 @@ void profiler_on_vm_death(void) {
         if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
     }
     vm_dead = true;
-    pthread_cond_broadcast(&timeout_cond);
+    pthread_cond_broadcast(timers_cond());
     pthread_mutex_unlock(&lock);
 }
 

@@ -87,7 +87,9 @@ public class UserFacingTest extends IntegrationTest {
             String leaf = l.strip().replaceFirst("^\\d+\\s+", "").split(" <- ")[0];
             check(self.containsKey(leaf), "a stack line does not start at a leaf frame: " + l);
         }
-        check(stackLines.stream().anyMatch(l -> l.matches(".* <- Demo\\.(countWords|sortNumbers|compress|makeWords) <- .*")),
+        // As the leaf or under it: the sort's stacks are deep enough that the summary's 150 columns may end
+        // before their Demo caller, so a Demo method may appear only as a leaf.
+        check(stackLines.stream().anyMatch(l -> l.matches("\\s*\\d+\\s+(.* <- )?Demo\\.(countWords|sortNumbers|compress|makeWords)( <- .*)?")),
                 "no hottest stack names the demo's own methods: " + stackLines);
     }
 
