@@ -133,6 +133,7 @@ static void retransform_matching(JNIEnv *jni, const method_target *t, const char
         log_warn("instrument: cannot list the loaded classes: classes already loaded are not %s", what);
         return;
     }
+    jvm_plan_local_refs(jni, count + 4);
     jclass *chosen = malloc((size_t)(count > 0 ? count : 1) * sizeof(jclass));
     jint n = 0;
     char name[1024];
