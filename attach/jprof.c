@@ -249,13 +249,26 @@ static int find_library(const jprof_args *a, char *out, size_t outlen) {
 
 static pid_t resolve_pid(const char *target) {
     char err[512];
-    bool numeric = *target != 0;
-    for (const char *p = target; *p; p++) numeric = numeric && isdigit((unsigned char)*p);
-    if (numeric) return (pid_t)atol(target);
+    int numeric = 0, rc = jprof_args_pid(target, &numeric, err, sizeof(err));
+    if (rc < 0) return error("%s", err);
+    if (rc > 0) return (pid_t)numeric;
     /* asprof's keyword for the one JVM running here. */
     pid_t pid = jvm_finder_find(strcmp(target, "jps") == 0 ? NULL : target, err, sizeof(err));
     if (pid < 0) error("%s", err);
     return pid;
+}
+
+/* The state letter of /proc/<pid>/stat (after the parenthesised name, which may hold anything), or 0. */
+static char process_state(pid_t pid) {
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *close = strrchr(buf, ')');
+    return close && close[1] == ' ' ? close[2] : 0;
 }
 
 /* Rejects options the agent would refuse before anything is sent, with the agent's own words. */
@@ -313,6 +326,13 @@ static int attach_and_run(const jprof_args *a) {
     if (pid < 0) return -1;
     catch_interrupts();
     if (proc_target_open(pid, &s.target, err, sizeof(err)) != TARGET_OK) return error("%s", err);
+    /* A stopped JVM answers nothing, and a command handed to it would run whenever it is continued, long after
+     * jprof gave up (a session nobody stops): nothing is sent. */
+    char state = process_state(pid);
+    if (state == 'T' || state == 't')
+        return error("JVM %d is stopped (%s): it cannot answer now, and a command sent now would run whenever it "
+                     "continues; nothing was sent. Continue it (kill -CONT %d) and run jprof again", (int)pid,
+                     state == 't' ? "a debugger holds it" : "SIGSTOP or job control", (int)pid);
     int rc = find_library(a, s.library, sizeof(s.library)) ? -1 : run_in_session(&s);
     proc_target_close(&s.target);
     return rc;

@@ -10,6 +10,7 @@
 #include "options_table.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,19 @@ const char *jprof_action_name(jprof_action action) {
 static int fail(char *err, size_t errlen, const char *msg, const char *arg) {
     snprintf(err, errlen, msg, arg);
     return -1;
+}
+
+
+int jprof_args_pid(const char *target, int *pid, char *err, size_t errlen) {
+    if (!*target || strspn(target, "0123456789") != strlen(target)) return 0;
+    errno = 0;
+    unsigned long long value = strtoull(target, NULL, 10);
+    if (errno == ERANGE || value == 0 || value > INT_MAX) {
+        snprintf(err, errlen, "'%s' is not a process id: a pid is a number from 1 to %d", target, INT_MAX);
+        return -1;
+    }
+    *pid = (int)value;
+    return 1;
 }
 
 static int append(char *buf, size_t cap, const char *token, const char *value) {

@@ -263,8 +263,8 @@ const options_spec options_table[] = {
      .jprof_arg = "LIST",
      .jprof_help = "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
      "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
-     "perf events signal with SIGTRAP, warned where it cannot be (the default where it is safe); nosigtrap:" MORE
-     "never)", .probe = "agct", .choices = feature_choices},
+     "perf events signal with SIGTRAP, warned where it cannot be (opt-in: a foreign SIGTRAP handler" MORE
+     "may receive them); nosigtrap: never, the default)", .probe = "agct", .choices = feature_choices},
     {.name = "timeout", .kind = OPTION_DURATION, .field = FIELD(timeout_s), .jprof = "--timeout",
      .jprof_arg = "DURATION",
      .jprof_help = "stop the profiler by itself after DURATION (start), or at a time of day (23:00)", .probe = "10",

@@ -10,8 +10,8 @@ set(PROF_JFRCONV_ARGS <CASE> <JDK> $<TARGET_FILE:prof> $<TARGET_FILE:jfrconv> ${
 libprof_java_tests(core IntegrationTest CASES shares_ctimer shares_itimer total_ctimer total_itimer threads
     bad_options exit_while_profiling text_report naming_and_filters timeout long_interval_exit loop_covers_run loop_dir_gone attach_load app_owns_sigprof stress
     exit_paths native_chain_fp native_chain_nofp_fp_mode native_chain_nofp_dwarf native_chain_nofp_default
-    deflate_into_zlib jvm_threads shares_perf shares_nosigtrap total_perf perf_fallback kernel_frames kernel_frames_nosigtrap alluser perf_thread_churn
-    perf_fd_limit perf_kernel_refused perf_page_faults perf_slow_handler perf_slow_handler_nosigtrap)
+    deflate_into_zlib jvm_threads shares_perf shares_sigtrap total_perf perf_fallback kernel_frames kernel_frames_sigtrap alluser perf_thread_churn
+    perf_fd_limit perf_kernel_refused perf_page_faults perf_slow_handler perf_slow_handler_sigtrap)
 
 # Method instrumentation (InstrumentTest.java).
 libprof_java_tests(instrument InstrumentTest CASES counts selection jdk_classes attach javac bad_targets)
