@@ -670,18 +670,23 @@ static int perf_move_signal(int signo) {
 /* Both flavours share every function; they differ in what a sample stands for. */
 #define PERF_ENGINE_FUNCTIONS                                                                                 \
     .check = perf_check, .start = perf_start, .stop = perf_stop, .thread_start = perf_thread_start,           \
-    .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames,                                 \
-    .begin_kernel_frames = perf_hooks_begin_kernel_frames,                                              \
+    .thread_end = perf_thread_end
+
+#define PERF_SIGNAL_FUNCTIONS                                                                                 \
+    .kernel_frames = perf_hooks_kernel_frames, .begin_kernel_frames = perf_hooks_begin_kernel_frames,         \
     .after_sample = perf_hooks_after_sample, .move_signal = perf_move_signal, .check_owned = perf_check_owned,  \
     /* F_SETSIG delivery: POLL_HUP when the event disabled itself (one-shot, or a limit left), else POLL_IN; */ \
     /* sigtrap delivery: SIGTRAP with TRAP_PERF (which shares POLL_HUP's number: is_own looks at both) */      \
     .own_si_codes = {POLL_IN, POLL_HUP}, .is_own = perf_hooks_is_own
 
+static const engine_signal_ops perf_time_signal = {.weight = perf_time_weight, PERF_SIGNAL_FUNCTIONS};
+static const engine_signal_ops perf_count_signal = {.weight = perf_count_weight, PERF_SIGNAL_FUNCTIONS};
+
 const engine engine_perf = {
     .name = "perf",
     .units = ENGINE_UNITS_NS,
     .default_interval = 10000000ULL,
-    .weight = perf_time_weight,
+    .signal = &perf_time_signal,
     PERF_ENGINE_FUNCTIONS,
 };
 
@@ -697,6 +702,6 @@ const engine engine_perf_count = {
     .units = ENGINE_UNITS_EVENTS,
     .default_interval = 1000,
     .option_interval = perf_count_interval,
-    .weight = perf_count_weight,
+    .signal = &perf_count_signal,
     PERF_ENGINE_FUNCTIONS,
 };
