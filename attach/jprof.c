@@ -72,8 +72,10 @@ static int error(const char *fmt, ...) {
     return -1;
 }
 
-/* Agent messages written since the last request. The profile jprof prints on stdout is written by the agent
- * into the session directory, removed afterwards: its messages say "profile written to stdout" instead. */
+/* Agent messages written since the last request: its warnings and errors, its info and debug lines only
+ * when -L asked for them (asprof relays no chatter). The profile jprof prints on stdout is written by the
+ * agent into the session directory, removed afterwards: its messages say "profile written to stdout"
+ * instead. Returns the lines shown, or -1 when the log could not be read. */
 static long show_agent_log(jprof_session *s) {
     char *text = NULL;
     size_t len = 0;
@@ -83,16 +85,25 @@ static long show_agent_log(jprof_session *s) {
     fclose(mem);
     char inner[sizeof(s->dir.inner) + sizeof(OUT_FILE) + 1];
     snprintf(inner, sizeof(inner), "%s/%s", s->dir.inner, OUT_FILE);
-    const char *p = text ? text : "";
-    for (const char *hit; (hit = strstr(p, inner));) {
-        fwrite(p, 1, (size_t)(hit - p), stderr);
-        fputs("stdout", stderr);
-        p = hit + strlen(inner);
+    bool info = jprof_args_shows_info(s->args);
+    long shown = 0;
+    for (char *line = text ? text : "", *next; *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next) *next++ = 0;
+        if (!info && (strncmp(line, "[libprof] INFO:", 15) == 0 || strncmp(line, "[libprof] DEBUG:", 16) == 0))
+            continue;
+        const char *p = line;
+        for (const char *hit; (hit = strstr(p, inner));) {
+            fwrite(p, 1, (size_t)(hit - p), stderr);
+            fputs("stdout", stderr);
+            p = hit + strlen(inner);
+        }
+        fprintf(stderr, "%s\n", p);
+        shown++;
     }
-    fputs(p, stderr);
     fflush(stderr);
     free(text);
-    return copied;
+    return copied < 0 ? copied : shown;
 }
 
 /* One agent action. 0 when the agent carried it out; otherwise the reason has been printed. An interrupted
@@ -203,14 +214,19 @@ static int run_action(jprof_session *s) {
         return collect(s, file, to_stdout);
     case JPROF_START:
     case JPROF_RESUME:
-        return agent_request(s, action, file, true);
+        if (agent_request(s, action, file, true)) return -1;
+        printf("Profiling started\n");   /* asprof's words, for resume too */
+        return 0;
     case JPROF_LOAD:
         if (agent_request(s, action, "", true)) return -1;
         printf("libprof loaded into JVM %d (%s)\n", (int)s->target.pid, s->library);
         return 0;
     default:
         if (agent_request(s, action, file, true)) return -1;
-        return to_stdout ? print_output(s) : 0;
+        if (!to_stdout) return 0;
+        int rc = print_output(s);
+        if (rc == 0 && a->action == JPROF_VERSION) putchar('\n');   /* the agent's answer is the bare number */
+        return rc;
     }
 }
 
@@ -233,13 +249,26 @@ static int find_library(const jprof_args *a, char *out, size_t outlen) {
 
 static pid_t resolve_pid(const char *target) {
     char err[512];
-    bool numeric = *target != 0;
-    for (const char *p = target; *p; p++) numeric = numeric && isdigit((unsigned char)*p);
-    if (numeric) return (pid_t)atol(target);
+    int numeric = 0, rc = jprof_args_pid(target, &numeric, err, sizeof(err));
+    if (rc < 0) return error("%s", err);
+    if (rc > 0) return (pid_t)numeric;
     /* asprof's keyword for the one JVM running here. */
     pid_t pid = jvm_finder_find(strcmp(target, "jps") == 0 ? NULL : target, err, sizeof(err));
     if (pid < 0) error("%s", err);
     return pid;
+}
+
+/* The state letter of /proc/<pid>/stat (after the parenthesised name, which may hold anything), or 0. */
+static char process_state(pid_t pid) {
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *close = strrchr(buf, ')');
+    return close && close[1] == ' ' ? close[2] : 0;
 }
 
 /* Rejects options the agent would refuse before anything is sent, with the agent's own words. */
@@ -297,6 +326,13 @@ static int attach_and_run(const jprof_args *a) {
     if (pid < 0) return -1;
     catch_interrupts();
     if (proc_target_open(pid, &s.target, err, sizeof(err)) != TARGET_OK) return error("%s", err);
+    /* A stopped JVM answers nothing, and a command handed to it would run whenever it is continued, long after
+     * jprof gave up (a session nobody stops): nothing is sent. */
+    char state = process_state(pid);
+    if (state == 'T' || state == 't')
+        return error("JVM %d is stopped (%s): it cannot answer now, and a command sent now would run whenever it "
+                     "continues; nothing was sent. Continue it (kill -CONT %d) and run jprof again", (int)pid,
+                     state == 't' ? "a debugger holds it" : "SIGSTOP or job control", (int)pid);
     int rc = find_library(a, s.library, sizeof(s.library)) ? -1 : run_in_session(&s);
     proc_target_close(&s.target);
     return rc;

@@ -10,9 +10,11 @@
 #include "options_table.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const action_names[] = {"collect", "start", "resume", "stop", "dump", "status", "version", "list",
                                            "metrics", "load"};
@@ -24,6 +26,19 @@ const char *jprof_action_name(jprof_action action) {
 static int fail(char *err, size_t errlen, const char *msg, const char *arg) {
     snprintf(err, errlen, msg, arg);
     return -1;
+}
+
+
+int jprof_args_pid(const char *target, int *pid, char *err, size_t errlen) {
+    if (!*target || strspn(target, "0123456789") != strlen(target)) return 0;
+    errno = 0;
+    unsigned long long value = strtoull(target, NULL, 10);
+    if (errno == ERANGE || value == 0 || value > INT_MAX) {
+        snprintf(err, errlen, "'%s' is not a process id: a pid is a number from 1 to %d", target, INT_MAX);
+        return -1;
+    }
+    *pid = (int)value;
+    return 1;
 }
 
 static int append(char *buf, size_t cap, const char *token, const char *value) {
@@ -38,6 +53,13 @@ static const char *find_option(const char *options, const char *prefix) {
         if (p == options || p[-1] == ',') return p;
     }
     return NULL;
+}
+
+bool jprof_args_shows_info(const jprof_args *a) {
+    const char *level = find_option(a->profiling, "loglevel=");
+    if (!level) return false;
+    level += strlen("loglevel=");
+    return strncasecmp(level, "info", 4) == 0 || strncasecmp(level, "debug", 5) == 0;
 }
 
 static int parse_action(const char *arg, jprof_action *out) {
@@ -104,13 +126,16 @@ static int parse_word(const char *arg, jprof_args *a, bool *have_action, char *e
 }
 
 /* asprof's commas in values the agent's grammar would split: --filter 120-127,132 is the agent's
- * filter=120-127;132, --title 'a, b' its title=a&#44; b (read back as a comma). Other values as they are. */
+ * filter=120-127;132, -F agct,nosigtrap its features=agct+nosigtrap, --title 'a, b' its title=a&#44; b
+ * (read back as a comma). Other values as they are. */
 static const char *agent_spelling(const options_spec *spec, const char *value, char *buf, size_t len) {
     bool filter = spec->name && strcmp(spec->name, "filter") == 0, title = spec->name && strcmp(spec->name, "title") == 0;
-    if (!(filter || title) || !strchr(value, ',')) return value;
+    bool features = spec->name && strcmp(spec->name, "features") == 0;
+    if (!(filter || title || features) || !strchr(value, ',')) return value;
+    const char *comma = filter ? ";" : features ? "+" : "&#44;";
     size_t used = 0;
     for (const char *c = value; *c && used + 6 < len; c++)
-        used += (size_t)snprintf(buf + used, len - used, *c != ',' ? "%c" : filter ? ";" : "&#44;", *c);
+        used += (size_t)snprintf(buf + used, len - used, *c != ',' ? "%c" : comma, *c);
     return buf;
 }
 

@@ -55,4 +55,12 @@ int jprof_args_agent_options(const jprof_args *a, const char *action, const char
 
 const char *jprof_action_name(jprof_action action);
 
+/* A target given as digits: 1 with its pid, or -1 with a message when it is no pid (0, or past what a pid_t
+ * holds: never wrapped to another process); 0 when 'target' is not all digits (a main class name). */
+int jprof_args_pid(const char *target, int *pid, char *err, size_t errlen);
+
+/* True when -L (--loglevel) asked for the agent's info or debug messages: jprof shows them then, and only
+ * its warnings and errors otherwise, as asprof keeps quiet. */
+bool jprof_args_shows_info(const jprof_args *a);
+
 #endif

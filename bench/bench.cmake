@@ -17,7 +17,7 @@ libprof_bench_test(peer_plan 60
   COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchPeer plan ${JAVA_HOME} $<TARGET_FILE:prof>
           ${BENCH_CLASSES} ${CMAKE_BINARY_DIR}/bench-peer)
 set_tests_properties(bench.peer_plan PROPERTIES PASS_REGULAR_EXPRESSION
-  "BenchPeer: 3 rounds x 4 workloads x 7 configurations .*libprof features=nosigtrap 1ms.*signal floor 1ms, timer floor 1ms.*no async-profiler.*CLOCK_PROCESS_CPUTIME_ID")
+  "BenchPeer: 3 rounds x 4 workloads x 7 configurations .*libprof features=sigtrap 1ms.*signal floor 1ms, timer floor 1ms.*no async-profiler.*CLOCK_PROCESS_CPUTIME_ID")
 libprof_bench_test(peer_bad_home 60
   COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchPeer full ${JAVA_HOME} $<TARGET_FILE:prof>
           ${BENCH_CLASSES} ${CMAKE_BINARY_DIR}/bench-peer /nonexistent/async-profiler)

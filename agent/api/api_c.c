@@ -10,12 +10,33 @@
 
 #include <dlfcn.h>
 #include <jni.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define LIBPROF_API __attribute__((visibility("default")))
 
-static __thread char last_error[1024];
+enum { ERROR_MAX = 1024 };
+static const char no_memory_for_error[] = "out of memory (for the error message too)";
+static pthread_key_t error_key;
+static pthread_once_t error_key_once = PTHREAD_ONCE_INIT;
+
+static void create_error_key(void) {
+    pthread_key_create(&error_key, free);
+}
+
+/* The calling thread's error message, on the heap: the library's thread-local storage comes out of the
+ * process's small static TLS reserve, where a second copy of the library (another agent, a -agentpath beside
+ * an attach) would not fit beside a buffer this size. NULL when it cannot be allocated. */
+static char *thread_error(void) {
+    pthread_once(&error_key_once, create_error_key);
+    char *buf = pthread_getspecific(error_key);
+    if (!buf && (buf = calloc(1, ERROR_MAX)) && pthread_setspecific(error_key, buf)) {
+        free(buf);
+        buf = NULL;
+    }
+    return buf;
+}
 
 typedef jint (*created_vms_fn)(JavaVM **, jsize, jsize *);
 
@@ -33,11 +54,11 @@ static JavaVM *find_vm(void) {
 
 /* The VM, with the calling thread attached to it (*attached: by us, to detach afterwards); NULL with the
  * reason in last_error. */
-static JavaVM *enter_vm(int *attached) {
+static JavaVM *enter_vm(int *attached, char *last_error) {
     *attached = 0;
     JavaVM *vm = find_vm();
     if (!vm) {
-        snprintf(last_error, sizeof(last_error),
+        snprintf(last_error, ERROR_MAX,
                  "no Java VM in this process (libjvm.so not loaded, or JNI_CreateJavaVM not called yet): "
                  "libprof profiles JVMs only");
         return NULL;
@@ -47,12 +68,12 @@ static JavaVM *enter_vm(int *attached) {
     if (rc == JNI_EDETACHED) {
         JavaVMAttachArgs args = {JNI_VERSION_1_6, "libprof C API", NULL};
         if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void **)&env, &args) != JNI_OK) {
-            snprintf(last_error, sizeof(last_error), "cannot attach this thread to the Java VM");
+            snprintf(last_error, ERROR_MAX, "cannot attach this thread to the Java VM");
             return NULL;
         }
         *attached = 1;
     } else if (rc != JNI_OK) {
-        snprintf(last_error, sizeof(last_error), "the Java VM refuses a JNI environment (GetEnv: %d)", (int)rc);
+        snprintf(last_error, ERROR_MAX, "the Java VM refuses a JNI environment (GetEnv: %d)", (int)rc);
         return NULL;
     }
     return vm;
@@ -63,21 +84,25 @@ static void leave_vm(JavaVM *vm, int attached) {
 }
 
 LIBPROF_API int libprof_init(void) {
+    char *last_error = thread_error();
+    if (!last_error) return -1;
     int attached;
-    JavaVM *vm = enter_vm(&attached);
+    JavaVM *vm = enter_vm(&attached, last_error);
     if (!vm) return -1;
-    int rc = api_init(vm, last_error, sizeof(last_error));
+    int rc = api_init(vm, last_error, ERROR_MAX);
     leave_vm(vm, attached);
     if (rc == 0) last_error[0] = 0;
     return rc;
 }
 
 LIBPROF_API int libprof_execute(const char *command, libprof_writer writer, void *arg) {
+    char *last_error = thread_error();
+    if (!last_error) return -1;
     int attached;
-    JavaVM *vm = enter_vm(&attached);
+    JavaVM *vm = enter_vm(&attached, last_error);
     if (!vm) return -1;
     api_result r;
-    int rc = api_execute(vm, command, &r, last_error, sizeof(last_error));
+    int rc = api_execute(vm, command, &r, last_error, ERROR_MAX);
     leave_vm(vm, attached);
     if (rc == 0) {
         last_error[0] = 0;
@@ -88,7 +113,8 @@ LIBPROF_API int libprof_execute(const char *command, libprof_writer writer, void
 }
 
 LIBPROF_API const char *libprof_last_error(void) {
-    return last_error;
+    const char *last_error = thread_error();
+    return last_error ? last_error : no_memory_for_error;
 }
 
 /* ---- async-profiler's C API: the error is the message itself, valid until the thread's next call ---- */
@@ -108,5 +134,5 @@ LIBPROF_API const char *asprof_error_str(asprof_error_t err) {
 
 LIBPROF_API asprof_error_t asprof_execute(const char *command, asprof_writer_t output_callback) {
     int rc = libprof_execute(command, output_callback ? call_asprof_writer : NULL, &output_callback);
-    return rc ? last_error : NULL;
+    return rc ? libprof_last_error() : NULL;
 }

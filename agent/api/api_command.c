@@ -5,6 +5,7 @@
 #include "jvm_callbacks.h"
 #include "log.h"
 #include "options.h"
+#include "out_jfr.h"
 #include "output.h"
 #include "profiler.h"
 #include "sample_setup.h"
@@ -25,8 +26,10 @@ static bool is_dump_request(const prof_options *o) {
 
 static int run_locked(JavaVM *vm, const prof_options *o, api_result *result, char *err, size_t errlen) {
     if (jvm_callbacks_init(vm, true, err, errlen)) return -1;
-    /* The JFR writer writes to the process's standard output itself, where the caller would never see it. */
-    if (!o->file[0] && o->format == FORMAT_JFR) {
+    /* The JFR writer writes to the process's standard output itself, where the caller would never see it;
+     * but a dump or stop of a JFR session that has a file writes to that file, as async-profiler's does. */
+    bool to_session_file = (o->action == ACTION_DUMP || o->action == ACTION_STOP) && out_jfr_has_file();
+    if (!o->file[0] && o->format == FORMAT_JFR && !to_session_file) {
         snprintf(err, errlen, "a JFR recording needs a file here: add file=PATH.jfr to the command");
         result->bad_command = true;
         return -1;

@@ -34,28 +34,8 @@ typedef enum {
     ENGINE_DELIVERY_IMPORT_HOOK,
 } engine_delivery;
 
-typedef struct engine {
-    const char *name;
-    event_kind event;                   /* what its samples are recorded as */
-    engine_units units;                 /* of the sample weight and the interval */
-    const char *counts;                 /* what a sample and its weight stand for, said in the outputs; may be NULL */
-    const char *live_counts;            /* the same when only objects still reachable are kept (alloc,live); may be NULL */
-    uint64_t default_interval;          /* in units */
-    engine_delivery delivery;
-    /* The interval the options give this engine (may be NULL: interval= for the session's first engine,
-     * the engine's own option for one beside it, else default_interval). 'first': the session's event=. */
-    uint64_t (*option_interval)(const prof_options *o, bool first);
-
-    /* Outside signal handlers. check: 0 when the engine could run here with these options, else -1 with
-     * the reason in err; it changes nothing (a session may be running). start a session with the options
-     * and the interval (in units), stop it; per-thread engines arm and disarm threads as the JVM reports
-     * them (may be NULL). */
-    int (*check)(const prof_options *o, char *err, size_t errlen);
-    int (*start)(const prof_options *o, uint64_t interval, char *err, size_t errlen);
-    void (*stop)(void);
-    void (*thread_start)(int tid);
-    void (*thread_end)(int tid);
-
+/* What an engine that interrupts threads with its own signal adds to the interface. */
+typedef struct engine_signal_ops {
     /* In signal handlers, async-signal-safe, may be NULL. weight: what this sample stands for, in units;
      * 0 (or no hook) means the thread's CPU time since its previous sample, which the handler reads.
      * kernel_frames writes the kernel call chain of the sample this signal reports (leaf first, at most
@@ -92,6 +72,36 @@ typedef struct engine {
     bool (*is_own)(const siginfo_t *info);
     int (*move_signal)(int signo);
     int (*check_owned)(char *why, size_t errlen);
+} engine_signal_ops;
+
+typedef struct engine {
+    const char *name;
+    event_kind event;                   /* what its samples are recorded as */
+    engine_units units;                 /* of the sample weight and the interval */
+    const char *counts;                 /* what a sample and its weight stand for, said in the outputs; may be NULL */
+    const char *live_counts;            /* the same when only objects still reachable are kept (alloc,live); may be NULL */
+    uint64_t default_interval;          /* in units */
+    engine_delivery delivery;
+    /* The interval the options give this engine (may be NULL: interval= for the session's first engine,
+     * the engine's own option for one beside it, else default_interval). 'first': the session's event=. */
+    uint64_t (*option_interval)(const prof_options *o, bool first);
+
+    /* Outside signal handlers. check: 0 when the engine could run here with these options, else -1 with
+     * the reason in err; it changes nothing (a session may be running). start a session with the options
+     * and the interval (in units), stop it; per-thread engines arm and disarm threads as the JVM reports
+     * them (may be NULL). */
+    int (*check)(const prof_options *o, char *err, size_t errlen);
+    /* at_load (may be NULL): a session given at JVM start-up starts at VMInit, when the JVM's first threads
+     * have run already; what must be set before they run is set here, in Agent_OnLoad, with the interval
+     * start will get. Its failure is start's to report. */
+    void (*at_load)(uint64_t interval);
+    int (*start)(const prof_options *o, uint64_t interval, char *err, size_t errlen);
+    void (*stop)(void);
+    void (*thread_start)(int tid);
+    void (*thread_end)(int tid);
+
+    /* The members only engines that deliver by signal have (ENGINE_DELIVERY_SIGNAL); NULL for the others. */
+    const struct engine_signal_ops *signal;
 
     /* Outside handlers, under the session lock, when a text, collapsed or HTML profile of this engine's
      * event is written (may be NULL, or return NULL): an engine that decides what counts only then
@@ -107,8 +117,10 @@ typedef struct engine {
 /* True when the signal described by info was raised by engine e itself. Async-signal-safe. */
 static inline bool engine_signal_is_own(const engine *e, const siginfo_t *info) {
     if (!e || !info) return false;
-    if (e->is_own) return e->is_own(info);
-    return info->si_code == e->own_si_codes[0] || info->si_code == e->own_si_codes[1];
+    const engine_signal_ops *s = e->signal;
+    if (!s) return false;
+    if (s->is_own) return s->is_own(info);
+    return info->si_code == s->own_si_codes[0] || info->si_code == s->own_si_codes[1];
 }
 
 extern const engine engine_ctimer;

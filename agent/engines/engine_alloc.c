@@ -34,6 +34,9 @@
 static _Atomic bool recording;
 static uint64_t interval_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
 static bool live;
+/* alloc,live into a JFR recording: the allocation samples stream into it too, as async-profiler writes both
+ * (the live objects are added at its end); other formats show the live objects alone. */
+static bool live_in_recording;
 
 uint64_t engine_alloc_weight(uint64_t size, uint64_t interval);
 
@@ -54,9 +57,8 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
         if (n) {
             frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_ALLOC};
             uint64_t weight = engine_alloc_weight(size > 0 ? (uint64_t)size : 0, interval_bytes);
-            if (!live) {
-                sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
-            } else {
+            if (!live || live_in_recording) sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
+            if (live) {
                 alloc_live_object sampled = {frames, n + 1, sample_thread_id(), weight,
                                              size > 0 ? (uint64_t)size : 0, clock_mono_ns()};
                 if (!alloc_live_add(jni, object, &sampled)) sample_count_drop(DROP_LIVE_FULL);
@@ -77,11 +79,24 @@ static int alloc_check(const prof_options *o, char *err, size_t errlen) {
     return jvmti_events_add_capability(JVMTI_CAP_SAMPLED_ALLOC, "alloc", err, errlen);
 }
 
+static uint64_t sampling_interval(uint64_t interval) {
+    uint64_t bytes = interval ? interval : OPTIONS_DEFAULT_ALLOC_BYTES;
+    return bytes > 0x7fffffff ? 0x7fffffff : bytes;
+}
+
+/* A thread takes a new sampling interval into account only after its next sample, which the JVM's default
+ * interval (512 KiB) puts far away: set at VMInit, the main thread of a short program is barely sampled.
+ * Set in Agent_OnLoad, every thread, the main one included, starts with it. */
+static void alloc_at_load(uint64_t interval) {
+    jvmtiEnv *jvmti = jvm_jvmti();
+    if (jvmti) (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)sampling_interval(interval));
+}
+
 static int alloc_start(const prof_options *o, uint64_t interval, char *err, size_t errlen) {
     live = o->live;
+    live_in_recording = live && options_effective_format(o) == FORMAT_JFR;
     jvmtiEnv *jvmti = jvm_jvmti();
-    interval_bytes = interval ? interval : OPTIONS_DEFAULT_ALLOC_BYTES;
-    if (interval_bytes > 0x7fffffff) interval_bytes = 0x7fffffff;
+    interval_bytes = sampling_interval(interval);
     JNIEnv *jni = current_jni();
     if (jni) alloc_live_clear(jni);
     jvmtiError e = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)interval_bytes);
@@ -117,9 +132,8 @@ static void live_object_to_jfr(const alloc_live_object *o, void *arg) {
     if (!out_jfr_live_object(o->frames, o->depth, o->tid, o->ticks, o->size)) (*unwritten)++;
 }
 
-/* alloc,live in a JFR recording: nothing streams while it runs (an object counts only if it is still
- * reachable at the end); the objects still reachable become profiler.LiveObject events as it ends, as
- * async-profiler writes them. */
+/* alloc,live in a JFR recording: the allocation samples stream as they come; the objects still reachable
+ * become profiler.LiveObject events as it ends, as async-profiler writes them. */
 static void alloc_recording_end(void) {
     if (!live) return;
     JNIEnv *jni = current_jni();
@@ -151,6 +165,7 @@ const engine engine_alloc = {
     .default_interval = OPTIONS_DEFAULT_ALLOC_BYTES,
     .delivery = ENGINE_DELIVERY_JVMTI_CALLBACK,
     .check = alloc_check,
+    .at_load = alloc_at_load,
     .start = alloc_start,
     .stop = alloc_stop,
     .dump_table = alloc_dump_table,

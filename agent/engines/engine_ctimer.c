@@ -155,6 +155,12 @@ static uint64_t ctimer_weight(const siginfo_t *info, uint64_t interval_ns) {
     return interval_ns * (1 + (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0));
 }
 
+static const engine_signal_ops ctimer_signal = {
+    .weight = ctimer_weight,
+    .own_si_codes = {SI_TIMER, SI_TIMER},
+    .move_signal = ctimer_move_signal,
+};
+
 const engine engine_ctimer = {
     .name = "ctimer",
     .units = ENGINE_UNITS_NS,
@@ -164,7 +170,5 @@ const engine engine_ctimer = {
     .stop = ctimer_stop,
     .thread_start = ctimer_thread_start,
     .thread_end = ctimer_thread_end,
-    .weight = ctimer_weight,
-    .own_si_codes = {SI_TIMER, SI_TIMER},
-    .move_signal = ctimer_move_signal,
+    .signal = &ctimer_signal,
 };

@@ -18,9 +18,9 @@
 
 #include "classfile.h"
 #include "engine.h"
+#include "class_rewrite.h"
 #include "instrument_helper.h"
 #include "java_stack.h"
-#include "lock_park.h"
 #include "jvm.h"
 #include "log.h"
 #include "method_target.h"
@@ -72,8 +72,6 @@ void JNICALL engine_instrument_class_file_load_hook(jvmtiEnv *jvmti, JNIEnv *jni
                                                     jint class_data_len, const unsigned char *class_data,
                                                     jint *new_class_data_len, unsigned char **new_class_data) {
     (void)jni, (void)class_being_redefined, (void)loader, (void)protection_domain;
-    if (lock_park_class_file_load_hook(jvmti, name, class_data_len, class_data, new_class_data_len, new_class_data))
-        return;
     const method_target *t = atomic_load(&hook_target);
     if (!t || class_data_len <= 0) return;
     /* Classes defined without a name (some Lookup.defineClass paths) are named by the parser. */
@@ -91,11 +89,7 @@ void JNICALL engine_instrument_class_file_load_hook(jvmtiEnv *jvmti, JNIEnv *jni
         return;
     }
     if (r != CLASSFILE_REWRITTEN || !out) return;
-    unsigned char *copy = NULL;
-    if (out_len <= 0x7fffffff && (*jvmti)->Allocate(jvmti, (jlong)out_len, &copy) == JVMTI_ERROR_NONE) {
-        memcpy(copy, out, out_len);
-        *new_class_data = copy;
-        *new_class_data_len = (jint)out_len;
+    if (class_rewrite_hand_over(jvmti, out, out_len, new_class_data_len, new_class_data)) {
         atomic_fetch_add(&classes_rewritten, 1);
         atomic_fetch_add(&methods_rewritten, (uint64_t)methods);
         log_debug("instrument: %s: %d methods", name ? name : "(unnamed)", methods);
@@ -139,6 +133,7 @@ static void retransform_matching(JNIEnv *jni, const method_target *t, const char
         log_warn("instrument: cannot list the loaded classes: classes already loaded are not %s", what);
         return;
     }
+    jvm_plan_local_refs(jni, count + 4);
     jclass *chosen = malloc((size_t)(count > 0 ? count : 1) * sizeof(jclass));
     jint n = 0;
     char name[1024];

@@ -69,6 +69,11 @@ static void itimer_stop(void) {
     if (itimer_check_owned(why, sizeof(why)) == 0) itimer_set(0);   /* never disarm someone else's timer */
 }
 
+static const engine_signal_ops itimer_signal = {
+    .own_si_codes = {SI_KERNEL, SI_KERNEL},   /* the kernel's own SIGPROF at each ITIMER_PROF expiry */
+    .check_owned = itimer_check_owned,
+};
+
 const engine engine_itimer = {
     .name = "itimer",
     .units = ENGINE_UNITS_NS,
@@ -76,6 +81,5 @@ const engine engine_itimer = {
     .check = itimer_check,
     .start = itimer_start,
     .stop = itimer_stop,
-    .own_si_codes = {SI_KERNEL, SI_KERNEL},   /* the kernel's own SIGPROF at each ITIMER_PROF expiry */
-    .check_owned = itimer_check_owned,
+    .signal = &itimer_signal,
 };

@@ -97,8 +97,8 @@ static bool kernel_allowed;        /* want_kernel, unless the kernel refused ker
  * (sigtrap_refusal), given up for the session if SIGTRAP is taken past the guard or a debugger attaches
  * (leave_sigtrap). Under lock. */
 static bool use_sigtrap;
-static bool sigtrap_asked;         /* features=sigtrap: a refusal is warned */
-static bool sigtrap_declined;      /* features=nosigtrap */
+static bool sigtrap_asked;         /* features=sigtrap: opt-in, a refusal is warned */
+static bool sigtrap_declined;      /* features=nosigtrap (the default, said for clarity) */
 static _Atomic bool period_exact;  /* a time event counting all CPU time, at the interval asked for */
 /* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
  * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
@@ -400,8 +400,11 @@ static void drop_guard(void) {
     native_hooks_remove(NATIVE_HOOKS_SIGNALS);
 }
 
-/* SIGTRAP delivery (perf_sigtrap.h), the default unless features=nosigtrap, where it is safe: NULL, or why not.
- * Linux 6.15 or later only. Sigtrap events exist since 5.13, but until 5.19 a perf SIGTRAP arriving while the
+/* SIGTRAP delivery (perf_sigtrap.h), only with features=sigtrap, where it is safe: NULL, or why not. Not the
+ * default: a handler that takes SIGTRAP past the guard (a library constructor run before the rescan that would
+ * hook its imports, a sigaction found with dlsym, a raw rt_sigaction) receives our signals until the watch moves
+ * the events, and the native crash reporters that do so treat SIGTRAP as fatal. F_SETSIG's profiling signal is
+ * none of theirs. Linux 6.15 or later only. Sigtrap events exist since 5.13, but until 5.19 a perf SIGTRAP arriving while the
  * thread blocks SIGTRAP (inside any of our handlers, which block each other's signals) was forced: SIGTRAP back
  * to SIG_DFL, the JVM killed; until 6.11 the signal went through the same self-interrupt (nothing saved); and
  * from 6.11 to 6.14 closing an event waited for its thread to run the pending signal work, which a thread
@@ -412,7 +415,7 @@ static void drop_guard(void) {
  * guard (sigtrap_guard.h) and receives every SIGTRAP that is not ours; once the guard is up, our handler
  * is installed. */
 static const char *sigtrap_refusal(void) {
-    if (sigtrap_declined) return "features=nosigtrap given";
+    if (!sigtrap_asked) return sigtrap_declined ? "features=nosigtrap given" : "not asked for (features=sigtrap)";
     if (kernel_version() < 6015) return "needs Linux 6.15 or later (older kernels may kill or hang the JVM with it)";
     if (!kind->time_based || !kernel_allowed) return "only for time events with kernel frames";
     if (traced()) return "a debugger traces the process";
@@ -667,25 +670,38 @@ static int perf_move_signal(int signo) {
 /* Both flavours share every function; they differ in what a sample stands for. */
 #define PERF_ENGINE_FUNCTIONS                                                                                 \
     .check = perf_check, .start = perf_start, .stop = perf_stop, .thread_start = perf_thread_start,           \
-    .thread_end = perf_thread_end, .kernel_frames = perf_hooks_kernel_frames,                                 \
-    .begin_kernel_frames = perf_hooks_begin_kernel_frames,                                              \
+    .thread_end = perf_thread_end
+
+#define PERF_SIGNAL_FUNCTIONS                                                                                 \
+    .kernel_frames = perf_hooks_kernel_frames, .begin_kernel_frames = perf_hooks_begin_kernel_frames,         \
     .after_sample = perf_hooks_after_sample, .move_signal = perf_move_signal, .check_owned = perf_check_owned,  \
     /* F_SETSIG delivery: POLL_HUP when the event disabled itself (one-shot, or a limit left), else POLL_IN; */ \
     /* sigtrap delivery: SIGTRAP with TRAP_PERF (which shares POLL_HUP's number: is_own looks at both) */      \
     .own_si_codes = {POLL_IN, POLL_HUP}, .is_own = perf_hooks_is_own
 
+static const engine_signal_ops perf_time_signal = {.weight = perf_time_weight, PERF_SIGNAL_FUNCTIONS};
+static const engine_signal_ops perf_count_signal = {.weight = perf_count_weight, PERF_SIGNAL_FUNCTIONS};
+
 const engine engine_perf = {
     .name = "perf",
     .units = ENGINE_UNITS_NS,
     .default_interval = 10000000ULL,
-    .weight = perf_time_weight,
+    .signal = &perf_time_signal,
     PERF_ENGINE_FUNCTIONS,
 };
+
+/* A count of events: interval=, else each event's own default (perf_events.h; 1000 for none). */
+static uint64_t perf_count_interval(const prof_options *o, bool first) {
+    (void)first;   /* perf is always the session's first engine */
+    const perf_event_kind *k = perf_events_find(o->event);
+    return o->interval_ns ? o->interval_ns : k && k->default_period ? k->default_period : 1000;
+}
 
 const engine engine_perf_count = {
     .name = "perf",
     .units = ENGINE_UNITS_EVENTS,
-    .default_interval = 1000,   /* a count of events: every 1000th page fault, context switch... */
-    .weight = perf_count_weight,
+    .default_interval = 1000,
+    .option_interval = perf_count_interval,
+    .signal = &perf_count_signal,
     PERF_ENGINE_FUNCTIONS,
 };

@@ -329,6 +329,15 @@ static int wall_move_signal(int signo) {
     return 0;
 }
 
+static const engine_signal_ops wall_signal = {
+    .weight = wall_signal_weight,
+    .thread_state = wall_signal_thread_state,
+    .stored = wall_signal_stored,
+    .own_si_codes = {SI_QUEUE, SI_QUEUE},
+    .is_own = wall_signal_is_own,
+    .move_signal = wall_move_signal,
+};
+
 const engine engine_wall = {
     .name = "wall",
     .event = EVENT_WALL,
@@ -337,10 +346,5 @@ const engine engine_wall = {
     .check = wall_check,
     .start = wall_start,
     .stop = wall_stop,
-    .weight = wall_signal_weight,
-    .thread_state = wall_signal_thread_state,
-    .stored = wall_signal_stored,
-    .own_si_codes = {SI_QUEUE, SI_QUEUE},
-    .is_own = wall_signal_is_own,
-    .move_signal = wall_move_signal,
+    .signal = &wall_signal,
 };

@@ -4,6 +4,7 @@
 #include "clock_ns.h"
 #include "engine_instrument.h"
 #include "event_kind.h"
+#include "class_rewrite.h"
 #include "instrument_helper.h"
 #include "java_stack.h"
 #include "jvm.h"
@@ -110,13 +111,8 @@ bool lock_park_class_file_load_hook(jvmtiEnv *jvmti, const char *name, jint clas
     classfile_result r = classfile_instrument(class_data, (size_t)class_data_len, INSTRUMENT_HELPER_CLASS,
                                               INSTRUMENT_HELPER_PARK_METHOD, select_set_blocker, NULL, &out, &out_len,
                                               &methods, why, sizeof(why));
-    unsigned char *copy = NULL;
-    if (r == CLASSFILE_REWRITTEN && out && methods == 1 && out_len <= 0x7fffffff &&
-        (*jvmti)->Allocate(jvmti, (jlong)out_len, &copy) == JVMTI_ERROR_NONE) {
-        memcpy(copy, out, out_len);
-        *new_class_data = copy;
-        *new_class_data_len = (jint)out_len;
-    } else {
+    if (!(r == CLASSFILE_REWRITTEN && out && methods == 1 &&
+          class_rewrite_hand_over(jvmti, out, out_len, new_class_data_len, new_class_data))) {
         log_warn("lock: %s left unchanged (%s): parking is not recorded", LOCK_SUPPORT,
                  r == CLASSFILE_REFUSED ? why : "no setBlocker(Thread, Object) found");
     }

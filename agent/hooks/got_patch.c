@@ -8,6 +8,7 @@
 #include "got_patch.h"
 
 #include "arch.h"
+#include "got_scope.h"
 #include "page_protection.h"
 
 #include <elf.h>
@@ -46,6 +47,7 @@ static unsigned long long scanned_subs;
 
 typedef enum { WALK_INSTALL, WALK_RESTORE, WALK_COUNT } walk_action;
 
+#define MAX_FAMILIES 8    /* distinct got_hook.family lists in one hook set */
 #define MAX_LISTED 1024   /* objects remembered from before the pages were read (a JVM has 30-80) */
 
 typedef struct {
@@ -65,6 +67,9 @@ typedef struct {
     size_t listed_count;
     size_t unscanned;   /* objects listed before the walk that are not in 'scanned' */
     bool fresh;    /* for the object visited: its pages are in 'pages' */
+    /* For the object visited: the families (got_hook.family) it keeps whole this time. */
+    const char *const *left[MAX_FAMILIES];
+    size_t left_count;
     bool stale;    /* an object could not be judged (loaded since, or no pages): walk again */
 } walk_state;
 
@@ -101,6 +106,7 @@ typedef struct {
     uintptr_t relro_start, relro_end;
     uintptr_t low, high;   /* the object's mapped range: a slot pointing inside is an unresolved lazy stub */
     uintptr_t base;        /* the load address */
+    const ElfW(Dyn) *dyn;  /* the dynamic section */
     bool pending;          /* counted in stats.pending */
 } object_tables;
 
@@ -123,6 +129,7 @@ static bool read_tables(const struct dl_phdr_info *info, object_tables *t) {
         }
     }
     if (!dyn) return false;
+    t->dyn = dyn;
     for (; dyn->d_tag != DT_NULL; dyn++) {
         switch (dyn->d_tag) {
         case DT_SYMTAB: t->symtab = (const ElfW(Sym) *)dyn_ptr(info, dyn->d_un.d_ptr); break;
@@ -264,6 +271,75 @@ static void visit_slot(walk_state *w, object_tables *t, uintptr_t slot, const go
     }
 }
 
+static bool family_left(const walk_state *w, const char *const *family) {
+    for (size_t i = 0; i < w->left_count; i++)
+        if (w->left[i] == family) return true;
+    return false;
+}
+
+static void leave_family(walk_state *w, const char *const *family) {
+    if (!family_left(w, family) && w->left_count < MAX_FAMILIES) w->left[w->left_count++] = family;
+}
+
+/* Calls 'fn' for each slot of the object that imports one of the hooks' symbols. */
+static void each_slot(walk_state *w, object_tables *t, const struct dl_phdr_info *info,
+                      void (*fn)(walk_state *, object_tables *, uintptr_t, const got_hook *)) {
+    for (int k = 0; k < 2; k++) {
+        size_t n = t->tables[k] ? t->sizes[k] / sizeof(ElfW(Rela)) : 0;
+        for (size_t i = 0; i < n; i++) {
+            const ElfW(Rela) *r = &t->tables[k][i];
+            unsigned type = (unsigned)ELF64_R_TYPE(r->r_info), sym = (unsigned)ELF64_R_SYM(r->r_info);
+            if ((type != ARCH_RELOC_JUMP_SLOT && type != ARCH_RELOC_GLOB_DAT) || sym == 0) continue;
+            const got_hook *h = hook_named(w, t->strtab + t->symtab[sym].st_name);
+            if (h && (!h->only_in || ends_with(info->dlpi_name, h->only_in))) fn(w, t, info->dlpi_addr + r->r_offset, h);
+        }
+    }
+}
+
+/* Families whose lazy slots were seen in the object being judged (judge_slot), to be asked of got_scope. */
+static const char *const *lazy_families[MAX_FAMILIES];
+static size_t lazy_count;
+
+/* The first look at a slot of a family: bound to another definition, the family stays whole; a lazy stub, where
+ * it would bind is asked later; not relocated yet, the family waits (the object is pending, visit_slot says). */
+static void judge_slot(walk_state *w, object_tables *t, uintptr_t slot, const got_hook *h) {
+    if (!h->family) return;
+    uintptr_t value = atomic_load_explicit((_Atomic uintptr_t *)slot, memory_order_acquire);
+    if (value == (uintptr_t)h->hook || value == (uintptr_t)h->real) return;
+    bool linked_address = t->base && value < t->low && value + t->base >= t->low && value + t->base < t->high;
+    if (value == 0 || linked_address) {
+        leave_family(w, h->family);   /* not counted: it comes back once relocated */
+        if (!t->pending) w->stats.pending++;
+        t->pending = true;
+        return;
+    }
+    if (value < t->low || value >= t->high) {
+        leave_family(w, h->family);
+        return;
+    }
+    for (size_t i = 0; i < lazy_count; i++)
+        if (lazy_families[i] == h->family) return;
+    if (lazy_count < MAX_FAMILIES) lazy_families[lazy_count++] = h->family;
+}
+
+/* Which families the object keeps whole this time (w->left), counted in stats.families_left unless only
+ * waiting for the loader. Runs under patch_lock (lazy_families is shared). */
+static void judge_families(walk_state *w, object_tables *t, const struct dl_phdr_info *info) {
+    w->left_count = 0;
+    lazy_count = 0;
+    each_slot(w, t, info, judge_slot);
+    bool pending = t->pending;
+    for (size_t i = 0; i < lazy_count; i++)
+        if (!family_left(w, lazy_families[i]) && !got_scope_binds_globally(t->dyn, info->dlpi_addr, lazy_families[i]))
+            leave_family(w, lazy_families[i]);
+    if (!pending) w->stats.families_left += w->left_count;
+}
+
+static void install_slot(walk_state *w, object_tables *t, uintptr_t slot, const got_hook *h) {
+    if (h->family && family_left(w, h->family)) return;
+    visit_slot(w, t, slot, h);
+}
+
 /* The hook set an install uses, as one number: the same array may hold other hooks from one call to the next. */
 static uint64_t hook_set_of(const got_hook *hooks, size_t count) {
     uint64_t h = 0xcbf29ce484222325ULL;
@@ -308,17 +384,9 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *arg) {
     size_t result_before = w->result, pending_before = w->stats.pending, failed_before = w->stats.failed;
     bool stale_before = w->stale;
     w->stale = false;
-    for (int k = 0; k < 2; k++) {
-        size_t n = t.tables[k] ? t.sizes[k] / sizeof(ElfW(Rela)) : 0;
-        for (size_t i = 0; i < n; i++) {
-            const ElfW(Rela) *r = &t.tables[k][i];
-            unsigned type = (unsigned)ELF64_R_TYPE(r->r_info), sym = (unsigned)ELF64_R_SYM(r->r_info);
-            if ((type != ARCH_RELOC_JUMP_SLOT && type != ARCH_RELOC_GLOB_DAT) || sym == 0) continue;
-            const got_hook *h = hook_named(w, t.strtab + t.symtab[sym].st_name);
-            if (h && (!h->only_in || ends_with(info->dlpi_name, h->only_in)))
-                visit_slot(w, &t, info->dlpi_addr + r->r_offset, h);
-        }
-    }
+    w->left_count = 0;
+    if (w->action == WALK_INSTALL) judge_families(w, &t, info);
+    each_slot(w, &t, info, install_slot);
     bool finished = !w->stale && w->stats.pending == pending_before && w->stats.failed == failed_before;
     if (w->action == WALK_INSTALL && finished) remember_scanned(info, w->result - result_before);
     w->stale = w->stale || stale_before;

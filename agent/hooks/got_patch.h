@@ -5,7 +5,9 @@
  *
  * A slot is rewritten only when it holds the function as the process resolves it, or the object's own lazy
  * binding stub (not called yet): an object bound to some other definition (its own allocator, a
- * DEEPBIND'ed copy) keeps it. What a slot held is remembered and written back at restore, only into slots
+ * DEEPBIND'ed copy) keeps it. Hooks of a family (an allocator's functions, a lock's) are written in an
+ * object only if none of its slots of the family is bound elsewhere and its lazy ones would bind to the
+ * process's definitions (got_scope.h); otherwise the whole family is left alone there, and counted. What a slot held is remembered and written back at restore, only into slots
  * that still hold our hook, of objects still loaded (both walks run under the loader's lock, so no object
  * is unloaded meanwhile). A page that is not writable is made writable for the write and put back as it was
  * (its protection read from /proc/self/maps). An object the loader has listed but not finished relocating
@@ -25,6 +27,9 @@ typedef struct {
     void *real;           /* what the process resolves it to */
     void *hook;           /* what calls should reach instead */
     const char *only_in;  /* NULL: every object; else only objects whose file name ends with it */
+    /* NULL, or the functions (NULL-terminated) this one must never be split from: hooks of one family are
+     * written in an object all together or not at all (see got_scope.h). */
+    const char *const *family;
 } got_hook;
 
 typedef struct {
@@ -33,6 +38,8 @@ typedef struct {
     size_t foreign;       /* slots left alone: bound to another definition of the function */
     size_t failed;        /* slots that could not be made writable */
     size_t pending;       /* objects left because the loader is still relocating them: call again later */
+    size_t families_left; /* families left whole in an object: a member bound elsewhere, or where its lazy
+                           * slots would bind is not known to be the process's definition */
 } got_patch_stats;
 
 /* Rewrites the slots of every loaded object (but libprof itself, libc and the dynamic loader) for the

@@ -48,6 +48,16 @@ static size_t active_count;
 static periodic watcher;
 static _Atomic unsigned long long seen_adds;   /* written under 'lock', read by the watcher without it */
 
+/* The families the hooks must never split in an object (got_patch.h): every allocation and release function of
+ * the C library's allocator, and every lock and unlock function of its mutexes and read-write locks, hooked or
+ * not (an object whose own scope defines any of them keeps them all). */
+static const char *const memory_family[] = {"malloc", "calloc", "realloc", "reallocarray", "free", "cfree",
+    "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc", "malloc_usable_size", NULL};
+static const char *const lock_family[] = {"pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_timedlock",
+    "pthread_mutex_clocklock", "pthread_mutex_unlock", "pthread_rwlock_rdlock", "pthread_rwlock_tryrdlock",
+    "pthread_rwlock_timedrdlock", "pthread_rwlock_clockrdlock", "pthread_rwlock_wrlock", "pthread_rwlock_trywrlock",
+    "pthread_rwlock_timedwrlock", "pthread_rwlock_clockwrlock", "pthread_rwlock_unlock", NULL};
+
 static void resolve_real_functions(void) {
     static bool done;
     if (done) return;
@@ -55,29 +65,29 @@ static void resolve_real_functions(void) {
     *r = (native_real_functions){malloc, calloc, realloc, free, posix_memalign, aligned_alloc,
                                  pthread_mutex_lock, pthread_mutex_trylock, pthread_rwlock_rdlock,
                                  pthread_rwlock_tryrdlock, pthread_rwlock_wrlock, pthread_rwlock_trywrlock};
-    got_hook mem[] = {{"malloc", (void *)r->malloc, (void *)native_hook_malloc, NULL},
-                      {"calloc", (void *)r->calloc, (void *)native_hook_calloc, NULL},
-                      {"realloc", (void *)r->realloc, (void *)native_hook_realloc, NULL},
-                      {"posix_memalign", (void *)r->posix_memalign, (void *)native_hook_posix_memalign, NULL},
-                      {"aligned_alloc", (void *)r->aligned_alloc, (void *)native_hook_aligned_alloc, NULL},
-                      {"free", (void *)r->free, (void *)native_hook_free, NULL}};
-    got_hook locks[] = {{"pthread_mutex_lock", (void *)r->mutex_lock, (void *)native_hook_mutex_lock, NULL},
-                        {"pthread_rwlock_rdlock", (void *)r->rwlock_rdlock, (void *)native_hook_rwlock_rdlock, NULL},
-                        {"pthread_rwlock_wrlock", (void *)r->rwlock_wrlock, (void *)native_hook_rwlock_wrlock, NULL}};
+    got_hook mem[] = {{"malloc", (void *)r->malloc, (void *)native_hook_malloc, NULL, memory_family},
+                      {"calloc", (void *)r->calloc, (void *)native_hook_calloc, NULL, memory_family},
+                      {"realloc", (void *)r->realloc, (void *)native_hook_realloc, NULL, memory_family},
+                      {"posix_memalign", (void *)r->posix_memalign, (void *)native_hook_posix_memalign, NULL, memory_family},
+                      {"aligned_alloc", (void *)r->aligned_alloc, (void *)native_hook_aligned_alloc, NULL, memory_family},
+                      {"free", (void *)r->free, (void *)native_hook_free, NULL, memory_family}};
+    got_hook locks[] = {{"pthread_mutex_lock", (void *)r->mutex_lock, (void *)native_hook_mutex_lock, NULL, lock_family},
+                        {"pthread_rwlock_rdlock", (void *)r->rwlock_rdlock, (void *)native_hook_rwlock_rdlock, NULL, lock_family},
+                        {"pthread_rwlock_wrlock", (void *)r->rwlock_wrlock, (void *)native_hook_rwlock_wrlock, NULL, lock_family}};
     sigtrap_guard_real *g = &sigtrap_guard_real_functions;
     /* sigset and sigignore are deprecated, but applications still call them: their imports are hooked too. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     *g = (sigtrap_guard_real){sigaction, signal, bsd_signal, __sysv_signal, sigset, sigignore};
 #pragma GCC diagnostic pop
-    got_hook signals[] = {{"sigaction", (void *)g->sigaction, (void *)sigtrap_guard_sigaction, NULL},
-                          {"signal", (void *)g->signal, (void *)sigtrap_guard_signal, NULL},
-                          {"bsd_signal", (void *)g->bsd_signal, (void *)sigtrap_guard_bsd_signal, NULL},
-                          {"__sysv_signal", (void *)g->sysv_signal, (void *)sigtrap_guard_sysv_signal, NULL},
-                          {"sysv_signal", (void *)g->sysv_signal, (void *)sigtrap_guard_sysv_signal, NULL},
-                          {"ssignal", (void *)g->signal, (void *)sigtrap_guard_signal, NULL},   /* glibc: signal */
-                          {"sigset", (void *)g->sigset, (void *)sigtrap_guard_sigset, NULL},
-                          {"sigignore", (void *)g->sigignore, (void *)sigtrap_guard_sigignore, NULL}};
+    got_hook signals[] = {{"sigaction", (void *)g->sigaction, (void *)sigtrap_guard_sigaction, NULL, NULL},
+                          {"signal", (void *)g->signal, (void *)sigtrap_guard_signal, NULL, NULL},
+                          {"bsd_signal", (void *)g->bsd_signal, (void *)sigtrap_guard_bsd_signal, NULL, NULL},
+                          {"__sysv_signal", (void *)g->sysv_signal, (void *)sigtrap_guard_sysv_signal, NULL, NULL},
+                          {"sysv_signal", (void *)g->sysv_signal, (void *)sigtrap_guard_sysv_signal, NULL, NULL},
+                          {"ssignal", (void *)g->signal, (void *)sigtrap_guard_signal, NULL, NULL},   /* glibc: signal */
+                          {"sigset", (void *)g->sigset, (void *)sigtrap_guard_sigset, NULL, NULL},
+                          {"sigignore", (void *)g->sigignore, (void *)sigtrap_guard_sigignore, NULL, NULL}};
     memcpy(kind_hooks[NATIVE_HOOKS_MEMORY], mem, sizeof(mem));
     memcpy(kind_hooks[NATIVE_HOOKS_LOCKS], locks, sizeof(locks));
     memcpy(kind_hooks[NATIVE_HOOKS_SIGNALS], signals, sizeof(signals));
@@ -85,7 +95,7 @@ static void resolve_real_functions(void) {
     kind_size[NATIVE_HOOKS_LOCKS] = sizeof(locks) / sizeof(*locks);
     kind_size[NATIVE_HOOKS_SIGNALS] = sizeof(signals) / sizeof(*signals);
     real_dlopen = dlopen;
-    dlopen_hook = (got_hook){"dlopen", (void *)real_dlopen, (void *)hook_dlopen, "/libjvm.so"};
+    dlopen_hook = (got_hook){"dlopen", (void *)real_dlopen, (void *)hook_dlopen, "/libjvm.so", NULL};
     pthread_atfork(NULL, NULL, sigtrap_guard_after_fork);
     done = true;
 }
@@ -131,6 +141,14 @@ static void rescan(got_patch_stats *st) {
     seen_adds = st->pending ? 0 : adds;
 }
 
+/* Families left whole in objects loaded during the session: their calls are not profiled, which is said. */
+static void report_families_left(const got_patch_stats *st) {
+    if (st->families_left)
+        log_info("native hooks: %zu function families left whole in objects loaded since (a member bound to another "
+                 "definition, or defined in the object's own scope: an allocator or lock library of its own)",
+                 st->families_left);
+}
+
 /* The watcher rescans once the loader's count of objects has changed and then stayed the same for a whole
  * period, or after ten periods of a steady stream of loads. An object still being relocated is safe either
  * way (got_patch leaves it, and it is retried), but waiting for a quiet moment lets the loader finish first. */
@@ -153,6 +171,7 @@ static void watch_tick(void) {
     pthread_mutex_unlock(&lock);
     if (st.patched) log_debug("native hooks: %zu import slots hooked in objects loaded since", st.patched);
     if (st.pending) log_debug("native hooks: %zu objects still being loaded, hooked later", st.pending);
+    report_families_left(&st);
 }
 
 /* The object dlopen returned is relocated: hooked now, before its caller can call into it (what its
@@ -166,6 +185,7 @@ static void *hook_dlopen(const char *file, int mode) {
         pthread_mutex_lock(&lock);
         rescan(&st);
         pthread_mutex_unlock(&lock);
+        report_families_left(&st);
     }
     return handle;
 }
@@ -182,8 +202,8 @@ int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size
     pthread_mutex_unlock(&lock);
     static const char *const names[NATIVE_HOOKS_KINDS] = {"native memory", "native lock", "SIGTRAP guard"};
     if (st.failed) log_warn("%s hooks: %zu import slots could not be made writable", names[kind], st.failed);
-    log_info("%s hooks: %zu import slots hooked in %zu objects (%zu bound to other definitions, left alone)",
-             names[kind], hooked, st.objects, st.foreign);
+    log_info("%s hooks: %zu import slots hooked in %zu objects (%zu bound to other definitions, left alone; "
+             "%zu function families left whole)", names[kind], hooked, st.objects, st.foreign, st.families_left);
     if (periodic_start(&watcher, WATCH_PERIOD_NS, watch_tick)) {
         native_hooks_remove(kind);
         snprintf(err, errlen, "native hooks: cannot start the thread that hooks libraries loaded later");

@@ -149,12 +149,18 @@ static int enable_events(char *err, size_t errlen) {
     return 0;
 }
 
+void jvm_plan_local_refs(JNIEnv *jni, jint count) {
+    if ((*jni)->EnsureLocalCapacity(jni, count) != JNI_OK && (*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+}
+
 static void preallocate_loaded_classes(void) {
     jint count;
     jclass *classes;
     if ((*jvmti)->GetLoadedClasses(jvmti, &count, &classes) != JVMTI_ERROR_NONE) return;
     JNIEnv *jni = NULL;
     (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6);
+    /* The list came as 'count' local references: a native frame (an API call) plans for 16 (-Xcheck:jni warns). */
+    if (jni) jvm_plan_local_refs(jni, count);
     for (jint i = 0; i < count; i++) {
         preallocate_method_ids(jvmti, classes[i]);
         if (jni) (*jni)->DeleteLocalRef(jni, classes[i]);
@@ -209,6 +215,7 @@ static void register_existing_java_threads(void) {
     if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK ||
         (*jvmti)->GetAllThreads(jvmti, &count, &threads) != JVMTI_ERROR_NONE)
         return;
+    jvm_plan_local_refs(jni, count + 4);
     jclass thread_class = (*jni)->FindClass(jni, "java/lang/Thread");
     jfieldID eetop = thread_class ? (*jni)->GetFieldID(jni, thread_class, "eetop", "J") : NULL;
     int found = 0;

@@ -38,6 +38,10 @@ int jvm_init(JavaVM *vm, bool live, const jvm_listeners *listeners, char *err, s
 
 JavaVM *jvm_vm(void);
 jvmtiEnv *jvm_jvmti(void);
+
+/* Tells the JVM the calling native frame is about to hold 'count' more local references (a JVMTI list of
+ * classes or threads): within its planned capacity, so -Xcheck:jni has nothing to warn about. */
+void jvm_plan_local_refs(JNIEnv *jni, jint count);
 asgct_fn jvm_asgct(void);
 /* True once the VM has finished starting (VMInit seen, or loaded into a live VM). */
 bool jvm_is_live(void);

@@ -8,6 +8,7 @@
 #include "jit_stubs.h"
 #include "jvm.h"
 #include "kallsyms.h"
+#include "native_hooks.h"
 #include "native_map.h"
 
 #include <dlfcn.h>
@@ -87,6 +88,11 @@ frame_type frame_names_get(const trace_frame *f, names_style style, bool lib, ch
         return type;
     }
     if (f->kind == FRAME_NATIVE) {
+        const char *hook = native_hooks_leaf_name((uintptr_t)f->id);
+        if (hook) {
+            snprintf(name, len, "%s", hook);
+            return FTYPE_NATIVE;
+        }
         /* bounded alike in every output, so that a long C++ name is cut at the same place everywhere */
         frame_names_native((uintptr_t)f->id, lib, name, len < NATIVE_NAME_MAX ? len : NATIVE_NAME_MAX, cpp);
         return FTYPE_NATIVE;

@@ -64,12 +64,15 @@ static const struct {
     const char *name, *instead;   /* instead: NULL to ignore it */
 } async_profiler_only[] = {
     {"ttsp", NULL}, {"begin", NULL}, {"end", NULL}, {"nostop", NULL}, {"sched", NULL}, {"jfropts", NULL},
-    {"jfrsync", NULL}, {"signal", NULL}, {"clock", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
+    {"signal", NULL}, {"clock", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
     {"fdtransfer", NULL}, {"tlab", NULL}, {"norm", NULL}, {"nobatch", NULL}, {"memlimit", NULL},
-    {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL}, {"trace", NULL},
+    {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL},
+    {"jfrsync", "libprof does not start the JDK's Flight Recorder beside its own recording: start that one with "
+                "-XX:StartFlightRecording (or jcmd JFR.start) and give libprof its own file"},
+    {"trace", "libprof does not trace method latencies; event=pkg.Class.method records every call of a method "
+              "with its stack"},
     {"otlp", "libprof has no OpenTelemetry output; pprof writes the profile for the same tools (file=x.pb.gz)"},
     {"all", "name the events: event=cpu,wall,alloc,lock (and nativemem, nativelock)"},
-    {"cpu", "give cpu as the event: event=cpu,wall (cpu with another event beside it)"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
 
@@ -99,6 +102,14 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     char *value = strchr(tok, '=');
     if (value) *value++ = 0;
     const char *name = tok;
+    /* A bare 'cpu' is async-profiler's spelling of event=cpu (start,cpu,alloc,file=...). */
+    if (strcmp(name, "cpu") == 0) {
+        if (value)
+            return errmsg_fail(err, errlen, "option 'cpu' takes no value (it means event=cpu): the interval is "
+                               "interval=%s", value);
+        char event[] = "event=cpu";
+        return parse_token(o, event, err, errlen);
+    }
     prof_action action;
     const options_spec *spec = options_table_find(name);
     int foreign = spec ? 1 : async_profiler_option(o, name, err, errlen);

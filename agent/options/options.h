@@ -53,7 +53,8 @@ typedef enum {
 typedef enum {
     PROF_FEATURE_AGCT = 1,   /* cstack=vm takes its Java frames from AsyncGetCallTrace instead of naming them */
     PROF_FEATURE_SIGTRAP = 2,   /* the perf engine's events must signal with SIGTRAP (perf_sigtrap.h): warned if not */
-    PROF_FEATURE_NOSIGTRAP = 4,   /* ... never do (F_SETSIG); without either, SIGTRAP wherever it is safe */
+    PROF_FEATURE_NOSIGTRAP = 4,   /* ... never do (F_SETSIG): also the default, without either */
+    PROF_FEATURE_STATS = 8,   /* the text report shows the walker's diagnostics (async-profiler's stats) */
 } prof_feature;
 
 typedef struct prof_options {

@@ -259,7 +259,7 @@ static int apply_choice(const options_spec *s, const char *spelled, const char *
  * o->ignored (the agent warns) rather than refused, as async-profiler ignores what it does not know.
  * 'mixed' is what libprof's cstack=vm always does. */
 bool options_ignore_async_profiler_feature(const options_spec *s, const char *name, size_t n, prof_options *o) {
-    static const char *const features[] = {"stats", "jnienv", "mixed", "vtable", "comptask", "pcaddr"};
+    static const char *const features[] = {"jnienv", "mixed", "vtable", "comptask", "pcaddr"};
     if (!s->name || strcmp(s->name, "features") != 0) return false;
     for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
         if (strlen(features[i]) != n || strncmp(name, features[i], n) != 0) continue;

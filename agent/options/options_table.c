@@ -48,6 +48,7 @@ static const options_choice feature_choices[] = {
     {"agct", PROF_FEATURE_AGCT, NULL},
     {"sigtrap", PROF_FEATURE_SIGTRAP, NULL},
     {"nosigtrap", PROF_FEATURE_NOSIGTRAP, NULL},
+    {"stats", PROF_FEATURE_STATS, NULL},
     {NULL, 0, NULL},
 };
 
@@ -258,12 +259,12 @@ const options_spec options_table[] = {
     {.name = "cstack", .kind = OPTION_CHOICE, .field = FIELD(cstack), .jprof = "--cstack", .jprof_arg = "MODE",
      .jprof_help = "how to walk stacks (default: the best the JVM allows)", .probe = "dwarf",
      .choices = cstack_choices},
-    {.name = "features", .kind = OPTION_CHOICE_SET, .field = FIELD(features), .jprof = "--features",
+    {.name = "features", .kind = OPTION_CHOICE_SET, .field = FIELD(features), .jprof = "-F",
      .jprof_arg = "LIST",
      .jprof_help = "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
      "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
-     "perf events signal with SIGTRAP, warned where it cannot be (the default where it is safe); nosigtrap:" MORE
-     "never)", .probe = "agct", .choices = feature_choices},
+     "perf events signal with SIGTRAP, warned where it cannot be (opt-in: a foreign SIGTRAP handler" MORE
+     "may receive them); nosigtrap: never, the default)", .probe = "agct", .choices = feature_choices},
     {.name = "timeout", .kind = OPTION_DURATION, .field = FIELD(timeout_s), .jprof = "--timeout",
      .jprof_arg = "DURATION",
      .jprof_help = "stop the profiler by itself after DURATION (start), or at a time of day (23:00)", .probe = "10",

@@ -15,6 +15,8 @@ typedef struct {
     uint32_t type;         /* perf_event_attr.type */
     uint64_t config;       /* perf_event_attr.config */
     bool time_based;       /* the period is nanoseconds of CPU time; else a count of events */
+    uint64_t default_period; /* without interval=: async-profiler's where it has the event (a sample every
+                                page fault, every second context switch), 0 for the time-based ones */
 } perf_event_kind;
 
 /* The names below, for messages. */

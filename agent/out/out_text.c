@@ -9,6 +9,8 @@ static double percent(uint64_t part, uint64_t whole) {
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+static void write_walker_stats(const profile *p, FILE *out);
+
 static void write_header(const profile *p, FILE *out) {
     const profile_meta *m = &p->meta;
     /* async-profiler's labels for what both report, so scripts written for it read ours. */
@@ -37,6 +39,14 @@ static void write_header(const profile *p, FILE *out) {
             percent(failed, p->total_samples));
     for (int i = 0; i < m->failure_count; i++)
         fprintf(out, "  %-22s %llu\n", m->failures[i].name, (unsigned long long)m->failures[i].count);
+    if (m->stats) write_walker_stats(p, out);
+    fputc('\n', out);
+}
+
+/* features=stats (async-profiler's spelling): how the walker did, for whoever tunes it, not for every
+ * reader of a profile. */
+static void write_walker_stats(const profile *p, FILE *out) {
+    const profile_meta *m = &p->meta;
     if (strcmp(m->cstack, "vm") == 0) {
         uint64_t stitched = 0;
         for (int i = 0; i < m->stitched_count; i++) stitched += m->stitched[i].count;
@@ -54,15 +64,18 @@ static void write_header(const profile *p, FILE *out) {
                 (unsigned long long)m->cost[d].count, (unsigned long long)m->cost[d].median_ns,
                 (unsigned long long)m->cost[d].p99_ns);
     }
-    fputc('\n', out);
 }
 
 static void write_traces(const profile *p, FILE *out, const size_t *order, int limit) {
     uint64_t total = profile_total_value(p);
     for (size_t k = 0; k < p->stack_count && (int)k < limit; k++) {
         const profile_stack *s = &p->stacks[order[k]];
-        fprintf(out, "--- %llu %s (%.2f%%), %llu samples\n", (unsigned long long)profile_value(p, s),
-                profile_value_unit(p), percent(profile_value(p, s), total), (unsigned long long)s->samples);
+        const char *unit = profile_value_unit(p);
+        fprintf(out, "--- %llu %s (%.2f%%)", (unsigned long long)profile_value(p, s), unit,
+                percent(profile_value(p, s), total));
+        /* async-profiler's header: the weight, then the samples; said once when the value is the samples. */
+        if (strcmp(unit, "samples") == 0) fputc('\n', out);
+        else fprintf(out, ", %llu sample%s\n", (unsigned long long)s->samples, s->samples == 1 ? "" : "s");
         for (uint32_t f = s->depth; f-- > 0;) {
             fprintf(out, "  [%2u] ", s->depth - 1 - f);
             names_fputs_escaped(p->names[s->frames[f]], NULL, out);

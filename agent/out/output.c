@@ -80,12 +80,10 @@ static int write_to_target(const prof_options *o, writer_fn body, const void *ar
     if (filepath_expand(o->file, getpid(), time(NULL), path, sizeof(path), err, errlen)) return -1;
     safe_file f;
     if (safe_file_open(&f, path, "the profile", err, errlen)) return -1;
-    /* stdio gets a duplicate: the descriptor itself stays open for safe_file_commit. */
-    int dup_fd = fcntl(f.fd, F_DUPFD_CLOEXEC, 0);
-    FILE *out = dup_fd >= 0 ? fdopen(dup_fd, "w") : NULL;
+    /* A stream over the descriptor, whose writes wait only so long for a FIFO's reader (safe_file.h). */
+    FILE *out = safe_file_stream(&f);
     if (!out) {
         int saved = errno;
-        if (dup_fd >= 0) close(dup_fd);
         safe_file_abandon(&f);
         snprintf(err, errlen, "cannot write the profile to '%s': %s", path, strerror(saved));
         return -1;
@@ -99,7 +97,10 @@ static int write_to_target(const prof_options *o, writer_fn body, const void *ar
     }
     if (rc != 0) {
         safe_file_abandon(&f);
-        snprintf(err, errlen, "cannot write the profile to '%s': %s", path, strerror(saved ? saved : EIO));
+        if (saved == ETIMEDOUT)
+            snprintf(err, errlen, "cannot write the profile to '%s': its reader took nothing for %d ms; the rest of "
+                     "the profile was dropped", path, SAFE_FILE_STALL_MS);
+        else snprintf(err, errlen, "cannot write the profile to '%s': %s", path, strerror(saved ? saved : EIO));
         return -1;
     }
     return safe_file_commit(&f, "the profile", err, errlen);

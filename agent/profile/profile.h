@@ -94,6 +94,8 @@ typedef struct {
     char cstack[16];         /* stack walking mode in use */
     char warning[512];       /* what made the profile incomplete (the profiling signal taken...), or "" */
     sample_cost_summary cost[SAMPLE_COST_DEPTH_BUCKETS];  /* handler time per sample, by stack depth */
+    bool stats;              /* features=stats: the text report shows the walker's diagnostics (stitched walks
+                                by reason, walker-named share, cost per sample) */
 } profile_meta;
 
 typedef struct {

@@ -130,13 +130,11 @@ static void stop_on_part_error(int error) {
     stop_on_error(error, what);
 }
 
-#define AT_POSITION UINT64_MAX   /* write_all: at the file's own position (a pipe, a terminal) */
-
-/* Writes everything, with pwrite at 'at' or with write at the file's position (AT_POSITION); false with
- * errno set (ENOSPC for a write that could not make progress). */
+/* Writes everything with pwrite at 'at' (outputs in place go through safe_file_write_all); false with errno
+ * set (ENOSPC for a write that could not make progress). */
 static bool write_all(int fd, const uint8_t *p, size_t n, uint64_t at) {
     while (n > 0) {
-        ssize_t w = at == AT_POSITION ? write(fd, p, n) : pwrite(fd, p, n, (off_t)at);
+        ssize_t w = pwrite(fd, p, n, (off_t)at);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
             if (w == 0) errno = ENOSPC;
@@ -144,7 +142,7 @@ static bool write_all(int fd, const uint8_t *p, size_t n, uint64_t at) {
         }
         p += w;
         n -= (size_t)w;
-        if (at != AT_POSITION) at += (uint64_t)w;
+        at += (uint64_t)w;
     }
     return true;
 }
@@ -553,6 +551,10 @@ bool out_jfr_active(void) {
     return rec.active;
 }
 
+bool out_jfr_has_file(void) {
+    return rec.active && rec.target[0];
+}
+
 /* Where o sends the recording: its own file, else the session's; "" = standard output. */
 static int destination(const prof_options *o, char *path, size_t len, char *err, size_t errlen) {
     if (o->file[0] && strcmp(o->file, rec.file_pattern) != 0)
@@ -573,10 +575,13 @@ static int copy_out(uint64_t size, const char *path, char *err, size_t errlen) {
         ssize_t got = pread(rec.fd, block, want, (off_t)at);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) error = got < 0 ? errno : EIO;
-        else if (!write_all(f.fd, block, (size_t)got, AT_POSITION)) error = errno ? errno : EIO;
+        else if (!safe_file_write_all(f.fd, block, (size_t)got)) error = errno ? errno : EIO;
         else at += (uint64_t)got;
     }
-    if (error) snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", path[0] ? path : "standard output",
+    if (error == ETIMEDOUT)
+        snprintf(err, errlen, "cannot write the JFR recording to '%s': its reader took nothing for %d ms; the rest "
+                 "was dropped", path[0] ? path : "standard output", SAFE_FILE_STALL_MS);
+    else if (error) snprintf(err, errlen, "cannot write the JFR recording to '%s': %s", path[0] ? path : "standard output",
                         strerror(error));
     if (!path[0]) return error ? -1 : 0;
     if (error) {

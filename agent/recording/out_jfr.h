@@ -52,6 +52,10 @@ bool out_jfr_live_object(const trace_frame *frames, uint32_t depth, uint32_t tid
 /* True between out_jfr_start and out_jfr_finish / out_jfr_abort. */
 bool out_jfr_active(void);
 
+/* True while a recording is open whose session named a file (not standard output): a dump or stop without
+ * a file of its own writes there. */
+bool out_jfr_has_file(void);
+
 /* While sampling: closes the current chunk and writes every finished chunk to o's file (or standard
  * output). The recording goes on in a new chunk. */
 int out_jfr_dump(const prof_options *o, char *err, size_t errlen);

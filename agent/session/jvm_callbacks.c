@@ -6,6 +6,18 @@
 #include "lock_park.h"
 #include "profiler.h"
 
+/* Every class file rewrite in one place: LockSupport is the lock engine's (its parks), any other class the
+ * instrumentation engine's. */
+static void JNICALL on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass class_being_redefined, jobject loader,
+                                       const char *name, jobject protection_domain, jint class_data_len,
+                                       const unsigned char *class_data, jint *new_class_data_len,
+                                       unsigned char **new_class_data) {
+    if (lock_park_class_file_load_hook(jvmti, name, class_data_len, class_data, new_class_data_len, new_class_data))
+        return;
+    engine_instrument_class_file_load_hook(jvmti, jni, class_being_redefined, loader, name, protection_domain,
+                                           class_data_len, class_data, new_class_data_len, new_class_data);
+}
+
 /* Instrumentation and park tracking finish their own work before the session dumps. */
 static void on_vm_dying(void) {
     engine_instrument_vm_death();
@@ -20,7 +32,7 @@ int jvm_callbacks_init(JavaVM *vm, bool live, char *err, size_t errlen) {
         .thread_ended = profiler_on_thread_end,
         .vm_started = profiler_on_vm_init,
         .vm_dying = on_vm_dying,
-        .class_file_load_hook = engine_instrument_class_file_load_hook,   /* enabled while instrumenting */
+        .class_file_load_hook = on_class_file_load,   /* enabled while instrumenting or tracking parks */
         .sampled_object_alloc = engine_alloc_on_sample,                   /* enabled while profiling alloc */
         .monitor_contended_enter = engine_lock_on_contended_enter,        /* enabled while profiling lock */
         .monitor_contended_entered = engine_lock_on_contended_entered,

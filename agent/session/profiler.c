@@ -628,7 +628,8 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
         }
             break;
         case ACTION_VERSION:
-            rc = output_write_text(o, "libprof " LIBPROF_VERSION "\n", err, errlen);
+            /* The bare number, no newline, as async-profiler answers: integrations parse it as a version. */
+            rc = output_write_text(o, LIBPROF_VERSION, err, errlen);
             break;
         case ACTION_METRICS:
             {
@@ -654,6 +655,14 @@ bool profiler_running(void) {
 void profiler_defer_until_vm_init(const prof_options *o) {
     deferred = *o;
     have_deferred = true;
+    if (o->action != ACTION_START && o->action != ACTION_RESUME) return;
+    prof_options quiet = *o;   /* the choice is logged once, at the start */
+    quiet.quiet = true;
+    session_engine_set set;
+    char why[256];
+    if (choose_engines(&quiet, &set, why, sizeof(why))) return;   /* the start says why */
+    for (int i = 0; i < set.count; i++)
+        if (set.list[i]->at_load) set.list[i]->at_load(set.intervals[i]);
 }
 
 void profiler_on_vm_init(void) {

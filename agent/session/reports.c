@@ -46,13 +46,15 @@ void reports_fill_meta(profile *p, event_kind event, const session_facts *f, con
     m->total = f->session->total;
     m->signals = c.signals;
     for (int r = 0; r < DROP_REASON_COUNT; r++) profile_add_drop(p, sample_drop_reason_name((drop_reason)r), c.dropped[r]);
-    profile_add_drop(p, "frames_lost", traces_orphaned_samples(from ? from->table : f->table));
+    trace_table *stacks = from ? from->table : f->table;   /* none before the first start */
+    profile_add_drop(p, "frames_lost", stacks ? traces_orphaned_samples(stacks) : 0);
     for (int k = 0; k < MARKER_COUNT; k++) {
         if (frame_marker_is_failure(k)) profile_add_failure(p, frame_marker_name(k), c.markers[k]);
     }
     for (int r = 1; r < VMWALK_REASON_COUNT; r++)
         profile_add_stitched(p, walk_vm_failure_name((vmwalk_failure)r), c.vm_fallbacks[r]);
     m->self_named = c.vm_self_named;
+    m->stats = (f->session->features & PROF_FEATURE_STATS) != 0;
     snprintf(m->cstack, sizeof(m->cstack), "%s", options_cstack_name(f->cstack));
     signal_watch_note(m->warning, sizeof(m->warning));
     sample_cost_summarize(m->cost);

@@ -84,7 +84,7 @@ static void check_disposition(void) {
     char name[32];
     signal_name(signo, name, sizeof(name));
     double at = seconds_in();
-    if (!watched->move_signal) {
+    if (!watched->signal || !watched->signal->move_signal) {
         gave_up = true;
         watched->stop();   /* the other party's handler must not receive our timer's signals */
         report("%s was taken by another handler %.1f s into profiling: the %s engine cannot use another signal, "
@@ -92,7 +92,7 @@ static void check_disposition(void) {
         return;
     }
     int to = engine_move_signal();
-    if (to < 0 || watched->move_signal(to) != 0) {
+    if (to < 0 || watched->signal->move_signal(to) != 0) {
         gave_up = true;
         report("%s was taken by another handler %.1f s into profiling and could not be replaced: "
                "no samples after that", name, at);
@@ -105,7 +105,8 @@ static void check_disposition(void) {
  * says what became of the samples. */
 static void check_owned(bool *warned) {
     char why[224];
-    if (*warned || !watched->check_owned || watched->check_owned(why, sizeof(why)) == 0) return;
+    const engine_signal_ops *ops = watched->signal;
+    if (*warned || !ops || !ops->check_owned || ops->check_owned(why, sizeof(why)) == 0) return;
     *warned = true;
     report("%.1f s into profiling, %s", seconds_in(), why);
 }

@@ -2,8 +2,10 @@
  * [signal-safe] native_hooks: the hook bodies (native_hooks.h). Sampling is per thread: each thread counts
  * the bytes it allocated (or the time it waited) and records a sample at the call that makes the count
  * pass the next multiple of the interval, weighted by the whole intervals passed, so that 'total' adds up
- * to the bytes allocated (time waited), less one interval at most per thread. The stack is walked from the hook's caller: the hooked function's own address on top, then
- * the call site, then everything down to the thread's root (sample_record_call).
+ * to the bytes allocated (time waited), less one interval at most per thread. The stack is walked from the
+ * hook's caller: the hook's own address on top (named as async-profiler names its hooks, malloc_hook:
+ * native_hooks_leaf_name), then the call site, then everything down to the thread's root
+ * (sample_record_call).
  */
 #define _GNU_SOURCE
 #include "native_hooks.h"
@@ -83,7 +85,7 @@ static void freeing(void *p) {
 void *native_hook_malloc(size_t size) {
     void *p = native_hooks.real.malloc(size);
     if (p && recording_memory()) {
-        sample_call_site site = CALLER_SITE(native_hooks.real.malloc);
+        sample_call_site site = CALLER_SITE(native_hook_malloc);
         allocated(p, size, &site);
     }
     return p;
@@ -92,7 +94,7 @@ void *native_hook_malloc(size_t size) {
 void *native_hook_calloc(size_t count, size_t size) {
     void *p = native_hooks.real.calloc(count, size);
     if (p && recording_memory()) {
-        sample_call_site site = CALLER_SITE(native_hooks.real.calloc);
+        sample_call_site site = CALLER_SITE(native_hook_calloc);
         allocated(p, count * size, &site);   /* cannot overflow: calloc succeeded */
     }
     return p;
@@ -102,7 +104,7 @@ void *native_hook_realloc(void *old, size_t size) {
     if (old && recording_memory()) freeing(old);
     void *p = native_hooks.real.realloc(old, size);
     if (p && recording_memory()) {
-        sample_call_site site = CALLER_SITE(native_hooks.real.realloc);
+        sample_call_site site = CALLER_SITE(native_hook_realloc);
         allocated(p, size, &site);
     }
     return p;
@@ -116,7 +118,7 @@ void native_hook_free(void *p) {
 int native_hook_posix_memalign(void **out, size_t alignment, size_t size) {
     int rc = native_hooks.real.posix_memalign(out, alignment, size);
     if (rc == 0 && recording_memory()) {
-        sample_call_site site = CALLER_SITE(native_hooks.real.posix_memalign);
+        sample_call_site site = CALLER_SITE(native_hook_posix_memalign);
         allocated(*out, size, &site);
     }
     return rc;
@@ -125,7 +127,7 @@ int native_hook_posix_memalign(void **out, size_t alignment, size_t size) {
 void *native_hook_aligned_alloc(size_t alignment, size_t size) {
     void *p = native_hooks.real.aligned_alloc(alignment, size);
     if (p && recording_memory()) {
-        sample_call_site site = CALLER_SITE(native_hooks.real.aligned_alloc);
+        sample_call_site site = CALLER_SITE(native_hook_aligned_alloc);
         allocated(p, size, &site);
     }
     return p;
@@ -164,15 +166,32 @@ static inline __attribute__((always_inline)) void waited(const void *lock, uint6
     } while (0)
 
 int native_hook_mutex_lock(pthread_mutex_t *m) {
-    CONTENDED_LOCK(m, native_hooks.real.mutex_trylock, native_hooks.real.mutex_lock, native_hooks.real.mutex_lock);
+    CONTENDED_LOCK(m, native_hooks.real.mutex_trylock, native_hooks.real.mutex_lock, native_hook_mutex_lock);
 }
 
 int native_hook_rwlock_rdlock(pthread_rwlock_t *l) {
-    CONTENDED_LOCK(l, native_hooks.real.rwlock_tryrdlock, native_hooks.real.rwlock_rdlock,
-                   native_hooks.real.rwlock_rdlock);
+    CONTENDED_LOCK(l, native_hooks.real.rwlock_tryrdlock, native_hooks.real.rwlock_rdlock, native_hook_rwlock_rdlock);
 }
 
 int native_hook_rwlock_wrlock(pthread_rwlock_t *l) {
-    CONTENDED_LOCK(l, native_hooks.real.rwlock_trywrlock, native_hooks.real.rwlock_wrlock,
-                   native_hooks.real.rwlock_wrlock);
+    CONTENDED_LOCK(l, native_hooks.real.rwlock_trywrlock, native_hooks.real.rwlock_wrlock, native_hook_rwlock_wrlock);
+}
+
+const char *native_hooks_leaf_name(uintptr_t pc) {
+    static const struct {
+        void *hook;
+        const char *name;
+    } leaves[] = {
+        {(void *)native_hook_malloc, "malloc_hook"},
+        {(void *)native_hook_calloc, "calloc_hook"},
+        {(void *)native_hook_realloc, "realloc_hook"},
+        {(void *)native_hook_posix_memalign, "posix_memalign_hook"},
+        {(void *)native_hook_aligned_alloc, "aligned_alloc_hook"},
+        {(void *)native_hook_mutex_lock, "pthread_mutex_lock_hook"},
+        {(void *)native_hook_rwlock_rdlock, "pthread_rwlock_rdlock_hook"},
+        {(void *)native_hook_rwlock_wrlock, "pthread_rwlock_wrlock_hook"},
+    };
+    for (size_t i = 0; i < sizeof(leaves) / sizeof(leaves[0]); i++)
+        if ((uintptr_t)leaves[i].hook == pc) return leaves[i].name;
+    return NULL;
 }

@@ -62,4 +62,9 @@ int native_hook_mutex_lock(pthread_mutex_t *m);
 int native_hook_rwlock_rdlock(pthread_rwlock_t *l);
 int native_hook_rwlock_wrlock(pthread_rwlock_t *l);
 
+/* The name of a hook's own address, the leaf of its samples: the hooked function's name with "_hook"
+ * (malloc_hook, pthread_mutex_lock_hook), as async-profiler names its hooks' frames; NULL for any other
+ * address. Async-signal-safe. */
+const char *native_hooks_leaf_name(uintptr_t pc);
+
 #endif

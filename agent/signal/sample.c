@@ -69,7 +69,7 @@ static int claim_buffer(uint32_t tid) {
 /* What this sample stands for: the engine says (weight hook), or else it is the thread's CPU time since
  * its previous sample, which stays right when the kernel coalesces timer expiries at tick granularity. */
 static uint64_t weight_of_sample(const engine *e, uint64_t interval_ns, const siginfo_t *info) {
-    uint64_t weight = e->weight ? e->weight(info, interval_ns) : 0;
+    uint64_t weight = e->signal && e->signal->weight ? e->signal->weight(info, interval_ns) : 0;
     if (weight) return weight;
     uint64_t now = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     if (!now) return interval_ns;
@@ -178,7 +178,7 @@ static int owning_engine(const sample_config *config, const siginfo_t *info) {
 static void after_sample(const sample_config *config, int owner, const siginfo_t *info) {
     for (int i = 0; i < config->engine_count; i++) {
         const engine *e = config->engines[i];
-        if ((owner < 0 || owner == i) && e->after_sample) e->after_sample(info);
+        if ((owner < 0 || owner == i) && e->signal && e->signal->after_sample) e->signal->after_sample(info);
     }
 }
 
@@ -249,18 +249,18 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     if (b < 0) {
         count(&sampling.dropped[DROP_BUFFER_BUSY]);
         trace_key dropped = {tid, (uint8_t)e->event, 0};
-        if (e->stored) e->stored(info, &dropped, TRACE_STORE_NO_REF);   /* taken, though not stored */
+        if (e->signal && e->signal->stored) e->signal->stored(info, &dropped, TRACE_STORE_NO_REF);   /* taken, though not stored */
         goto out;
     }
     JNIEnv *env = thread_env(tid);
     asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
     trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
     uint32_t depth = stack_collect(e, info, ucontext, env, tid, raw, frames);
-    int state = e->thread_state ? e->thread_state(info, ucontext, env, frames, depth) : 0;
+    int state = e->signal && e->signal->thread_state ? e->signal->thread_state(info, ucontext, env, frames, depth) : 0;
     trace_key key = {tid, (uint8_t)e->event, (uint8_t)state};
     uint64_t ref = store_stack(frames, depth, &key, weight, NULL, started);
     atomic_store_explicit(&sampling.buffer_busy[b], 0, memory_order_release);
-    if (e->stored) e->stored(info, &key, ref);
+    if (e->signal && e->signal->stored) e->signal->stored(info, &key, ref);
 out:
     after_sample(config, owner, info);
     atomic_fetch_sub(&sampling.in_flight, 1);

@@ -165,9 +165,9 @@ static uint32_t user_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_fram
 /* Puts the kernel frames the engine recorded for this sample (perf_events), leaf first, before the 'depth'
  * user frames already in out, which move up to make room (only samples taken in the kernel have any). */
 static uint32_t kernel_stack(const engine *e, const siginfo_t *info, trace_frame *out, uint32_t depth) {
-    if (!e || !e->kernel_frames) return 0;
+    if (!e || !e->signal || !e->signal->kernel_frames) return 0;
     uintptr_t pcs[SAMPLE_MAX_KERNEL_FRAMES];
-    int n = e->kernel_frames(info, pcs, SAMPLE_MAX_KERNEL_FRAMES);
+    int n = e->signal->kernel_frames(info, pcs, SAMPLE_MAX_KERNEL_FRAMES);
     if (n <= 0) return 0;
     for (uint32_t i = depth; i-- > 0;) out[i + (uint32_t)n] = out[i];
     for (int i = 0; i < n; i++) out[i] = (trace_frame){pcs[i], 0, FRAME_KERNEL};
@@ -179,7 +179,7 @@ static uint32_t kernel_stack(const engine *e, const siginfo_t *info, trace_frame
  * for them (sample_frames_per_buffer). */
 uint32_t stack_collect(const engine *e, const siginfo_t *info, void *ucontext, JNIEnv *env, uint32_t tid,
                        asgct_frame *raw, trace_frame *out) {
-    if (e && e->begin_kernel_frames) e->begin_kernel_frames(info);
+    if (e && e->signal && e->signal->begin_kernel_frames) e->signal->begin_kernel_frames(info);
     uint32_t depth = user_stack(ucontext, env, tid, raw, out);
     depth += kernel_stack(e, info, out, depth);
     return frame_bound_stack(out, depth, (uint32_t)sampling.config.max_depth);

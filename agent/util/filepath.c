@@ -26,7 +26,8 @@ static size_t expand_sequence(const char *p, char *piece, size_t len) {
 }
 
 /* %{NAME} (p at '{'): the environment variable's value. Returns the characters read after the '%', or 0
- * when the name is not [A-Za-z0-9_]+ closed by '}' or the variable is not set (err says which). */
+ * when the name is not [A-Za-z0-9_]+ closed by '}', the variable is not set, or its value holds '/' or is
+ * '.' or '..' (err says which). */
 static size_t expand_env(const char *pattern, const char *p, char *piece, size_t len, char *err, size_t errlen) {
     size_t n = strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
     if (n == 0 || n >= 128 || p[1 + n] != '}') {
@@ -40,6 +41,12 @@ static size_t expand_env(const char *pattern, const char *p, char *piece, size_t
     const char *value = getenv(name);
     if (!value) {
         snprintf(err, errlen, "file=%s: environment variable %s is not set", pattern, name);
+        return 0;
+    }
+    /* A variable fills one part of a name: with a '/' or as '.' or '..' it would move the file elsewhere. */
+    if (strchr(value, '/') || strcmp(value, ".") == 0 || strcmp(value, "..") == 0) {
+        snprintf(err, errlen, "file=%s: environment variable %s is '%s': a %%{NAME} must not hold '/' or be '.' or "
+                 "'..' (it fills one part of a file name, not a path)", pattern, name, value);
         return 0;
     }
     snprintf(piece, len, "%s", value);

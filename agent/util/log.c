@@ -4,7 +4,8 @@
  *
  * A log file is opened with O_NONBLOCK, so a FIFO cannot block the JVM, and links are followed only as
  * outputs follow them (safe_file): when every link of the chain is ours or root's (/dev/stderr), never one
- * another user planted. Only a regular file of our own user, a character device, or the pipe or socket
+ * another user planted. Only a regular file of our own user (not one of /proc or /sys, such as
+ * /proc/self/mem, where every message would be lost or worse), a terminal, /dev/null, or the pipe or socket
  * our own stdout/stderr already write to is taken.
  * A session's file that has been deleted meanwhile (jprof's, once jprof has exited) gives way to stderr,
  * where the message can still be read.
@@ -21,7 +22,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define TO_STDERR (-1)
@@ -73,17 +77,21 @@ int log_open_file(const char *path, char *err, size_t errlen) {
     struct stat st;
     const char *why = NULL;
     char owner[96];
+    struct statfs fs;
+    bool special_fs = fstatfs(fd, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC);
     if (fstat(fd, &st) != 0) why = strerror(errno);
+    else if (special_fs && !is_own_stream(&st)) why = "is a file of /proc or /sys, not a log (accepted: a regular file, a terminal, /dev/null)";
     else if (S_ISREG(st.st_mode)) {
         if (st.st_uid != geteuid()) {
             snprintf(owner, sizeof(owner), "owned by uid %u, not by this JVM's user (uid %u)", (unsigned)st.st_uid,
                      (unsigned)geteuid());
             why = owner;
         } else if (st.st_nlink != 1) why = "has other hard links";
-    } else if (S_ISCHR(st.st_mode) || is_own_stream(&st)) {
+    } else if ((S_ISCHR(st.st_mode) && (isatty(fd) || st.st_rdev == makedev(1, 3))) || is_own_stream(&st)) {
         /* A terminal, or where stderr goes anyway: writes wait like stderr's rather than lose messages. */
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    } else why = "is not a regular file, a terminal or another character device (a FIFO or socket?)";
+    } else if (S_ISCHR(st.st_mode)) why = "is a character device that is neither a terminal nor /dev/null";
+    else why = "is not a regular file, a terminal or /dev/null (a FIFO or socket?)";
     if (why) {
         snprintf(err, errlen, "log=%s: %s; not used", path, why);
         close(fd);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,6 +88,17 @@ static bool regular_file_ours(const char *path, const struct stat *st, char *err
     return false;
 }
 
+/* A FIFO or socket is written in place, so its owner gets what we write and, reading nothing, could hold our
+ * writes: only ours or root's (one planted in a shared sticky directory such as /tmp is another user's). */
+static bool channel_ours(const char *path, const struct stat *st, char *err, size_t errlen) {
+    if (st->st_uid == geteuid() || st->st_uid == 0) return true;
+    snprintf(err, errlen,
+             "'%s' is a %s of another user (uid %u; this process runs as uid %u): refused, so that no one else "
+             "reads the profile or holds its writing; name a new file, or a FIFO of this user's",
+             path, S_ISFIFO(st->st_mode) ? "FIFO" : "socket", (unsigned)st->st_uid, (unsigned)geteuid());
+    return false;
+}
+
 safe_file_kind safe_file_classify(const char *path, char *err, size_t errlen) {
     struct stat st;
     if (lstat(path, &st) != 0) {
@@ -110,6 +122,8 @@ safe_file_kind safe_file_classify(const char *path, char *err, size_t errlen) {
         return SAFE_FILE_REFUSED;
     }
     if (S_ISREG(st.st_mode) && !regular_file_ours(path, &st, err, errlen)) return SAFE_FILE_REFUSED;
+    if ((S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) && !channel_ours(path, &st, err, errlen))
+        return SAFE_FILE_REFUSED;
     return kind;
 }
 
@@ -168,13 +182,60 @@ static int open_in_place(const char *path, bool through_link, const char *what, 
          * write. Through a link it is the file the link names: rewritten from the start. */
         ok = through_link && ftruncate(fd, 0) == 0;
     }
-    if (!ok || fcntl(fd, F_SETFL, 0) != 0) {
-        snprintf(err, errlen, "cannot write %s to '%s': %s", what, path,
-                 ok ? strerror(errno) : "it changed while being opened");
+    /* What the descriptor is, not what the name was a moment ago: a FIFO of another user swapped in. */
+    char why[SAFE_FILE_PATH_MAX + 200];
+    if (ok && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) && !channel_ours(path, &st, why, sizeof(why))) {
+        snprintf(err, errlen, "cannot write %s: %s", what, why);
+        close(fd);
+        return -1;
+    }
+    /* O_NONBLOCK stays: safe_file_write_all waits for a slow reader, but only so long. */
+    if (!ok) {
+        snprintf(err, errlen, "cannot write %s to '%s': it changed while being opened", what, path);
         close(fd);
         return -1;
     }
     return fd;
+}
+
+bool safe_file_write_all(int fd, const void *buf, size_t len) {
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd ready = {fd, POLLOUT, 0};
+            int n = poll(&ready, 1, SAFE_FILE_STALL_MS);
+            if (n < 0 && errno == EINTR) continue;
+            if (n == 0) errno = ETIMEDOUT;
+            if (n <= 0) return false;
+            continue;
+        }
+        if (w <= 0) {
+            if (w == 0) errno = ENOSPC;
+            return false;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+static ssize_t stream_write(void *cookie, const char *buf, size_t len) {
+    /* fopencookie wants the bytes written, 0 on error (the stream's error flag is then set). */
+    return safe_file_write_all(*(int *)cookie, buf, len) ? (ssize_t)len : 0;
+}
+
+static int stream_close(void *cookie) {
+    (void)cookie;   /* the descriptor is safe_file_commit's to close */
+    return 0;
+}
+
+FILE *safe_file_stream(safe_file *f) {
+    cookie_io_functions_t io = {.write = stream_write, .close = stream_close};
+    FILE *out = fopencookie(&f->fd, "w", io);
+    if (out) setvbuf(out, NULL, _IOFBF, 1 << 16);
+    return out;
 }
 
 int safe_file_open(safe_file *f, const char *path, const char *what, char *err, size_t errlen) {

@@ -8,8 +8,10 @@
  *   name, mode 0600 until complete; then it gets its final mode (0644 minus the umask) and is renamed
  *   over the target;
  * - an existing output that is not a regular file (a device such as /dev/null, a FIFO) is written in
- *   place and never replaced; it is opened without blocking, so a FIFO with no reader is an error, not
- *   a hang;
+ *   place and never replaced; a FIFO or socket of another user (but root) is refused like a regular file,
+ *   since its owner would read the profile or could hold the JVM's exit; it is opened and written without
+ *   blocking, so a FIFO with no reader is an error, not a hang, and a reader that takes nothing for
+ *   SAFE_FILE_STALL_MS loses the rest of the output (said in the message), never holds the writer;
  * - a symbolic link is followed only when every link of the chain belongs to us or to root (/dev/stdout,
  *   a link of our own), and what it leads to is written in place, so the link stays a link; a chain
  *   through another user's link is refused;
@@ -21,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define SAFE_FILE_PATH_MAX 1024
 #define SAFE_FILE_TEMP_MAX (SAFE_FILE_PATH_MAX + 32)
@@ -62,6 +65,18 @@ int safe_file_open(safe_file *f, const char *path, const char *what, char *err, 
 /* Completes what safe_file_open opened: closes it and, for a temporary file, moves it over the output.
  * On a failed move the temporary file is kept and err says where. 0 or -1. */
 int safe_file_commit(safe_file *f, const char *what, char *err, size_t errlen);
+
+/* How long a write into a FIFO, pipe or terminal waits for its reader to take anything. */
+#define SAFE_FILE_STALL_MS 2000
+
+/* Writes all of buf to fd (an output opened here, or standard output), waiting at most SAFE_FILE_STALL_MS
+ * at a time for a non-blocking descriptor's reader. False with errno set (ETIMEDOUT: the reader took
+ * nothing for that long). */
+bool safe_file_write_all(int fd, const void *buf, size_t len);
+
+/* A stdio stream over f's descriptor writing through safe_file_write_all; fclose leaves the descriptor
+ * open for safe_file_commit. NULL with errno on failure. */
+FILE *safe_file_stream(safe_file *f);
 
 /* Closes an output whose writing failed; a temporary file is removed (nothing half-written is left). */
 void safe_file_abandon(safe_file *f);

@@ -30,7 +30,8 @@ public class BenchHarness {
 
     record Config(String event, String interval, String cstack) {
         String label() { return "event=" + event + " interval=" + interval + " cstack=" + cstack; }
-        String options() { return "start,event=" + event + ",interval=" + interval + ",cstack=" + cstack; }
+        /* features=stats: the text report's cost section, which costLine reads */
+        String options() { return "start,event=" + event + ",interval=" + interval + ",cstack=" + cstack + ",features=stats"; }
         boolean isDefault() { return event.equals("cpu") && cstack.equals("vm"); }
     }
 

@@ -41,14 +41,14 @@ public class BenchPeer {
             "[deopt]", "[safepoint]");
     static final List<String> COST_BUCKETS = List.of("1-16", "17-64", "65-256", ">256");
 
-    enum Kind { NONE, LIBPROF, SETSIG, PEER, FLOOR, TIMER }
+    enum Kind { NONE, LIBPROF, SIGTRAP, PEER, FLOOR, TIMER }
 
     record Config(Kind kind, String interval, int copy) {
         String label() {
             return switch (kind) {
                 case NONE -> "none#" + copy;
                 case LIBPROF -> "libprof " + interval;
-                case SETSIG -> "libprof features=nosigtrap " + interval;
+                case SIGTRAP -> "libprof features=sigtrap " + interval;
                 case PEER -> "async-profiler " + interval;
                 case FLOOR -> "signal floor " + interval;
                 case TIMER -> "timer floor " + interval;
@@ -100,9 +100,8 @@ public class BenchPeer {
         for (String interval : List.of("1ms", "10ms")) {
             configs.add(new Config(Kind.LIBPROF, interval, 0));
             if (peerLibrary != null) configs.add(new Config(Kind.PEER, interval, 0));
-            // The perf engine's F_SETSIG delivery (the default where SIGTRAP delivery is not safe, such as a
-            // kernel before 6.15): what SIGTRAP delivery saves shows at 1 ms.
-            if (interval.equals("1ms")) configs.add(new Config(Kind.SETSIG, interval, 0));
+            // The perf engine's opt-in SIGTRAP delivery beside the default F_SETSIG: what it saves shows at 1 ms.
+            if (interval.equals("1ms")) configs.add(new Config(Kind.SIGTRAP, interval, 0));
         }
         // The floors, built beside libprof (bench/signal_floor_agent.c): what the mechanism alone costs, and
         // what its timer alone costs.
@@ -184,11 +183,11 @@ public class BenchPeer {
         List<String> cmd = new ArrayList<>(List.of(javaHome + "/bin/java", "-Xms256m", "-Xmx256m"));
         if (clockLibrary != null) cmd.add("-Dbench.clock=" + clockLibrary);
         Path profile = null;
-        if (c.kind() == Kind.LIBPROF || c.kind() == Kind.SETSIG) {
+        if (c.kind() == Kind.LIBPROF || c.kind() == Kind.SIGTRAP) {
             // traces=...: every stack in the text report, so the markers are counted over all samples.
             profile = out.resolve("peer-" + id + "-" + w.name() + "-libprof.txt");
             cmd.add("-agentpath:" + libprof + "=start,event=cpu,interval=" + c.interval() + ",traces=1000000,file="
-                    + profile + ",quiet,loglevel=warn" + (c.kind() == Kind.SETSIG ? ",features=nosigtrap" : ""));
+                    + profile + ",quiet,loglevel=warn,features=" + (c.kind() == Kind.SIGTRAP ? "sigtrap+stats" : "stats"));
         } else if (c.kind() == Kind.PEER) {
             profile = out.resolve("peer-" + id + "-" + w.name() + "-async-profiler.collapsed");
             cmd.add("-agentpath:" + peerLibrary + "=start,event=cpu,interval=" + c.interval() + ",file=" + profile);
@@ -209,7 +208,7 @@ public class BenchPeer {
         double wall = median(steady.stream().map(u -> u[0]).toList());
         Matcher total = Pattern.compile("CPU_TOTAL ([0-9.]+)").matcher(output);
         double cpuTotal = total.find() ? Double.parseDouble(total.group(1)) : Double.NaN;
-        if (c.kind() == Kind.LIBPROF || c.kind() == Kind.SETSIG) return libprofRun(cpu, wall, cpuTotal, Files.readString(profile));
+        if (c.kind() == Kind.LIBPROF || c.kind() == Kind.SIGTRAP) return libprofRun(cpu, wall, cpuTotal, Files.readString(profile));
         if (c.kind() == Kind.PEER) return peerRun(cpu, wall, cpuTotal, Files.readAllLines(profile));
         Matcher floorSamples = Pattern.compile("FLOOR_SAMPLES (\\d+)").matcher(output);
         long samples = c.kind() != Kind.NONE && floorSamples.find() ? Long.parseLong(floorSamples.group(1)) : 0;
@@ -230,7 +229,10 @@ public class BenchPeer {
         return BenchHarness.exec(cmd, log);
     }
 
-    /** libprof's text report: the header (samples, engine, cost by depth) and every stack with its samples. */
+    static final Pattern STACK_HEADER = Pattern.compile("--- (\\d+) samples \\([0-9.]+%\\)");
+
+    /** libprof's text report (with features=stats): the header (samples, engine, cost by depth) and every stack
+     * with its samples. */
     static Run libprofRun(double cpu, double wall, double cpuTotal, String report) {
         Matcher total = Pattern.compile("Total samples\\s*: (\\d+)").matcher(report);
         long samples = total.find() ? Long.parseLong(total.group(1)) : 0;
@@ -242,9 +244,9 @@ public class BenchPeer {
         long marked = 0, stackSamples = 0;
         boolean counted = true;
         for (String line : report.split("\n")) {
-            if (line.startsWith("--- ") && line.endsWith(" samples")) {
-                String[] words = line.split(" ");
-                stackSamples = Long.parseLong(words[words.length - 2]);
+            Matcher head = STACK_HEADER.matcher(line);
+            if (head.matches()) {   // "--- 60 samples (60.00%)": the run counts samples
+                stackSamples = Long.parseLong(head.group(1));
                 counted = false;
             } else if (line.startsWith("  [") && !counted) {
                 String frame = line.substring(line.indexOf(']') + 2);
@@ -310,12 +312,12 @@ public class BenchPeer {
             }
             t.row(w.name() + ": CPU overhead per unit of work, " + interval, spread(lpOver, "%+.1f") + " %",
                     apOver.isEmpty() ? "-" : spread(apOver, "%+.1f") + " %", ratio, target, verdict);
-            List<Run> setsig = runs.get(new Config(Kind.SETSIG, interval, 0));
-            if (setsig != null) {
-                List<Double> setsigOver = overheads(setsig, baseline);
-                t.row(w.name() + ": CPU overhead per unit of work, " + interval + ", libprof with features=nosigtrap",
-                        spread(setsigOver, "%+.1f") + " %", apOver.isEmpty() ? "-" : spread(apOver, "%+.1f") + " %",
-                        ratio(median(setsigOver), apMedian), target, halfOfPeer(median(setsigOver), apOver, spread));
+            List<Run> sigtrap = runs.get(new Config(Kind.SIGTRAP, interval, 0));
+            if (sigtrap != null) {
+                List<Double> sigtrapOver = overheads(sigtrap, baseline);
+                t.row(w.name() + ": CPU overhead per unit of work, " + interval + ", libprof with features=sigtrap",
+                        spread(sigtrapOver, "%+.1f") + " %", apOver.isEmpty() ? "-" : spread(apOver, "%+.1f") + " %",
+                        ratio(median(sigtrapOver), apMedian), target, halfOfPeer(median(sigtrapOver), apOver, spread));
             }
             t.row(w.name() + ": wall-time overhead per unit (steady median), " + interval, spread(lpWall, "%+.1f") + " %",
                     apWall.isEmpty() ? "-" : spread(apWall, "%+.1f") + " %", ratio(median(lpWall), median(apWall)), "-", "-");
@@ -457,7 +459,7 @@ public class BenchPeer {
         for (int i = 0; i < runs; i++) {
             Path profile = out.resolve("peer-steady-" + (i + 1) + "-libprof.txt");
             List<String> cmd = List.of(javaHome + "/bin/java", "-Xms256m", "-Xmx256m", "-agentpath:" + libprof
-                    + "=start,event=cpu,interval=1ms,file=" + profile + ",quiet,loglevel=warn", "-cp", classPath, "Demo",
+                    + "=start,event=cpu,interval=1ms,file=" + profile + ",quiet,loglevel=warn,features=stats", "-cp", classPath, "Demo",
                     String.valueOf(seconds));
             exec(cmd, out.resolve("peer-steady-" + (i + 1) + ".out"));
             measured.add(libprofRun(Double.NaN, Double.NaN, Double.NaN, Files.readString(profile)));

@@ -1,5 +1,5 @@
 # libprof.jar (java/api): the Java API, its -javaagent entry and MBean, compiled for Java 8, with libprof.so
-# packed inside (dev/libprof/native/libprof.so) so that the jar alone is enough: build/lib/libprof.jar.
+# packed inside (dev/libprof/native/libprof.so, with its SHA-256 beside it) so that the jar alone is enough: build/lib/libprof.jar.
 set(API_CLASSES ${CMAKE_BINARY_DIR}/api-classes)
 file(GLOB API_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/java/api/dev/libprof/*.java)
 set(LIBPROF_JAR ${CMAKE_BINARY_DIR}/lib/libprof.jar)
@@ -11,9 +11,10 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -E rm -rf ${API_CLASSES}
   COMMAND ${JAVA_HOME}/bin/javac --release 8 -Xlint:-options -d ${API_CLASSES} ${API_SOURCES}
   COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:prof> ${API_CLASSES}/dev/libprof/native/libprof.so
+  COMMAND ${CMAKE_COMMAND} -DFILE=${API_CLASSES}/dev/libprof/native/libprof.so -P ${CMAKE_SOURCE_DIR}/java/api/checksum.cmake
   COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/LICENSE ${API_CLASSES}/META-INF/LICENSE
   COMMAND ${JAVA_HOME}/bin/jar cfm ${LIBPROF_JAR} ${API_MANIFEST} -C ${API_CLASSES} .
-  DEPENDS ${API_SOURCES} ${API_MANIFEST} ${CMAKE_SOURCE_DIR}/LICENSE prof
+  DEPENDS ${API_SOURCES} ${API_MANIFEST} ${CMAKE_SOURCE_DIR}/LICENSE ${CMAKE_SOURCE_DIR}/java/api/checksum.cmake prof
   COMMENT "Building libprof.jar (the Java API)")
 add_custom_target(libprof_jar ALL DEPENDS ${LIBPROF_JAR})
 

@@ -3,7 +3,8 @@
 # waits (in our /tmp, and in a container's /tmp reached through /proc/<pid>/root) must not lead jprof's
 # cleanup into the link's target; a jprof killed (SIGKILL) or hung up (SIGHUP, SIGTERM) during -d must not
 # leave profiling running for the JVM's lifetime.
-# Usage: attach_safety_tests.sh <swap|container_swap|sigkill|signals> <JAVA_HOME> <build dir> <classes dir>
+# A JVM stopped with SIGSTOP gets no command that would run when it continues.
+# Usage: attach_safety_tests.sh <swap|container_swap|sigkill|signals|stopped> <JAVA_HOME> <build dir> <classes dir>
 set -u
 source "$(dirname "$0")/attach_lib.sh"
 LOAD=light
@@ -167,7 +168,27 @@ case_signals() {
     || fail "session directory '$session' not seen or left behind"
 }
 
+# A JVM stopped with SIGSTOP: jprof says so at once and sends nothing, so no stale command runs when the JVM
+# is continued.
+case_stopped() {
+  start_target
+  wait_state 30 idle
+  kill -STOP "$TARGET"
+  # kill returns before the threads have stopped: wait for the stop itself, as a JVM stopped long ago is.
+  for _ in $(seq 1 50); do [ "$(awk '{ print $3 }' "/proc/$TARGET/stat" 2>/dev/null)" = T ] && break; sleep 0.1; done
+  local t0=$SECONDS
+  run_jprof start -e cpu -i 1ms -f "$WORK/stale.collapsed" "$TARGET"
+  local took=$((SECONDS - t0))
+  kill -CONT "$TARGET"
+  expect_error "jprof start on a stopped JVM" "is stopped"
+  [ "$took" -le 10 ] && pass "it said so in ${took} s" || fail "it took ${took} s to give up"
+  sleep 3
+  wait_state 5 idle
+  [ "$STATE" = idle ] && pass "no stale start ran once the JVM continued"     || fail "the JVM runs a session nobody started for it: state '$STATE'"
+}
+
 case "$CASE" in
+  stopped) case_stopped ;;
   swap) case_swap ;;
   container_swap) case_container_swap ;;
   sigkill) case_sigkill ;;

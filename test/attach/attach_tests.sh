@@ -41,7 +41,8 @@ case_flow() {
   [ "$(status_field state)" = idle ] && pass "state idle" || fail "status before start: $OUT"
   run_jprof stop "$TARGET"; expect_error "stop while idle" "not running"
   run_jprof start -e cpu -i 1ms "$TARGET"; expect_ok "start -e cpu -i 1ms"
-  grep -q "profiling started" <<<"$ERR" && pass "agent message reaches jprof's stderr" || fail "no agent message: $ERR"
+  grep -qx "Profiling started" <<<"$OUT" && pass "start says so as asprof does" || fail "start printed: $OUT"
+  [ -z "$ERR" ] && pass "start is quiet on stderr" || fail "start's stderr: $ERR"
   run_jprof start "$TARGET"; expect_error "start while running" "already running"
   sleep 1
   run_jprof status "$TARGET"; expect_ok "status while running"
@@ -66,7 +67,7 @@ case_flow() {
   (cd "$log" && "$JPROF" stop -f rel.collapsed "$TARGET" >/dev/null 2>&1) && [ -f "$log/rel.collapsed" ] \
     && pass "relative -f is resolved against jprof's directory" || fail "relative -f: $(ls "$log")"
   run_jprof version "$TARGET"; expect_ok "version"
-  grep -q "^libprof " <<<"$OUT" && pass "version: $OUT" || fail "version: $OUT"
+  grep -qx "[0-9][0-9]*\(\.[0-9][0-9]*\)\{1,\}" <<<"$OUT" && pass "version, a bare number: $OUT" || fail "version: $OUT"
   run_jprof stop -o collapsed "$TARGET"; expect_ok "stop after the session ended"
   run_jprof start "$TARGET"; run_jprof stop -f /nonexistent-dir/x.collapsed "$TARGET"
   expect_error "unwritable output file: the agent's own message" "cannot write the profile"
@@ -261,6 +262,10 @@ case_parity() {
   [ "$(status_field state)" = idle ] && pass "load started nothing" || fail "state after load: $OUT"
   run_jprof collect -d 1 -i 1ms -o collapsed "$TARGET"; expect_ok "jprof collect -d 1"
   [ "$(samples_with AttachTarget <<<"$OUT")" -gt 0 ] && pass "collect profiles the workload" || fail "collect: $OUT"
+  # Quiet as asprof: the agent's info lines only when asked for with -L info.
+  ! grep -q "INFO" <<<"$ERR" && pass "no info lines on stderr" || fail "info lines without -L: $ERR"
+  run_jprof -L info collect -d 1 -i 1ms -o collapsed "$TARGET"; expect_ok "jprof -L info collect -d 1"
+  grep -q "\[libprof\] INFO: profiling started" <<<"$ERR" && pass "-L info shows them" || fail "-L info: $ERR"
   run_jprof metrics "$TARGET"; expect_ok "jprof metrics"
   if command -v promtool >/dev/null; then
     promtool check metrics <<<"$OUT" && pass "promtool reads the metrics" || fail "promtool refused: $OUT"

@@ -116,6 +116,23 @@ static void test_bad_command_lines(void **state) {
     assert_true(a.help);
 }
 
+/* Pids given as digits are checked for range: 2^32 + a pid, 2^64 and beyond, and 0 are refused, naming them. */
+static void test_pid_overflow(void **state) {
+    (void)state;
+    char err[256];
+    int pid = 0;
+    assert_int_equal(jprof_args_pid("1234", &pid, err, sizeof(err)), 1);
+    assert_int_equal(pid, 1234);
+    assert_int_equal(jprof_args_pid("Main", &pid, err, sizeof(err)), 0);
+    const char *bad[] = {"4294967297", "4294968530", "18446744073709551617", "99999999999999999999999", "0", "2147483648"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        err[0] = 0;
+        assert_int_equal(jprof_args_pid(bad[i], &pid, err, sizeof(err)), -1);
+        assert_non_null(strstr(err, bad[i]));
+        assert_non_null(strstr(err, "is not a process id"));
+    }
+}
+
 static void test_load_replies(void **state) {
     (void)state;
     load_reply r;
@@ -227,6 +244,15 @@ static void test_asprof_spellings(void **state) {
     assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/f.txt", NULL, out, sizeof(out)), 0);
     assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
     assert_string_equal(o.title, "Checkout, EU");
+    /* asprof's -F, its features separated by commas, and the long spelling */
+    assert_int_equal(PARSE(&a, "-F", "agct,nosigtrap", "1"), 0);
+    assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/f.txt", NULL, out, sizeof(out)), 0);
+    assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
+    assert_int_equal(o.features, PROF_FEATURE_AGCT | PROF_FEATURE_NOSIGTRAP);
+    assert_int_equal(PARSE(&a, "--features", "agct", "1"), 0);
+    assert_int_equal(jprof_args_agent_options(&a, "start", "/tmp/f.txt", NULL, out, sizeof(out)), 0);
+    assert_int_equal(options_parse(out, &o, err, sizeof(err)), 0);
+    assert_int_equal(o.features, PROF_FEATURE_AGCT);
     assert_int_not_equal(PARSE(&a, "--start", "1"), 0);   /* actions are words, not flags */
     assert_int_not_equal(PARSE(&a, "jcmd", "1234"), 0);
     assert_non_null(strstr(err, "unknown action 'jcmd'"));
@@ -241,6 +267,7 @@ int main(void) {
         cmocka_unit_test(test_agent_option_string_per_action),
         cmocka_unit_test(test_asprof_parity),
         cmocka_unit_test(test_bad_command_lines),
+        cmocka_unit_test(test_pid_overflow),
         cmocka_unit_test(test_load_replies),
         cmocka_unit_test(test_main_class_from_command_line),
         cmocka_unit_test(test_collect_sends_a_safety_timeout),

@@ -23,5 +23,5 @@ libprof_attach_tests(attach_tests.sh CASES profile PROPERTIES RESOURCE_LOCK atta
 # jprof must not harm what is not its own (attach_safety_tests.sh). These cases leave session directories of
 # dead or tricked jprof processes in /tmp for a moment, which the flow case checks for.
 libprof_attach_tests(attach_tests.sh CASES flow PROPERTIES RESOURCE_LOCK jprof_session_dirs)
-libprof_attach_tests(attach_safety_tests.sh CASES swap container_swap sigkill signals
+libprof_attach_tests(attach_safety_tests.sh CASES swap container_swap sigkill signals stopped
   PROPERTIES RESOURCE_LOCK jprof_session_dirs)

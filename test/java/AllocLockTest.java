@@ -18,6 +18,7 @@ public class AllocLockTest {
             switch (test) {
                 case "alloc_shares" -> allocShares();
                 case "alloc_live" -> allocLive();
+                case "alloc_startup" -> allocStartup();
                 case "lock_time" -> lockTime();
                 case "jfr_events" -> jfrEvents();
                 case "jdk_recording" -> jdkRecording();
@@ -81,6 +82,20 @@ public class AllocLockTest {
         checkThreeToOne(IntegrationTest.readCollapsed(samples), "samples (alloc=16k)");
     }
 
+    /** A session given at start-up samples the main thread from its first allocation: with every allocation
+     * sampled (alloc=1, no TLABs, so each allocation meets the sampler), the main thread's 2,000 small arrays
+     * right after start-up (64 KB, far below the JVM's default first sampling distance of 512 KiB) are all in
+     * the profile. */
+    static void allocStartup() throws Exception {
+        Path out = work("startup.collapsed");
+        IntegrationTest.Run run = IntegrationTest.runJava("start,event=alloc,alloc=1,file=" + out, "-XX:-UseTLAB",
+                "AllocLockWorkload", "startup", "2000");
+        check(run.exit() == 0 && run.out().contains("TRUTH"), "workload failed: " + run.err());
+        long seen = sumPath(IntegrationTest.readCollapsed(out), "AllocLockWorkload.startupSite;int[]");
+        System.out.println("startup: " + seen + " samples of the main thread's 2000 arrays");
+        check(seen >= 1900 && seen <= 2100, "startup: " + seen + " samples of the main thread's 2000 allocations");
+    }
+
     /** 'live': the freed site's objects are gone after a GC, the retained site's stay. */
     static void allocLive() throws Exception {
         Path out = work("live.collapsed"), all = work("all.collapsed");
@@ -101,7 +116,16 @@ public class AllocLockTest {
          * read by the JDK's jfr with their fields and converted back by jfrconv --live. */
         Path jfr = work("live.jfr");
         workload("start,alloc,live,file=" + jfr, "live");
-        long events = eventCount(jfrTool("summary", jfr.toString()), "profiler.LiveObject");
+        String summary = jfrTool("summary", jfr.toString());
+        long events = eventCount(summary, "profiler.LiveObject");
+        /* ... and, as async-profiler's, every allocation sample too, of the freed objects as of the kept ones. */
+        long allocations = eventCount(summary, "jdk.ObjectAllocationSample");
+        String allocPrint = jfrTool("print", "--events", "jdk.ObjectAllocationSample", jfr.toString());
+        System.out.println("live (jfr): " + allocations + " allocation samples beside the live objects");
+        check(allocations > events && allocPrint.contains("AllocLockWorkload.freedSite")
+                && allocPrint.contains("AllocLockWorkload.retainedSite"),
+                "alloc,live recording: " + allocations + " allocation samples (" + events + " live objects), freedSite "
+                + (allocPrint.contains("AllocLockWorkload.freedSite") ? "in them" : "missing"));
         String print = jfrTool("print", "--events", "profiler.LiveObject", jfr.toString());
         check(print.contains("objectClass = byte[]") && print.contains("allocationSize = 1") && print.contains("allocationTime = ")
                 && print.contains("AllocLockWorkload.retainedSite"), "jfr print: live objects without class, size, time or stack: "
@@ -114,9 +138,10 @@ public class AllocLockTest {
         /* 200 MB retained at a 512 KB mean interval: about 390 sampled objects of 1 KB each. */
         check(events >= 100 && retainedJfr >= 100 * 1000L && freedJfr == 0,
                 "jfrconv --live: " + events + " events, retained " + retainedJfr + " bytes, freed " + freedJfr + ": " + converted);
-        /* Converted without --live: nothing, and the warning says which flag reads what the recording holds. */
+        /* Converted without --live or --alloc: nothing, and the warning says which flags read what the recording holds. */
         JfrconvTest.Result plain = JfrconvTest.jfrconv(jfr.toString(), work("live_default.collapsed").toString());
-        check(plain.exit() == 0 && plain.err().contains("it holds " + events + " events that --live converts"),
+        check(plain.exit() == 0 && plain.err().contains(events + " events that --live converts")
+                && plain.err().contains(" events that --alloc converts"),
                 "jfrconv without --live does not point to it: " + plain.err());
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *   alloc SECONDS  two sites allocating byte[] of one size, site3 three arrays for every one of site1: a 3:1
  *                  byte ratio
  *   live           retainedSite's objects are kept, freedSite's dropped (as many bytes each), then a GC
+ *   startup N      the main thread allocates N small arrays in startupSite right after start-up and exits
  *   lock N MS      a holder keeps a monitor for MS ms, N times, while a waiter blocks on it; prints the wait
  *                  the waiter measured itself ("TRUTH waited_ns=...")
  *   park N MS      the same with a ReentrantLock (threads park)
@@ -199,8 +200,18 @@ public class AllocLockWorkload {
         System.out.println("OPS " + total);
     }
 
+    static void startupSite() {
+        sink = new int[4];
+    }
+
+    static void startup(int n) {
+        for (int i = 0; i < n; i++) startupSite();
+        System.out.println("TRUTH objects=" + n);
+    }
+
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
+            case "startup" -> startup(Integer.parseInt(args[1]));
             case "alloc" -> alloc(Double.parseDouble(args[1]));
             case "live" -> live();
             case "lock" -> lock(Integer.parseInt(args[1]), Integer.parseInt(args[2]));

@@ -1,3 +1,4 @@
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,13 +24,15 @@ public class ApiTest {
             switch (test) {
                 case "java_api" -> javaApi();
                 case "thread_filter" -> expectOk(java(List.of(), Map.of(), jar + ":" + apiClasses, "ApiSelf", "filter"));
-                case "async_profiler" -> expectOk(java(List.of(), Map.of(), apiClasses, "AsyncSelf", IntegrationTest.agent));
+                case "async_profiler" -> asyncProfiler();
                 case "javaagent_jmx" -> javaagentJmx();
                 case "c_host" -> cHost();
                 case "agent_attach" -> agentAttach();
                 case "ld_preload" -> ldPreload();
                 case "loop_collapsed" -> loopCollapsed();
                 case "loop_jfr_rolling" -> loopJfrRolling();
+                case "jar_planted" -> jarPlanted();
+                case "xcheck_jni" -> xcheckJni();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -87,6 +90,14 @@ public class ApiTest {
         return run(cmd, env);
     }
 
+    /** async-profiler's Java API (AsyncSelf); then the recording its dump,jfr wrote mid-session, which jfr reads. */
+    static void asyncProfiler() throws Exception {
+        expectOk(java(List.of(), Map.of(), apiClasses, "AsyncSelf", IntegrationTest.agent));
+        IntegrationTest.Run jfr = run(List.of(IntegrationTest.javaHome + "/bin/jfr", "print", "--events",
+                "jdk.ExecutionSample", IntegrationTest.work.resolve("dumped.jfr").toString()), Map.of());
+        check(jfr.exit() == 0 && jfr.out().contains("ApiSelf.burnSelf"), "jfr reads the recording dump,jfr wrote");
+    }
+
     /** The Java API end to end (ApiSelf self); then its files: a JFR recording jfr reads, metrics promtool reads. */
     static void javaApi() throws Exception {
         expectOk(java(List.of(), Map.of(), jar + ":" + apiClasses, "ApiSelf", "self", IntegrationTest.work.toString()));
@@ -97,6 +108,70 @@ public class ApiTest {
         check(prom.exit() == 0, "promtool check metrics: exit " + prom.exit() + "\n" + prom.out() + prom.err());
         check(Files.readString(IntegrationTest.work.resolve("metrics.txt")).contains("libprof_dropped_samples_total{reason="),
                 "drops by reason in the metrics");
+    }
+
+    /** The Java API end to end under -Xcheck:jni: its natives stay within the local references they plan for. */
+    static void xcheckJni() throws Exception {
+        IntegrationTest.Run r = java(List.of("-Xcheck:jni"), Map.of(), jar + ":" + apiClasses, "ApiSelf", "self",
+                IntegrationTest.work.toString());
+        check(r.exit() == 0 && r.out().contains("OK"), "exit " + r.exit() + "\n" + r.out() + r.err());
+        check(!(r.out() + r.err()).contains("JNI local refs"), "-Xcheck:jni warns about local references:\n" + r.out() + r.err());
+    }
+
+    /**
+     * libprof.jar's extraction against another local user (nobody, plant_race) who watches a shared sticky
+     * temporary directory and plants a file wherever the jar's library is deleted or a directory of its
+     * appears: eight JVMs (seven through getInstance, one through -javaagent) all load the library, from a file
+     * only its owner may read, and leave nothing of theirs behind.
+     */
+    static void jarPlanted() throws Exception {
+        Path shared = IntegrationTest.work.resolve("shared-tmp");
+        Files.createDirectories(shared);
+        try (var old = Files.list(shared)) {
+            for (Path p : (Iterable<Path>) old::iterator) run(List.of("rm", "-rf", p.toString()), Map.of());
+        }
+        run(List.of("chmod", "1777", shared.toString()), Map.of());
+        Path planterOut = IntegrationTest.work.resolve("planter.out");
+        Process planter = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                Path.of(IntegrationTest.agent).getParent().getParent().resolve("bin/plant_race").toString(),
+                shared.toString(), "100").redirectErrorStream(true).redirectOutput(planterOut.toFile()).start();
+        try {
+            for (int i = 0; i < 100 && !Files.readString(planterOut).contains("watching"); i++) Thread.sleep(50);
+            check(Files.readString(planterOut).contains("watching"), "the planter did not start: "
+                    + Files.readString(planterOut));
+            int loaded = 0;
+            for (int i = 0; i < 8; i++) {
+                List<String> options = new ArrayList<>(List.of("-Djava.io.tmpdir=" + shared));
+                if (i == 7) options.add("-javaagent:" + jar + "=start,event=ctimer,interval=10ms,file="
+                        + IntegrationTest.work.resolve("planted.collapsed"));
+                IntegrationTest.Run r = java(options, Map.of(), jar + ":" + apiClasses, "JarLoad");
+                if (r.exit() != 0 || !r.out().contains("OK")) continue;
+                loaded++;
+                if (i == 7) continue;   /* -javaagent: the library came from the jar's agent, mapped the same */
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("mapped (\\S+).* mode (\\S+)").matcher(r.out());
+                check(m.find(), "no mapping of the extracted library: " + r.out());
+                check(m.group(1).startsWith(shared.toString() + "/libprof-") && m.group(1).endsWith("/libprof.so"),
+                        "not extracted into a directory of its own: " + m.group(1));
+                check(m.group(2).equals("rw-------"), "the extracted library's mode is " + m.group(2) + ", not owner-only");
+            }
+            String planted = Files.readString(planterOut);
+            System.out.println("planter:\n  " + planted.strip().replace("\n", "\n  "));
+            check(loaded == 8, "the planter made " + (8 - loaded) + " of 8 JVMs fail to load libprof.jar's library");
+            check(planted.contains(" mode 700: plant inside Permission denied"), "the planter saw no owner-only directory");
+            check(!planted.contains("plant inside done"), "the planter put a file into the jar's directory");
+            try (var left = Files.list(shared)) {
+                List<Path> ours = left.filter(p -> {
+                    try {
+                        return Files.getOwner(p).getName().equals(System.getProperty("user.name"));
+                    } catch (IOException e) {
+                        return false;
+                    }
+                }).toList();
+                check(ours.isEmpty(), "extracted files left behind: " + ours);
+            }
+        } finally {
+            planter.destroyForcibly();
+        }
     }
 
     /** -javaagent:libprof.jar=start,...: the session runs from premain, the MBean answers, the exit writes the file. */

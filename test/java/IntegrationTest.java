@@ -78,18 +78,18 @@ public class IntegrationTest {
                 case "deflate_into_zlib" -> deflateIntoZlib();
                 case "jvm_threads" -> jvmThreads();
                 case "shares_perf" -> sharesPerf("");
-                case "shares_nosigtrap" -> sharesPerf(",features=nosigtrap");
+                case "shares_sigtrap" -> sharesPerf(",features=sigtrap");
                 case "total_perf" -> total("cpu-clock");
                 case "perf_fallback" -> perfFallback();
                 case "kernel_frames" -> kernelFrames("");
-                case "kernel_frames_nosigtrap" -> kernelFrames(",features=nosigtrap");
+                case "kernel_frames_sigtrap" -> kernelFrames(",features=sigtrap");
                 case "alluser" -> allUser();
                 case "perf_thread_churn" -> perfThreadChurn();
                 case "perf_fd_limit" -> perfFdLimit();
                 case "perf_kernel_refused" -> perfKernelRefused();
                 case "perf_page_faults" -> perfPageFaults();
                 case "perf_slow_handler" -> perfSlowHandler("");
-                case "perf_slow_handler_nosigtrap" -> perfSlowHandler(",features=nosigtrap");
+                case "perf_slow_handler_sigtrap" -> perfSlowHandler(",features=sigtrap");
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -422,9 +422,9 @@ public class IntegrationTest {
         List<String[]> combos = full
                 ? List.of(new String[] {"cpu", "default"}, new String[] {"ctimer", "default"},
                         new String[] {"itimer", "default"}, new String[] {"cpu", "fp"}, new String[] {"cpu", "dwarf"},
-                        new String[] {"cpu", "no"}, new String[] {"cpu,features=nosigtrap", "default"})
+                        new String[] {"cpu", "no"}, new String[] {"cpu,features=sigtrap", "default"})
                 : List.of(new String[] {"cpu", "default"}, new String[] {"ctimer", "fp"}, new String[] {"itimer", "no"},
-                        new String[] {"cpu,features=nosigtrap", "default"});
+                        new String[] {"cpu,features=sigtrap", "default"});
         for (String scenario : List.of("threads", "gc", "recursion", "classes", "deopt")) {
             for (String[] combo : combos) {
                 String engine = combo[0], cstack = combo[1];
@@ -774,8 +774,8 @@ public class IntegrationTest {
 
     /** event=cpu picks perf when the kernel allows it: right shares at 1 ms, and a true 1 ms period (about
      *  1000 samples per CPU-second, where the tick-bound ctimer gives the kernel's HZ). */
-    /** 'features': "" (SIGTRAP delivery where the kernel allows it) or ",features=nosigtrap" (F_SETSIG's),
-     *  checked in the log. */
+    /** 'features': "" (F_SETSIG delivery, the default) or ",features=sigtrap" (SIGTRAP's where the kernel allows
+     *  it), checked in the log. */
     static void sharesPerf(String features) throws Exception {
         Path file = work.resolve("shares-perf.collapsed");
         Run run = runJava("start,event=cpu,interval=1ms,loglevel=info,file=" + file + features, "Burn7525", "4");
@@ -830,13 +830,13 @@ public class IntegrationTest {
         return v.find() && Integer.parseInt(v.group(1)) * 1000 + Integer.parseInt(v.group(2)) >= 6015;
     }
 
-    /** The perf engine's signal as the log says it: SIGTRAP by default on Linux 6.15 or later, F_SETSIG's with
-     *  features=nosigtrap or before 6.15 (where an explicit features=sigtrap is refused with a warning). */
+    /** The perf engine's signal as the log says it: F_SETSIG's by default, SIGTRAP with features=sigtrap on Linux
+     *  6.15 or later (before, features=sigtrap is refused with a warning). */
     static void checkDelivery(Run run, String features) {
         if (features.contains("features=sigtrap") && !sigtrapKernel())
             check(run.err().contains("features=sigtrap not used: needs Linux 6.15"), "no refusal on " +
                     System.getProperty("os.version") + ": " + run.err());
-        boolean sigtrap = sigtrapKernel() && !features.contains("nosigtrap");
+        boolean sigtrap = sigtrapKernel() && features.contains("features=sigtrap");
         check(run.err().contains(sigtrap ? "SIGTRAP from the event (sigtrap)" : "by F_SETSIG"),
                 "the perf engine's signal is not " + (sigtrap ? "SIGTRAP" : "F_SETSIG's") + ": " + run.err());
     }

@@ -18,13 +18,13 @@ import java.util.regex.Pattern;
  */
 public class NativeMemTest extends IntegrationTest {
     static final List<String> SITE_A = List.of("NativeMem.main", "NativeMem.allocate", "Java_NativeMem_allocate",
-            "nativemem_site_a", "malloc");
+            "nativemem_site_a", "malloc_hook");
     static final List<String> SITE_B = List.of("NativeMem.main", "NativeMem.allocate", "Java_NativeMem_allocate",
-            "nativemem_site_b", "calloc");
+            "nativemem_site_b", "calloc_hook");
     static final List<String> LEAK_SITE = List.of("NativeMem.main", "NativeMem.leak", "Java_NativeMem_leak",
-            "nativemem_leak_site", "malloc");
+            "nativemem_leak_site", "malloc_hook");
     static final List<String> LOCK_SITE = List.of("NativeMem.contend", "Java_NativeMem_contend",
-            "nativemem_lock_site", "pthread_mutex_lock");
+            "nativemem_lock_site", "pthread_mutex_lock_hook");
 
     public static void main(String[] args) throws Exception {
         runMain(args, test -> {

@@ -10,8 +10,8 @@ set(PROF_JFRCONV_ARGS <CASE> <JDK> $<TARGET_FILE:prof> $<TARGET_FILE:jfrconv> ${
 libprof_java_tests(core IntegrationTest CASES shares_ctimer shares_itimer total_ctimer total_itimer threads
     bad_options exit_while_profiling text_report naming_and_filters timeout long_interval_exit loop_covers_run loop_dir_gone attach_load app_owns_sigprof stress
     exit_paths native_chain_fp native_chain_nofp_fp_mode native_chain_nofp_dwarf native_chain_nofp_default
-    deflate_into_zlib jvm_threads shares_perf shares_nosigtrap total_perf perf_fallback kernel_frames kernel_frames_nosigtrap alluser perf_thread_churn
-    perf_fd_limit perf_kernel_refused perf_page_faults perf_slow_handler perf_slow_handler_nosigtrap)
+    deflate_into_zlib jvm_threads shares_perf shares_sigtrap total_perf perf_fallback kernel_frames kernel_frames_sigtrap alluser perf_thread_churn
+    perf_fd_limit perf_kernel_refused perf_page_faults perf_slow_handler perf_slow_handler_sigtrap)
 
 # Method instrumentation (InstrumentTest.java).
 libprof_java_tests(instrument InstrumentTest CASES counts selection jdk_classes attach javac bad_targets)
@@ -81,7 +81,7 @@ libprof_java_tests(wall WallTest CASES half_sleep_cpu_and_wall thread_states ARG
 
 # Allocation and lock profiling (AllocLockTest.java): 3:1 allocation shares, live objects, a lock
 # held for a known time, our JFR events read by the JDK's jfr, the JDK's own recordings converted.
-libprof_java_tests(alloclock AllocLockTest CASES alloc_shares alloc_live lock_time jfr_events jdk_recording combined
+libprof_java_tests(alloclock AllocLockTest CASES alloc_shares alloc_live alloc_startup lock_time jfr_events jdk_recording combined
     ARGS ${PROF_JFRCONV_ARGS})
 libprof_java_tests(alloclock AllocLockTest ONCE CASES bad_options ARGS ${PROF_JFRCONV_ARGS})
 # Native memory and native lock profiling (NativeMemTest.java) over libnativemem.so: exact counts and
@@ -89,3 +89,6 @@ libprof_java_tests(alloclock AllocLockTest ONCE CASES bad_options ARGS ${PROF_JF
 # recordings read by the JDK's jfr and converted by jfrconv, nativemem beside event=cpu.
 libprof_java_tests(nativemem NativeMemTest CASES sites leak lock attach jfr with_cpu
     JAVA_OPTIONS -Djfrconv=$<TARGET_FILE:jfrconv>)
+# libprof in async-profiler's place (DropInTest.java): copies of the library loaded beside the agent, its
+# option spellings.
+libprof_java_tests(dropin DropInTest CASES two_copies cpu_token metrics_before_start context_switches)

@@ -68,11 +68,29 @@ static void test_environment(void **state) {
     assert_int_equal(filepath_expand("%{OPEN", 1, 0, out, sizeof(out), err, sizeof(err)), -1);
 }
 
+/* A value that would move the file elsewhere is refused, naming it; '..' inside a name part is fine. */
+static void test_environment_path_parts(void **state) {
+    (void)state;
+    const char *bad[] = {"../../etc", "a/b", "/", "..", "."};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        setenv("LIBPROF_TEST_PART", bad[i], 1);
+        err[0] = 0;
+        assert_int_equal(filepath_expand("/tmp/out/%{LIBPROF_TEST_PART}/p.html", 1, 0, out, sizeof(out), err,
+                                         sizeof(err)), -1);
+        assert_non_null(strstr(err, "must not hold '/'"));
+        assert_non_null(strstr(err, bad[i]));
+    }
+    setenv("LIBPROF_TEST_PART", "v1..2", 1);
+    assert_int_equal(filepath_expand("/tmp/%{LIBPROF_TEST_PART}.html", 1, 0, out, sizeof(out), err, sizeof(err)), 0);
+    assert_string_equal(out, "/tmp/v1..2.html");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_and_pid),
         cmocka_unit_test(test_timestamp),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_environment_path_parts),
         cmocka_unit_test(test_sequence),
         cmocka_unit_test(test_environment),
     };

@@ -39,7 +39,7 @@ static void test_patch_and_restore(void **state) {
     assert_non_null(lib);
     void (*site_a)(void) = (void (*)(void))dlsym(lib, "nativemem_site_a");
     assert_non_null(site_a);
-    got_hook hooks[] = {{"malloc", (void *)malloc, (void *)counting_malloc, NULL}};
+    got_hook hooks[] = {{"malloc", (void *)malloc, (void *)counting_malloc, NULL, NULL}};
 
     site_a();
     assert_int_equal(hook_calls, 0);
@@ -71,7 +71,7 @@ static void test_foreign_binding_left_alone(void **state) {
     void *lib = dlopen(TEST_NATIVEMEM_LIB, RTLD_NOW);
     assert_non_null(lib);
     void (*site_a)(void) = (void (*)(void))dlsym(lib, "nativemem_site_a");
-    got_hook elsewhere[] = {{"malloc", (void *)&hook_calls, (void *)counting_malloc, NULL}};
+    got_hook elsewhere[] = {{"malloc", (void *)&hook_calls, (void *)counting_malloc, NULL, NULL}};
     got_patch_stats st;
     int before = hook_calls;
     got_patch_install(elsewhere, 1, &st);
@@ -135,7 +135,7 @@ static void test_object_being_relocated_is_left(void **state) {
 
     size_t len = relro.end - relro.start;
     assert_int_equal(mprotect((void *)relro.start, len, PROT_READ | PROT_WRITE), 0);
-    got_hook hooks[] = {{"malloc", (void *)malloc, (void *)counting_malloc, NULL}};
+    got_hook hooks[] = {{"malloc", (void *)malloc, (void *)counting_malloc, NULL, NULL}};
     got_patch_stats st;
     int before = hook_calls;
     got_patch_install(hooks, 1, &st);
@@ -204,7 +204,7 @@ static void test_walks_during_loads(void **state) {
     fail.sa_handler = fault_ends_the_test;
     sigaction(SIGSEGV, &fail, &saved_segv);
     sigaction(SIGBUS, &fail, &saved_bus);
-    got_hook hooks[] = {{"malloc", (void *)malloc, (void *)counting_malloc, NULL}};
+    got_hook hooks[] = {{"malloc", (void *)malloc, (void *)counting_malloc, NULL, NULL}};
     pthread_t loader;
     assert_int_equal(pthread_create(&loader, NULL, load_and_unload, NULL), 0);
     long walks = 0, pending_walks = 0, patched = 0;

@@ -122,6 +122,20 @@ static void test_created_private_and_appended(void **state) {
 }
 
 /* stderr gets warnings only by default; loglevel=info adds the rest. */
+/* Special files: /proc/self/mem (a regular file of ours, on procfs) and a character device that is no terminal
+ * are refused with what is accepted; /dev/null is taken. */
+static void test_special_files_refused(void **state) {
+    (void)state;
+    char err[512] = "";
+    assert_int_equal(log_open_file("/proc/self/mem", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "log=/proc/self/mem: is a file of /proc or /sys"));
+    assert_int_equal(log_open_file("/dev/zero", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "log=/dev/zero: is a character device that is neither a terminal nor /dev/null"));
+    int fd = log_open_file("/dev/null", err, sizeof(err));
+    assert_true(fd >= 0);
+    close(fd);
+}
+
 static void test_default_levels(void **state) {
     (void)state;
     assert_int_equal(log_open_session(NULL, LOG_LEVEL_UNSET, err, sizeof(err)), 0);
@@ -180,6 +194,7 @@ int main(void) {
         cmocka_unit_test(test_fifo_refused_without_blocking),
         cmocka_unit_test(test_hard_link_and_owner_refused),
         cmocka_unit_test(test_created_private_and_appended),
+        cmocka_unit_test(test_special_files_refused),
         cmocka_unit_test(test_default_levels),
         cmocka_unit_test(test_request_then_session),
     };

@@ -132,6 +132,22 @@ static void test_wall_and_several_events(void **state) {
     assert_false(o.event_given);
 }
 
+/* A bare 'cpu' is async-profiler's event=cpu, beside which other events go as usual. */
+static void test_cpu_token(void **state) {
+    (void)state;
+    parses("start,cpu,file=x.html");
+    assert_string_equal(o.event, "cpu");
+    assert_true(o.event_given);
+    parses("start,cpu,alloc,nativemem,total,file=x.jfr");
+    assert_string_equal(o.event, "cpu");
+    assert_true(o.extra_events[EVENT_ALLOC] && o.extra_events[EVENT_NATIVEMEM]);
+    parses("start,nativemem,cpu");
+    assert_string_equal(o.event, "cpu");
+    assert_true(o.extra_events[EVENT_NATIVEMEM]);
+    refused("start,event=wall,cpu", "given twice");
+    refused("start,cpu=10ms", "interval=10ms");
+}
+
 /* Native memory and locks: table rows of kind size / duration with .extra_event; alone they are
  * the session's first event, beside event= an extra one. */
 static void test_native_events(void **state) {
@@ -354,8 +370,11 @@ static void test_durations(void **state) {
  * samples, refused with what to write instead when the output would not be the one asked for. */
 static void test_async_profiler_only_options(void **state) {
     (void)state;
-    parses("start,ttsp,begin=Foo.bar,end=Foo.baz,jfrsync=profile,signal=12,file=x.txt");
-    assert_string_equal(o.ignored, "ttsp begin end jfrsync signal");
+    parses("start,ttsp,begin=Foo.bar,end=Foo.baz,signal=12,file=x.txt");
+    assert_string_equal(o.ignored, "ttsp begin end signal");
+    /* Those that would record something else than asked for are refused, saying what to do instead. */
+    refused("start,jfrsync=profile,file=x.jfr", "-XX:StartFlightRecording");
+    refused("start,trace=my.pkg.Class.method:50ms,file=x.jfr", "event=pkg.Class.method");
     refused("start,otlp", "pprof");
     refused("start,all", "event=cpu,wall");
     refused("start,event=cpu,event=wall", "event=cpu,wall");
@@ -475,6 +494,7 @@ int main(void) {
         cmocka_unit_test(test_defaults),   cmocka_unit_test(test_actions),
         cmocka_unit_test(test_full_line),  cmocka_unit_test(test_events), cmocka_unit_test(test_wall_and_several_events),
         cmocka_unit_test(test_native_events),
+        cmocka_unit_test(test_cpu_token),
         cmocka_unit_test(test_perf_events),
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),

@@ -246,13 +246,16 @@ static void choice_set_joins_the_tables_values(void **state) {
     assert_int_equal(options_parse("start", &o, err, sizeof(err)), 0);
     assert_int_equal(o.features, 0);
     assert_int_equal(options_parse("features=agct+", &o, err, sizeof(err)), -1);
-    if (!strstr(err, "option 'features=agct+'") || !strstr(err, "accepted: agct, sigtrap, nosigtrap, several joined by '+'"))
+    if (!strstr(err, "option 'features=agct+'") || !strstr(err, "accepted: agct, sigtrap, nosigtrap, stats, several joined by '+'"))
         fail_msg("features=agct+: %s", err);
     /* sigtrap asks for SIGTRAP delivery, nosigtrap forbids it: both at once is refused, naming both. */
     assert_int_equal(options_parse("features=sigtrap+nosigtrap", &o, err, sizeof(err)), -1);
     if (!strstr(err, "sigtrap and nosigtrap conflict")) fail_msg("features=sigtrap+nosigtrap: %s", err);
     assert_int_equal(options_parse("features=nosigtrap+agct", &o, err, sizeof(err)), 0);
     assert_int_equal(o.features, PROF_FEATURE_AGCT | PROF_FEATURE_NOSIGTRAP);
+    assert_int_equal(options_parse("features=stats", &o, err, sizeof(err)), 0);
+    assert_int_equal(o.features, PROF_FEATURE_STATS);
+    assert_string_equal(o.ignored, "");
     assert_int_equal(options_parse("features=", &o, err, sizeof(err)), -1);
     assert_int_equal(options_parse("features", &o, err, sizeof(err)), -1);
 }

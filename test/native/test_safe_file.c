@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[256];
@@ -305,6 +308,76 @@ static void missing_directory_is_named(void **state) {
     assert_non_null(strstr(err, "No such file or directory"));
 }
 
+/* "<dir>/shared/<name>", in a world-writable sticky directory such as /tmp. */
+static const char *in_shared(const char *name) {
+    const char *shared = in_dir("shared");
+    mkdir(shared, 0777);
+    assert_int_equal(chmod(shared, 01777), 0);
+    static char path[600];
+    snprintf(path, sizeof(path), "%s/%s", shared, name);
+    return path;
+}
+
+/* Another user's FIFO in a shared directory, with a reader (as its owner would hold it): refused with the
+ * owner named, and its reader gets nothing. */
+static void fifo_of_another_user_is_refused(void **state) {
+    (void)state;
+    if (!need_root()) skip();
+    const char *fifo = in_shared("out.txt");
+    assert_int_equal(mkfifo(fifo, 0666), 0);
+    assert_int_equal(chown(fifo, 65534, 65534), 0);
+    int reader = open(fifo, O_RDONLY | O_NONBLOCK);
+    assert_true(reader >= 0);
+    char err[512] = "", buf[64];
+    assert_int_equal(write_text(fifo, "a profile\n", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "is a FIFO of another user (uid 65534"));
+    assert_non_null(strstr(err, fifo));
+    assert_true(read(reader, buf, sizeof(buf)) <= 0);
+    close(reader);
+    assert_int_equal(type_of(fifo), S_IFIFO);
+}
+
+static void socket_of_another_user_is_refused(void **state) {
+    (void)state;
+    if (!need_root()) skip();
+    const char *path = in_shared("out.txt");
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+    assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
+    assert_int_equal(chown(path, 65534, 65534), 0);
+    char err[512] = "";
+    assert_int_equal(write_text(path, "a profile\n", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "is a socket of another user (uid 65534"));
+    close(s);
+}
+
+/* A FIFO of ours whose reader holds it open and reads nothing: the write gives up after SAFE_FILE_STALL_MS
+ * without progress and says so, instead of holding the writer (a JVM's exit) for ever. */
+static void fifo_reader_that_never_reads_bounds_the_write(void **state) {
+    (void)state;
+    const char *fifo = in_dir("fifo");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    int reader = open(fifo, O_RDONLY | O_NONBLOCK);
+    assert_true(reader >= 0);
+    size_t len = 1 << 20;   /* far more than a pipe holds */
+    char *text = malloc(len + 1);
+    memset(text, 'x', len);
+    text[len] = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char err[512] = "";
+    assert_int_equal(write_text(fifo, text, err, sizeof(err)), -1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    print_message("  gave up after %.2f s: %s\n", seconds, err);
+    assert_true(seconds >= SAFE_FILE_STALL_MS / 1000.0 * 0.9 && seconds < SAFE_FILE_STALL_MS / 1000.0 + 2);
+    assert_non_null(strstr(err, "its reader took nothing for"));
+    assert_non_null(strstr(err, fifo));
+    free(text);
+    close(reader);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, make_dir, remove_dir)
 
 int main(void) {
@@ -313,6 +386,9 @@ int main(void) {
         T(device_full_reports_the_write_error),
         T(fifo_without_reader_is_an_error_not_a_hang),
         T(fifo_with_reader_gets_the_profile),
+        T(fifo_of_another_user_is_refused),
+        T(socket_of_another_user_is_refused),
+        T(fifo_reader_that_never_reads_bounds_the_write),
         T(link_to_a_device_stays_a_link),
         T(link_of_ours_to_a_file_writes_the_file),
         T(link_of_another_user_is_refused),

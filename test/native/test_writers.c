@@ -59,12 +59,22 @@ static void test_text_report(void **state) {
     assert_non_null(strstr(out, "--- 60 samples (60.00%)"));
     assert_non_null(strstr(out, "--- 30 samples (30.00%)"));
     assert_true(strstr(out, "--- 60 samples") < strstr(out, "--- 30 samples"));
-    assert_non_null(strstr(out, "--- 60 samples (60.00%), 60 samples\n  [ 0] Main.hot\n  [ 1] Main.work\n  [ 2] Main.main"));
+    assert_non_null(strstr(out, "--- 60 samples (60.00%)\n  [ 0] Main.hot\n  [ 1] Main.work\n  [ 2] Main.main"));
     /* Flat profile: self time of leaf frames. */
     assert_non_null(strstr(out, " 60.00%  Main.hot"));
     assert_non_null(strstr(out, " 30.00%  Main.cold"));
     assert_non_null(strstr(out, " 10.00%  Main.idle"));
     assert_null(strstr(out, "%  Main.main"));   /* never a leaf */
+    /* The walker's diagnostics only with features=stats. */
+    assert_null(strstr(out, "Cost per sample"));
+    assert_null(strstr(out, "Walker-named"));
+    free(out);
+    snprintf(p.meta.cstack, sizeof(p.meta.cstack), "vm");
+    p.meta.stats = true;
+    out = render(text_default, &p);
+    assert_non_null(strstr(out, "Cost per sample (cstack=vm)"));
+    assert_non_null(strstr(out, "Walker-named   : "));
+    assert_non_null(strstr(out, "VM walk problems: "));
     free(out);
     profile_free(&p);
 }

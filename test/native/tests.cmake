@@ -155,7 +155,7 @@ target_compile_options(relocs_heavy PRIVATE -fno-plt)
 target_link_options(relocs_heavy PRIVATE -Wl,-z,now -Wl,-z,relro)
 target_link_libraries(relocs_heavy PRIVATE relocs_provider)
 
-libprof_unit_test(test_got_patch SOURCES agent/hooks/got_patch.c agent/hooks/page_protection.c LIBS dl pthread)
+libprof_unit_test(test_got_patch SOURCES agent/hooks/got_patch.c agent/hooks/got_scope.c agent/hooks/page_protection.c LIBS dl pthread)
 target_compile_definitions(test_got_patch PRIVATE TEST_NATIVEMEM_LIB="$<TARGET_FILE:nativemem>"
   TEST_RELOCS_HEAVY_LIB="$<TARGET_FILE:relocs_heavy>")
 add_dependencies(test_got_patch nativemem relocs_heavy)

@@ -1,6 +1,10 @@
 import one.profiler.AsyncProfiler;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 
 /**
  * Drives libprof.so through async-profiler's native interface (one.profiler.AsyncProfiler's natives) the
@@ -10,7 +14,7 @@ public class AsyncSelf {
     public static void main(String[] args) throws Exception {
         AsyncProfiler p = AsyncProfiler.getInstance(args[0]);
         String version = p.execute("version");
-        ApiSelf.check(version.startsWith("libprof "), "version: " + version);
+        ApiSelf.check(version.matches("\\d+(\\.\\d+)+"), "version, a bare number as async-profiler answers it: '" + version + "'");
         p.start("ctimer", 1_000_000);
         ApiSelf.burnSelf(1500);
         long samples = p.getSamples();
@@ -51,6 +55,16 @@ public class AsyncSelf {
         p.stop();
         ApiSelf.check(ApiSelf.samplesWith(p.execute("collapsed"), "ApiSelf.burnSelf")[0] > 0,
                 "the added calling thread is sampled");
+        // dump,jfr without a file inside a JFR session writes the recording so far to the session's file (in
+        // the working directory), as async-profiler's does; ApiTest reads the copy with jfr.
+        Path session = Paths.get("session.jfr");
+        p.execute("start,event=ctimer,interval=1ms,file=" + session.toAbsolutePath());
+        ApiSelf.burnSelf(500);
+        p.execute("dump,jfr");
+        ApiSelf.check(Files.size(session) > 0, "dump,jfr wrote nothing to the session's file");
+        Files.copy(session, Paths.get("dumped.jfr"), StandardCopyOption.REPLACE_EXISTING);
+        ApiSelf.burnSelf(200);
+        p.stop();
         System.out.println("OK");
     }
 }

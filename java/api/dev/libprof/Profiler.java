@@ -1,12 +1,20 @@
 package dev.libprof;
 
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.EnumSet;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -38,7 +46,8 @@ public final class Profiler implements ProfilerMBean {
 
     /**
      * The profiler, loading libprof.so when this JVM has none yet: from the system property libprof.path,
-     * else the copy packed in this jar (extracted to a private temporary file, deleted once loaded), else libprof.so on
+     * else the copy packed in this jar (extracted into a private temporary directory, checked against the jar's
+     * checksum, deleted once loaded), else libprof.so on
      * java.library.path. A JVM started with -agentpath:libprof.so already has it: that one is used.
      */
     public static synchronized Profiler getInstance() {
@@ -70,31 +79,77 @@ public final class Profiler implements ProfilerMBean {
         }
     }
 
+    /** The SHA-256 of the packed library, written into the jar beside it when the jar is built. */
+    static final String CHECKSUM_RESOURCE = LIBRARY_RESOURCE + ".sha256";
+
+    /**
+     * Extracts the packed library into a directory of our own and loads it. The directory is created
+     * exclusively with a random name and owner-only permissions (0700), the file in it exclusively (0600): no
+     * other user can plant, replace or read anything on the way, whatever the temporary directory's other
+     * entries are. What is loaded is checked against the checksum the jar was built with. File and directory
+     * are deleted once loaded (the library stays mapped), so no exit, even a crash, leaves them behind.
+     */
     private static boolean loadPacked() {
         InputStream in = Profiler.class.getResourceAsStream(LIBRARY_RESOURCE);
         if (in == null) return false;
-        Path file = null;
+        Path dir = null, file = null;
         try {
-            // Files.createTempFile makes the file readable by its owner only: no one else may swap the library.
-            file = Files.createTempFile("libprof-", ".so");
-            try {
-                Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            String expected = packedChecksum();
+            dir = Files.createTempDirectory("libprof-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            file = dir.resolve("libprof.so");
+            try (OutputStream out = Channels.newOutputStream(Files.newByteChannel(file,
+                    EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))))) {
+                byte[] buffer = new byte[1 << 16];
+                for (int n; (n = in.read(buffer)) > 0;) out.write(buffer, 0, n);
             } finally {
                 in.close();
             }
+            String actual = sha256(file);
+            if (!actual.equals(expected))
+                throw new IllegalStateException("libprof: the library extracted to " + file + " has SHA-256 " + actual
+                        + ", the jar was built with " + expected + ": not loaded");
             System.load(file.toAbsolutePath().toString());
             return true;
-        } catch (IOException e) {
+        } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("libprof: cannot extract the library from the jar: " + e, e);
         } finally {
-            // Loaded, the library stays mapped: its file can go now, so no JVM exit (even a crash) leaves it behind.
-            if (file != null) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException ignored) {
-                    file.toFile().deleteOnExit();
-                }
-            }
+            deleteQuietly(file);
+            deleteQuietly(dir);
+        }
+    }
+
+    private static String packedChecksum() throws IOException {
+        InputStream in = Profiler.class.getResourceAsStream(CHECKSUM_RESOURCE);
+        if (in == null) throw new IOException("the jar has no " + CHECKSUM_RESOURCE);
+        try {
+            ByteArrayOutputStream text = new ByteArrayOutputStream();
+            byte[] buffer = new byte[256];
+            for (int n; (n = in.read(buffer)) > 0;) text.write(buffer, 0, n);
+            return new String(text.toByteArray(), StandardCharsets.US_ASCII).trim().toLowerCase(java.util.Locale.ROOT);
+        } finally {
+            in.close();
+        }
+    }
+
+    private static String sha256(Path file) throws IOException, GeneralSecurityException {
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) > 0;) digest.update(buffer, 0, n);
+        }
+        StringBuilder hex = new StringBuilder();
+        for (byte b : digest.digest()) hex.append(String.format("%02x", b & 0xff));
+        return hex.toString();
+    }
+
+    private static void deleteQuietly(Path path) {
+        if (path == null) return;
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            path.toFile().deleteOnExit();
         }
     }
 
