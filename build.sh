@@ -26,7 +26,8 @@ TEST_PACKAGES=(pkg-config libunwind-dev libcmocka-dev
           golang-go prometheus debootstrap unzip)
 # The linux-arm64 tests (test/arm64): Debian's cross compiler, the arm64 builds of the product's libraries
 # (from the arm64 architecture added to dpkg), and qemu-user to run the arm64 tools.
-ARM64_TEST_PACKAGES=(gcc-aarch64-linux-gnu libprotobuf-c-dev:arm64 zlib1g-dev:arm64 qemu-user-static)
+ARM64_TEST_PACKAGES=(gcc-aarch64-linux-gnu libprotobuf-c-dev:arm64 zlib1g-dev:arm64 qemu-user-static
+                     libcmocka-dev:arm64 libunwind-dev:arm64 libstdc++6:arm64)
 ROOTS=${LIBPROF_ROOTS:-/var/cache/libprof/roots}
 # The portable build's root: Debian 11's glibc 2.31 and GCC 10, with Debian 12's kernel headers (constants
 # and structures for the newer perf features, which the agent checks at run time).
