@@ -444,12 +444,21 @@ static void describe_system(void) {
 
 /* The recording's two files (see the top of this file). The recording's name ends in .jfr because the
  * JDK's jfr tool reads no other: what a killed process leaves behind is readable as it is. */
+/* Removes the recording's temporary file. Its directory may have been moved or removed since the file was
+ * created (the file then lives on under its name wherever the directory went): that is said, with the name,
+ * so that nothing of ours is left unaccounted for. */
+static void remove_temp(void) {
+    if (unlink(rec.tmp_path) == 0 || !rec.tmp_path[0]) return;
+    log_warn("JFR: cannot remove the recording's temporary file '%s' (%s): its directory was moved or removed "
+             "while recording; if it comes back, that file is ours and may be deleted", rec.tmp_path, strerror(errno));
+}
+
 /* Closes both files; the chunk in progress is never kept, the recording only when asked. */
 static void close_recording(bool remove_recording) {
     if (rec.fd >= 0) close(rec.fd);
     if (rec.part_fd >= 0) close(rec.part_fd);
     rec.fd = rec.part_fd = -1;
-    if (remove_recording) unlink(rec.tmp_path);
+    if (remove_recording) remove_temp();
     jfr_pools_free(&rec.pools);
     jfr_buf_free(&rec.buf);
     rec.active = false;
@@ -485,7 +494,7 @@ static int open_temp(const prof_options *o, char *err, size_t errlen) {
         if (rec.part_fd < 0) {
             close(rec.fd);
             rec.fd = -1;
-            unlink(rec.tmp_path);
+            remove_temp();
         } else {
             unlink(rec.part_path);   /* by its descriptor from now on (see the top of this file) */
         }
@@ -642,7 +651,7 @@ static int deliver(const char *path, bool *keep, char *err, size_t errlen) {
     }
     if (copy_out(rec.file_size, path, err, errlen)) return -1;
     *keep = false;
-    unlink(rec.tmp_path);
+    remove_temp();
     return 0;
 }
 
@@ -666,7 +675,7 @@ static int deliver_finished(const prof_options *o, char *err, size_t errlen) {
         if (!strstr(err, rec.tmp_path))
             snprintf(err + len, errlen - len, "; the recording is kept in '%s'", rec.tmp_path);
     } else if (rc != 0) {
-        unlink(rec.tmp_path);
+        remove_temp();
     } else if (rec.error) {
         /* What was kept is a valid, shorter recording in its place; the session still reports the failure. */
         char kept[128];
