@@ -22,8 +22,11 @@ bool wall_signal_is_own(const siginfo_t *info) {
 }
 
 uint64_t wall_signal_weight(const siginfo_t *info, uint64_t interval_ns) {
-    (void)info;
-    return interval_ns;   /* wall time: every thread's sample stands for one interval */
+    uint32_t i = slot_of(info);
+    /* Wall time: the time since the thread's previous visit, which the timer set before sending. */
+    uint64_t w = i < wall.capacity ? atomic_load_explicit(&wall.slots[i].weight_ns, memory_order_relaxed)
+                                   : atomic_load_explicit(&wall.unslotted_weight_ns, memory_order_relaxed);
+    return w ? w : interval_ns;
 }
 
 int wall_signal_thread_state(const siginfo_t *info, const void *ucontext, JNIEnv *env, const trace_frame *frames,
