@@ -29,6 +29,7 @@
 #include "self_tid.h"
 
 #include "log.h"
+#include "safe_read.h"
 #include "sample.h"
 #include "stoppable_sleep.h"
 #include "thread_state.h"
@@ -61,6 +62,8 @@
 /* Threads visited per interval unless wallthreads= says: the bound on a tick's work, whatever the number
  * of threads (async-profiler sends at most 8 signals per step of its walk over all threads). */
 #define WALL_DEFAULT_THREADS_PER_TICK 32
+/* Visits in a row a waiting thread is told idle by its memory alone, before its CPU clock is read. */
+#define MARKED_MAX 8
 
 static pthread_t timer;
 static bool signal_all;         /* LIBPROF_TEST_WALL_SIGNAL_ALL (benchmark only): no repeats, every thread signalled */
@@ -83,7 +86,7 @@ static uint64_t new_since_ns;   /* where a thread first listed this cycle is tak
 static int queued_signo;        /* our own real-time signal; 0: none free, the profiling signal is shared */
 
 typedef struct {
-    uint64_t rounds, late_rounds, cycles, visits, signalled, repeated, send_failed, no_slot, pending, given_up;
+    uint64_t rounds, late_rounds, cycles, visits, signalled, repeated, marked, send_failed, no_slot, pending, given_up;
     uint64_t timer_cpu_ns;   /* the timer thread's own CPU time: what the rounds cost */
 } wall_stats;
 static wall_stats stats;
@@ -112,6 +115,8 @@ static uint32_t slot_for(uint32_t tid) {
     s->missed = 0;
     s->missed_ns = 0;
     s->visited_ns = 0;
+    s->marked = 0;
+    s->mark.java_thread = 0;
     s->tid = tid;
     if (u64map_put(&slot_by_tid, tid, (uint64_t)i + 1)) {
         free_slots[free_count++] = i;
@@ -152,6 +157,26 @@ static void repeat_missed(wall_slot *s, uint32_t tid, uint64_t ref) {
     s->missed_ns = 0;
 }
 
+/* Whether the thread is where its last sample found it. A Java thread sampled waiting in the JVM whose
+ * memory still says so (thread_wait_mark_same: no system call) is, but for the time it may have spent away
+ * and come back, so every MARKED_MAX visits its CPU clock is read instead, as for any other thread: one that
+ * has not moved since its sample's handler ended has not run. */
+static bool still_idle(wall_slot *s, uint32_t tid) {
+    if (s->marked < MARKED_MAX && thread_wait_mark_same(&s->mark)) {
+        s->marked++;
+        stats.marked++;
+        return true;
+    }
+    s->marked = 0;
+    uint64_t cpu = engine_thread_cpu_ns((int)tid), after = atomic_load_explicit(&s->cpu_after_ns, memory_order_relaxed);
+    int state = (int)atomic_load(&s->state);
+    /* A thread sampled while running that used any CPU since may have gone to wait right after: only a
+     * thread sampled waiting is allowed what our signal's delivery costs it. */
+    uint64_t allowed = state == THREAD_STATE_RUNNABLE || state == THREAD_STATE_NATIVE ? 0 : IDLE_CPU_NS;
+    /* cpu < after: not the thread sampled (its id was reused by a new thread since). */
+    return cpu && after && cpu >= after && cpu <= after + allowed;
+}
+
 /* Samples one thread, its sample standing for 'weight' ns: repeats its last sample when it has not run
  * since, else signals it. */
 static void sample_thread(uint32_t tid, wall_slot *s, uint32_t i, uint64_t weight) {
@@ -171,21 +196,13 @@ static void sample_thread(uint32_t tid, wall_slot *s, uint32_t i, uint64_t weigh
     }
     uint64_t ref = atomic_load_explicit(&s->ref, memory_order_relaxed);
     if (s->missed) repeat_missed(s, tid, ref);
-    if (ref != TRACE_STORE_NO_REF && !signal_all) {
-        uint64_t cpu = engine_thread_cpu_ns((int)tid), after = atomic_load_explicit(&s->cpu_after_ns, memory_order_relaxed);
-        int state = (int)atomic_load(&s->state);
-        /* A thread sampled while running that used any CPU since may have gone to wait right after: only a
-         * thread sampled waiting is allowed what our signal's delivery costs it. */
-        uint64_t allowed = state == THREAD_STATE_RUNNABLE || state == THREAD_STATE_NATIVE ? 0 : IDLE_CPU_NS;
-        /* cpu < after: not the thread sampled (its id was reused by a new thread since). */
-        if (cpu && after && cpu >= after && cpu <= after + allowed) {
-            trace_key key = {tid, EVENT_WALL, (uint8_t)state};
-            trace_store_result r = trace_store_repeat(ref, &key, weight);
-            if (r != TRACE_STORE_STALE) {
-                sample_count_repeat(r);
-                stats.repeated++;
-                return;
-            }
+    if (ref != TRACE_STORE_NO_REF && !signal_all && still_idle(s, tid)) {
+        trace_key key = {tid, EVENT_WALL, (uint8_t)atomic_load(&s->state)};
+        trace_store_result r = trace_store_repeat(ref, &key, weight);
+        if (r != TRACE_STORE_STALE) {
+            sample_count_repeat(r);
+            stats.repeated++;
+            return;
         }
     }
     atomic_store_explicit(&s->weight_ns, weight, memory_order_relaxed);   /* the send is a barrier */
@@ -281,6 +298,9 @@ static void sample_round(uint32_t self) {
 
 static void *timer_main(void *arg) {
     (void)arg;
+    sigset_t mask;   /* the marks are read through safe_read, which must know whether faults may be taken here */
+    pthread_sigmask(SIG_SETMASK, NULL, &mask);
+    safe_read_note_signal_mask(&mask);
     uint32_t self = (uint32_t)self_tid();
     uint64_t next = clock_mono_ns();
     for (;;) {
@@ -394,12 +414,12 @@ static void wall_stop(void) {
     /* Signals still queued are not ours any more once the cookie is gone: the handler ignores them. */
     atomic_store(&wall.cookie, 0);
     log_info("wall: %llu rounds (%llu late), %llu cycles, %llu visits (at most %u a round), %llu threads signalled, "
-             "%llu idle samples repeated without a signal, %llu signals not sent, %llu threads beyond %d not "
+             "%llu idle samples repeated without a signal (%llu told by memory alone), %llu signals not sent, %llu threads beyond %d not "
              "repeatable, %llu visits waited for a pending signal (%llu given up); the timer thread used %.1f ms "
              "of CPU, %.2f us per visit",
              (unsigned long long)stats.rounds, (unsigned long long)stats.late_rounds, (unsigned long long)stats.cycles,
              (unsigned long long)stats.visits, per_tick, (unsigned long long)stats.signalled,
-             (unsigned long long)stats.repeated, (unsigned long long)stats.send_failed,
+             (unsigned long long)stats.repeated, (unsigned long long)stats.marked, (unsigned long long)stats.send_failed,
              (unsigned long long)stats.no_slot, WALL_MAX_THREADS, (unsigned long long)stats.pending,
              (unsigned long long)stats.given_up, stats.timer_cpu_ns / 1e6,
              stats.visits ? stats.timer_cpu_ns / 1e3 / (double)stats.visits : 0.0);

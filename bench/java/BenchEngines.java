@@ -30,11 +30,11 @@ import java.util.regex.Pattern;
  * what each took: samples (collapsed output: the sum of its counts; JFR: the sampling events in `jfr summary`),
  * samples per second of the JVM's life, and threads covered (distinct thread frames), so being cheaper by
  * sampling less shows. Memory: the JVM's VmRSS after the last unit over the unprofiled one's.
- * Attach: the same three JVMs warm (10 units done), then `jprof start` / `asprof start` on them: the time the
+ * Attach: the same three JVMs warm (6 units done, of twice as many), then `jprof start` / `asprof start` on them: the time the
  * command took, and the overhead over the units after it returned.
  *
  * Usage: java BenchEngines <java_home> <libprof.so> <bench classes> <out dir> <async-profiler home> [jprof]
- * System properties: engines.rounds (default 4), engines.units (per JVM, default 45), engines.cases (names,
+ * System properties: engines.rounds (default 3), engines.units (per JVM, default 30), engines.cases (names,
  * comma-separated; default all), engines.attach (true).
  */
 public class BenchEngines {
@@ -94,8 +94,10 @@ public class BenchEngines {
         jprof = args.length > 5 ? args[5] : Path.of(libprof).getParent().resolveSibling("bin/jprof").toString();
         Path clockLib = Path.of(libprof).resolveSibling("libbench_clock.so");
         if (Files.isRegularFile(clockLib)) clock = clockLib.toString();
-        int rounds = Integer.getInteger("engines.rounds", 4);
-        units = Integer.getInteger("engines.units", 45);
+        int rounds = Integer.getInteger("engines.rounds", 3);
+        units = Integer.getInteger("engines.units", 30);
+        // Interrupted (Ctrl-C): the workloads it started go with it.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.current().children().forEach(ProcessHandle::destroy)));
         boolean attach = Boolean.parseBoolean(System.getProperty("engines.attach", "true"));
         List<Case> cases = select(CASES), attachCases = attach ? select(ATTACH) : List.of();
         System.out.println("BenchEngines: " + rounds + " rounds x " + (cases.size() + attachCases.size()) + " cases, "
@@ -164,7 +166,8 @@ public class BenchEngines {
             cmd.add(side == Side.LIBPROF ? "-agentpath:" + libprof + "=" + options + ",quiet,loglevel=warn"
                     : "-agentpath:" + peerHome + "/lib/libasyncProfiler.so=" + options);
         }
-        cmd.addAll(List.of("-cp", classes, "BenchEngineWork", String.valueOf(c.sleepers()), String.valueOf(units)));
+        // Attached JVMs run twice the units: the first ones go by before the profiler has started.
+        cmd.addAll(List.of("-cp", classes, "BenchEngineWork", String.valueOf(c.sleepers()), String.valueOf(wait ? 2 * units : units)));
         if (wait) cmd.add("wait");
         return cmd;
     }
@@ -229,9 +232,13 @@ public class BenchEngines {
         while (!pending.isEmpty() && System.nanoTime() < deadline) {
             for (Side s : List.copyOf(pending)) {
                 int done = iterations(lines.get(s));
-                if (done < 10) continue;
+                if (done < 6) continue;
                 List<String> cmd = new ArrayList<>(List.of(s == Side.LIBPROF ? jprof : peerHome + "/bin/asprof", "start"));
                 cmd.addAll(List.of(c.options().split(" ")));
+                // The output named at start too: async-profiler takes several events into JFR only, chosen then.
+                Path profile = profilePath(c, s, id);
+                Files.deleteIfExists(profile);
+                cmd.addAll(List.of("-f", profile.toString()));
                 cmd.add(String.valueOf(procs.get(s).pid()));
                 long t0 = System.nanoTime();
                 String said = tool(cmd, out.resolve("engines-" + id + "-" + s.name().toLowerCase() + "-start.out"));
@@ -245,11 +252,10 @@ public class BenchEngines {
         Map<Side, Run> runs = new LinkedHashMap<>();
         for (Side s : Side.values()) {
             Process p = procs.get(s);
-            while (!String.join("\n", lines.get(s)).contains("DONE") && p.isAlive()) Thread.sleep(50);
+            while (!text(lines.get(s)).contains("DONE") && p.isAlive()) Thread.sleep(50);
             double seconds = (System.nanoTime() - starts.get(s)) / 1e9;
             Path profile = s == Side.NONE ? null : profilePath(c, s, id);
             if (profile != null) {
-                Files.deleteIfExists(profile);
                 List<String> cmd = new ArrayList<>(List.of(s == Side.LIBPROF ? jprof : peerHome + "/bin/asprof", "stop",
                         "-f", profile.toString(), String.valueOf(p.pid())));
                 tool(cmd, out.resolve("engines-" + id + "-" + s.name().toLowerCase() + "-stop.out"));
@@ -258,13 +264,20 @@ public class BenchEngines {
                 in.close();
             }
             if (!p.waitFor(120, TimeUnit.SECONDS)) p.destroyForcibly();
-            String output = String.join("\n", lines.get(s));
+            String output = text(lines.get(s));
             Files.writeString(out.resolve("engines-" + id + "-" + s.name().toLowerCase() + ".out"), output);
             // The unprofiled JVM is measured over the units the later of the two profiled ones was profiled for.
             int from = s == Side.NONE ? Collections.max(attachedAt.values()) : attachedAt.get(s);
             runs.put(s, measure(c, s, output, profile, seconds, from + 2, s == Side.NONE ? Double.NaN : startMs.get(s)));
         }
         return runs;
+    }
+
+    /** The lines so far (a reader thread appends to them). */
+    static String text(List<String> lines) {
+        synchronized (lines) {
+            return String.join("\n", lines);
+        }
     }
 
     static int iterations(List<String> lines) {
