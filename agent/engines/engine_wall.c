@@ -1,7 +1,7 @@
 /*
  * engine_wall: wall-clock sampling (event=wall, or wall[=INTERVAL] beside another event). Every interval a
- * timer thread of ours lists the process's threads (/proc/self/task) and samples each, whatever it is
- * doing, with its state (thread_state.h): it queues the profiling signal to the thread
+ * timer thread of ours samples some of the process's threads (Scale, below), whatever each is doing, with
+ * its state (thread_state.h): it queues the profiling signal to the thread
  * (rt_tgsigqueueinfo: wall_signal.h says how the handler knows it is ours), and the handler walks the
  * whole stack as for CPU samples.
  *
@@ -11,13 +11,17 @@
  * (the thread would get no more CPU samples). Real-time signals queue. Only when none is free does the
  * engine share the profiling signal (logged; merges are then possible, see engine_perf.c's re-arming).
  *
- * Scale: a JVM with thousands of threads that mostly wait must not pay for waking each of them every
- * interval. A thread whose CPU clock has not moved (by more than IDLE_CPU_NS, what the signal's own
- * delivery costs) since its last sample's handler finished is where that sample found it: its stack and
+ * Scale: a JVM with thousands of threads that mostly wait must not pay for each of them every interval.
+ * Each interval visits at most wallthreads threads (default 32) of a cycle, in turn: the threads are listed
+ * (/proc/self/task) at the start of each cycle, and visited 32 an interval until every one has been; a
+ * sample then weighs the time since its thread's previous visit, so the weights keep each thread's time.
+ * A visited thread that has not run since its last sample is where that sample found it: its stack and
  * state are the same, so the timer thread counts that sample once more (trace_store_repeat) instead of
- * signalling it. Reading another thread's CPU clock is one system call, made here, never in a handler.
- * A thread is signalled again as soon as it runs, and when its previous sample's table has been swapped
- * out (JFR chunks) or the sample was dropped.
+ * signalling it. It knows from the thread's memory when that thread is a Java thread waiting in the JVM
+ * (thread_wait_mark, no system call), else from the thread's CPU clock (one system call, made here, never
+ * in a handler): unmoved, beyond what the signal's own delivery costs (IDLE_CPU_NS), since its last
+ * sample's handler finished. A thread is signalled again as soon as it runs, and when its previous
+ * sample's table has been swapped out (JFR chunks) or the sample was dropped.
  *
  * filter=: only the listed thread ids are sampled (async-profiler's meaning, wall mode).
  */
