@@ -550,6 +550,15 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                  atomic_load(&current_engine)->name);
         return -1;
     }
+    if (o->jfrsync[0] && options_effective_format(o) != FORMAT_JFR) {
+        snprintf(err, errlen, "jfrsync merges with the JDK's recording into a JFR file: give file=NAME.jfr (or jfr)");
+        return -1;
+    }
+    if (o->jfrsync[0] && options_loops(o)) {
+        snprintf(err, errlen, "jfrsync does not go with loop=: the JDK's recording is one recording; for periodic "
+                 "files use the JDK's own (jcmd JFR.start maxage=...) or loop= without jfrsync");
+        return -1;
+    }
     session_engine_set set;
     if (choose_engines(o, &set, err, errlen)) return -1;
     const engine *e = set.list[0];
