@@ -280,8 +280,7 @@ bool jdk_recording_jvm_ticks(uint64_t *ticks, uint64_t *frequency) {
     }
     bool failed = dropped_exception(env, "the JVM's JFR clock");
     leave(attached);
-    /* The recorder uses the TSC only when its frequency is above 1 GHz; otherwise it counts nanoseconds. */
-    if (failed || freq <= 1000000000ULL) return false;
+    if (failed || freq == 0) return false;
     *ticks = now;
     *frequency = freq;
     return true;

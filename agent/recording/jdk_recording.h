@@ -30,9 +30,10 @@ int jdk_recording_start(const prof_options *o, const char *base, char *err, size
 /* True while a JDK recording of ours is open (started, not yet merged or discarded). */
 bool jdk_recording_open(void);
 
-/* When the JVM's Flight Recorder counts time in TSC ticks (-XX:+UseFastUnorderedTimeStamps on x86): its
- * tick counter now and its ticks per second; false when it counts CLOCK_MONOTONIC nanoseconds or cannot be
- * asked. Needs the recorder started (jdk_recording_start, or a recording the application runs). */
+/* The JVM's Flight Recorder's tick counter now and its ticks per second: nanoseconds of CLOCK_MONOTONIC
+ * since the JVM started (10^9 per second), or TSC ticks above 1 GHz (-XX:+UseFastUnorderedTimeStamps on
+ * x86). False when it cannot be asked. Needs the recorder started (jdk_recording_start, or a recording the
+ * application runs). */
 bool jdk_recording_jvm_ticks(uint64_t *ticks, uint64_t *frequency);
 
 /* Stops the JDK's recording and writes its chunks into fd at offset 'at'; *written gets their size.

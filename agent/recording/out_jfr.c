@@ -32,6 +32,7 @@
 #include "jvm_threads.h"
 #include "log.h"
 #include "safe_file.h"
+#include "sample_window.h"
 #include "trace_store.h"
 #include "trace_store_swap.h"
 
@@ -313,8 +314,14 @@ bool out_jfr_live_object(const trace_frame *frames, uint32_t depth, uint32_t tid
     return written;
 }
 
-/* Turns every queued sample into an event. Caller holds rec.mutex. */
+static void emit_window(uint64_t start, uint64_t end, void *arg) {
+    (void)arg;
+    if (!rec.error) jfr_event_window(&rec.buf, start, end);
+}
+
+/* Turns every queued sample into an event, and the closed sampling windows. Caller holds rec.mutex. */
 static void drain(void) {
+    sample_window_drain(false, emit_window, NULL);
     sample_record batch[512];
     size_t n;
     while ((n = sample_ring_drain(rec.ring, batch, sizeof(batch) / sizeof(batch[0]))) > 0) {
@@ -511,18 +518,22 @@ static int open_temp(const prof_options *o, char *err, size_t errlen) {
     return 0;
 }
 
-/* The event clock: the JVM's Flight Recorder's TSC when it counts TSC ticks and the session merges with its
- * recording (jfrsync) or asks for it (clock=tsc), else CLOCK_MONOTONIC. The JDK's recorder is asked only
+/* The event clock: with jfrsync, the JVM's Flight Recorder's own (its TSC when it counts TSC ticks, unless
+ * clock=monotonic; its tick base in any case, so one time converter reads both recorders' chunks); with
+ * clock=tsc alone, its TSC when it counts TSC ticks; else CLOCK_MONOTONIC. The JDK's recorder is asked only
  * then: its internal class is not touched in a JVM that does not use it. */
 static void choose_clock(const prof_options *o) {
     uint64_t ticks = 0, frequency = 0;
-    bool ask = o->clock == PROF_CLOCK_TSC || (o->clock == PROF_CLOCK_DEFAULT && jdk_recording_open());
-    bool tsc = ask && jdk_recording_jvm_ticks(&ticks, &frequency);
+    bool asked = (o->clock == PROF_CLOCK_TSC || jdk_recording_open()) && jdk_recording_jvm_ticks(&ticks, &frequency);
+    /* The recorder uses the TSC only at more than 1 GHz; otherwise it counts nanoseconds. */
+    bool tsc = asked && frequency > 1000000000ULL && o->clock != PROF_CLOCK_MONOTONIC;
     if (o->clock == PROF_CLOCK_TSC && !tsc)
         log_warn("clock=tsc: the JVM's Flight Recorder does not count TSC ticks (it does with -XX:+UnlockExperimentalVMOptions "
                  "-XX:+UseFastUnorderedTimeStamps on x86 with an invariant TSC, once it records): JFR event times are "
                  "CLOCK_MONOTONIC");
-    event_clock_set(tsc, ticks, frequency);
+    /* clock=monotonic beside a recorder on the TSC: our own base (the two time lines then differ in rate). */
+    bool aligned = asked && (tsc || frequency == 1000000000ULL);
+    event_clock_set(tsc, aligned ? ticks : 0, frequency);
     if (tsc) log_info("JFR event times: the JVM's TSC, %llu ticks per second", (unsigned long long)frequency);
 }
 
@@ -764,6 +775,7 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
     stop_thread();
     pthread_mutex_lock(&rec.mutex);
     drain();
+    sample_window_drain(true, emit_window, NULL);
     chunk_end(event_clock_now());
     pthread_mutex_unlock(&rec.mutex);
     merge_jdk_recording();

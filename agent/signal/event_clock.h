@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 typedef struct {
-    bool tsc;               /* ticks are the timestamp counter minus 'offset' */
-    uint64_t offset;
+    bool tsc;               /* ticks are the timestamp counter minus 'offset', else CLOCK_MONOTONIC ns minus it */
+    uint64_t offset;        /* aligns our ticks with the JVM's recorder's (0 when not asked) */
     uint64_t frequency;     /* ticks per second (1e9 for the monotonic clock) */
 } event_clock_state;
 
@@ -37,7 +37,7 @@ static inline uint64_t event_clock_rdtsc(void) {
 
 /* Now, in the event clock's ticks. */
 static inline uint64_t event_clock_now(void) {
-    return event_clock.tsc ? event_clock_rdtsc() - event_clock.offset : clock_mono_ns();
+    return (event_clock.tsc ? event_clock_rdtsc() : clock_mono_ns()) - event_clock.offset;
 }
 
 /* A duration in ns as the event clock's ticks (Timespan fields), and back. */
@@ -50,8 +50,10 @@ static inline uint64_t event_clock_ns_of_ticks(uint64_t ticks) {
     return (uint64_t)((double)ticks * 1e9 / (double)event_clock.frequency);
 }
 
-/* Sets the clock: the JVM's TSC reading 'jvm_ticks' at the moment of the call and its frequency, or the
- * monotonic clock (tsc false). Only while no handler records. */
+/* Sets the clock: the TSC (tsc) or CLOCK_MONOTONIC, counted from where the JVM's Flight Recorder counts its
+ * ticks, 'jvm_ticks' being its reading at the moment of the call (0: the clock as it is). The JDK's
+ * parser (JDK 22 on) converts every chunk of a file with the first chunk's tick base, so our chunks beside
+ * the JDK's must count from its base. Only while no handler records. */
 void event_clock_set(bool tsc, uint64_t jvm_ticks, uint64_t frequency);
 
 #endif

@@ -55,6 +55,8 @@ enum jfr_type_id {
     JFR_MALLOC = 16020, JFR_FREE, JFR_NATIVE_LOCK,
     /* async-profiler's object still alive at the recording's end (alloc,live) */
     JFR_LIVE_OBJECT,
+    /* async-profiler's sampling window (begin=/end=, ttsp) */
+    JFR_WINDOW,
     /* annotations (display only) */
     JFR_ANN_LABEL = 200, JFR_ANN_CONTENT_TYPE, JFR_ANN_TIMESTAMP, JFR_ANN_TIMESPAN, JFR_ANN_DATA_AMOUNT,
     JFR_ANN_PERCENTAGE,
