@@ -15,6 +15,7 @@
 #include <string.h>
 
 typedef Opentelemetry__Proto__Profiles__V1development__ProfilesData otlp_data;
+typedef Opentelemetry__Proto__Profiles__V1development__Profile otlp_profile;
 
 static otlp_data *written(const profile *p) {
     char *buf = NULL;
@@ -27,6 +28,13 @@ static otlp_data *written(const profile *p) {
     free(buf);
     assert_non_null(d);
     return d;
+}
+
+static const otlp_profile *profile_of(const otlp_data *d) {
+    assert_int_equal(d->n_resource_profiles, 1);
+    assert_int_equal(d->resource_profiles[0]->n_scope_profiles, 1);
+    assert_int_equal(d->resource_profiles[0]->scope_profiles[0]->n_profiles, 1);
+    return d->resource_profiles[0]->scope_profiles[0]->profiles[0];
 }
 
 static const char *str(const otlp_data *d, int32_t i) {
@@ -75,8 +83,7 @@ static void test_engines(void **state) {
             profile p;
             fill(&p, cases[i].engine, cases[i].units, total);
             otlp_data *d = written(&p);
-            const Opentelemetry__Proto__Profiles__V1development__Profile *pr =
-                d->resource_profiles[0]->scope_profiles[0]->profiles[0];
+            const otlp_profile *pr = profile_of(d);
             assert_string_equal(str(d, pr->sample_type->type_strindex), cases[i].type);
             assert_string_equal(str(d, pr->sample_type->unit_strindex), total ? cases[i].weight_unit : "count");
             assert_string_equal(str(d, pr->period_type->type_strindex), cases[i].type);
@@ -98,7 +105,7 @@ static void test_sample_kind(void **state) {
     fill(&p, "jfr", "bytes", true);
     snprintf(p.meta.sample_kind, sizeof(p.meta.sample_kind), "allocations");
     otlp_data *d = written(&p);
-    const Opentelemetry__Proto__Profiles__V1development__Profile *pr = d->resource_profiles[0]->scope_profiles[0]->profiles[0];
+    const otlp_profile *pr = profile_of(d);
     assert_string_equal(str(d, pr->sample_type->type_strindex), "allocations");
     assert_string_equal(str(d, pr->sample_type->unit_strindex), "bytes");
     opentelemetry__proto__profiles__v1development__profiles_data__free_unpacked(d, NULL);
@@ -115,7 +122,7 @@ static void test_tables(void **state) {
     assert_true(profile_add_lines(&p, frames, lines, 2, 2, 20) >= 0);
     otlp_data *d = written(&p);
     const Opentelemetry__Proto__Profiles__V1development__ProfilesDictionary *t = d->dictionary;
-    const Opentelemetry__Proto__Profiles__V1development__Profile *pr = d->resource_profiles[0]->scope_profiles[0]->profiles[0];
+    const otlp_profile *pr = profile_of(d);
     assert_string_equal(t->string_table[0], "");
     assert_int_equal(t->location_table[0]->n_lines, 0);
     assert_int_equal(t->function_table[0]->name_strindex, 0);
@@ -157,7 +164,7 @@ static void test_empty(void **state) {
     profile p;
     profile_init(&p);
     otlp_data *d = written(&p);
-    assert_int_equal(d->resource_profiles[0]->scope_profiles[0]->profiles[0]->n_samples, 0);
+    assert_int_equal(profile_of(d)->n_samples, 0);
     assert_int_equal(d->dictionary->n_stack_table, 1);
     assert_int_equal(d->dictionary->n_location_table, 1);
     opentelemetry__proto__profiles__v1development__profiles_data__free_unpacked(d, NULL);
