@@ -6,17 +6,22 @@
  */
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 
 public class SafepointWorkload {
     static volatile boolean stop;
 
+    /* sun.misc.Unsafe by reflection: javac warns about every mention of the class. */
     static void fillMemory() throws Exception {
-        Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+        Class<?> c = Class.forName("sun.misc.Unsafe");
+        Field f = c.getDeclaredField("theUnsafe");
         f.setAccessible(true);
-        sun.misc.Unsafe unsafe = (sun.misc.Unsafe) f.get(null);
-        long size = 256L << 20, address = unsafe.allocateMemory(size);
-        for (long v = 0; !stop; v++) unsafe.setMemory(address, size, (byte) (v % 100 + 1));
-        unsafe.freeMemory(address);
+        Object unsafe = f.get(null);
+        Method allocate = c.getMethod("allocateMemory", long.class), free = c.getMethod("freeMemory", long.class);
+        Method set = c.getMethod("setMemory", long.class, long.class, byte.class);
+        long size = 256L << 20, address = (long) allocate.invoke(unsafe, size);
+        for (long v = 0; !stop; v++) set.invoke(unsafe, address, size, (byte) (v % 100 + 1));
+        free.invoke(unsafe, address);
     }
 
     public static void main(String[] args) throws Exception {
