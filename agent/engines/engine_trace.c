@@ -5,7 +5,8 @@
  * the calling thread's Java stack (the traced method on top), weighing the ns it took, and in a JFR
  * recording as jdk.MethodTrace with its start and duration.
  *
- * The fast path, what a call under the threshold costs: two JNI calls, each one clock read, and a compare.
+ * The fast path, what a call under the threshold costs: two JNI calls, each one clock read (the TSC where it
+ * is constant: cycle_clock.h), and a compare.
  * Why the start time lives in a per-thread stack here and not in a local of the method: a new local would
  * have to be added to every StackMapTable frame of the method, while the id costs two sipush and changes
  * nothing but offsets. The stack is matched by id on exit, so an entry a throwing constructor left behind
@@ -22,6 +23,7 @@
 #include "class_rewrite.h"
 #include "classfile.h"
 #include "clock_ns.h"
+#include "cycle_clock.h"
 #include "engine.h"
 #include "engine_instrument.h"
 #include "instrument_helper.h"
@@ -53,7 +55,7 @@ static bool jvmti_only;
 static uint64_t every = 1;
 static _Atomic uint64_t slow_calls, untimed_calls, classes_rewritten, methods_rewritten, classes_refused;
 
-/* Method ids: a name's hash -> id, and each id's threshold for the running session. */
+/* Method ids: a name's hash -> id, and each id's threshold for the running session, in cycle_clock ticks. */
 static pthread_mutex_t ids_lock = PTHREAD_MUTEX_INITIALIZER;
 static u64map ids;
 static int id_count;
@@ -75,14 +77,15 @@ static void JNICALL trace_enter(JNIEnv *jni, jclass helper, jint id) {
     call_stack *s = &thread_calls;
     if (s->depth < CALL_DEPTH) {
         s->calls[s->depth].id = id;
-        s->calls[s->depth].start = clock_mono_ns();
+        s->calls[s->depth].start = cycle_clock_now();
     }
     s->depth++;
 }
 
 static void record_call(JNIEnv *jni, uint64_t took) {
     static _Atomic uint64_t counted;
-    if (atomic_fetch_add_explicit(&counted, 1, memory_order_relaxed) % every) return;
+    /* interval=N: every Nth slow call, the Nth first (async-profiler's count) */
+    if ((atomic_fetch_add_explicit(&counted, 1, memory_order_relaxed) + 1) % every) return;
     if (sample_enter()) {
         uint64_t started = sample_cost_now();
         trace_frame *frames = NULL;
@@ -96,7 +99,7 @@ static void record_call(JNIEnv *jni, uint64_t took) {
 
 static void JNICALL trace_exit(JNIEnv *jni, jclass helper, jint id) {
     (void)helper;
-    uint64_t now = clock_mono_ns();
+    uint64_t now = cycle_clock_now();
     call_stack *s = &thread_calls;
     if (s->depth == 0) return;
     if (s->depth > CALL_DEPTH) {
@@ -112,7 +115,7 @@ static void JNICALL trace_exit(JNIEnv *jni, jclass helper, jint id) {
     if (took < atomic_load_explicit(&thresholds[id & CLASSFILE_TRACE_MAX_ID], memory_order_relaxed) ||
         !atomic_load_explicit(&recording, memory_order_acquire))
         return;
-    record_call(jni, took);
+    record_call(jni, cycle_clock_to_ns(took));
 }
 
 /* The first target that selects the method, or NULL. */
@@ -140,7 +143,7 @@ static int method_id(const char *class_name, const char *method, const char *des
     }
     pthread_mutex_unlock(&ids_lock);
     if (!known) return -1;   /* every id taken: the method is not traced */
-    atomic_store(&thresholds[id], t->threshold_ns);
+    atomic_store(&thresholds[id], cycle_clock_from_ns(t->threshold_ns));
     return (int)id;
 }
 
@@ -237,6 +240,7 @@ static int trace_start(const prof_options *o, uint64_t interval, char *err, size
         free(set);
         return -1;
     }
+    cycle_clock_init();
     static bool ids_ready;
     if (!ids_ready) {
         u64map_init(&ids);

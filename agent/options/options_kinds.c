@@ -352,9 +352,13 @@ static int apply_trace(const options_spec *s, const char *spelled, const char *v
         return errmsg_fail(err, errlen, "%s: more than %d trace= targets", subject(spelled, value, what, sizeof(what)),
                            OPTIONS_MAX_TRACE);
     trace_target t;
-    if (trace_target_parse(value, &t, err, errlen) ||
-        apply_text(s, spelled, value, (char *)field_of(o, s->field) + (size_t)*count * s->cap, err, errlen))
-        return -1;
+    char why[OPTIONS_ERROR_MAX];
+    if (trace_target_parse(value, &t, why, sizeof(why))) {
+        /* its reason, after the option as spelled (trace= or jprof's --trace) */
+        const char *reason = strstr(why, "': ");
+        return errmsg_fail(err, errlen, "%s: %s", subject(spelled, value, what, sizeof(what)), reason ? reason + 3 : why);
+    }
+    if (apply_text(s, spelled, value, (char *)field_of(o, s->field) + (size_t)*count * s->cap, err, errlen)) return -1;
     (*count)++;
     return 0;
 }
