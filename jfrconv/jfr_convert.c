@@ -622,6 +622,7 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
     }
     /* The timeline formats show the recording's garbage collections beside the samples. */
     if (rc >= 0 && o->sample_times && jfr_gc_spans(ch, p, o->from_ns, o->to_ns) < 0) rc = -1;
+    if (rc >= 0 && o->sample_times && jfr_latency_call_spans(ch, p, o->from_ns, o->to_ns) < 0) rc = -1;
     converter_free(&cv);
     return rc < 0 ? -1 : 0;
 }

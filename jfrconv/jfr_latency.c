@@ -99,3 +99,50 @@ void jfr_latency_free(jfr_latency *l) {
     free(l->v);
     memset(l, 0, sizeof(*l));
 }
+
+/* "Class.method" of the stack's top frame (the traced method), "?" when the event has none. */
+static int top_method(jfr_sample_reader *r, const jfr_sample *s, char *out, size_t len) {
+    snprintf(out, len, "?");
+    bool truncated;
+    const size_t *frames;
+    uint32_t n;
+    if (jfr_sample_stack(r, s, &truncated, &frames, &n)) return -1;
+    if (n == 0) return 0;
+    jfr_frame_info f;
+    size_t method;
+    if (jfr_sample_frame(r, s, frames[0], &f, &method)) return -1;
+    snprintf(out, len, "%s.%s", f.cls, f.method);
+    return 0;
+}
+
+int jfr_latency_call_spans(jfr_rchunk *ch, profile *p, uint64_t from_ns, uint64_t to_ns) {
+    jfr_sample_reader r;
+    int rc = 0, added = 0;
+    if (jfr_sample_reader_init(&r, ch, JFR_EVENTS_TRACE) > 0) {
+        size_t pos = 0;
+        jfr_revent ev;
+        jfr_sample s;
+        char thread[256], method[1100], label[1500];
+        uint64_t tid;
+        while (rc == 0 && (rc = jfr_rchunk_next(ch, &pos, &ev)) == 1) {
+            rc = jfr_sample_read(&r, &ev, &s);
+            if (rc != 1) continue;
+            rc = 0;
+            uint64_t end = s.time_ns + s.weight;
+            if (end < from_ns || s.time_ns > to_ns) continue;
+            if (jfr_sample_thread(&r, &s, thread, sizeof(thread), &tid) || top_method(&r, &s, method, sizeof(method))) {
+                rc = -1;
+                break;
+            }
+            snprintf(label, sizeof(label), "slow call: %s %.1f ms (%s)", method, s.weight / 1e6, thread[0] ? thread : "?");
+            if (profile_add_call_span(p, label, s.time_ns, end)) {
+                jfr_cursor c = jfr_rchunk_cursor(ch, ev.start);
+                rc = jfr_cursor_fail(&c, ev.start, "out of memory for the slow calls");
+                break;
+            }
+            added++;
+        }
+    }
+    jfr_sample_reader_free(&r);
+    return rc < 0 ? -1 : added;
+}

@@ -8,6 +8,8 @@
 #define LIBPROF_JFR_LATENCY_H
 
 #include "jfr_cursor.h"
+#include "jfr_rchunk.h"
+#include "profile.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,5 +32,10 @@ int jfr_latency_collect(const uint8_t *data, size_t size, uint64_t min_ns, jfr_l
 bool jfr_latency_contains(const jfr_latency *l, uint64_t tid, uint64_t time_ns);
 
 void jfr_latency_free(jfr_latency *l);
+
+/* The timeline formats: each traced call of the chunk (jdk.MethodTrace) that overlaps [from_ns, to_ns] as a
+ * span of the profile, "slow call: Class.method 150.2 ms (thread)", which the Firefox format shows as an
+ * interval marker beside the samples taken meanwhile. Returns how many, or -1 on error. */
+int jfr_latency_call_spans(jfr_rchunk *ch, profile *p, uint64_t from_ns, uint64_t to_ns);
 
 #endif

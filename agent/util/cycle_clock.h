@@ -20,7 +20,7 @@
 extern bool cycle_clock_tsc;          /* ticks are TSC cycles; else ns */
 extern double cycle_clock_ns_per_tick;
 
-/* Decides the clock and calibrates it (a few ms the first time). Idempotent. */
+/* Decides the clock and calibrates it (50 ms the first time). Idempotent. */
 void cycle_clock_init(void);
 
 static inline uint64_t cycle_clock_now(void) {
