@@ -69,7 +69,6 @@ static const struct {
     {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL},
     {"jfrsync", "libprof does not start the JDK's Flight Recorder beside its own recording: start that one with "
                 "-XX:StartFlightRecording (or jcmd JFR.start) and give libprof its own file"},
-    {"otlp", "libprof has no OpenTelemetry output; pprof writes the profile for the same tools (file=x.pb.gz)"},
     {"all", "name the events: event=cpu,wall,alloc,lock (and nativemem, nativelock)"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
@@ -199,6 +198,7 @@ prof_format options_effective_format(const prof_options *o) {
     if (filepath_ends_with(o->file, ".speedscope.json")) return FORMAT_SPEEDSCOPE;
     if (filepath_ends_with(o->file, ".cpuprofile")) return FORMAT_CPUPROFILE;
     if (filepath_ends_with(o->file, ".gecko.json")) return FORMAT_GECKO;
+    if (filepath_ends_with(o->file, ".otlp")) return FORMAT_OTLP;
     return FORMAT_TEXT;
 }
 
@@ -209,8 +209,8 @@ const char *options_action_name(prof_action a) {
 
 const char *options_format_name(prof_format f) {
     static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree", "jfr",
-                                        "pprof", "speedscope", "cpuprofile", "gecko"};
-    return (unsigned)f <= FORMAT_GECKO ? names[f] : "?";
+                                        "pprof", "speedscope", "cpuprofile", "gecko", "otlp"};
+    return (unsigned)f <= FORMAT_OTLP ? names[f] : "?";
 }
 
 const char *options_cstack_name(prof_cstack c) {

@@ -21,6 +21,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
@@ -457,6 +458,7 @@ static int apply_kind(const options_spec *s, const char *spelled, const char *va
     case OPTION_FLAG:
         if (value) return errmsg_fail(err, errlen, "%s: takes no value", subject(spelled, value, what, sizeof(what)));
         if (s->field) *(bool *)field_of(o, s->field) = !s->off;
+        if (s->field == offsetof(prof_options, total)) o->counter_given = true;
         if (s->format) o->format = (prof_format)s->format;
         return 0;
     case OPTION_COUNT:

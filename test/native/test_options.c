@@ -384,12 +384,18 @@ static void test_async_profiler_only_options(void **state) {
     refused("start,trace=Method,file=x.jfr", "trace=Method");
     refused("start,trace=a.B.c:fast", "threshold 'fast'");
     refused("start,trace,file=x.jfr", "trace=pkg.Class.method");
-    refused("start,otlp", "pprof");
     refused("start,all", "event=cpu,wall");
     refused("start,event=cpu,event=wall", "event=cpu,wall");
     refused("start,bogus", "accepted:");
     /* The whole list of accepted options fits the message. */
     assert_non_null(strstr(err, "chunktime= lines"));
+    /* async-profiler's OpenTelemetry output is one of ours; so is its counter on a dump of its own. */
+    parses("start,otlp,file=x.pb");
+    assert_int_equal(o.format, FORMAT_OTLP);
+    parses("otlp,total");
+    assert_true(o.total && o.counter_given);
+    parses("dump,file=x.html");
+    assert_false(o.counter_given);
     parses("start,loglevel=INFO");
     parses("start,features=agct+vtable+comptask");
     assert_int_equal(o.features, PROF_FEATURE_AGCT);
