@@ -65,6 +65,7 @@ typedef struct {
 typedef struct {
     char *name;
     uint64_t start_ns, end_ns;
+    bool slow_call;    /* a traced call over its threshold (jdk.MethodTrace), not a garbage collection */
 } profile_span;
 
 typedef struct {
@@ -80,8 +81,11 @@ typedef struct {
     char title[256];
     char units[16];          /* unit of the weight, e.g. "ns" */
     char counts[160];        /* what a sample and its weight stand for, for readers; "" for CPU samples */
+    char sample_kind[32];    /* what a sample is in async-profiler's words, for the OpenTelemetry sample type;
+                                "": named after the engine (out_otlp.c) */
     uint64_t interval_ns;
     uint64_t duration_ns;
+    uint64_t start_unix_ns;  /* when the profiled time began (wall clock), 0 unknown */
     bool total;              /* report the weight instead of the sample count */
     uint64_t signals;        /* profiling signals handled */
     int drop_count;
@@ -151,6 +155,8 @@ void profile_drop_ticks(profile *p);
 
 /* Records a span named 'name' (copied) from start_ns to end_ns. -1 when out of memory. */
 int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns);
+/* The same for a slow traced call. */
+int profile_add_call_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns);
 
 void profile_add_drop(profile *p, const char *reason, uint64_t count);
 void profile_add_failure(profile *p, const char *marker, uint64_t count);
