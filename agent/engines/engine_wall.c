@@ -231,10 +231,12 @@ static void visit(uint32_t tid, uint32_t i, uint64_t now) {
 }
 
 /* Counts the thread's last sample once more for the time since its last visit that no visit will count:
- * its thread has ended, or the profiling. */
+ * its thread has ended, or the profiling. Only when that is more than two intervals (more threads than a
+ * round visits): with fewer, every thread is visited every interval and what is left is less than one, as
+ * it always was, not worth a sample more in the counts. */
 static void credit_rest(wall_slot *s, uint64_t weight) {
     uint64_t ref = atomic_load_explicit(&s->ref, memory_order_relaxed);
-    if (ref == TRACE_STORE_NO_REF || !weight || atomic_load(&s->answered) != s->sent) return;
+    if (ref == TRACE_STORE_NO_REF || weight <= 2 * wall.interval_ns || atomic_load(&s->answered) != s->sent) return;
     trace_key key = {s->tid, EVENT_WALL, (uint8_t)atomic_load(&s->state)};
     trace_store_result r = trace_store_repeat(ref, &key, weight);
     if (r == TRACE_STORE_STALE) return;
