@@ -149,6 +149,13 @@ static bool ends_with(const char *name, const char *suffix) {
     return n >= k && strcmp(name + n - k, suffix) == 0;
 }
 
+const char got_patch_main_program[] = "(the main program)";
+
+static bool hook_applies(const got_hook *h, const struct dl_phdr_info *info) {
+    if (h->only_in == got_patch_main_program) return !info->dlpi_name || !info->dlpi_name[0];
+    return !h->only_in || ends_with(info->dlpi_name, h->only_in);
+}
+
 static const got_hook *hook_named(const walk_state *w, const char *name) {
     for (size_t i = 0; i < w->count; i++) {
         if (strcmp(w->hooks[i].symbol, name) == 0) return &w->hooks[i];
@@ -291,7 +298,7 @@ static void each_slot(walk_state *w, object_tables *t, const struct dl_phdr_info
             unsigned type = (unsigned)ELF64_R_TYPE(r->r_info), sym = (unsigned)ELF64_R_SYM(r->r_info);
             if ((type != ARCH_RELOC_JUMP_SLOT && type != ARCH_RELOC_GLOB_DAT) || sym == 0) continue;
             const got_hook *h = hook_named(w, t->strtab + t->symtab[sym].st_name);
-            if (h && (!h->only_in || ends_with(info->dlpi_name, h->only_in))) fn(w, t, info->dlpi_addr + r->r_offset, h);
+            if (h && hook_applies(h, info)) fn(w, t, info->dlpi_addr + r->r_offset, h);
         }
     }
 }

@@ -26,11 +26,15 @@ typedef struct {
     const char *symbol;   /* "malloc" */
     void *real;           /* what the process resolves it to */
     void *hook;           /* what calls should reach instead */
-    const char *only_in;  /* NULL: every object; else only objects whose file name ends with it */
+    const char *only_in;  /* NULL: every object; got_patch_main_program: the main program only; else only
+                           * objects whose file name ends with it */
     /* NULL, or the functions (NULL-terminated) this one must never be split from: hooks of one family are
      * written in an object all together or not at all (see got_scope.h). */
     const char *const *family;
 } got_hook;
+
+/* got_hook.only_in for the main program (the object the loader names ""). */
+extern const char got_patch_main_program[];
 
 typedef struct {
     size_t objects;       /* loaded objects scanned (libprof, libc and the dynamic loader excluded) */

@@ -8,6 +8,7 @@
  *   native_burn malloc             allocate from two call sites (alloc_big, alloc_small), then free all
  *   native_burn refuse LIBPROF     Java-only requests must be refused, naming what they asked for
  *   native_burn host LIBPROF LIBJVM CLASSES  load libjvm RTLD_LOCAL, create a JVM, profile Java code in it
+ *   native_burn jvm_later LIBJVM CLASSES      (under LD_PRELOAD) burn natively, then create a JVM and run Java
  * Prints OK ... or FAIL: ... (exit 1).
  */
 #define _GNU_SOURCE
@@ -192,9 +193,8 @@ static int allocate(void) {
 
 typedef jint (*create_vm_fn)(JavaVM **, void **, void *);
 
-/* The JVM in libjvm loaded RTLD_LOCAL, as a native host that finds the JDK at run time loads it. */
-static int host(const char *libprof, const char *libjvm, const char *classes) {
-    load_profiler(libprof);
+/* A JVM in libjvm loaded RTLD_LOCAL, as a native host that finds the JDK at run time loads it. */
+static JNIEnv *create_jvm(const char *libjvm, const char *classes, JavaVM **vm) {
     void *jvm_lib = dlopen(libjvm, RTLD_NOW | RTLD_LOCAL);
     if (!jvm_lib) fail("dlopen libjvm", dlerror());
     create_vm_fn create = (create_vm_fn)dlsym(jvm_lib, "JNI_CreateJavaVM");
@@ -202,26 +202,54 @@ static int host(const char *libprof, const char *libjvm, const char *classes) {
     snprintf(classpath, sizeof(classpath), "-Djava.class.path=%s", classes);
     JavaVMOption options[] = {{classpath, NULL}};
     JavaVMInitArgs args = {JNI_VERSION_1_8, 1, options, JNI_FALSE};
-    JavaVM *vm;
     JNIEnv *env;
-    if (!create || create(&vm, (void **)&env, &args) != JNI_OK) fail("JNI_CreateJavaVM", NULL);
-    run("start,event=cpu,interval=1ms", NULL);
+    if (!create || create(vm, (void **)&env, &args) != JNI_OK) fail("JNI_CreateJavaVM", NULL);
+    return env;
+}
+
+static void call_burn(JNIEnv *env, const char *classes, int ms) {
     jclass c = (*env)->FindClass(env, "ApiBurn");
     jmethodID m = c ? (*env)->GetStaticMethodID(env, c, "burn", "(I)V") : NULL;
     if (!m) fail("ApiBurn.burn not found", classes);
-    (*env)->CallStaticVoidMethod(env, c, m, 1500);
-    buffer out = {NULL, 0};
-    run("stop,collapsed", &out);
-    /* Of the main thread's samples in Java (below the JNI call), those in ApiBurn.burn. */
-    long java = samples_with(out.text, "ApiBurn.burn"), main_thread = samples_with(out.text, "jni_CallStaticVoidMethod");
-    long bare = samples_with(out.text, "[non_Java_thread]");
+    (*env)->CallStaticVoidMethod(env, c, m, ms);
+}
+
+/* Of the main thread's samples in Java (below the JNI call), those in ApiBurn.burn. */
+static void check_java(const char *what, const char *collapsed) {
+    long java = samples_with(collapsed, "ApiBurn.burn"), main_thread = samples_with(collapsed, "jni_CallStaticVoidMethod");
+    long bare = samples_with(collapsed, "[non_Java_thread]");
     char detail[160];
     snprintf(detail, sizeof(detail), "%ld of %ld samples of the main thread in ApiBurn.burn, %ld bare [non_Java_thread]",
              java, main_thread, bare);
-    if (main_thread < 100 || java * 100 < main_thread * 80) fail("Java frames of a JVM in libjvm loaded RTLD_LOCAL", detail);
+    if (main_thread < 100 || java * 100 < main_thread * 80) fail(what, detail);
+    printf("%s: %s\n", what, detail);
+}
+
+static int host(const char *libprof, const char *libjvm, const char *classes) {
+    load_profiler(libprof);
+    JavaVM *vm;
+    JNIEnv *env = create_jvm(libjvm, classes, &vm);
+    run("start,event=cpu,interval=1ms", NULL);
+    call_burn(env, classes, 1500);
+    buffer out = {NULL, 0};
+    run("stop,collapsed", &out);
+    check_java("Java frames of a JVM in libjvm loaded RTLD_LOCAL", out.text);
     (*vm)->DestroyJavaVM(vm);
-    printf("OK %s\n", detail);
+    printf("OK\n");
     return 0;
+}
+
+/* Profiled by LD_PRELOAD from the start: native code first, then a JVM created and run, then exit without
+ * destroying it. The profile (checked by nonjava_test.sh) must hold both. */
+static int jvm_later(const char *libjvm, const char *classes) {
+    uint64_t heavy, light;
+    burn(600, &heavy, &light);
+    JavaVM *vm;
+    JNIEnv *env = create_jvm(libjvm, classes, &vm);
+    call_burn(env, classes, 1500);
+    printf("truth %llu %llu\n", (unsigned long long)heavy, (unsigned long long)light);
+    fflush(stdout);
+    exit(0);
 }
 
 int main(int argc, char **argv) {
@@ -236,6 +264,7 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "malloc") == 0) return allocate();
     if (strcmp(mode, "refuse") == 0 && argc == 3) return refuse(argv[2]);
     if (strcmp(mode, "host") == 0 && argc == 5) return host(argv[2], argv[3], argv[4]);
-    fail("usage", "native_burn burn | api LIBPROF OUT | malloc | refuse LIBPROF | host LIBPROF LIBJVM CLASSES");
+    if (strcmp(mode, "jvm_later") == 0 && argc == 4) return jvm_later(argv[2], argv[3]);
+    fail("usage", "native_burn burn | api LIBPROF OUT | malloc | refuse LIBPROF | host LIBPROF LIBJVM CLASSES | jvm_later LIBJVM CLASSES");
     return 1;
 }

@@ -76,6 +76,17 @@ refuse)
 host_rtld_local)
     "$prog" host "$lib" "$jdk/lib/server/libjvm.so" "$classes" || fail "JVM in libjvm loaded RTLD_LOCAL"
     ;;
+preload_jvm_later)
+    # Started with no JVM; the JVM the program creates later (libjvm RTLD_LOCAL) takes the session over.
+    LD_PRELOAD=$lib LIBPROF_COMMAND=start,event=cpu,interval=1ms,file=$work/out.collapsed \
+        "$prog" jvm_later "$jdk/lib/server/libjvm.so" "$classes" > "$work/stdout" 2> "$work/stderr" \
+        || fail "exit $?: $(cat "$work/stderr")"
+    [ -s "$work/out.collapsed" ] || fail "no profile at exit: $(cat "$work/stderr")"
+    check_split "$work/out.collapsed" "$work/stdout"
+    java=$(samples_with "$work/out.collapsed" ApiBurn.burn) main=$(samples_with "$work/out.collapsed" jni_CallStaticVoidMethod)
+    echo "after the JVM started: $java of $main samples of the main thread in ApiBurn.burn"
+    [ "$main" -ge 100 ] && [ $((java * 100)) -ge $((main * 80)) ] || fail "Java frames after the JVM started"
+    ;;
 *) fail "unknown test $case_name" ;;
 esac
 echo OK
