@@ -89,10 +89,13 @@ static void tick(void) {
     now = swap;
 }
 
+void no_jvm_threads_note_current(void) {
+    if (list_threads(&known)) known.count = 0;
+}
+
 int no_jvm_threads_start(void (*started)(int tid), void (*ended)(int tid)) {
     on_started = started;
     on_ended = ended;
-    if (list_threads(&known)) known.count = 0;
     return periodic_start(&lister, LIST_PERIOD_NS, tick);
 }
 

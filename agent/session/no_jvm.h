@@ -15,9 +15,11 @@
  * in err. */
 int no_jvm_refuse_java_only(const prof_options *o, char *err, size_t errlen);
 
-/* Starts listing the process's threads every few milliseconds: each new thread goes to started, each one
- * gone to ended. Threads alive now are taken as known (the engines found them when they started). 0, or
- * -1 when the thread cannot start. */
+/* The threads alive now, taken as known: called before the engines start, which find them themselves, so
+ * that a thread created in between is armed by one or the other. */
+void no_jvm_threads_note_current(void);
+/* Starts listing the process's threads every few milliseconds: each thread new since the last listing goes
+ * to started, each one gone to ended. 0, or -1 when the thread cannot start. */
 int no_jvm_threads_start(void (*started)(int tid), void (*ended)(int tid));
 void no_jvm_threads_stop(void);
 

@@ -616,6 +616,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     effective_cstack = cstack;
     bool goes_on;
     if (configure_storage(o, &set, cstack, agct, keep, &goes_on, err, errlen)) return -1;
+    if (no_jvm) no_jvm_threads_note_current();
     if (configure_thread_filter(o, err, errlen) || start_engines(o, &set, err, errlen)) {
         out_jfr_abort();
         return -1;

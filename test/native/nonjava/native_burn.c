@@ -6,6 +6,7 @@
  *   native_burn api LIBPROF OUT    the C API from the program itself: start, burn, dump to OUT (collapsed),
  *                                  stop with the profile through the writer; checks both against the truth
  *   native_burn malloc             allocate from two call sites (alloc_big, alloc_small), then free all
+ *   native_burn threads            burn on two threads it creates, print "truth HEAVY LIGHT" (ns)
  *   native_burn refuse LIBPROF     Java-only requests must be refused, naming what they asked for
  *   native_burn host LIBPROF LIBJVM CLASSES  load libjvm RTLD_LOCAL, create a JVM, profile Java code in it
  *   native_burn jvm_later LIBJVM CLASSES      (under LD_PRELOAD) burn natively, then create a JVM and run Java
@@ -16,6 +17,7 @@
 
 #include <dlfcn.h>
 #include <jni.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -191,6 +193,31 @@ static int allocate(void) {
     return 0;
 }
 
+typedef struct {
+    void (*fn)(uint64_t);
+    uint64_t ns, used;
+} burner;
+
+static void *run_burner(void *arg) {
+    burner *b = arg;
+    uint64_t t0 = cpu_ns();
+    b->fn(b->ns);
+    b->used = cpu_ns() - t0;
+    return NULL;
+}
+
+/* Threads created after the session started (at load): burn_heavy on one, burn_light on another. */
+static int threads(void) {
+    burner heavy = {burn_heavy, 900000000, 0}, light = {burn_light, 300000000, 0};
+    pthread_t a, b;
+    if (pthread_create(&a, NULL, run_burner, &heavy) || pthread_create(&b, NULL, run_burner, &light))
+        fail("pthread_create", NULL);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    printf("truth %llu %llu\n", (unsigned long long)heavy.used, (unsigned long long)light.used);
+    return 0;
+}
+
 typedef jint (*create_vm_fn)(JavaVM **, void **, void *);
 
 /* A JVM in libjvm loaded RTLD_LOCAL, as a native host that finds the JDK at run time loads it. */
@@ -262,9 +289,10 @@ int main(int argc, char **argv) {
     }
     if (strcmp(mode, "api") == 0 && argc == 4) return api(argv[2], argv[3]);
     if (strcmp(mode, "malloc") == 0) return allocate();
+    if (strcmp(mode, "threads") == 0) return threads();
     if (strcmp(mode, "refuse") == 0 && argc == 3) return refuse(argv[2]);
     if (strcmp(mode, "host") == 0 && argc == 5) return host(argv[2], argv[3], argv[4]);
     if (strcmp(mode, "jvm_later") == 0 && argc == 4) return jvm_later(argv[2], argv[3]);
-    fail("usage", "native_burn burn | api LIBPROF OUT | malloc | refuse LIBPROF | host LIBPROF LIBJVM CLASSES | jvm_later LIBJVM CLASSES");
+    fail("usage", "native_burn burn | threads | api LIBPROF OUT | malloc | refuse LIBPROF | host LIBPROF LIBJVM CLASSES | jvm_later LIBJVM CLASSES");
     return 1;
 }

@@ -34,6 +34,12 @@ preload_split)
     grep -q 'main;.*burn_heavy;spin ' "$work/out.collapsed" \
         || fail "no stack main -> burn_heavy -> spin: $(head -3 "$work/out.collapsed")"
     ;;
+preload_threads)
+    # Threads the program creates after the start: found by the thread listing, armed by ctimer.
+    LD_PRELOAD=$lib LIBPROF_COMMAND=start,event=ctimer,interval=1ms,file=$work/out.collapsed \
+        "$prog" threads > "$work/stdout" 2> "$work/stderr" || fail "exit $?: $(cat "$work/stderr")"
+    check_split "$work/out.collapsed" "$work/stdout"
+    ;;
 preload_jfr)
     # async-profiler's variable; the recording read by the JDK's own jfr tool.
     LD_PRELOAD=$lib ASPROF_COMMAND=start,event=cpu,interval=1ms,file=$work/out.jfr \
