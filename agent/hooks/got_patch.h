@@ -20,6 +20,7 @@
 #ifndef LIBPROF_GOT_PATCH_H
 #define LIBPROF_GOT_PATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct {
@@ -35,6 +36,11 @@ typedef struct {
 
 /* got_hook.only_in for the main program (the object the loader names ""). */
 extern const char got_patch_main_program[];
+
+/* Whether the main program's data pointers to the hooked functions (ABS64 relocations: a function's address
+ * stored in initialised data, `void *(*f)(size_t) = malloc`) are rewritten too; off by default. A program
+ * comparing such a pointer with the function's address would see them differ. */
+void got_patch_follow_data_pointers(bool on);
 
 typedef struct {
     size_t objects;       /* loaded objects scanned (libprof, libc and the dynamic loader excluded) */

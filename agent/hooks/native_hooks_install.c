@@ -132,6 +132,7 @@ static void rebuild_active(void) {
         for (size_t i = 0; kind_on[k] && i < n; i++) active[active_count++] = kind_hooks[k][i];
     }
     bool no_jvm = !jvm_vm() && !loaded_object_find("libjvm.so", NULL, 0);
+    got_patch_follow_data_pointers(no_jvm);   /* a native program's own function pointers, as async-profiler's */
     if (active_count) active[active_count++] = no_jvm && main_dlopen_hook.symbol ? main_dlopen_hook : dlopen_hook;
 }
 

@@ -67,8 +67,11 @@ nativemem)
     LD_PRELOAD=$lib LIBPROF_COMMAND=start,nativemem,total,file=$work/out.collapsed \
         "$prog" malloc > "$work/stdout" 2> "$work/stderr" || fail "exit $?: $(cat "$work/stderr")"
     big=$(samples_with "$work/out.collapsed" alloc_big) small=$(samples_with "$work/out.collapsed" alloc_small)
-    echo "bytes: alloc_big $big (20 x 3000017 = 60000340), alloc_small $small (20 x 1000003 = 20000060)"
-    [ "$big" = 60000340 ] && [ "$small" = 20000060 ] || fail "allocation sites: $(grep alloc_ "$work/out.collapsed")"
+    pointer=$(samples_with "$work/out.collapsed" alloc_by_pointer)
+    echo "bytes: alloc_big $big (20 x 3000017 = 60000340), alloc_small $small (20 x 1000003 = 20000060)," \
+         "alloc_by_pointer $pointer (20 x 2000003 = 40000060)"
+    [ "$big" = 60000340 ] && [ "$small" = 20000060 ] && [ "$pointer" = 40000060 ] \
+        || fail "allocation sites: $(grep alloc_ "$work/out.collapsed")"
     ;;
 refuse)
     "$prog" refuse "$lib" || fail "Java-only requests"
