@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define TABLE_SLOTS (256 * 1024)
 /* Frames of the arena: 16M packed words (signal/trace_pack.h), 128 MB of address space touched only as
@@ -560,9 +561,14 @@ static int start_loop(char *err, size_t errlen) {
     return timers_start_loop(session_id, err, errlen);
 }
 
+/* The process that started the last session with no JVM. */
+static _Atomic pid_t no_jvm_pid;
+
 /* exit() of a process that started a session with no JVM: no VMDeath comes, so the session's profile is
- * written here. */
+ * written here. Not in a child forked from it: the session's threads are not there (joining them would
+ * never end), and the lock may have been held by a thread of the parent at the fork. */
 static void on_process_exit(void) {
+    if (getpid() != atomic_load(&no_jvm_pid)) return;
     pthread_mutex_lock(&lock);
     if (running) {   /* the session of a native program, or of the JVM it hosts and never destroyed */
         char err[512];
@@ -622,7 +628,10 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         return -1;
     }
     if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
-    if (no_jvm) watch_process_exit();
+    if (no_jvm) {
+        atomic_store(&no_jvm_pid, getpid());
+        watch_process_exit();
+    }
     if (no_jvm && no_jvm_threads_start(profiler_on_thread_start, profiler_on_thread_end))
         log_warn("cannot start the thread that finds new threads: threads created from now on are not sampled "
                  "by per-thread engines");

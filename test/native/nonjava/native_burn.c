@@ -7,6 +7,7 @@
  *                                  stop with the profile through the writer; checks both against the truth
  *   native_burn malloc             allocate from two call sites (alloc_big, alloc_small), then free all
  *   native_burn threads            burn on two threads it creates, print "truth HEAVY LIGHT" (ns)
+ *   native_burn fork               fork a child that burns and calls exit(), then burn, print the truth
  *   native_burn refuse LIBPROF     Java-only requests must be refused, naming what they asked for
  *   native_burn host LIBPROF LIBJVM CLASSES  load libjvm RTLD_LOCAL, create a JVM, profile Java code in it
  *   native_burn jvm_later LIBJVM CLASSES      (under LD_PRELOAD) burn natively, then create a JVM and run Java
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 typedef void (*writer_fn)(const char *buf, size_t size, void *arg);
@@ -230,6 +232,23 @@ static int threads(void) {
     return 0;
 }
 
+/* A child forked during the session that leaves by exit() (its exit handlers run) must end at once, and the
+ * parent's profile still be written. */
+static int fork_child(void) {
+    uint64_t heavy, light;
+    pid_t child = fork();
+    if (child < 0) fail("fork", NULL);
+    if (child == 0) {
+        burn(100, &heavy, &light);
+        exit(0);
+    }
+    int status;
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) fail("child", NULL);
+    burn(600, &heavy, &light);
+    printf("truth %llu %llu\n", (unsigned long long)heavy, (unsigned long long)light);
+    return 0;
+}
+
 typedef jint (*create_vm_fn)(JavaVM **, void **, void *);
 
 /* A JVM in libjvm loaded RTLD_LOCAL, as a native host that finds the JDK at run time loads it. */
@@ -302,9 +321,10 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "api") == 0 && argc == 4) return api(argv[2], argv[3]);
     if (strcmp(mode, "malloc") == 0) return allocate();
     if (strcmp(mode, "threads") == 0) return threads();
+    if (strcmp(mode, "fork") == 0) return fork_child();
     if (strcmp(mode, "refuse") == 0 && argc == 3) return refuse(argv[2]);
     if (strcmp(mode, "host") == 0 && argc == 5) return host(argv[2], argv[3], argv[4]);
     if (strcmp(mode, "jvm_later") == 0 && argc == 4) return jvm_later(argv[2], argv[3]);
-    fail("usage", "native_burn burn | threads | api LIBPROF OUT | malloc | refuse LIBPROF | host LIBPROF LIBJVM CLASSES | jvm_later LIBJVM CLASSES");
+    fail("usage", "native_burn burn | threads | fork | api LIBPROF OUT | malloc | refuse LIBPROF | host LIBPROF LIBJVM CLASSES | jvm_later LIBJVM CLASSES");
     return 1;
 }

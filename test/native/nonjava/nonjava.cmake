@@ -7,7 +7,7 @@ target_link_libraries(native_burn PRIVATE dl pthread)
 target_compile_options(native_burn PRIVATE -O1 -fno-omit-frame-pointer)
 
 libprof_jdk_tag(nonjava_tag ${JAVA_HOME})
-foreach(case preload_split preload_threads preload_jfr preload_html api nativemem refuse host_rtld_local preload_jvm_later)
+foreach(case preload_split preload_threads preload_fork preload_jfr preload_html api nativemem refuse host_rtld_local preload_jvm_later)
   _libprof_add_test(it.${nonjava_tag}.nonjava.${case}
     COMMAND bash ${CMAKE_SOURCE_DIR}/test/native/nonjava/nonjava_test.sh ${case} $<TARGET_FILE:prof>
       $<TARGET_FILE:native_burn> ${JAVA_HOME} ${TEST_CLASSES} ${CMAKE_BINARY_DIR}/it/${nonjava_tag}/nonjava/${case}

@@ -40,6 +40,12 @@ preload_threads)
         "$prog" threads > "$work/stdout" 2> "$work/stderr" || fail "exit $?: $(cat "$work/stderr")"
     check_split "$work/out.collapsed" "$work/stdout"
     ;;
+preload_fork)
+    # A child forked during the session ends by exit() at once; the parent's profile is written at its exit.
+    timeout 30 env LD_PRELOAD="$lib" LIBPROF_COMMAND="start,event=cpu,interval=1ms,file=$work/out.collapsed" \
+        "$prog" fork > "$work/stdout" 2> "$work/stderr" || fail "exit $? (124: hung): $(cat "$work/stderr")"
+    check_split "$work/out.collapsed" "$work/stdout"
+    ;;
 preload_jfr)
     # async-profiler's variable; the recording read by the JDK's own jfr tool.
     LD_PRELOAD=$lib ASPROF_COMMAND=start,event=cpu,interval=1ms,file=$work/out.jfr \
