@@ -52,7 +52,7 @@ static int hand_to_jvm(const char *command, const char *self) {
 static void start_here(const char *command) {
     api_result r;
     char err[1024];
-    if (api_execute(NULL, command, &r, err, sizeof(err))) {
+    if (api_execute(NULL, command, false, &r, err, sizeof(err))) {
         fprintf(stderr, "libprof: LIBPROF_COMMAND '%s': %s\n", command, err);
         return;
     }

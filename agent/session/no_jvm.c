@@ -24,6 +24,8 @@ int no_jvm_refuse_java_only(const prof_options *o, char *err, size_t errlen) {
     else if (strcmp(o->event, "lock") == 0 || o->extra_events[EVENT_LOCK]) what = "lock (Java monitors)";
     else if (method_target_is_target(o->event)) what = "event= of a Java method (instrumentation)";
     else if (o->features & PROF_FEATURE_AGCT) what = "features=agct (AsyncGetCallTrace)";
+    else if (o->jfrsync[0]) what = "jfrsync (the JDK's Flight Recorder)";
+    else if (o->ttsp) what = "ttsp (HotSpot's safepoints)";
     if (!what) return 0;
     snprintf(err, errlen, "%s needs a Java VM, and %s; without one libprof records cpu, wall, itimer, ctimer, "
              "perf events, nativemem and nativelock", what, no_jvm_reason);

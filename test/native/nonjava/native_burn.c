@@ -164,7 +164,7 @@ static int refuse(const char *libprof) {
     load_profiler(libprof);
     const char *requests[][2] = {{"start,event=alloc", "alloc"}, {"start,event=cpu,lock=10us", "lock"},
                                  {"start,event=java.lang.Thread.sleep", "Java method"},
-                                 {"start,features=agct", "features=agct"}};
+                                 {"start,features=agct", "features=agct"}, {"start,jfrsync,file=x.jfr", "jfrsync"}};
     for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
         if (prof_execute(requests[i][0], NULL, NULL) == 0) fail("accepted with no JVM", requests[i][0]);
         if (!strstr(prof_error(), requests[i][1]) || !strstr(prof_error(), "Java VM")) fail(requests[i][0], prof_error());
