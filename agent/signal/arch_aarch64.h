@@ -23,6 +23,7 @@
 
 #define ARCH_RELOC_JUMP_SLOT R_AARCH64_JUMP_SLOT
 #define ARCH_RELOC_GLOB_DAT R_AARCH64_GLOB_DAT
+#define ARCH_RELOC_ABS64 R_AARCH64_ABS64
 
 /* HotSpot's aarch64 frames and stubs are not read yet: cstack=vm walks native frames by DWARF and takes
  * the Java frames from AsyncGetCallTrace. */

@@ -24,6 +24,8 @@
 /* Relocations that fill import slots: the PLT's and a function pointer taken in position-independent code. */
 #define ARCH_RELOC_JUMP_SLOT R_X86_64_JUMP_SLOT
 #define ARCH_RELOC_GLOB_DAT R_X86_64_GLOB_DAT
+/* A function's address stored in initialised data (void *(*f)(size_t) = malloc). */
+#define ARCH_RELOC_ABS64 R_X86_64_64
 
 /* The VM walker reads HotSpot's x86_64 frames and stubs instruction by instruction (walk_vm.c). */
 #define ARCH_HAS_VM_WALKER 1
