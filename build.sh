@@ -144,6 +144,9 @@ case "${1:-build}" in
     (renice -n 19 -p "$BASHPID" >/dev/null; ionice -c 3 -p "$BASHPID" 2>/dev/null || true
      dist && bash "$ROOT/test/release/root_tests.sh" prepare) >"$BUILD/dist.log" 2>&1 &
     dist_pid=$!
+    # The arm64 JVM's root likewise (the arm64.it.* tests wait for it; test/arm64/jvm_tests.sh).
+    (renice -n 19 -p "$BASHPID" >/dev/null; ionice -c 3 -p "$BASHPID" 2>/dev/null || true
+     bash "$ROOT/test/arm64/jvm_tests.sh" root "$ROOT") >"$BUILD/arm64-root.log" 2>&1 &
     cd "$BUILD"
     rc=0
     ctest --output-on-failure -j "$JOBS" --timeout 600 -E '^dist\.' || rc=$?
