@@ -103,7 +103,7 @@ make_root() {
 # (alternatives, generated caches) it does without: the JDK is called by its path under /usr/lib/jvm.
 make_foreign_root() {
   local dir=$1 arch=$2 suite=$3; shift 3
-  local want="$arch $suite $*"
+  local want="$arch $suite $* (relative links)"
   if [ -f "$dir/.libprof-root" ] && [ "$(cat "$dir/.libprof-root")" = "$want" ]; then
     return 0
   fi
@@ -132,6 +132,13 @@ make_foreign_root() {
       { echo "debian_root.sh: unpacking $deb failed, see $dir.log" >&2; exit 1; }
   done
   rm -f "$dir"/var/cache/apt/archives/*.deb
+  # Absolute links (libdl.so -> /lib/aarch64-linux-gnu/libdl.so.2) would lead out of the root, to this
+  # machine's own files, wherever it is used by path (a cross compiler's sysroot, qemu -L): made relative.
+  local link target
+  while IFS= read -r -d '' link; do
+    target=$(readlink "$link")
+    ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$dir$target")" "$link"
+  done < <(find "$dir" -type l -lname '/*' -print0)
   echo "$want" >"$dir/.libprof-root"
   echo "debian_root.sh: $dir ready in $((SECONDS - start)) s" >&2
 }

@@ -22,6 +22,7 @@
 #       jfr            a JFR recording that the root's own jfr tool reads, with the burn methods in it
 #       jprof          the arm64 jprof attaches to a JVM started without the agent, starts, then stops
 #                      profiling; AttachTarget's 70/30 split of its CPU
+#       javaagent      libprof.jar alone (-javaagent): it loads the library it packs for aarch64
 #       nativemem      every malloc/calloc of a JNI library counted at its call site, with the Java chain
 # Exit 77 (skipped) when qemu, the root or the arm64 build is missing.
 set -uo pipefail
@@ -160,6 +161,14 @@ jprof)
   kill -0 "$pid" 2>/dev/null || fail "the target JVM is gone after jprof stop"
   echo "the arm64 jprof attached to $pid, started and stopped profiling (4 s); burnSeventy $a burnThirty $b share $s (truth 0.7); the JVM runs on"
   [ $((a + b)) -gt 150 ] && within "$s" 0.7 0.1 || fail "burnSeventy's share $s of $((a + b)) samples" ;;
+javaagent)
+  # libprof.jar alone: its Agent extracts the library packed for this JVM's processor (linux-arm64).
+  f=$OUT/javaagent.collapsed
+  arm_java -javaagent:"$ARM/lib/libprof.jar=start,event=itimer,interval=1ms,file=$f" -cp "$CP" Burn7525 2 ||
+    fail "the JVM failed (exit $?): $(tail -n 5 "$OUT/err" | tr '\n' ' ')"
+  n=$(sum_matching "$f" 'Burn7525[.]burn[AB]')
+  echo "-javaagent:libprof.jar (its linux-arm64 library): $n burn samples"
+  [ "$n" -gt 150 ] || fail "only $n burn samples" ;;
 nativemem)
   f=$OUT/nativemem.collapsed
   with_agent "start,event=nativemem,file=$f" NativeMem "$WORK/lib/libnativemem.so" sites 2000

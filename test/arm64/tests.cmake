@@ -30,7 +30,7 @@ _libprof_add_test(arm64.it.prepare
   COMMAND bash ${CMAKE_SOURCE_DIR}/test/arm64/jvm_tests.sh prepare ${CMAKE_SOURCE_DIR} ${LIBPROF_ARM64_BUILD}
           ${LIBPROF_ARM64_IT} ${CMAKE_BINARY_DIR}/test-classes
   PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77 FIXTURES_SETUP arm64_jvm FIXTURES_REQUIRED arm64_build)
-foreach(case shares_cpu shares_itimer interleaved wall alloc lock jfr jprof nativemem)
+foreach(case shares_cpu shares_itimer interleaved wall alloc lock jfr jprof javaagent nativemem)
   _libprof_add_test(arm64.it.${case}
     COMMAND bash ${CMAKE_SOURCE_DIR}/test/arm64/jvm_tests.sh ${case} ${CMAKE_SOURCE_DIR} ${LIBPROF_ARM64_BUILD}
             ${LIBPROF_ARM64_IT} ${CMAKE_BINARY_DIR}/test-classes
