@@ -28,11 +28,13 @@ include(test/native/classfile.cmake)
 include(test/attach/tests.cmake)
 include(test/java/tests.cmake)
 include(test/java/safety.cmake)   # hostile neighbours: crash reporters, shared directories, DEEPBIND allocators
+include(test/java/jfrsync.cmake)   # jfrsync, begin=/end=, ttsp
 include(test/java/instr/instr.cmake)   # the class file rewriter: behaviour suite, real jars
 include(bench/bench.cmake)
 include(test/browser/tests.cmake)
 # The API: Java API, async-profiler's natives, -javaagent/JMX, C API host, LD_PRELOAD.
 include(test/java/api/tests.cmake)
+include(test/otlp/otlp.cmake)            # OpenTelemetry profiles, decoded by protoc
 include(test/release/tests.cmake)      # the tarball of ./build.sh dist: its symbols, and runs in Debian roots
 include(test/arm64/tests.cmake)        # linux-arm64: the cross build, its jfrconv under qemu-user
 

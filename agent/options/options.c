@@ -63,15 +63,11 @@ static int parse_action(const char *name, prof_action *out) {
 static const struct {
     const char *name, *instead;   /* instead: NULL to ignore it */
 } async_profiler_only[] = {
-    {"ttsp", NULL}, {"begin", NULL}, {"end", NULL}, {"nostop", NULL}, {"sched", NULL}, {"jfropts", NULL},
-    {"signal", NULL}, {"clock", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
+    {"sched", NULL}, {"signal", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
     {"fdtransfer", NULL}, {"tlab", NULL}, {"norm", NULL}, {"nobatch", NULL}, {"memlimit", NULL},
     {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL},
-    {"jfrsync", "libprof does not start the JDK's Flight Recorder beside its own recording: start that one with "
-                "-XX:StartFlightRecording (or jcmd JFR.start) and give libprof its own file"},
     {"trace", "libprof does not trace method latencies; event=pkg.Class.method records every call of a method "
               "with its stack"},
-    {"otlp", "libprof has no OpenTelemetry output; pprof writes the profile for the same tools (file=x.pb.gz)"},
     {"all", "name the events: event=cpu,wall,alloc,lock (and nativemem, nativelock)"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
@@ -109,6 +105,11 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
                                "interval=%s", value);
         char event[] = "event=cpu";
         return parse_token(o, event, err, errlen);
+    }
+    /* A bare 'jfrsync' is async-profiler's jfrsync=default. */
+    if (strcmp(name, "jfrsync") == 0 && !value) {
+        char jfrsync[] = "jfrsync=default";
+        return parse_token(o, jfrsync, err, errlen);
     }
     prof_action action;
     const options_spec *spec = options_table_find(name);
@@ -197,6 +198,7 @@ prof_format options_effective_format(const prof_options *o) {
     if (filepath_ends_with(o->file, ".speedscope.json")) return FORMAT_SPEEDSCOPE;
     if (filepath_ends_with(o->file, ".cpuprofile")) return FORMAT_CPUPROFILE;
     if (filepath_ends_with(o->file, ".gecko.json")) return FORMAT_GECKO;
+    if (filepath_ends_with(o->file, ".otlp")) return FORMAT_OTLP;
     return FORMAT_TEXT;
 }
 
@@ -207,8 +209,8 @@ const char *options_action_name(prof_action a) {
 
 const char *options_format_name(prof_format f) {
     static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree", "jfr",
-                                        "pprof", "speedscope", "cpuprofile", "gecko"};
-    return (unsigned)f <= FORMAT_GECKO ? names[f] : "?";
+                                        "pprof", "speedscope", "cpuprofile", "gecko", "otlp"};
+    return (unsigned)f <= FORMAT_OTLP ? names[f] : "?";
 }
 
 const char *options_cstack_name(prof_cstack c) {

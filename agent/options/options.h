@@ -39,6 +39,7 @@ typedef enum {
     FORMAT_SPEEDSCOPE, /* speedscope JSON (.speedscope.json) */
     FORMAT_CPUPROFILE, /* Chrome DevTools .cpuprofile */
     FORMAT_GECKO,      /* Firefox Profiler Gecko JSON (.gecko.json) */
+    FORMAT_OTLP,       /* OpenTelemetry profiles, a ProfilesData message (.otlp) */
 } prof_format;
 
 typedef enum {
@@ -56,6 +57,13 @@ typedef enum {
     PROF_FEATURE_NOSIGTRAP = 4,   /* ... never do (F_SETSIG): also the default, without either */
     PROF_FEATURE_STATS = 8,   /* the text report shows the walker's diagnostics (async-profiler's stats) */
 } prof_feature;
+
+/* clock=: what JFR event times count (event_clock.h). */
+typedef enum {
+    PROF_CLOCK_DEFAULT = 0,  /* the JVM's Flight Recorder's clock when it counts TSC ticks, else monotonic */
+    PROF_CLOCK_TSC,          /* the same, said outright: warned when the JVM's recorder does not count TSC ticks */
+    PROF_CLOCK_MONOTONIC,    /* CLOCK_MONOTONIC nanoseconds */
+} prof_clock;
 
 typedef struct prof_options {
     prof_action action;
@@ -89,6 +97,7 @@ typedef struct prof_options {
     bool lines;                 /* Java frames named with their source line, "class.method:LINE" (text formats) */
     char title[256];
     bool total;                 /* counter: total weight instead of sample count */
+    bool counter_given;         /* total or samples was given: a dump's own counter (async-profiler's dumpOtlp) */
     int timeout_s;              /* seconds; 0 = none */
     uint32_t timeout_clock;     /* timeout=23:00: stop at that time of day instead (clock_time.h); 0 = none */
     char log_file[1024];
@@ -120,6 +129,16 @@ typedef struct prof_options {
     uint64_t nativelock;        /* nativelock=DURATION: record every this many ns waited (default 10us) */
     bool nofree;                /* nativemem: do not hook free (allocations only) */
     bool leak;                  /* nativemem: the profile shows only what was not freed when it is written */
+    /* jfrsync[=SETTINGS]: the JDK's own Flight Recording started with SETTINGS (default, profile, a .jfc
+     * file, or +event+event) and merged with ours into one file (jdk_recording.h); "" = none */
+    char jfrsync[512];
+    char jfropts[64];           /* async-profiler's jfropts: accepted, no effect (docs/jfr.md) */
+    int clock;                  /* clock=: the JFR event clock (prof_clock) */
+    /* begin=/end=: sampling only between a call of one native function and a call of the other (window.h);
+     * ttsp: those two are HotSpot's safepoint synchronisation; nostop: the windows are recorded, sampling
+     * goes on outside them */
+    char begin[256], end[256];
+    bool ttsp, nostop;
     /* async-profiler options libprof does not have and ignores, space-separated, as given (options_parse
      * accepts them so that an async-profiler command line starts the JVM; the agent warns about them) */
     char ignored[256];

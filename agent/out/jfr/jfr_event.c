@@ -154,3 +154,11 @@ void jfr_event_cpu_load(jfr_buf *b, uint64_t ticks, float jvm_user, float jvm_sy
     jfr_buf_put_float(b, machine_total);
     jfr_buf_event_end(b, at);
 }
+
+void jfr_event_window(jfr_buf *b, uint64_t start_ticks, uint64_t end_ticks) {
+    size_t at = jfr_buf_event_begin(b, JFR_WINDOW);
+    jfr_buf_put_varint(b, start_ticks);
+    jfr_buf_put_varint(b, end_ticks - start_ticks);
+    jfr_buf_put_varint(b, 0);   /* no thread: a ttsp window is every thread's */
+    jfr_buf_event_end(b, at);
+}
