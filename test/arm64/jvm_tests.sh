@@ -154,13 +154,15 @@ jprof)
   f=$OUT/attach.collapsed
   timeout 120 "$QEMU" "$ARM/bin/jprof" start -e cpu -i 1ms -f "$f" "$pid" >"$OUT/start.out" 2>&1 ||
     fail "jprof start: $(tail -n 3 "$OUT/start.out" | tr '\n' ' ')"
-  sleep 4
+  sleep 6
   timeout 120 "$QEMU" "$ARM/bin/jprof" stop -f "$f" "$pid" >"$OUT/stop.out" 2>&1 ||
     fail "jprof stop: $(tail -n 3 "$OUT/stop.out" | tr '\n' ' ')"
   a=$(sum_matching "$f" 'AttachTarget[.]burnSeventy') b=$(sum_matching "$f" 'AttachTarget[.]burnThirty') s=$(share "$a" "$b")
   kill -0 "$pid" 2>/dev/null || fail "the target JVM is gone after jprof stop"
-  echo "the arm64 jprof attached to $pid, started and stopped profiling (4 s); burnSeventy $a burnThirty $b share $s (truth 0.7); the JVM runs on"
-  [ $((a + b)) -gt 150 ] && within "$s" 0.7 0.1 || fail "burnSeventy's share $s of $((a + b)) samples" ;;
+  echo "the arm64 jprof attached to $pid, started and stopped profiling (6 s); burnSeventy $a burnThirty $b share $s (truth 0.7); the JVM runs on"
+  # Under emulation and a loaded machine a thread gets some 30-100 ticks a second: 120 samples put the share
+  # within 0.1 of the truth at over 2 sigma.
+  [ $((a + b)) -gt 120 ] && within "$s" 0.7 0.1 || fail "burnSeventy's share $s of $((a + b)) samples" ;;
 javaagent)
   # libprof.jar alone: its Agent extracts the library packed for this JVM's processor (linux-arm64).
   f=$OUT/javaagent.collapsed
