@@ -57,6 +57,8 @@ enum jfr_type_id {
     JFR_LIVE_OBJECT,
     /* async-profiler's sampling window (begin=/end=, ttsp) */
     JFR_WINDOW,
+    /* a traced call slower than its threshold (trace=): the JDK's event name, async-profiler's fields */
+    JFR_METHOD_TRACE,
     /* annotations (display only) */
     JFR_ANN_LABEL = 200, JFR_ANN_CONTENT_TYPE, JFR_ANN_TIMESTAMP, JFR_ANN_TIMESPAN, JFR_ANN_DATA_AMOUNT,
     JFR_ANN_PERCENTAGE,
