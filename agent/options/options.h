@@ -39,6 +39,7 @@ typedef enum {
     FORMAT_SPEEDSCOPE, /* speedscope JSON (.speedscope.json) */
     FORMAT_CPUPROFILE, /* Chrome DevTools .cpuprofile */
     FORMAT_GECKO,      /* Firefox Profiler Gecko JSON (.gecko.json) */
+    FORMAT_HEATMAP,    /* HTML heatmap: sample density over time above the flame graph of a selected range */
 } prof_format;
 
 typedef enum {

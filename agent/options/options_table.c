@@ -40,7 +40,8 @@ _Static_assert(sizeof(prof_format) == sizeof(int), "format is set as an int");
 static const options_choice format_choices[] = {
     {"collapsed", FORMAT_COLLAPSED, NULL}, {"flamegraph", FORMAT_FLAMEGRAPH, "html"}, {"tree", FORMAT_TREE, NULL},
     {"text", FORMAT_TEXT, NULL},           {"pprof", FORMAT_PPROF, NULL},              {"speedscope", FORMAT_SPEEDSCOPE, NULL},
-    {"cpuprofile", FORMAT_CPUPROFILE, NULL}, {"gecko", FORMAT_GECKO, NULL},            {NULL, 0, NULL},
+    {"cpuprofile", FORMAT_CPUPROFILE, NULL}, {"gecko", FORMAT_GECKO, NULL},
+    {"heatmap", FORMAT_HEATMAP, NULL},       {NULL, 0, NULL},
 };
 
 /* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */

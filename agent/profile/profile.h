@@ -82,6 +82,7 @@ typedef struct {
     char counts[160];        /* what a sample and its weight stand for, for readers; "" for CPU samples */
     uint64_t interval_ns;
     uint64_t duration_ns;
+    uint64_t start_ns;       /* when the profile begins, ns since the epoch (0: unknown); the heatmap's origin */
     bool total;              /* report the weight instead of the sample count */
     uint64_t signals;        /* profiling signals handled */
     int drop_count;
