@@ -7,6 +7,7 @@
 #include "trace_store.h"
 
 #include "clock_ns.h"
+#include "span_clock.h"
 
 trace_store_state trace_store;
 
@@ -24,7 +25,9 @@ static bool queue_record(const trace_key *key, uint64_t weight, uint32_t trace_i
     sample_record rec = {.ticks = clock_mono_ns(), .weight = weight,
                          .tid = key->tid, .trace_id = trace_id, .event = key->event, .state = key->state,
                          .address = native ? native->address : 0, .size = native ? native->size : 0};
-    return sample_ring_push(trace_store.config.ring, &rec);
+    if (!sample_ring_push(trace_store.config.ring, &rec)) return false;
+    span_clock_note(key->tid, rec.ticks);
+    return true;
 }
 
 static trace_store_result result_of(traces_result r, bool queued) {

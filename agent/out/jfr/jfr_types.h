@@ -53,6 +53,8 @@ enum jfr_type_id {
     JFR_MALLOC = 120, JFR_FREE, JFR_NATIVE_LOCK,
     /* async-profiler's object still alive at the recording's end (alloc,live) */
     JFR_LIVE_OBJECT,
+    /* async-profiler's span an application recorded (one.profiler.Span, dev.libprof.Span) */
+    JFR_SPAN = 130,
     /* annotations (display only) */
     JFR_ANN_LABEL = 200, JFR_ANN_CONTENT_TYPE, JFR_ANN_TIMESTAMP, JFR_ANN_TIMESPAN, JFR_ANN_DATA_AMOUNT,
     JFR_ANN_PERCENTAGE,
