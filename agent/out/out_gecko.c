@@ -143,8 +143,17 @@ static void write_markers(const profile *p, bool with_markers, uint32_t first_st
     /* The recording's garbage collections: interval markers (phase 1) in the samples' time base. */
     uint64_t origin = with_markers && p->tick_count ? recorded_origin(p) : 0;   /* once: it reads every span */
     for (size_t i = 0; with_markers && p->tick_count && i < p->span_count; i++) {
-        fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"GC\"}]", first ? "" : ",", string++,
-                (p->spans[i].start_ns - origin) / 1e6, (p->spans[i].end_ns - origin) / 1e6, CAT_GC);
+        const profile_span *s = &p->spans[i];
+        /* A thread span (the application's): its tag and thread in the marker's data. */
+        if (s->tid) {
+            fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"Span\",\"tid\":%u,\"tag\":", first ? "" : ",", string++,
+                    (s->start_ns - origin) / 1e6, (s->end_ns - origin) / 1e6, CAT_OTHER, s->tid);
+            json_out_string(out, s->name);
+            fputs("}]", out);
+        } else {
+            fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"GC\"}]", first ? "" : ",", string++,
+                    (s->start_ns - origin) / 1e6, (s->end_ns - origin) / 1e6, CAT_GC);
+        }
         first = false;
     }
     fputs("]}", out);
@@ -168,7 +177,13 @@ static void write_marker_strings(const profile *p, FILE *out) {
     }
     for (size_t i = 0; p->tick_count && i < p->span_count; i++) {
         fputc(',', out);
-        json_out_string(out, p->spans[i].name);
+        if (p->spans[i].tid) {
+            snprintf(text, sizeof(text), "Span%s%.480s (tid %u)", p->spans[i].name[0] ? ": " : "", p->spans[i].name,
+                     p->spans[i].tid);
+            json_out_string(out, text);
+        } else {
+            json_out_string(out, p->spans[i].name);
+        }
     }
 }
 
