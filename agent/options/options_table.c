@@ -115,7 +115,7 @@ const options_spec options_table[] = {
      .cap = TEXT_CAP(file)},
     {.kind = OPTION_TEXT, .jprof = "-o", .jprof_arg = "FORMAT",
      .jprof_help = "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE
-     "pprof, speedscope, cpuprofile, gecko, traces[=N], flat[=N];" MORE
+     "pprof, speedscope, cpuprofile, gecko, heatmap, traces[=N], flat[=N];" MORE
      "default: from the -f extension, else text", .own = OPTION_OWN_FORMAT},
     /* jfrconv's formats: every one it can write, by the name -o takes (the agent's flag rows below). */
     {.kind = OPTION_CHOICE, .field = FIELD(format), .jfrconv = "-o", .jfrconv_long = "--output",
@@ -279,6 +279,7 @@ const options_spec options_table[] = {
     {.name = "speedscope", .kind = OPTION_FLAG, .format = FORMAT_SPEEDSCOPE},
     {.name = "cpuprofile", .kind = OPTION_FLAG, .format = FORMAT_CPUPROFILE},
     {.name = "gecko", .kind = OPTION_FLAG, .format = FORMAT_GECKO},
+    {.name = "heatmap", .kind = OPTION_FLAG, .format = FORMAT_HEATMAP},
     {.name = "chunksize", .kind = OPTION_SIZE, .field = FIELD(chunk_size), .min = OPTIONS_MIN_CHUNK_SIZE},
     {.name = "chunktime", .kind = OPTION_DURATION, .field = FIELD(chunk_time_ns), .min = OPTIONS_MIN_CHUNK_TIME_NS,
      .unit = SECOND},

@@ -1,5 +1,8 @@
 package dev.libprof;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -40,6 +43,29 @@ public final class Span implements AutoCloseable {
         }
     };
 
+    /* Thread.isVirtual (JDK 21+), or null: a virtual thread moves between carriers, whose slots say nothing of
+     * it, so its spans are recorded sampled or not. */
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
+    }
+
+    private static boolean sampledSince(long startTime) {
+        if (IS_VIRTUAL != null) {
+            try {
+                if ((boolean) IS_VIRTUAL.invokeExact(Thread.currentThread())) return true;
+            } catch (Throwable e) {
+                return true;
+            }
+        }
+        return LAST_SAMPLE.get().getLong(0) >= startTime;
+    }
+
     static {
         int s;
         try {
@@ -66,13 +92,13 @@ public final class Span implements AutoCloseable {
     /** @return the span's start time (System.nanoTime), or 0 when nothing is being recorded */
     public static long start() {
         if (state != RECORDING) return 0;
-        LAST_SAMPLE.get();
+        if (IS_VIRTUAL == null || !sampledSince(Long.MAX_VALUE)) LAST_SAMPLE.get();   /* the slot, claimed once */
         return System.nanoTime();
     }
 
     /** Ends the span begun at {@code startTime}; recorded when the thread was sampled inside it. */
     public static void end(long startTime, String tag) {
-        if (startTime != 0 && state == RECORDING && LAST_SAMPLE.get().getLong(0) >= startTime)
+        if (startTime != 0 && state == RECORDING && sampledSince(startTime))
             emit0(startTime, System.nanoTime(), tag);
     }
 
