@@ -325,6 +325,32 @@ public class ApiTest {
             check(inside >= 20, tag + " spans hold samples: " + inside);
             check(mine * 100 >= inside * 90, tag + " spans' samples are " + own + ": " + mine + " of " + inside);
             check(theirs == 0, tag + " spans hold no sample of " + other + ": " + theirs);
+            inSpans.put(tag, inside);
+        }
+        spansConverted(file, count, inSpans);
+    }
+
+    static final Map<String, Long> inSpans = new java.util.HashMap<>();
+
+    /** jfrconv (beside the library: build/bin) on the same recording: a Firefox marker per span, and pprof's
+     *  span label on exactly the samples the JDK's reader finds inside each kind (read by go tool pprof). */
+    static void spansConverted(Path jfr, Map<String, Long> spans, Map<String, Long> inside) throws Exception {
+        String jfrconv = Path.of(IntegrationTest.agent).getParent().getParent().resolve("bin/jfrconv").toString();
+        Path gecko = IntegrationTest.work.resolve("spans.gecko.json"), pprof = IntegrationTest.work.resolve("spans.pb.gz");
+        check(run(List.of(jfrconv, "-o", "gecko", jfr.toString(), gecko.toString()), Map.of()).exit() == 0, "jfrconv -o gecko");
+        String json = Files.readString(gecko);
+        for (String tag : List.of("alpha", "beta")) {
+            long markers = json.split("\\{\"type\":\"Span\",\"tid\":\\d+,\"tag\":\"" + tag + "\"\\}", -1).length - 1;
+            check(markers == spans.get(tag), tag + ": a Firefox marker per span: " + markers + " of " + spans.get(tag));
+        }
+        check(run(List.of(jfrconv, "-o", "pprof", jfr.toString(), pprof.toString()), Map.of()).exit() == 0, "jfrconv -o pprof");
+        IntegrationTest.Run tags = run(List.of("go", "tool", "pprof", "-tags", pprof.toString()), Map.of());
+        check(tags.exit() == 0, "go tool pprof -tags (go is a test dependency, as for browser.viewers): " + tags.err());
+        for (String tag : List.of("alpha", "beta")) {
+            var m = java.util.regex.Pattern.compile("(\\d+)(?:\\.\\d+)? \\([ 0-9.]+%\\): " + tag + "\\b").matcher(tags.out());
+            check(m.find(), "pprof's span tags name " + tag + ":\n" + tags.out());
+            long labelled = Long.parseLong(m.group(1));
+            check(labelled == inside.get(tag), tag + ": pprof samples labelled " + labelled + ", inside its spans " + inside.get(tag));
         }
     }
 }
