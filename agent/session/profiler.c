@@ -477,8 +477,10 @@ static int configure_storage(const prof_options *o, const session_engine_set *se
         store.spare = jfr_spare;
     }
     /* A heatmap needs each sample's time: queued like a recording's, counted by heatmap_timeline. */
-    if (options_effective_format(o) == FORMAT_HEATMAP && !store.spare &&
-        !(store.ring = heatmap_timeline_start(keep))) {
+    if (options_effective_format(o) == FORMAT_HEATMAP && store.spare)
+        log_warn("heatmap with loop=: the periods' tables take turns, so the page has no sample times (an empty "
+                 "strip); record file=x.jfr and convert it with jfrconv -o heatmap");
+    else if (options_effective_format(o) == FORMAT_HEATMAP && !(store.ring = heatmap_timeline_start(keep))) {
         snprintf(err, errlen, "cannot start counting samples by time for the heatmap (out of memory)");
         return -1;
     }
