@@ -40,7 +40,7 @@ _Static_assert(sizeof(prof_format) == sizeof(int), "format is set as an int");
 static const options_choice format_choices[] = {
     {"collapsed", FORMAT_COLLAPSED, NULL}, {"flamegraph", FORMAT_FLAMEGRAPH, "html"}, {"tree", FORMAT_TREE, NULL},
     {"text", FORMAT_TEXT, NULL},           {"pprof", FORMAT_PPROF, NULL},              {"speedscope", FORMAT_SPEEDSCOPE, NULL},
-    {"cpuprofile", FORMAT_CPUPROFILE, NULL}, {"gecko", FORMAT_GECKO, NULL},
+    {"cpuprofile", FORMAT_CPUPROFILE, NULL}, {"gecko", FORMAT_GECKO, NULL},            {"otlp", FORMAT_OTLP, NULL},
     {"heatmap", FORMAT_HEATMAP, NULL},       {NULL, 0, NULL},
 };
 
@@ -115,7 +115,7 @@ const options_spec options_table[] = {
      .cap = TEXT_CAP(file)},
     {.kind = OPTION_TEXT, .jprof = "-o", .jprof_arg = "FORMAT",
      .jprof_help = "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE
-     "pprof, speedscope, cpuprofile, gecko, heatmap, traces[=N], flat[=N];" MORE
+     "pprof, speedscope, cpuprofile, gecko, otlp, heatmap, traces[=N], flat[=N];" MORE
      "default: from the -f extension, else text", .own = OPTION_OWN_FORMAT},
     /* jfrconv's formats: every one it can write, by the name -o takes (the agent's flag rows below). */
     {.kind = OPTION_CHOICE, .field = FIELD(format), .jfrconv = "-o", .jfrconv_long = "--output",
@@ -279,6 +279,7 @@ const options_spec options_table[] = {
     {.name = "speedscope", .kind = OPTION_FLAG, .format = FORMAT_SPEEDSCOPE},
     {.name = "cpuprofile", .kind = OPTION_FLAG, .format = FORMAT_CPUPROFILE},
     {.name = "gecko", .kind = OPTION_FLAG, .format = FORMAT_GECKO},
+    {.name = "otlp", .kind = OPTION_FLAG, .format = FORMAT_OTLP},
     {.name = "heatmap", .kind = OPTION_FLAG, .format = FORMAT_HEATMAP},
     {.name = "chunksize", .kind = OPTION_SIZE, .field = FIELD(chunk_size), .min = OPTIONS_MIN_CHUNK_SIZE},
     {.name = "chunktime", .kind = OPTION_DURATION, .field = FIELD(chunk_time_ns), .min = OPTIONS_MIN_CHUNK_TIME_NS,

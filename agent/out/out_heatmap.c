@@ -69,7 +69,7 @@ static int write_heatmap(const profile *p, const calltree *t, const uint32_t *wr
     for (size_t i = 0; i < p->stack_count; i++)
         ends[i] = profile_value(p, &p->stacks[i]) ? stack_node(t, written, &p->stacks[i]) : UINT32_MAX;
     const uint64_t cell_ns = (uint64_t)OUT_HEATMAP_CELL_MS * 1000000;
-    uint64_t start = p->meta.start_ns;
+    uint64_t start = p->meta.start_unix_ns;
     if (p->tick_count && (!start || p->ticks[0].time_ns < start)) start = p->ticks[0].time_ns;
     uint64_t end = p->meta.duration_ns ? start + p->meta.duration_ns : start;
     if (p->tick_count && p->ticks[p->tick_count - 1].time_ns >= end) end = p->ticks[p->tick_count - 1].time_ns + 1;

@@ -7,6 +7,7 @@
 #include "out_gecko.h"
 #include "out_heatmap.h"
 #include "out_html.h"
+#include "out_otlp.h"
 #include "out_pprof.h"
 #include "out_speedscope.h"
 #include "out_text.h"
@@ -48,6 +49,8 @@ static int write_profile_body(FILE *out, const void *arg) {
         return out_cpuprofile_write(job->profile, out);
     case FORMAT_GECKO:
         return out_gecko_write(job->profile, out);
+    case FORMAT_OTLP:
+        return out_otlp_write(job->profile, out);
     case FORMAT_HEATMAP: {
         out_html_options html = {false, o->minwidth, o->reverse, o->inverted, o->highlight};
         return out_heatmap_write(job->profile, out, &html);

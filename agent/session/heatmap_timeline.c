@@ -90,7 +90,7 @@ int heatmap_timeline_build(trace_table *table, const prof_options *o, event_kind
     }
     if (failed) log_warn("heatmap: out of memory counting samples by time; the strip misses some");
     pthread_mutex_unlock(&lock);
-    p->meta.start_ns = start_real;
+    p->meta.start_unix_ns = start_real;
     profile_sort_ticks(p);
     free(ids);
     free(cells);

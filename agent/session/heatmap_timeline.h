@@ -21,7 +21,7 @@ sample_ring *heatmap_timeline_start(bool keep);
 void heatmap_timeline_stop(void);
 
 /* Builds the profile from 'table' (named_profile_build) with a tick per counted sample at its cell's time,
- * ns since the epoch, and p->meta.start_ns set to the session's start. -1 when out of memory. */
+ * ns since the epoch, p->meta.start_unix_ns set to when counting began. -1 when out of memory. */
 int heatmap_timeline_build(trace_table *table, const prof_options *o, event_kind event, profile *p);
 
 /* Forgets the counts (a new session). */

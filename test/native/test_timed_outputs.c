@@ -36,7 +36,7 @@ static int write_heatmap(const profile *p, FILE *out) {
 static void timed_profile(profile *p, bool spans) {
     profile_init(p);
     p->meta.interval_ns = MS;
-    p->meta.start_ns = START;
+    p->meta.start_unix_ns = START;
     p->meta.duration_ns = 100 * MS;
     uint32_t main_id = profile_intern(p, "Main.main", FTYPE_JIT);
     uint32_t a[2] = {main_id, profile_intern(p, "Main.alpha", FTYPE_JIT)};
