@@ -28,6 +28,7 @@ include(test/native/classfile.cmake)
 include(test/attach/tests.cmake)
 include(test/java/tests.cmake)
 include(test/java/safety.cmake)   # hostile neighbours: crash reporters, shared directories, DEEPBIND allocators
+include(test/java/jfrsync.cmake)   # jfrsync, begin=/end=, ttsp
 include(test/java/instr/instr.cmake)   # the class file rewriter: behaviour suite, real jars
 include(bench/bench.cmake)
 include(test/browser/tests.cmake)

@@ -8,11 +8,14 @@
  * The state is pushed into every class that registered (out_jfr tells when a recording opens and closes),
  * so the Java side decides without a native call whether a span can be recorded at all. A class loaded
  * before the library (the profiler attached later) could not link its natives: when a recording opens,
- * the loaded classes are searched and their natives registered by hand. Span times are System.nanoTime's,
- * which is the events' clock (CLOCK_MONOTONIC nanoseconds): no clock conversion is needed.
+ * the loaded classes are searched and their natives registered by hand. Span times are System.nanoTime's
+ * (CLOCK_MONOTONIC ns, what async-profiler's Recording.timestamp gives unless told otherwise); they are
+ * turned into the events' clock (event_clock.h), which may be offset or count the timestamp counter.
  */
 #define _GNU_SOURCE
 #include "api_command.h"
+#include "clock_ns.h"
+#include "event_clock.h"
 #include "jvm.h"
 #include "out_jfr.h"
 #include "self_tid.h"
@@ -53,12 +56,19 @@ static void remember(JNIEnv *env, jclass cls) {
     pthread_mutex_unlock(&lock);
 }
 
+/* A CLOCK_MONOTONIC time as the event clock's ticks, by its distance from now. */
+static uint64_t event_ticks_of(uint64_t mono_ns) {
+    uint64_t now = clock_mono_ns(), ticks = event_clock_now();
+    return mono_ns <= now ? ticks - event_clock_ticks_of_ns(now - mono_ns) : ticks + event_clock_ticks_of_ns(mono_ns - now);
+}
+
 static void record_span(JNIEnv *env, jlong start, jlong end, jstring tag) {
     const char *utf = tag ? (*env)->GetStringUTFChars(env, tag, NULL) : NULL;
     if (tag && !utf) return;   /* OutOfMemoryError pending */
     uint64_t key = span_tags_key(utf);
     if (utf) (*env)->ReleaseStringUTFChars(env, tag, utf);
-    if (key != UINT64_MAX) out_jfr_span((uint32_t)self_tid(), (uint64_t)start, (uint64_t)end, key);
+    if (key != UINT64_MAX)
+        out_jfr_span((uint32_t)self_tid(), event_ticks_of((uint64_t)start), event_ticks_of((uint64_t)end), key);
 }
 
 static jobject thread_clock(JNIEnv *env) {

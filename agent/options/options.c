@@ -63,12 +63,9 @@ static int parse_action(const char *name, prof_action *out) {
 static const struct {
     const char *name, *instead;   /* instead: NULL to ignore it */
 } async_profiler_only[] = {
-    {"ttsp", NULL}, {"begin", NULL}, {"end", NULL}, {"nostop", NULL}, {"sched", NULL}, {"jfropts", NULL},
-    {"signal", NULL}, {"clock", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
+    {"sched", NULL}, {"signal", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
     {"fdtransfer", NULL}, {"tlab", NULL}, {"norm", NULL}, {"nobatch", NULL}, {"memlimit", NULL},
     {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL},
-    {"jfrsync", "libprof does not start the JDK's Flight Recorder beside its own recording: start that one with "
-                "-XX:StartFlightRecording (or jcmd JFR.start) and give libprof its own file"},
     {"trace", "libprof does not trace method latencies; event=pkg.Class.method records every call of a method "
               "with its stack"},
     {"all", "name the events: event=cpu,wall,alloc,lock (and nativemem, nativelock)"},
@@ -108,6 +105,11 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
                                "interval=%s", value);
         char event[] = "event=cpu";
         return parse_token(o, event, err, errlen);
+    }
+    /* A bare 'jfrsync' is async-profiler's jfrsync=default. */
+    if (strcmp(name, "jfrsync") == 0 && !value) {
+        char jfrsync[] = "jfrsync=default";
+        return parse_token(o, jfrsync, err, errlen);
     }
     prof_action action;
     const options_spec *spec = options_table_find(name);

@@ -44,6 +44,10 @@ static const options_choice format_choices[] = {
     {"heatmap", FORMAT_HEATMAP, NULL},       {NULL, 0, NULL},
 };
 
+static const options_choice clock_choices[] = {
+    {"tsc", PROF_CLOCK_TSC, NULL}, {"monotonic", PROF_CLOCK_MONOTONIC, NULL}, {NULL, 0, NULL},
+};
+
 /* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */
 static const options_choice feature_choices[] = {
     {"agct", PROF_FEATURE_AGCT, NULL},
@@ -279,6 +283,15 @@ const options_spec options_table[] = {
     {.name = "speedscope", .kind = OPTION_FLAG, .format = FORMAT_SPEEDSCOPE},
     {.name = "cpuprofile", .kind = OPTION_FLAG, .format = FORMAT_CPUPROFILE},
     {.name = "gecko", .kind = OPTION_FLAG, .format = FORMAT_GECKO},
+    /* The JDK's Flight Recording beside ours (docs/jfr.md); a bare jfrsync is jfrsync=default (options.c).
+     * Sampling windows between native calls (docs/options.md). jprof takes each as --NAME. */
+    {.name = "jfrsync", .kind = OPTION_TEXT, .field = FIELD(jfrsync), .cap = TEXT_CAP(jfrsync)},
+    {.name = "jfropts", .kind = OPTION_TEXT, .field = FIELD(jfropts), .cap = TEXT_CAP(jfropts)},
+    {.name = "clock", .kind = OPTION_CHOICE, .field = FIELD(clock), .choices = clock_choices},
+    {.name = "begin", .kind = OPTION_TEXT, .field = FIELD(begin), .cap = TEXT_CAP(begin)},
+    {.name = "end", .kind = OPTION_TEXT, .field = FIELD(end), .cap = TEXT_CAP(end)},
+    {.name = "ttsp", .kind = OPTION_FLAG, .field = FIELD(ttsp)},
+    {.name = "nostop", .kind = OPTION_FLAG, .field = FIELD(nostop)},
     {.name = "otlp", .kind = OPTION_FLAG, .format = FORMAT_OTLP},
     {.name = "heatmap", .kind = OPTION_FLAG, .format = FORMAT_HEATMAP},
     {.name = "chunksize", .kind = OPTION_SIZE, .field = FIELD(chunk_size), .min = OPTIONS_MIN_CHUNK_SIZE},

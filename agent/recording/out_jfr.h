@@ -49,7 +49,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen);
  * pools read. False when it could not be written (no recording, a full table). */
 bool out_jfr_live_object(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t ticks, uint64_t size);
 
-/* A span an application recorded on thread 'tid' (CLOCK_MONOTONIC ns, the events' ticks; tag_key from
+/* A span an application recorded on thread 'tid' (in the events' ticks, event_clock.h; tag_key from
  * span_tags), as a profiler.Span event. Called from the application's threads. False without a recording. */
 bool out_jfr_span(uint32_t tid, uint64_t start_ticks, uint64_t end_ticks, uint64_t tag_key);
 

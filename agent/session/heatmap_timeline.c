@@ -1,6 +1,7 @@
 #include "heatmap_timeline.h"
 
 #include "clock_ns.h"
+#include "event_clock.h"
 #include "log.h"
 #include "out_heatmap.h"
 #include "periodic.h"
@@ -18,7 +19,7 @@ static sample_ring *ring;            /* kept for the life of the process: handle
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static u64map counts;                /* (cell << 32 | trace id) + 1 -> samples */
 static bool counting, failed;
-static uint64_t start_mono, start_real;
+static uint64_t start_ticks, start_real;   /* the event clock's ticks (the records'), wall-clock ns */
 static periodic drainer;
 
 static void drain(void) {
@@ -27,7 +28,8 @@ static void drain(void) {
     pthread_mutex_lock(&lock);
     while ((n = sample_ring_drain(ring, batch, sizeof(batch) / sizeof(batch[0]))) > 0) {
         for (size_t i = 0; i < n; i++) {
-            uint64_t cell = batch[i].ticks > start_mono ? (batch[i].ticks - start_mono) / CELL_NS : 0;
+            uint64_t t = batch[i].ticks;
+            uint64_t cell = t > start_ticks ? event_clock_ns_of_ticks(t - start_ticks) / CELL_NS : 0;
             uint64_t key = (cell << 32 | batch[i].trace_id) + 1, seen = 0;
             u64map_get(&counts, key, &seen);
             if (u64map_put(&counts, key, seen + 1)) failed = true;
@@ -40,9 +42,9 @@ sample_ring *heatmap_timeline_start(bool keep) {
     if (!ring && !(ring = sample_ring_create(RING_RECORDS))) return NULL;
     sample_record stale[256];
     while (sample_ring_drain(ring, stale, 256) > 0) {}
-    if (!keep || !start_mono) {
+    if (!keep || !start_ticks) {
         heatmap_timeline_reset();
-        start_mono = clock_mono_ns();
+        start_ticks = event_clock_now();
         start_real = clock_ns(CLOCK_REALTIME);
     }
     if (periodic_start(&drainer, 100 * 1000000L, drain)) return NULL;
@@ -62,7 +64,7 @@ void heatmap_timeline_reset(void) {
     u64map_free(&counts);
     u64map_init(&counts);
     failed = false;
-    start_mono = start_real = 0;
+    start_ticks = start_real = 0;
     pthread_mutex_unlock(&lock);
 }
 

@@ -32,6 +32,7 @@ typedef enum {
      * or blocked by the thread): the periods of CPU time the thread ran without a signal taken, counted by
      * the engine's watch (which also re-arms the event where it is one-shot) */
     DROP_SIGNAL_LOST,
+    DROP_OUTSIDE_WINDOW,    /* begin=/end=, ttsp: taken outside every window (sample_window.h) */
     DROP_REASON_COUNT
 } drop_reason;
 

@@ -6,7 +6,7 @@
  */
 #include "trace_store.h"
 
-#include "clock_ns.h"
+#include "event_clock.h"
 #include "span_clock.h"
 
 trace_store_state trace_store;
@@ -20,13 +20,15 @@ static uint32_t enter_table(void) {
     }
 }
 
-/* The sample's record for the JFR writer: when (the event clock is CLOCK_MONOTONIC), who, which stack. */
+/* The sample's record for the JFR writer: when (event_clock.h), who, which stack. */
 static bool queue_record(const trace_key *key, uint64_t weight, uint32_t trace_id, const trace_store_native *native) {
-    sample_record rec = {.ticks = clock_mono_ns(), .weight = weight,
+    sample_record rec = {.ticks = event_clock_now(), .weight = weight,
                          .tid = key->tid, .trace_id = trace_id, .event = key->event, .state = key->state,
                          .address = native ? native->address : 0, .size = native ? native->size : 0};
     if (!sample_ring_push(trace_store.config.ring, &rec)) return false;
-    span_clock_note(key->tid, rec.ticks);
+    /* The Java side compares with System.nanoTime: CLOCK_MONOTONIC ns, which the event clock is minus its
+     * offset unless it counts the timestamp counter. */
+    span_clock_note(key->tid, event_clock.tsc ? clock_mono_ns() : rec.ticks + event_clock.offset);
     return true;
 }
 

@@ -366,14 +366,33 @@ static void test_durations(void **state) {
     assert_int_equal(options_parse_duration("512k", 1000000000ULL, &ns), -1);
 }
 
+/* jfrsync (bare: the JDK's default settings), clock, and the sampling windows as async-profiler spells them. */
+static void test_jfrsync_clock_windows(void **state) {
+    (void)state;
+    parses("start,jfrsync,file=x.jfr");
+    assert_string_equal(o.jfrsync, "default");
+    parses("start,jfrsync=/opt/my.jfc,clock=monotonic,file=x.jfr");
+    assert_string_equal(o.jfrsync, "/opt/my.jfc");
+    assert_int_equal(o.clock, PROF_CLOCK_MONOTONIC);
+    parses("start,clock=tsc,jfropts=4,file=x.jfr");
+    assert_int_equal(o.clock, PROF_CLOCK_TSC);
+    refused("start,clock=hpet", "tsc");
+    parses("start,begin=marker_begin,end=marker_end,nostop");
+    assert_string_equal(o.begin, "marker_begin");
+    assert_string_equal(o.end, "marker_end");
+    assert_true(o.nostop && !o.ttsp);
+    parses("start,ttsp");
+    assert_true(o.ttsp);
+    assert_string_equal(o.ignored, "");
+}
+
 /* async-profiler's options libprof does not have: ignored (noted) when they change only what or how it
  * samples, refused with what to write instead when the output would not be the one asked for. */
 static void test_async_profiler_only_options(void **state) {
     (void)state;
-    parses("start,ttsp,begin=Foo.bar,end=Foo.baz,signal=12,file=x.txt");
-    assert_string_equal(o.ignored, "ttsp begin end signal");
+    parses("start,sched,signal=12,file=x.txt");
+    assert_string_equal(o.ignored, "sched signal");
     /* Those that would record something else than asked for are refused, saying what to do instead. */
-    refused("start,jfrsync=profile,file=x.jfr", "-XX:StartFlightRecording");
     refused("start,trace=my.pkg.Class.method:50ms,file=x.jfr", "event=pkg.Class.method");
     refused("start,all", "event=cpu,wall");
     refused("start,event=cpu,event=wall", "event=cpu,wall");
@@ -505,7 +524,7 @@ int main(void) {
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
         cmocka_unit_test(test_durations),
-        cmocka_unit_test(test_async_profiler_only_options),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
+        cmocka_unit_test(test_async_profiler_only_options), cmocka_unit_test(test_jfrsync_clock_windows),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
         cmocka_unit_test(test_cstack), cmocka_unit_test(test_embedding_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -155,6 +155,14 @@ void jfr_event_cpu_load(jfr_buf *b, uint64_t ticks, float jvm_user, float jvm_sy
     jfr_buf_event_end(b, at);
 }
 
+void jfr_event_window(jfr_buf *b, uint64_t start_ticks, uint64_t end_ticks) {
+    size_t at = jfr_buf_event_begin(b, JFR_WINDOW);
+    jfr_buf_put_varint(b, start_ticks);
+    jfr_buf_put_varint(b, end_ticks - start_ticks);
+    jfr_buf_put_varint(b, 0);   /* no thread: a ttsp window is every thread's */
+    jfr_buf_event_end(b, at);
+}
+
 void jfr_event_span(jfr_buf *b, uint64_t start_ticks, uint64_t duration, uint64_t thread_key, uint64_t tag_key) {
     size_t at = jfr_buf_event_begin(b, JFR_SPAN);
     jfr_buf_put_varint(b, start_ticks);

@@ -58,4 +58,7 @@ void jfr_event_jvm_information(jfr_buf *b, uint64_t ticks, const jfr_jvm_info *j
 /* Fractions from 0 to 1 of the machine's whole CPU capacity. */
 void jfr_event_cpu_load(jfr_buf *b, uint64_t ticks, float jvm_user, float jvm_system, float machine_total);
 
+/* profiler.Window: a sampling window of begin=/end= or ttsp (sample_window.h). */
+void jfr_event_window(jfr_buf *b, uint64_t start_ticks, uint64_t end_ticks);
+
 #endif

@@ -116,6 +116,7 @@ static const class_def classes[] = {
      0, FIELDS(START_TIME, EVENT_THREAD, STACK_TRACE, P("objectClass", JFR_CLASS),
                {"allocationSize", JFR_LONG, false, false, JFR_ANN_DATA_AMOUNT, "BYTES"},
                {"allocationTime", JFR_LONG, false, false, JFR_ANN_TIMESTAMP, "TICKS"})},
+    {JFR_WINDOW, "profiler.Window", EVENT, false, "Profiling Window", 0, FIELDS(START_TIME, DURATION, EVENT_THREAD)},
     {JFR_SPAN, "profiler.Span", EVENT, false, "Span",
      0, FIELDS(START_TIME, DURATION, EVENT_THREAD, P("tag", JFR_STRING))},
     {JFR_CPU_LOAD, "jdk.CPULoad", EVENT, false, "CPU Load",

@@ -46,13 +46,17 @@ enum jfr_type_id {
     /* constant-pool types */
     JFR_THREAD = 21, JFR_THREAD_GROUP, JFR_CLASS, JFR_CLASS_LOADER, JFR_PACKAGE, JFR_MODULE, JFR_METHOD,
     JFR_SYMBOL, JFR_STACK_TRACE, JFR_STACK_FRAME, JFR_FRAME_TYPE, JFR_THREAD_STATE,
-    /* events */
-    JFR_EXECUTION_SAMPLE = 101, JFR_ACTIVE_RECORDING, JFR_ACTIVE_SETTING, JFR_CPU_LOAD, JFR_OS_INFORMATION,
+    /* events: above the ids the JDK gives its own (up to about 2000 in JDK 25), so that in a recording that
+     * holds the JDK's chunks beside ours (jfrsync) no id names two events: `jfr summary` counts events by
+     * id under the first name it saw for that id, across chunks */
+    JFR_EXECUTION_SAMPLE = 16001, JFR_ACTIVE_RECORDING, JFR_ACTIVE_SETTING, JFR_CPU_LOAD, JFR_OS_INFORMATION,
     JFR_JVM_INFORMATION, JFR_OBJECT_ALLOCATION_SAMPLE, JFR_JAVA_MONITOR_ENTER, JFR_THREAD_PARK,
     /* async-profiler's native memory and lock events (names and fields as it declares them) */
-    JFR_MALLOC = 120, JFR_FREE, JFR_NATIVE_LOCK,
+    JFR_MALLOC = 16020, JFR_FREE, JFR_NATIVE_LOCK,
     /* async-profiler's object still alive at the recording's end (alloc,live) */
     JFR_LIVE_OBJECT,
+    /* async-profiler's sampling window (begin=/end=, ttsp) */
+    JFR_WINDOW,
     /* async-profiler's span an application recorded (one.profiler.Span, dev.libprof.Span) */
     JFR_SPAN = 130,
     /* annotations (display only) */
