@@ -66,8 +66,6 @@ static const struct {
     {"sched", NULL}, {"signal", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
     {"fdtransfer", NULL}, {"tlab", NULL}, {"norm", NULL}, {"nobatch", NULL}, {"memlimit", NULL},
     {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL},
-    {"trace", "libprof does not trace method latencies; event=pkg.Class.method records every call of a method "
-              "with its stack"},
     {"all", "name the events: event=cpu,wall,alloc,lock (and nativemem, nativelock)"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
@@ -179,6 +177,10 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
             rc = errmsg_fail(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it",
                              o->event, event_kind_name((event_kind)k));
     }
+    /* event=trace (or the trace kind chosen for an output) needs the methods; trace= always has them. */
+    if (rc == 0 && strcmp(o->event, "trace") == 0 && o->trace_count == 0 && o->action != ACTION_STOP &&
+        o->action != ACTION_DUMP)
+        rc = errmsg_fail(err, errlen, "event=trace: name the methods with trace=pkg.Class.method[:threshold]");
     /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
     if (rc == 0 && o->interval_has_unit && method_target_is_target(o->event))
         rc = errmsg_fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #define OPTIONS_MAX_FILTERS 16
+#define OPTIONS_MAX_TRACE 16        /* trace= targets of one session */
 #define OPTIONS_MAX_TID_RANGES 64
 #define OPTIONS_ERROR_MAX 1024
 
@@ -89,6 +90,8 @@ typedef struct prof_options {
     int flat;                   /* text: how many top leaf frames; 0 = not asked for */
     bool threads;
     int jstackdepth;
+    int trace_count;            /* trace=pkg.Class.method[:threshold] targets, as written (trace_target.h) */
+    char trace[OPTIONS_MAX_TRACE][512];
     int include_count;
     char include[OPTIONS_MAX_FILTERS][256];
     int exclude_count;

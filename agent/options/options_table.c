@@ -256,6 +256,18 @@ const options_spec options_table[] = {
      .jprof_help = "native locks: contended pthread mutexes and rwlocks, a sample every TIME" MORE
      "waited (10us without a value), weighted by the time waited", .probe = "10us", .unit = 1,
      .extra_event = EVENT_NATIVELOCK},
+    /* trace=: an event kind beside event= like nativelock, repeatable; its value is the method and threshold. */
+    {.name = "trace", .kind = OPTION_TRACE, .field = FIELD(trace), .jprof = "--trace", .jprof_arg = "METHOD",
+     .jprof_help = "trace calls of METHOD (pkg.Class.method[(descriptor)][:threshold], '*' at" MORE
+     "ends): each call taking threshold or more recorded with its duration and stack (repeatable)",
+     .probe = "a.B.c:10ms", .cap = TEXT_CAP(trace[0]), .count_field = FIELD(trace_count),
+     .extra_event = EVENT_TRACE},
+    {.kind = OPTION_FLAG, .jfrconv_long = "--trace",
+     .jfrconv_help = "method traces (jdk.MethodTrace), weighted by their duration",
+     .jfrconv_sets = JFRCONV_SETS_TRACE_ONLY},
+    {.kind = OPTION_DURATION, .jfrconv_long = "--latency", .jfrconv_arg = "TIME",
+     .jfrconv_help = "only samples taken on a thread inside one of its traced calls (jdk.MethodTrace," JMORE
+     "profiler.Span) lasting TIME or more (a bare number: ms)", .jfrconv_sets = JFRCONV_SETS_LATENCY},
     {.name = "total", .kind = OPTION_FLAG, .field = FIELD(total), .jprof = "--total",
      .jprof_help = "count total time instead of samples", .probe = "", .jfrconv_long = "--total",
      .jfrconv_help = "count the events' weight (where they have one) instead of samples"},

@@ -140,7 +140,8 @@ static void write_markers(const profile *p, bool with_markers, uint32_t first_st
         fprintf(out, "%s[%u,0,null,0,%d,null]", first ? "" : ",", string++, CAT_LIBPROF);
         first = false;
     }
-    /* The recording's garbage collections: interval markers (phase 1) in the samples' time base. */
+    /* The recording's garbage collections and slow traced calls: interval markers (phase 1) in the samples'
+     * time base. */
     uint64_t origin = with_markers && p->tick_count ? recorded_origin(p) : 0;   /* once: it reads every span */
     for (size_t i = 0; with_markers && p->tick_count && i < p->span_count; i++) {
         const profile_span *s = &p->spans[i];
@@ -151,8 +152,10 @@ static void write_markers(const profile *p, bool with_markers, uint32_t first_st
             json_out_string(out, s->name);
             fputs("}]", out);
         } else {
-            fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"GC\"}]", first ? "" : ",", string++,
-                    (s->start_ns - origin) / 1e6, (s->end_ns - origin) / 1e6, CAT_GC);
+            bool call = s->slow_call;
+            fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"%s\"}]", first ? "" : ",", string++,
+                    (s->start_ns - origin) / 1e6, (s->end_ns - origin) / 1e6, call ? CAT_JAVA : CAT_GC,
+                    call ? "MethodTrace" : "GC");
         }
         first = false;
     }

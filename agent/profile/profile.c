@@ -202,12 +202,18 @@ int profile_add_thread_span(profile *p, const char *name, uint64_t start_ns, uin
     if (array_grow((void **)&p->spans, sizeof(profile_span), p->span_count + 1, &p->span_capacity)) return -1;
     char *copy = strdup(name);
     if (!copy) return -1;
-    p->spans[p->span_count++] = (profile_span){copy, start_ns, end_ns < start_ns ? start_ns : end_ns, tid};
+    p->spans[p->span_count++] = (profile_span){copy, start_ns, end_ns < start_ns ? start_ns : end_ns, tid, false};
     return 0;
 }
 
 int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns) {
     return profile_add_thread_span(p, name, start_ns, end_ns, 0);
+}
+
+int profile_add_call_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns) {
+    if (profile_add_span(p, name, start_ns, end_ns)) return -1;
+    p->spans[p->span_count - 1].slow_call = true;
+    return 0;
 }
 
 bool profile_has_thread_spans(const profile *p) {

@@ -68,6 +68,7 @@ typedef struct {
     char *name;
     uint64_t start_ns, end_ns;
     uint32_t tid;      /* the thread's OS id; 0: the whole process */
+    bool slow_call;    /* a traced call over its threshold (jdk.MethodTrace), not a garbage collection */
 } profile_span;
 
 typedef struct {
@@ -161,6 +162,8 @@ int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t e
 int profile_add_thread_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns, uint32_t tid);
 /* Whether any span is a thread's. */
 bool profile_has_thread_spans(const profile *p);
+/* The same for a slow traced call. */
+int profile_add_call_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns);
 
 void profile_add_drop(profile *p, const char *reason, uint64_t count);
 void profile_add_failure(profile *p, const char *marker, uint64_t count);

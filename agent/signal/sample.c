@@ -162,6 +162,11 @@ void sample_store_wait(const trace_frame *frames, uint32_t depth, uint64_t weigh
     store_event(EVENT_LOCK, 0, frames, depth, weight, &wait, started);
 }
 
+void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t started) {
+    trace_store_native call = {0, took};
+    store_event(EVENT_TRACE, 0, frames, depth, weight, &call, started);
+}
+
 void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
     const engine *e = sampling.config.engine;
     sample_store_event(e ? e->event : EVENT_CPU, 0, frames, depth, weight, started);

@@ -393,7 +393,16 @@ static void test_async_profiler_only_options(void **state) {
     parses("start,sched,signal=12,file=x.txt");
     assert_string_equal(o.ignored, "sched signal");
     /* Those that would record something else than asked for are refused, saying what to do instead. */
-    refused("start,trace=my.pkg.Class.method:50ms,file=x.jfr", "event=pkg.Class.method");
+    /* trace= is ours now: several targets, each kept as written; alone, the session's event. */
+    parses("start,trace=my.pkg.Class.method:50ms,trace=my.pkg.Other.*,file=x.jfr");
+    assert_int_equal(o.trace_count, 2);
+    assert_string_equal(o.trace[1], "my.pkg.Other.*");
+    assert_string_equal(o.event, "trace");
+    parses("start,event=cpu,trace=a.B.c(I)V:1ms,file=x.jfr");
+    assert_true(o.extra_events[EVENT_TRACE]);
+    refused("start,trace=Method,file=x.jfr", "trace=Method");
+    refused("start,trace=a.B.c:fast", "threshold 'fast'");
+    refused("start,trace,file=x.jfr", "trace=pkg.Class.method");
     refused("start,all", "event=cpu,wall");
     refused("start,event=cpu,event=wall", "event=cpu,wall");
     refused("start,bogus", "accepted:");

@@ -26,6 +26,8 @@ void jfr_event_thread_park(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t
 void jfr_event_malloc(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, uint64_t address,
                       uint64_t size);
 void jfr_event_free(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t address);
+/* jdk.MethodTrace: a traced call that started at 'ticks' and took 'duration' ns. */
+void jfr_event_method_trace(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64_t thread_key, uint64_t trace_key);
 void jfr_event_native_lock(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64_t thread_key, uint64_t trace_key,
                            uint64_t address);
 /* alloc,live: a sampled object still reachable at the recording's end, allocated at 'ticks' (its start time

@@ -112,6 +112,9 @@ static const class_def classes[] = {
      0, FIELDS(START_TIME, EVENT_THREAD, STACK_TRACE, V("address", JFR_LONG))},
     {JFR_NATIVE_LOCK, "profiler.NativeLock", EVENT, false, "Native Lock Sample",
      0, FIELDS(START_TIME, DURATION, EVENT_THREAD, STACK_TRACE, V("address", JFR_LONG))},
+    /* What async-profiler writes: its method field stays null (the stack's top frame is the method). */
+    {JFR_METHOD_TRACE, "jdk.MethodTrace", EVENT, false, "Method Trace",
+     0, FIELDS(START_TIME, DURATION, EVENT_THREAD, STACK_TRACE, P("method", JFR_METHOD))},
     {JFR_LIVE_OBJECT, "profiler.LiveObject", EVENT, false, "Live Object",
      0, FIELDS(START_TIME, EVENT_THREAD, STACK_TRACE, P("objectClass", JFR_CLASS),
                {"allocationSize", JFR_LONG, false, false, JFR_ANN_DATA_AMOUNT, "BYTES"},

@@ -38,6 +38,11 @@ bool jfr_sample_event_write(jfr_buf *b, const sample_record *rec, uint64_t threa
                                   trace_key, rec->address);
         }
         return true;
+    case EVENT_TRACE:
+        /* Queued when the call returned; 'size' is how long it took (the weight may stand for more calls). */
+        jfr_event_method_trace(b, rec->ticks > rec->size ? rec->ticks - rec->size : rec->ticks, rec->size, thread_key,
+                               trace_key);
+        return true;
     default:
         return false;
     }

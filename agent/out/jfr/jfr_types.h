@@ -57,6 +57,8 @@ enum jfr_type_id {
     JFR_LIVE_OBJECT,
     /* async-profiler's sampling window (begin=/end=, ttsp) */
     JFR_WINDOW,
+    /* a traced call slower than its threshold (trace=): the JDK's event name, async-profiler's fields */
+    JFR_METHOD_TRACE,
     /* async-profiler's span an application recorded (one.profiler.Span, dev.libprof.Span) */
     JFR_SPAN = 130,
     /* annotations (display only) */
