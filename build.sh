@@ -212,6 +212,12 @@ case "${1:-build}" in
     # libprof side by side with async-profiler when ASYNC_PROFILER_HOME names an async-profiler build (the
     # directory holding lib/libasyncProfiler.so, built by whoever runs this from its public source; never part
     # of this repository), else against no profiler alone. BENCH_ONLY=peer stops after it.
+    # BENCH_ONLY=engines: every engine and the combinations against async-profiler (BenchEngines), only.
+    if [ "${BENCH_ONLY:-}" = engines ]; then
+      java -cp "$BUILD/bench-classes" BenchEngines /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
+           "$BUILD/bench-classes" "$BUILD/bench-engines" "${ASYNC_PROFILER_HOME:?BENCH_ONLY=engines needs ASYNC_PROFILER_HOME}"
+      echo "results: $BUILD/bench-engines/engines.md"; exit 0
+    fi
     java -cp "$BUILD/bench-classes" BenchPeer full /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes:$BUILD/test-classes" "$BUILD/bench" "${ASYNC_PROFILER_HOME:-}"
     if [ "${BENCH_ONLY:-}" = peer ]; then echo "results: $BUILD/bench/peer.md"; exit 0; fi
