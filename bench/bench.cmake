@@ -1,6 +1,6 @@
 # Benchmarks: built with everything, run by ./build.sh bench (a short form runs in ./build.sh test).
 # dump_bench also drives the agent's JFR pools (with a synthetic method source instead of JVMTI).
-add_executable(dump_bench bench/dump_bench.c bench/dump_bench_jfr.c agent/recording/jfr_pools.c agent/naming/jvm_lines.c
+add_executable(dump_bench bench/dump_bench.c bench/dump_bench_jfr.c agent/recording/jfr_pools.c agent/recording/span_tags.c agent/naming/jvm_lines.c
   agent/naming/frame_names.c agent/jvm/jit_stubs.c)
 target_include_directories(dump_bench PRIVATE agent ${JNI_INCLUDES})
 target_link_libraries(dump_bench PRIVATE profcore dl)

@@ -6,6 +6,7 @@
 #include "jfr_convert.h"
 
 #include "jfr_gc.h"
+#include "jfr_span.h"
 
 #include "class_names.h"
 #include "event_kind.h"
@@ -191,6 +192,7 @@ typedef struct {
     int32_t *lines;          /* and its frames' lines (source_lines) */
     uint32_t ids_capacity;
     bool has_default_state;  /* the chunk's thread states include STATE_DEFAULT: cpu and wall tell apart */
+    jfr_span_index spans;    /* the chunk's thread spans, to find the one a sample was taken in */
 } converter;
 
 static int out_of_memory(converter *cv) {
@@ -536,6 +538,12 @@ static int add_sample(converter *cv, const jfr_sample *s) {
     if (s->weight != s->samples) cv->st->weighted++;
     long at = profile_add_lines(cv->p, cv->ids, o->source_lines ? cv->lines : NULL, n, s->samples, s->weight);
     if (at < 0 || (o->sample_times && profile_add_tick(cv->p, (uint32_t)at, s->time_ns))) return out_of_memory(cv);
+    if (o->sample_times && cv->spans.count) {
+        char name[256];
+        uint64_t tid;
+        if (jfr_sample_thread(&cv->r, s, name, sizeof(name), &tid)) return -1;
+        cv->p->ticks[cv->p->tick_count - 1].span = jfr_span_find(&cv->spans, cv->p, (uint32_t)tid, s->time_ns);
+    }
     return 0;
 }
 
@@ -609,8 +617,13 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
     u64map_init(&cv.methods);
     u64map_init(&cv.threads);
     int rc = 0;
+    /* The application's spans first: a span's event follows the samples taken in it. */
+    size_t first_span = p->span_count;
+    if (o->sample_times && (jfr_span_read(ch, p, o->from_ns, o->to_ns) < 0 ||
+                            jfr_span_index_build(&cv.spans, p, first_span)))
+        rc = -1;
     jfr_event_set set = jfr_convert_event_set(o);
-    if (jfr_sample_reader_init(&cv.r, ch, set) > 0) {
+    if (rc == 0 && jfr_sample_reader_init(&cv.r, ch, set) > 0) {
         /* The JDK's TLAB events and its allocation samples describe the same allocations: a chunk with
          * allocation samples is read through them alone. */
         if (set == JFR_EVENTS_ALLOC && chunk_has_event(ch, "jdk.ObjectAllocationSample"))
@@ -634,6 +647,7 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
     /* The timeline formats show the recording's garbage collections beside the samples. */
     if (rc >= 0 && o->sample_times && jfr_gc_spans(ch, p, o->from_ns, o->to_ns) < 0) rc = -1;
     if (rc >= 0 && o->sample_times && jfr_latency_call_spans(ch, p, o->from_ns, o->to_ns) < 0) rc = -1;
+    jfr_span_index_free(&cv.spans);
     converter_free(&cv);
     return rc < 0 ? -1 : 0;
 }

@@ -244,7 +244,9 @@ int main(int argc, char **argv) {
     }
     if (a.diff) return run_diff(&a);
     a.convert.source_lines = viewer_format_shows_source(options_effective_format(&a.output));
-    a.convert.sample_times = viewer_format_has_timeline(options_effective_format(&a.output));
+    /* pprof labels the samples taken in the application's spans: it needs their times too. */
+    a.convert.sample_times = viewer_format_has_timeline(options_effective_format(&a.output)) ||
+                             options_effective_format(&a.output) == FORMAT_PPROF;
     static mapped_file files[JFRCONV_MAX_INPUTS];
     int rc = 0, mapped = 0;
     for (; mapped < a.input_count && rc == 0; mapped++) rc = map_input(a.inputs[mapped], &files[mapped]);

@@ -111,11 +111,12 @@ static bool any_frame_matches(const profile *p, const uint32_t *ids, uint32_t n,
     return false;
 }
 
-static void visit(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t samples, uint64_t weight,
-                  void *arg) {
-    named_state *d = arg;
-    if (d->failed || key->event != d->event) return;
-    if (d->options->state_mask && !(d->options->state_mask & (1u << key->state))) return;
+/* The stack named and added; its index in the profile, or -1 when it is not shown (another event, state,
+ * include/exclude) or naming failed (d->failed). */
+static long add_stack(named_state *d, const trace_frame *frames, uint32_t depth, const trace_key *key,
+                      uint64_t samples, uint64_t weight) {
+    if (d->failed || key->event != d->event) return -1;
+    if (d->options->state_mask && !(d->options->state_mask & (1u << key->state))) return -1;
     uint32_t tid = key->tid;
     uint32_t need = depth + 2;
     if (need > d->scratch_capacity) {
@@ -125,7 +126,7 @@ static void visit(const trace_frame *frames, uint32_t depth, const trace_key *ke
         if (lines) d->lines = lines;
         if (!grown || !lines) {
             d->failed = 1;
-            return;
+            return -1;
         }
         d->scratch_capacity = need;
     }
@@ -140,16 +141,28 @@ static void visit(const trace_frame *frames, uint32_t depth, const trace_key *ke
     for (uint32_t i = 0; i < n; i++) {
         if (d->scratch[i] == UINT32_MAX) {
             d->failed = 1;
-            return;
+            return -1;
         }
     }
     const prof_options *o = d->options;
-    if (o->include_count && !any_frame_matches(d->profile, d->scratch, n, o->include, o->include_count)) return;
-    if (o->exclude_count && any_frame_matches(d->profile, d->scratch, n, o->exclude, o->exclude_count)) return;
-    if (profile_add_lines(d->profile, d->scratch, d->stack_lines ? d->lines : NULL, n, samples, weight) < 0) d->failed = 1;
+    if (o->include_count && !any_frame_matches(d->profile, d->scratch, n, o->include, o->include_count)) return -1;
+    if (o->exclude_count && any_frame_matches(d->profile, d->scratch, n, o->exclude, o->exclude_count)) return -1;
+    long at = profile_add_lines(d->profile, d->scratch, d->stack_lines ? d->lines : NULL, n, samples, weight);
+    if (at < 0) d->failed = 1;
+    return at;
+}
+
+static void visit(const trace_frame *frames, uint32_t depth, const trace_key *key, uint64_t samples, uint64_t weight,
+                  void *arg) {
+    add_stack(arg, frames, depth, key, samples, weight);
 }
 
 int named_profile_build(trace_table *table, const prof_options *o, event_kind event, profile *p) {
+    return named_profile_build_ids(table, o, event, p, NULL, 0, NULL);
+}
+
+int named_profile_build_ids(trace_table *table, const prof_options *o, event_kind event, profile *p,
+                            const uint32_t *ids, size_t id_count, long *stacks) {
     native_map_refresh();  /* libraries loaded since the last refresh get their names too */
     jvm_threads_refresh_names();  /* threads renamed since they started are shown as they are called now */
     named_state d = {.options = o, .event = event, .profile = p, .style = {o->simple, o->dot, o->sig, o->ann}};
@@ -161,6 +174,16 @@ int named_profile_build(trace_table *table, const prof_options *o, event_kind ev
     u64map_init(&d.natives);
     u64map_init(&d.lined);
     if (traces_for_each(table, visit, &d)) d.failed = 1;
+    /* Each id's stack again, with nothing added: profile_add_lines merges it and says where it is. */
+    traces_buffer buf = {0};
+    for (size_t i = 0; i < id_count && !d.failed; i++) {
+        const trace_frame *frames;
+        uint32_t depth;
+        trace_key key;
+        stacks[i] = traces_get(table, ids[i], &buf, &frames, &depth) && traces_get_key(table, ids[i], &key)
+                    ? add_stack(&d, frames, depth, &key, 0, 0) : -1;
+    }
+    traces_buffer_free(&buf);
     u64map_free(&d.methods);
     u64map_free(&d.natives);
     u64map_free(&d.lined);

@@ -14,4 +14,9 @@
  * p->meta. Returns -1 when out of memory. */
 int named_profile_build(trace_table *table, const prof_options *o, event_kind event, profile *p);
 
+/* The same, and where the stacks stored under ids[0..id_count) went: stacks[i] is the index in p->stacks
+ * of ids[i]'s stack, -1 when it is not in the profile (another event, filtered, unknown). */
+int named_profile_build_ids(trace_table *table, const prof_options *o, event_kind event, profile *p,
+                            const uint32_t *ids, size_t id_count, long *stacks);
+
 #endif

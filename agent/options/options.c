@@ -211,8 +211,8 @@ const char *options_action_name(prof_action a) {
 
 const char *options_format_name(prof_format f) {
     static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree", "jfr",
-                                        "pprof", "speedscope", "cpuprofile", "gecko", "otlp"};
-    return (unsigned)f <= FORMAT_OTLP ? names[f] : "?";
+                                        "pprof", "speedscope", "cpuprofile", "gecko", "otlp", "heatmap"};
+    return (unsigned)f <= FORMAT_HEATMAP ? names[f] : "?";
 }
 
 const char *options_cstack_name(prof_cstack c) {

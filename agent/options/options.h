@@ -41,6 +41,7 @@ typedef enum {
     FORMAT_CPUPROFILE, /* Chrome DevTools .cpuprofile */
     FORMAT_GECKO,      /* Firefox Profiler Gecko JSON (.gecko.json) */
     FORMAT_OTLP,       /* OpenTelemetry profiles, a ProfilesData message (.otlp) */
+    FORMAT_HEATMAP,    /* HTML heatmap: sample density over time above the flame graph of a selected range */
 } prof_format;
 
 typedef enum {

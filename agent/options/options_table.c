@@ -41,7 +41,7 @@ static const options_choice format_choices[] = {
     {"collapsed", FORMAT_COLLAPSED, NULL}, {"flamegraph", FORMAT_FLAMEGRAPH, "html"}, {"tree", FORMAT_TREE, NULL},
     {"text", FORMAT_TEXT, NULL},           {"pprof", FORMAT_PPROF, NULL},              {"speedscope", FORMAT_SPEEDSCOPE, NULL},
     {"cpuprofile", FORMAT_CPUPROFILE, NULL}, {"gecko", FORMAT_GECKO, NULL},            {"otlp", FORMAT_OTLP, NULL},
-    {NULL, 0, NULL},
+    {"heatmap", FORMAT_HEATMAP, NULL},       {NULL, 0, NULL},
 };
 
 static const options_choice clock_choices[] = {
@@ -122,7 +122,7 @@ const options_spec options_table[] = {
      .cap = TEXT_CAP(file)},
     {.kind = OPTION_TEXT, .jprof = "-o", .jprof_arg = "FORMAT",
      .jprof_help = "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE
-     "pprof, speedscope, cpuprofile, gecko, otlp, traces[=N], flat[=N];" MORE
+     "pprof, speedscope, cpuprofile, gecko, otlp, heatmap, traces[=N], flat[=N];" MORE
      "default: from the -f extension, else text", .own = OPTION_OWN_FORMAT},
     /* jfrconv's formats: every one it can write, by the name -o takes (the agent's flag rows below). */
     {.kind = OPTION_CHOICE, .field = FIELD(format), .jfrconv = "-o", .jfrconv_long = "--output",
@@ -308,6 +308,7 @@ const options_spec options_table[] = {
     {.name = "ttsp", .kind = OPTION_FLAG, .field = FIELD(ttsp)},
     {.name = "nostop", .kind = OPTION_FLAG, .field = FIELD(nostop)},
     {.name = "otlp", .kind = OPTION_FLAG, .format = FORMAT_OTLP},
+    {.name = "heatmap", .kind = OPTION_FLAG, .format = FORMAT_HEATMAP},
     {.name = "chunksize", .kind = OPTION_SIZE, .field = FIELD(chunk_size), .min = OPTIONS_MIN_CHUNK_SIZE},
     {.name = "chunktime", .kind = OPTION_DURATION, .field = FIELD(chunk_time_ns), .min = OPTIONS_MIN_CHUNK_TIME_NS,
      .unit = SECOND},

@@ -144,10 +144,19 @@ static void write_markers(const profile *p, bool with_markers, uint32_t first_st
      * time base. */
     uint64_t origin = with_markers && p->tick_count ? recorded_origin(p) : 0;   /* once: it reads every span */
     for (size_t i = 0; with_markers && p->tick_count && i < p->span_count; i++) {
-        bool call = p->spans[i].slow_call;
-        fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"%s\"}]", first ? "" : ",", string++,
-                (p->spans[i].start_ns - origin) / 1e6, (p->spans[i].end_ns - origin) / 1e6, call ? CAT_JAVA : CAT_GC,
-                call ? "MethodTrace" : "GC");
+        const profile_span *s = &p->spans[i];
+        /* A thread span (the application's): its tag and thread in the marker's data. */
+        if (s->tid) {
+            fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"Span\",\"tid\":%u,\"tag\":", first ? "" : ",", string++,
+                    (s->start_ns - origin) / 1e6, (s->end_ns - origin) / 1e6, CAT_OTHER, s->tid);
+            json_out_string(out, s->name);
+            fputs("}]", out);
+        } else {
+            bool call = s->slow_call;
+            fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"%s\"}]", first ? "" : ",", string++,
+                    (s->start_ns - origin) / 1e6, (s->end_ns - origin) / 1e6, call ? CAT_JAVA : CAT_GC,
+                    call ? "MethodTrace" : "GC");
+        }
         first = false;
     }
     fputs("]}", out);
@@ -171,7 +180,13 @@ static void write_marker_strings(const profile *p, FILE *out) {
     }
     for (size_t i = 0; p->tick_count && i < p->span_count; i++) {
         fputc(',', out);
-        json_out_string(out, p->spans[i].name);
+        if (p->spans[i].tid) {
+            snprintf(text, sizeof(text), "Span%s%.480s (tid %u)", p->spans[i].name[0] ? ": " : "", p->spans[i].name,
+                     p->spans[i].tid);
+            json_out_string(out, text);
+        } else {
+            json_out_string(out, p->spans[i].name);
+        }
     }
 }
 

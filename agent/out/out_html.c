@@ -19,7 +19,7 @@ extern const size_t html_template_len;
 
 #define DATA_MARKER "/*@PROFILE_DATA@*/"
 
-static void write_base36(FILE *out, uint64_t v) {
+void out_html_base36(FILE *out, uint64_t v) {
     char buf[16];
     int n = 0;
     do {
@@ -53,6 +53,7 @@ typedef struct {
     uint32_t *out_id;        /* profile name id -> written id, UINT32_MAX when not yet used */
     uint32_t *used;          /* written id -> profile name id */
     uint32_t used_count;
+    uint32_t *written;       /* calltree node -> its position in the written preorder, or NULL */
 } tree_writer;
 
 static bool kept(const tree_writer *w, uint32_t node) {
@@ -72,23 +73,25 @@ static int write_tree(tree_writer *w, FILE *out) {
     const calltree *t = w->tree;
     uint32_t *todo = malloc((size_t)t->count * sizeof(uint32_t));
     if (!todo) return -1;
-    uint32_t top = 0;
-    write_base36(out, kept_children(w, 0));
+    uint32_t top = 0, position = 0;
+    out_html_base36(out, kept_children(w, 0));
     for (uint32_t c = t->nodes[0].first_child; c != CALLTREE_NONE; c = t->nodes[c].next_sibling)
         if (kept(w, c)) todo[top++] = c;
     while (top) {
         uint32_t node = todo[--top];
         uint32_t name = t->nodes[node].name;
+        if (w->written) w->written[node] = position;
+        position++;
         if (w->out_id[name] == UINT32_MAX) {
             w->out_id[name] = w->used_count;
             w->used[w->used_count++] = name;
         }
         fputc(',', out);
-        write_base36(out, w->out_id[name]);
+        out_html_base36(out, w->out_id[name]);
         fputc(',', out);
-        write_base36(out, t->nodes[node].total);
+        out_html_base36(out, t->nodes[node].total);
         fputc(',', out);
-        write_base36(out, kept_children(w, node));
+        out_html_base36(out, kept_children(w, node));
         for (uint32_t c = t->nodes[node].first_child; c != CALLTREE_NONE; c = t->nodes[c].next_sibling)
             if (kept(w, c)) todo[top++] = c;
     }
@@ -109,9 +112,10 @@ static void write_names(const tree_writer *w, const profile *p, FILE *out) {
     fputc(']', out);
 }
 
-static void write_meta(const profile *p, const out_html_options *opt, uint64_t total, FILE *out) {
+static void write_meta(const profile *p, const out_html_options *opt, bool heatmap, uint64_t total, FILE *out) {
     fputs("{\"title\":", out);
-    json_out_string(out, p->meta.title[0] ? p->meta.title : (opt->tree ? "Call tree" : "Flame graph"));
+    json_out_string(out, p->meta.title[0] ? p->meta.title
+                         : opt->tree ? "Call tree" : heatmap ? "Heatmap" : "Flame graph");
     fputs(",\"engine\":", out);
     json_out_string(out, p->meta.engine);
     fputs(",\"event\":", out);
@@ -134,36 +138,44 @@ static void write_meta(const profile *p, const out_html_options *opt, uint64_t t
             opt->reverse ? "true" : "false", opt->inverted ? "true" : "false");
 }
 
-static int write_data(const profile *p, const out_html_options *opt, FILE *out) {
+static int write_data(const profile *p, const out_html_options *opt, const out_html_extra *extra, FILE *out) {
     calltree t;
     if (calltree_build(&t, p)) return -1;
     uint64_t total = t.nodes[0].total;
     double min = opt->minwidth * (double)total / 100.0;
-    tree_writer w = {&t, (uint64_t)min + ((double)(uint64_t)min < min), NULL, NULL, 0};
+    tree_writer w = {&t, (uint64_t)min + ((double)(uint64_t)min < min), NULL, NULL, 0, NULL};
     size_t names = p->name_count ? p->name_count : 1;
     w.out_id = malloc(names * sizeof(uint32_t));
     w.used = malloc(names * sizeof(uint32_t));
+    if (extra) w.written = malloc((t.count ? t.count : 1) * sizeof(uint32_t));
     int rc = -1;
-    if (w.out_id && w.used) {
+    if (w.out_id && w.used && (!extra || w.written)) {
         memset(w.out_id, 0xff, names * sizeof(uint32_t));
-        write_meta(p, opt, total, out);
+        if (w.written) memset(w.written, 0xff, (t.count ? t.count : 1) * sizeof(uint32_t));
+        write_meta(p, opt, extra != NULL, total, out);
         fputs(",\n\"tree\":\"", out);
         rc = write_tree(&w, out);
         fputc('"', out);
         if (rc == 0) write_names(&w, p, out);
+        if (rc == 0 && extra) rc = extra->write(p, &t, w.written, out, extra->arg);
         fputs("}", out);
     }
     free(w.out_id);
     free(w.used);
+    free(w.written);
     calltree_free(&t);
     return rc;
 }
 
 int out_html_write(const profile *p, FILE *out, const out_html_options *opt) {
+    return out_html_write_extra(p, out, opt, NULL);
+}
+
+int out_html_write_extra(const profile *p, FILE *out, const out_html_options *opt, const out_html_extra *extra) {
     const char *marker = strstr(html_template, DATA_MARKER);
     if (!marker) return -1;
     fwrite(html_template, 1, (size_t)(marker - html_template), out);
-    if (write_data(p, opt, out)) return -1;
+    if (write_data(p, opt, extra, out)) return -1;
     const char *rest = marker + strlen(DATA_MARKER);
     fwrite(rest, 1, html_template_len - (size_t)(rest - html_template), out);
     return ferror(out) ? -1 : 0;

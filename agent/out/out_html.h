@@ -23,4 +23,18 @@ typedef struct {
 /* Returns 0, or -1 when out of memory or writing failed. */
 int out_html_write(const profile *p, FILE *out, const out_html_options *opt);
 
+/* More of the page's data beside the tree (the heatmap's samples in time): 'write' adds JSON members
+ * (",\"key\":...") after the tree, knowing the tree that was written: written[node] is the position of
+ * calltree node 'node' in the page's preorder, UINT32_MAX for a node not written (narrower than minwidth). */
+typedef struct calltree calltree;
+typedef struct {
+    int (*write)(const profile *p, const calltree *t, const uint32_t *written, FILE *out, void *arg);
+    void *arg;
+} out_html_extra;
+
+/* A number as the page's data spells it: base 36, digits then lower-case letters. */
+void out_html_base36(FILE *out, uint64_t v);
+
+int out_html_write_extra(const profile *p, FILE *out, const out_html_options *opt, const out_html_extra *extra);
+
 #endif

@@ -5,6 +5,7 @@
 #include "pb_strings.h"
 #include "profile.pb-c.h"
 #include "profile_threads.h"
+#include "span_parts.h"
 #include "u64map.h"
 
 #include <stdlib.h>
@@ -118,9 +119,12 @@ typedef struct {
     pb_sample **sample_ptrs;
     uint64_t *location_ids;   /* every sample's locations, one block each */
     int64_t *values;          /* two per sample */
-    pb_label *labels;         /* one per sample (its thread), used when the profile has thread frames */
+    pb_label *labels;         /* two per sample: its thread (with thread frames), its span's tag (in a span) */
     pb_label **label_ptrs;
     size_t sample_count;
+    span_part *parts;         /* samples taken in the application's spans, by stack and tag */
+    size_t part_count;
+    int64_t *tag_strings;     /* per span index: its tag's string id, 0 until used */
 } pprof_state;
 
 static void free_state(pprof_state *s) {
@@ -134,19 +138,67 @@ static void free_state(pprof_state *s) {
     free(s->values);
     free(s->labels);
     free(s->label_ptrs);
+    free(s->parts);
+    free(s->tag_strings);
 }
 
-static int add_samples(pprof_state *s, int64_t thread_key) {
+/* One sample of stack 'st' over its locations (already written at 'ids'), with 'samples' and 'weight'; its
+ * thread label with thread frames, its span label when 'span' is a span index (UINT32_MAX: none). */
+static void put_sample(pprof_state *s, const profile_stack *st, uint32_t first, uint64_t *ids, size_t id_count,
+                       uint64_t samples, uint64_t weight, uint32_t span, int64_t thread_key, int64_t span_key) {
+    size_t n = s->sample_count++;
+    pb_sample *sample = &s->samples[n];
+    perftools__profiles__sample__init(sample);
+    sample->location_id = ids;
+    sample->n_location_id = id_count;
+    sample->value = &s->values[2 * n];
+    sample->n_value = 2;
+    sample->value[0] = (int64_t)samples;
+    sample->value[1] = (int64_t)weight;
+    sample->label = &s->label_ptrs[2 * n];
+    if (first) {
+        pb_label *l = &s->labels[2 * n];
+        perftools__profiles__label__init(l);
+        l->key = thread_key;
+        l->str = (int64_t)st->frames[0] + 1;
+        sample->label[sample->n_label++] = l;
+    }
+    if (span != UINT32_MAX) {
+        pb_label *l = &s->labels[2 * n + 1];
+        perftools__profiles__label__init(l);
+        l->key = span_key;
+        l->str = s->tag_strings[span];
+        sample->label[sample->n_label++] = l;
+    }
+    s->sample_ptrs[n] = sample;
+}
+
+/* The string ids of the tags the parts name. */
+static int add_tag_strings(pprof_state *s) {
+    if (!s->part_count) return 0;
+    s->tag_strings = calloc(s->p->span_count, sizeof(int64_t));
+    if (!s->tag_strings) return -1;
+    for (size_t i = 0; i < s->part_count; i++) {
+        uint32_t span = s->parts[i].span;
+        if (!s->tag_strings[span] && (s->tag_strings[span] = pb_strings_add(&s->strings, s->p->spans[span].name)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int add_samples(pprof_state *s, int64_t thread_key, int64_t span_key) {
     const profile *p = s->p;
-    size_t total_frames = 0, n = 0;
+    size_t total_frames = 0;
     for (size_t i = 0; i < p->stack_count; i++) total_frames += p->stacks[i].depth;
-    size_t count = p->stack_count ? p->stack_count : 1;
+    if (profile_has_thread_spans(p) && (span_parts_build(p, &s->parts, &s->part_count) || add_tag_strings(s)))
+        return -1;
+    size_t count = p->stack_count + s->part_count ? p->stack_count + s->part_count : 1, part = 0;
     s->samples = calloc(count, sizeof(pb_sample));
     s->sample_ptrs = calloc(count, sizeof(pb_sample *));
     s->location_ids = malloc((total_frames ? total_frames : 1) * sizeof(uint64_t));
     s->values = malloc(count * 2 * sizeof(int64_t));
-    s->labels = calloc(count, sizeof(pb_label));
-    s->label_ptrs = calloc(count, sizeof(pb_label *));
+    s->labels = calloc(count * 2, sizeof(pb_label));
+    s->label_ptrs = calloc(count * 2, sizeof(pb_label *));
     uint64_t *run = malloc((total_frames ? total_frames : 1) * sizeof(uint64_t));
     int64_t *run_lines = malloc((total_frames ? total_frames : 1) * sizeof(int64_t));
     if (!s->samples || !s->sample_ptrs || !s->location_ids || !s->values || !s->labels || !s->label_ptrs || !run ||
@@ -160,9 +212,8 @@ static int add_samples(pprof_state *s, int64_t thread_key) {
         const profile_stack *st = &p->stacks[i];
         if (!st->samples && !st->weight) continue;
         uint32_t first = profile_threads_first_frame(p, st);
-        pb_sample *sample = &s->samples[n];
-        perftools__profiles__sample__init(sample);
-        sample->location_id = &s->location_ids[used_ids];
+        uint64_t *ids = &s->location_ids[used_ids];
+        size_t id_count = 0;
         /* Leaf first; a run of inlined frames joins the frame it was inlined into (toward the root). */
         for (uint32_t f = st->depth; f-- > first;) {
             size_t len = 0;
@@ -180,26 +231,25 @@ static int add_samples(pprof_state *s, int64_t thread_key) {
                 return -1;
             }
             s->location_ids[used_ids++] = id;
-            sample->n_location_id++;
+            id_count++;
         }
-        sample->value = &s->values[2 * n];
-        sample->n_value = 2;
-        sample->value[0] = (int64_t)st->samples;
-        sample->value[1] = (int64_t)st->weight;
-        if (first) {
-            perftools__profiles__label__init(&s->labels[n]);
-            s->labels[n].key = thread_key;
-            s->labels[n].str = (int64_t)st->frames[0] + 1;
-            s->label_ptrs[n] = &s->labels[n];
-            sample->label = &s->label_ptrs[n];
-            sample->n_label = 1;
+        /* The samples taken in spans, one pprof sample per tag, each with its share of the weight; the
+         * rest unlabelled. */
+        while (part < s->part_count && s->parts[part].stack < i) part++;
+        uint64_t samples = st->samples, weight = st->weight;
+        for (; part < s->part_count && s->parts[part].stack == i; part++) {
+            uint64_t k = s->parts[part].samples > samples ? samples : s->parts[part].samples;
+            uint64_t w = st->samples ? (uint64_t)((unsigned __int128)st->weight * k / st->samples) : 0;
+            if (w > weight) w = weight;
+            put_sample(s, st, first, ids, id_count, k, w, s->parts[part].span, thread_key, span_key);
+            samples -= k;
+            weight -= w;
         }
-        s->sample_ptrs[n] = sample;
-        n++;
+        if (samples || weight || st->samples == 0)
+            put_sample(s, st, first, ids, id_count, samples, weight, UINT32_MAX, thread_key, span_key);
     }
     free(run);
     free(run_lines);
-    s->sample_count = n;
     return 0;
 }
 
@@ -264,14 +314,14 @@ int out_pprof_write(const profile *p, FILE *out) {
     types[1].unit = pb_strings_add(&s.strings, weight_unit(p->meta.units));
     period.type = types[1].type;
     period.unit = types[1].unit;
-    int64_t thread_key = pb_strings_add(&s.strings, "thread");
+    int64_t thread_key = pb_strings_add(&s.strings, "thread"), span_key = pb_strings_add(&s.strings, "span");
     completeness_summary(p, completeness, sizeof(completeness));
     snprintf(event, sizeof(event), "libprof: engine %s, event %s%s%s", p->meta.engine, p->meta.event,
              p->meta.warning[0] ? "; warning: " : "", p->meta.warning);
     comments[0] = pb_strings_add(&s.strings, event);
     comments[1] = pb_strings_add(&s.strings, completeness);
-    if (types[1].unit < 0 || thread_key < 0 || comments[0] < 0 || comments[1] < 0) goto done;
-    if (add_functions(&s) || add_samples(&s, thread_key) || assemble_locations(&s.locs)) goto done;
+    if (types[1].unit < 0 || thread_key < 0 || span_key < 0 || comments[0] < 0 || comments[1] < 0) goto done;
+    if (add_functions(&s) || add_samples(&s, thread_key, span_key) || assemble_locations(&s.locs)) goto done;
     pb.n_sample_type = 2;
     pb.sample_type = type_ptrs;
     pb.default_sample_type = p->meta.total ? types[1].type : types[0].type;

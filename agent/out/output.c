@@ -5,6 +5,7 @@
 #include "out_collapsed.h"
 #include "out_cpuprofile.h"
 #include "out_gecko.h"
+#include "out_heatmap.h"
 #include "out_html.h"
 #include "out_otlp.h"
 #include "out_pprof.h"
@@ -50,6 +51,10 @@ static int write_profile_body(FILE *out, const void *arg) {
         return out_gecko_write(job->profile, out);
     case FORMAT_OTLP:
         return out_otlp_write(job->profile, out);
+    case FORMAT_HEATMAP: {
+        out_html_options html = {false, o->minwidth, o->reverse, o->inverted, o->highlight};
+        return out_heatmap_write(job->profile, out, &html);
+    }
     case FORMAT_FLAMEGRAPH:
     case FORMAT_TREE: {
         out_html_options html = {options_effective_format(o) == FORMAT_TREE, o->minwidth, o->reverse, o->inverted,

@@ -20,7 +20,7 @@ typedef struct {
     uint64_t total;         /* the value (samples, or weight with 'total') of every stack through here */
 } calltree_node;
 
-typedef struct {
+typedef struct calltree {
     calltree_node *nodes;   /* nodes[0] is the root, above every stack's first frame */
     uint32_t count, capacity;
 } calltree;

@@ -143,7 +143,7 @@ bool profile_has_sources(const profile *p) {
 
 int profile_add_tick(profile *p, uint32_t stack, uint64_t time_ns) {
     if (array_grow((void **)&p->ticks, sizeof(profile_tick), p->tick_count + 1, &p->tick_capacity)) return -1;
-    p->ticks[p->tick_count++] = (profile_tick){time_ns, stack};
+    p->ticks[p->tick_count++] = (profile_tick){time_ns, stack, 0};
     return 0;
 }
 
@@ -198,16 +198,26 @@ size_t *profile_sorted_stacks(const profile *p) {
     return order;
 }
 
-int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns) {
+int profile_add_thread_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns, uint32_t tid) {
     if (array_grow((void **)&p->spans, sizeof(profile_span), p->span_count + 1, &p->span_capacity)) return -1;
     char *copy = strdup(name);
     if (!copy) return -1;
-    p->spans[p->span_count++] = (profile_span){copy, start_ns, end_ns < start_ns ? start_ns : end_ns, false};
+    p->spans[p->span_count++] = (profile_span){copy, start_ns, end_ns < start_ns ? start_ns : end_ns, tid, false};
     return 0;
+}
+
+int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns) {
+    return profile_add_thread_span(p, name, start_ns, end_ns, 0);
 }
 
 int profile_add_call_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns) {
     if (profile_add_span(p, name, start_ns, end_ns)) return -1;
     p->spans[p->span_count - 1].slow_call = true;
     return 0;
+}
+
+bool profile_has_thread_spans(const profile *p) {
+    for (size_t i = 0; i < p->span_count; i++)
+        if (p->spans[i].tid) return true;
+    return false;
 }

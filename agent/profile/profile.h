@@ -58,13 +58,16 @@ typedef struct {
 typedef struct {
     uint64_t time_ns;
     uint32_t stack;    /* index into stacks */
+    uint32_t span;     /* the thread span the sample was taken in: index into spans + 1; 0 none */
 } profile_tick;
 
 /* A span of time in which the recording says something happened to the whole process (a garbage
- * collection): the Firefox format shows it as an interval marker. Times as profile_tick's. */
+ * collection), or on one thread (a span the application marked, named by its tag): the Firefox format
+ * shows it as an interval marker, pprof labels the samples of a thread span. Times as profile_tick's. */
 typedef struct {
     char *name;
     uint64_t start_ns, end_ns;
+    uint32_t tid;      /* the thread's OS id; 0: the whole process */
     bool slow_call;    /* a traced call over its threshold (jdk.MethodTrace), not a garbage collection */
 } profile_span;
 
@@ -155,6 +158,10 @@ void profile_drop_ticks(profile *p);
 
 /* Records a span named 'name' (copied) from start_ns to end_ns. -1 when out of memory. */
 int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns);
+/* The same for a span of thread 'tid'. */
+int profile_add_thread_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns, uint32_t tid);
+/* Whether any span is a thread's. */
+bool profile_has_thread_spans(const profile *p);
 /* The same for a slow traced call. */
 int profile_add_call_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns);
 

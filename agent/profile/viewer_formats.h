@@ -17,7 +17,7 @@ static inline bool viewer_format_shows_source(prof_format f) {
 }
 
 static inline bool viewer_format_has_timeline(prof_format f) {
-    return f == FORMAT_CPUPROFILE || f == FORMAT_GECKO;
+    return f == FORMAT_CPUPROFILE || f == FORMAT_GECKO || f == FORMAT_HEATMAP;
 }
 
 #endif

@@ -17,6 +17,7 @@
 #include "jfr_types.h"
 #include "jvm.h"
 #include "profile.h"
+#include "span_tags.h"
 #include "threads.h"
 
 #include <stdio.h>
@@ -97,6 +98,7 @@ void jfr_pools_init(jfr_pools *p, trace_table *table0, trace_table *table1, bool
     u64map_init(&p->traces);
     u64map_init(&p->threads);
     u64map_init(&p->event_classes);
+    u64map_init(&p->span_tags);
     registry_init(p, 1ULL << PREFIX_SHIFT);
 }
 
@@ -104,6 +106,7 @@ void jfr_pools_free(jfr_pools *p) {
     u64map_free(&p->traces);
     u64map_free(&p->threads);
     u64map_free(&p->event_classes);
+    u64map_free(&p->span_tags);
     registry_free(p);
 }
 
@@ -115,6 +118,29 @@ void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid) {
         /* Named while it runs: a thread that ends before the chunk does keeps its name in the pool. */
         threads_remember_os_name((int)tid);
     }
+}
+
+void jfr_pools_note_tag(jfr_pools *p, uint64_t key) {
+    uint64_t seen;
+    if (key && !u64map_get(&p->span_tags, key, &seen) && u64map_put(&p->span_tags, key, 1)) p->failed = true;
+}
+
+static void put_tag(const char *tag, void *arg) {
+    jfr_buf_put_utf8(arg, tag);
+}
+
+/* The String pool: the span tags the chunk's events name. */
+static void write_span_tags(jfr_pools *p, jfr_buf *b, jfr_checkpoint *c) {
+    jfr_chunk_pool_begin(b, c, JFR_STRING);
+    size_t n = 0;
+    for (size_t i = 0; i < p->span_tags.capacity; i++) {
+        uint64_t key = p->span_tags.keys[i];
+        if (!key) continue;
+        jfr_buf_put_varint(b, key);
+        if (span_tags_with(key, put_tag, b)) jfr_buf_put_string(b, NULL);
+        n++;
+    }
+    jfr_chunk_pool_end(b, c, n);
 }
 
 /* The key of an event's class (an allocation's object, a lock's monitor): its class id itself, below 2^31
@@ -432,6 +458,7 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     jfr_chunk_pool_end(b, &c, stacks);
     write_resolved(&r, b, &c);
     write_threads(p, b, &c);
+    write_span_tags(p, b, &c);
 
     jfr_chunk_pool_begin(b, &c, JFR_FRAME_TYPE);
     for (int t = 0; t < JFR_FRAME_TYPE_COUNT; t++) {
@@ -453,9 +480,11 @@ int jfr_pools_write(jfr_pools *p, jfr_buf *b, uint64_t ticks) {
     u64map_free(&p->traces);
     u64map_free(&p->threads);
     u64map_free(&p->event_classes);
+    u64map_free(&p->span_tags);
     u64map_init(&p->traces);
     u64map_init(&p->threads);
     u64map_init(&p->event_classes);
+    u64map_init(&p->span_tags);
     p->failed = false;
     p->chunk_seq++;
     return rc;

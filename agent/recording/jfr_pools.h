@@ -33,6 +33,7 @@ typedef struct {
     u64map traces;       /* trace id -> 1: stacks the chunk's events refer to */
     u64map threads;      /* OS tid -> 1 */
     u64map event_classes;/* class_names id -> 1: classes the chunk's allocation and lock events name */
+    u64map span_tags;    /* span_tags key -> 1: tags the chunk's span events name (its String pool) */
     bool failed;         /* out of memory while noting: the chunk's pools would be incomplete */
     uint64_t chunk_seq;  /* 1 for the recording's first chunk */
     /* the recording's registry of stable keys */
@@ -66,6 +67,9 @@ static inline void jfr_pools_table_reset(jfr_pools *p, int index) {
 
 /* An event of this chunk refers to stack 'trace_id' (table bit included) and thread 'tid'. */
 void jfr_pools_note(jfr_pools *p, uint32_t trace_id, uint32_t tid);
+
+/* A span event of this chunk names span_tags key 'key' (0, the null tag, needs no entry). */
+void jfr_pools_note_tag(jfr_pools *p, uint64_t key);
 
 /* The key of class_names id 'class_id' as an event's class field (objectClass, monitorClass), noting that the
  * chunk refers to it. Keys of their own range: they never meet the registry's. */

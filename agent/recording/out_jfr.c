@@ -317,6 +317,27 @@ bool out_jfr_live_object(const trace_frame *frames, uint32_t depth, uint32_t tid
     return written;
 }
 
+bool out_jfr_span(uint32_t tid, uint64_t start_ticks, uint64_t end_ticks, uint64_t tag_key) {
+    bool written = false;
+    pthread_mutex_lock(&rec.mutex);
+    if (rec.active && !rec.error) {
+        jfr_event_span(&rec.buf, start_ticks, end_ticks > start_ticks ? end_ticks - start_ticks : 0,
+                       jfr_pools_thread_key(&rec.pools, tid), tag_key);
+        jfr_pools_note(&rec.pools, 0, tid);
+        jfr_pools_note_tag(&rec.pools, tag_key);
+        if (rec.buf.len >= FLUSH_BYTES) flush_buf();
+        written = true;
+    }
+    pthread_mutex_unlock(&rec.mutex);
+    return written;
+}
+
+static void (*state_listener)(bool recording);
+
+void out_jfr_listen(void (*fn)(bool recording)) {
+    state_listener = fn;
+}
+
 static void emit_window(uint64_t start, uint64_t end, void *arg) {
     (void)arg;
     if (!rec.error) jfr_event_window(&rec.buf, start, end);
@@ -478,7 +499,9 @@ static void close_recording(bool remove_recording) {
     if (remove_recording) remove_temp();
     jfr_pools_free(&rec.pools);
     jfr_buf_free(&rec.buf);
+    bool was = rec.active;
     rec.active = false;
+    if (was && state_listener) state_listener(false);
 }
 
 /* The recording's two files (see the top of this file), created private and exclusively (safe_file)
@@ -594,6 +617,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     }
     rec.thread_running = true;
     rec.active = true;
+    if (state_listener) state_listener(true);
     return ring;
 }
 

@@ -49,6 +49,14 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen);
  * pools read. False when it could not be written (no recording, a full table). */
 bool out_jfr_live_object(const trace_frame *frames, uint32_t depth, uint32_t tid, uint64_t ticks, uint64_t size);
 
+/* A span an application recorded on thread 'tid' (in the events' ticks, event_clock.h; tag_key from
+ * span_tags), as a profiler.Span event. Called from the application's threads. False without a recording. */
+bool out_jfr_span(uint32_t tid, uint64_t start_ticks, uint64_t end_ticks, uint64_t tag_key);
+
+/* 'fn' is told when a recording opens (true) and closes (false), on the thread that opens or closes it,
+ * under the profiler's lock: the Java API's recording state (api_span). One listener. */
+void out_jfr_listen(void (*fn)(bool recording));
+
 /* True between out_jfr_start and out_jfr_finish / out_jfr_abort. */
 bool out_jfr_active(void);
 

@@ -13,6 +13,7 @@
 #include "codeheap_init.h"
 #include "walk_vm.h"
 #include "walk_vm_check.h"
+#include "heatmap_timeline.h"
 #include "named_profile.h"
 #include "engine.h"
 #include "engine_registry.h"
@@ -193,7 +194,9 @@ static int dump_from_locked(const prof_options *o, const dump_source *from, char
     /* An event that decides what counts only now (alloc,live) gives a table of its own to read. */
     const engine *shown = engine_of_event(event, NULL);
     trace_table *source = from ? from->table : shown && shown->dump_table ? shown->dump_table() : NULL;
-    int rc = named_profile_build(source ? source : live_table(), &view, event, &p);
+    int rc = !source && options_effective_format(&view) == FORMAT_HEATMAP
+             ? heatmap_timeline_build(live_table(), &view, event, &p)
+             : named_profile_build(source ? source : live_table(), &view, event, &p);
     if (rc) snprintf(err, errlen, "out of memory while building the profile");
     else {
         session_facts f = facts();
@@ -238,6 +241,7 @@ static void stop_locked(void) {
     window_hooks_stop();
     refresher_stop();
     if (!sample_wait_idle(2000)) log_warn("signal handlers still busy after 2 s; dumping anyway");
+    heatmap_timeline_stop();
     sample_counters c;
     sample_get_counters(&c);
     if (c.foreign)
@@ -498,6 +502,14 @@ static int configure_storage(const prof_options *o, const session_engine_set *se
         out_jfr_config jfr = {&session, e->name, options_cstack_name(cstack), table, jfr_spare, signal_watch_note};
         if (!(store.ring = out_jfr_start(&jfr, err, errlen))) return -1;
         store.spare = jfr_spare;
+    }
+    /* A heatmap needs each sample's time: queued like a recording's, counted by heatmap_timeline. */
+    if (options_effective_format(o) == FORMAT_HEATMAP && store.spare)
+        log_warn("heatmap with loop=: the periods' tables take turns, so the page has no sample times (an empty "
+                 "strip); record file=x.jfr and convert it with jfrconv -o heatmap");
+    else if (options_effective_format(o) == FORMAT_HEATMAP && !(store.ring = heatmap_timeline_start(keep))) {
+        snprintf(err, errlen, "cannot start counting samples by time for the heatmap (out of memory)");
+        return -1;
     }
     trace_store_configure(&store);
     if (sample_configure(&cfg)) {

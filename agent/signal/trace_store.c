@@ -7,6 +7,7 @@
 #include "trace_store.h"
 
 #include "event_clock.h"
+#include "span_clock.h"
 
 trace_store_state trace_store;
 
@@ -24,7 +25,11 @@ static bool queue_record(const trace_key *key, uint64_t weight, uint32_t trace_i
     sample_record rec = {.ticks = event_clock_now(), .weight = weight,
                          .tid = key->tid, .trace_id = trace_id, .event = key->event, .state = key->state,
                          .address = native ? native->address : 0, .size = native ? native->size : 0};
-    return sample_ring_push(trace_store.config.ring, &rec);
+    if (!sample_ring_push(trace_store.config.ring, &rec)) return false;
+    /* The Java side compares with System.nanoTime: CLOCK_MONOTONIC ns, which the event clock is minus its
+     * offset unless it counts the timestamp counter. */
+    span_clock_note(key->tid, event_clock.tsc ? clock_mono_ns() : rec.ticks + event_clock.offset);
+    return true;
 }
 
 static trace_store_result result_of(traces_result r, bool queued) {

@@ -29,3 +29,13 @@ libprof_browser_test(diff ${CMAKE_SOURCE_DIR}/test/browser/diff.test.js 120 ENVI
 # Gecko profiles read by the Firefox Profiler's own loading code (npm @firefox-devtools/profiler-cli, under node).
 libprof_browser_test(firefox ${CMAKE_SOURCE_DIR}/test/browser/firefox.test.js 180 ENVIRONMENT
   "LIBPROF_SO=$<TARGET_FILE:prof>;RENDER_PROFILE=$<TARGET_FILE:render_profile>;JFRCONV=$<TARGET_FILE:jfrconv>;JAVA=${JAVA_HOME}/bin/java;BROWSER_CLASSES=${BROWSER_CLASSES};BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-firefox")
+
+# The heatmap page (jfrconv -o heatmap) of a JVM with a burst at a known time.
+add_custom_command(
+  OUTPUT ${BROWSER_CLASSES}/HeatmapWorkload.class
+  COMMAND ${JAVA_HOME}/bin/javac -d ${BROWSER_CLASSES} ${CMAKE_SOURCE_DIR}/test/browser/HeatmapWorkload.java
+  DEPENDS ${CMAKE_SOURCE_DIR}/test/browser/HeatmapWorkload.java
+  COMMENT "Compiling the heatmap test's Java workload")
+add_custom_target(heatmap_workload ALL DEPENDS ${BROWSER_CLASSES}/HeatmapWorkload.class)
+libprof_browser_test(heatmap ${CMAKE_SOURCE_DIR}/test/browser/heatmap.test.js 120 ENVIRONMENT
+  "LIBPROF_SO=$<TARGET_FILE:prof>;JFRCONV=$<TARGET_FILE:jfrconv>;JAVA=${JAVA_HOME}/bin/java;BROWSER_CLASSES=${BROWSER_CLASSES};BROWSER_OUT=${CMAKE_BINARY_DIR}/browser-heatmap")

@@ -33,6 +33,7 @@ public class ApiTest {
                 case "loop_jfr_rolling" -> loopJfrRolling();
                 case "jar_planted" -> jarPlanted();
                 case "xcheck_jni" -> xcheckJni();
+                case "spans" -> spans();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -275,6 +276,81 @@ public class ApiTest {
             IntegrationTest.Run jfr = run(List.of(IntegrationTest.javaHome + "/bin/jfr", "print", "--events",
                     "jdk.ExecutionSample", dir.resolve(name).toString()), Map.of());
             check(jfr.exit() == 0 && jfr.out().contains("ApiBurn.burn"), name + ": jfr reads samples of ApiBurn.burn");
+        }
+    }
+
+    /** Spans carry the samples taken inside them: SpanSelf alternates "alpha" spans around alphaWork() and
+     *  "beta" spans around betaWork() on one thread; every sample of that thread inside a span of one kind is
+     *  in that kind's work. Idle spans: ended only when sampled (mostly dropped), or always (all recorded). */
+    static void spans() throws Exception {
+        Path file = IntegrationTest.work.resolve("spans.jfr");
+        expectOk(java(List.of(), Map.of(), jar + ":" + apiClasses, "SpanSelf", file.toString()));
+        record SpanEvent(String tag, long tid, java.time.Instant from, java.time.Instant to) {}
+        List<SpanEvent> spans = new ArrayList<>();
+        List<jdk.jfr.consumer.RecordedEvent> samples = new ArrayList<>();
+        try (var rf = new jdk.jfr.consumer.RecordingFile(file)) {
+            while (rf.hasMoreEvents()) {
+                var e = rf.readEvent();
+                String type = e.getEventType().getName();
+                if (type.equals("profiler.Span"))
+                    spans.add(new SpanEvent(e.getString("tag"), e.getThread("eventThread").getOSThreadId(),
+                            e.getStartTime(), e.getEndTime()));
+                else if (type.equals("jdk.ExecutionSample")) samples.add(e);
+            }
+        }
+        Map<String, Long> count = new java.util.HashMap<>();
+        for (SpanEvent s : spans) count.merge(String.valueOf(s.tag()), 1L, Long::sum);
+        System.out.println("spans by tag: " + count);
+        check(count.getOrDefault("alpha", 0L) > 0 && count.getOrDefault("beta", 0L) > 0, "alpha and beta spans recorded: " + count);
+        check(count.getOrDefault("idleAlways", 0L) == 20, "every idleAlways span recorded: " + count);
+        check(count.getOrDefault("idleSampled", 0L) < 20, "idle spans without samples are not recorded by end(): " + count);
+        check(!count.containsKey("afterStop"), "no span after the recording stopped: " + count);
+        for (String tag : List.of("alpha", "beta")) {
+            String own = "SpanSelf." + tag + "Work", other = "SpanSelf." + (tag.equals("alpha") ? "beta" : "alpha") + "Work";
+            long inside = 0, mine = 0, theirs = 0;
+            for (var sample : samples) {
+                var thread = sample.getThread("sampledThread");
+                if (thread == null) continue;
+                boolean in = spans.stream().anyMatch(s -> tag.equals(s.tag()) && s.tid() == thread.getOSThreadId()
+                        && !sample.getStartTime().isBefore(s.from()) && !sample.getStartTime().isAfter(s.to()));
+                if (!in) continue;
+                inside++;
+                String frames = sample.getStackTrace().getFrames().stream()
+                        .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName())
+                        .collect(java.util.stream.Collectors.joining(";"));
+                if (frames.contains(own)) mine++;
+                if (frames.contains(other)) theirs++;
+            }
+            System.out.println(tag + " spans: " + inside + " samples inside, " + mine + " in " + own + ", " + theirs + " in " + other);
+            check(inside >= 20, tag + " spans hold samples: " + inside);
+            check(mine * 100 >= inside * 90, tag + " spans' samples are " + own + ": " + mine + " of " + inside);
+            check(theirs == 0, tag + " spans hold no sample of " + other + ": " + theirs);
+            inSpans.put(tag, inside);
+        }
+        spansConverted(file, count, inSpans);
+    }
+
+    static final Map<String, Long> inSpans = new java.util.HashMap<>();
+
+    /** jfrconv (beside the library: build/bin) on the same recording: a Firefox marker per span, and pprof's
+     *  span label on exactly the samples the JDK's reader finds inside each kind (read by go tool pprof). */
+    static void spansConverted(Path jfr, Map<String, Long> spans, Map<String, Long> inside) throws Exception {
+        String jfrconv = Path.of(IntegrationTest.agent).getParent().getParent().resolve("bin/jfrconv").toString();
+        Path gecko = IntegrationTest.work.resolve("spans.gecko.json"), pprof = IntegrationTest.work.resolve("spans.pb.gz");
+        check(run(List.of(jfrconv, "-o", "gecko", jfr.toString(), gecko.toString()), Map.of()).exit() == 0, "jfrconv -o gecko");
+        String json = Files.readString(gecko);
+        for (String tag : List.of("alpha", "beta")) {
+            long markers = json.split("\\{\"type\":\"Span\",\"tid\":\\d+,\"tag\":\"" + tag + "\"\\}", -1).length - 1;
+            check(markers == spans.get(tag), tag + ": a Firefox marker per span: " + markers + " of " + spans.get(tag));
+        }
+        check(run(List.of(jfrconv, "-o", "pprof", jfr.toString(), pprof.toString()), Map.of()).exit() == 0, "jfrconv -o pprof");
+        IntegrationTest.Run tags = run(List.of("go", "tool", "pprof", "-tags", pprof.toString()), Map.of());
+        check(tags.exit() == 0, "go tool pprof -tags (go is a test dependency, as for browser.viewers): " + tags.err());
+        for (String tag : List.of("alpha", "beta")) {
+            var m = java.util.regex.Pattern.compile("(\\d+)(?:\\.\\d+)? \\([ 0-9.]+%\\): " + tag + "\\b").matcher(tags.out());
+            check(m.find(), "pprof's span tags name " + tag + ":\n" + tags.out());
+            long labelled = Long.parseLong(m.group(1));
+            check(labelled == inside.get(tag), tag + ": pprof samples labelled " + labelled + ", inside its spans " + inside.get(tag));
         }
     }
 }

@@ -168,3 +168,4 @@ libprof_unit_test(test_nmethod_memo)
 # docs/options.md documents exactly the option table's agent options, jprof flags and jfrconv flags.
 libprof_unit_test(test_docs_options)
 target_compile_definitions(test_docs_options PRIVATE DOCS_OPTIONS_MD="${CMAKE_SOURCE_DIR}/docs/options.md")
+libprof_unit_test(test_timed_outputs)   # heatmap cells, span labels and markers

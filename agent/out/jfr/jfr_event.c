@@ -172,3 +172,12 @@ void jfr_event_window(jfr_buf *b, uint64_t start_ticks, uint64_t end_ticks) {
     jfr_buf_put_varint(b, 0);   /* no thread: a ttsp window is every thread's */
     jfr_buf_event_end(b, at);
 }
+
+void jfr_event_span(jfr_buf *b, uint64_t start_ticks, uint64_t duration, uint64_t thread_key, uint64_t tag_key) {
+    size_t at = jfr_buf_event_begin(b, JFR_SPAN);
+    jfr_buf_put_varint(b, start_ticks);
+    jfr_buf_put_varint(b, duration);
+    jfr_buf_put_varint(b, thread_key);
+    jfr_buf_put_varint(b, tag_key);
+    jfr_buf_event_end(b, at);
+}

@@ -34,6 +34,8 @@ void jfr_event_native_lock(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64
  * and its allocationTime, as async-profiler writes them), of 'size' bytes. */
 void jfr_event_live_object(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, uint64_t class_key,
                            uint64_t size);
+/* profiler.Span: a span the application recorded on a thread, its tag a String pool key (0: no tag). */
+void jfr_event_span(jfr_buf *b, uint64_t start_ticks, uint64_t duration, uint64_t thread_key, uint64_t tag_key);
 
 typedef struct {
     const char *name;          /* "libprof" */

@@ -120,6 +120,8 @@ static const class_def classes[] = {
                {"allocationSize", JFR_LONG, false, false, JFR_ANN_DATA_AMOUNT, "BYTES"},
                {"allocationTime", JFR_LONG, false, false, JFR_ANN_TIMESTAMP, "TICKS"})},
     {JFR_WINDOW, "profiler.Window", EVENT, false, "Profiling Window", 0, FIELDS(START_TIME, DURATION, EVENT_THREAD)},
+    {JFR_SPAN, "profiler.Span", EVENT, false, "Span",
+     0, FIELDS(START_TIME, DURATION, EVENT_THREAD, P("tag", JFR_STRING))},
     {JFR_CPU_LOAD, "jdk.CPULoad", EVENT, false, "CPU Load",
      0, FIELDS(START_TIME, PERCENT("jvmUser"), PERCENT("jvmSystem"), PERCENT("machineTotal"))},
     {JFR_OS_INFORMATION, "jdk.OSInformation", EVENT, false, "OS Information",

@@ -59,6 +59,8 @@ enum jfr_type_id {
     JFR_WINDOW,
     /* a traced call slower than its threshold (trace=): the JDK's event name, async-profiler's fields */
     JFR_METHOD_TRACE,
+    /* async-profiler's span an application recorded (one.profiler.Span, dev.libprof.Span) */
+    JFR_SPAN = 130,
     /* annotations (display only) */
     JFR_ANN_LABEL = 200, JFR_ANN_CONTENT_TYPE, JFR_ANN_TIMESTAMP, JFR_ANN_TIMESPAN, JFR_ANN_DATA_AMOUNT,
     JFR_ANN_PERCENTAGE,

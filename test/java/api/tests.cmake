@@ -23,6 +23,6 @@ set_target_properties(api_host PROPERTIES BUILD_RPATH "${JAVA_HOME}/lib/server;$
 set(API_TEST_ARGS <CASE> <JDK> $<TARGET_FILE:prof> ${TEST_CLASSES} <WORK> ${LIBPROF_JAR} ${API_TEST_CLASSES}
     $<TARGET_FILE:api_host>)
 libprof_java_tests(api ApiTest CASES java_api thread_filter async_profiler javaagent_jmx agent_attach ld_preload
-    loop_collapsed loop_jfr_rolling jar_planted xcheck_jni ARGS ${API_TEST_ARGS}
+    loop_collapsed loop_jfr_rolling jar_planted xcheck_jni spans ARGS ${API_TEST_ARGS}
     TIMEOUT 180)
 libprof_java_tests(api ApiTest ONCE CASES c_host ARGS ${API_TEST_ARGS} TIMEOUT 120)
