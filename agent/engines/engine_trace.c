@@ -70,11 +70,33 @@ typedef struct {
         uint64_t start;
     } calls[CALL_DEPTH];
 } call_stack;
-static __thread call_stack thread_calls;
+/* Each thread's stack is on the heap, reached by an 8-byte thread-local pointer: a kilobyte of initial-exec
+ * TLS per thread would leave too little static TLS for a second copy of the library or another agent. */
+static __thread call_stack *thread_calls;
+static pthread_key_t calls_key;
+static pthread_once_t calls_key_once = PTHREAD_ONCE_INIT;
+
+static void calls_key_make(void) {
+    if (pthread_key_create(&calls_key, free)) log_warn("trace: no thread key to free a thread's call stack at its end");
+}
+
+/* The calling thread's stack, made at its first traced call; NULL without memory (its calls go untimed). */
+static call_stack *own_calls(void) {
+    if (thread_calls) return thread_calls;
+    call_stack *s = calloc(1, sizeof(*s));
+    if (!s) return NULL;
+    pthread_once(&calls_key_once, calls_key_make);
+    pthread_setspecific(calls_key, s);
+    return thread_calls = s;
+}
 
 static void JNICALL trace_enter(JNIEnv *jni, jclass helper, jint id) {
     (void)jni, (void)helper;
-    call_stack *s = &thread_calls;
+    call_stack *s = own_calls();
+    if (!s) {
+        atomic_fetch_add_explicit(&untimed_calls, 1, memory_order_relaxed);
+        return;
+    }
     if (s->depth < CALL_DEPTH) {
         s->calls[s->depth].id = id;
         s->calls[s->depth].start = cycle_clock_now();
@@ -100,8 +122,8 @@ static void record_call(JNIEnv *jni, uint64_t took) {
 static void JNICALL trace_exit(JNIEnv *jni, jclass helper, jint id) {
     (void)helper;
     uint64_t now = cycle_clock_now();
-    call_stack *s = &thread_calls;
-    if (s->depth == 0) return;
+    call_stack *s = thread_calls;
+    if (!s || s->depth == 0) return;
     if (s->depth > CALL_DEPTH) {
         s->depth--;
         atomic_fetch_add_explicit(&untimed_calls, 1, memory_order_relaxed);

@@ -155,7 +155,13 @@ static jobject recording_with_settings(JNIEnv *env, const char *settings, char *
     if (!config) return NULL;
     jclass c = (*env)->FindClass(env, "jdk/jfr/Recording");
     jmethodID init = c ? (*env)->GetMethodID(env, c, "<init>", "(Ljdk/jfr/Configuration;)V") : NULL;
-    return init ? (*env)->NewObject(env, c, init, config) : NULL;
+    jobject r = init ? (*env)->NewObject(env, c, init, config) : NULL;
+    if (!r) {
+        char why[512];
+        if (!exception_text(env, why, sizeof(why))) snprintf(why, sizeof(why), "jdk.jfr.Recording lacks a constructor");
+        snprintf(err, errlen, "jfrsync=%s: cannot create the JDK's recording: %s", settings, why);
+    }
+    return r;
 }
 
 static void remove_files(void) {
@@ -243,6 +249,7 @@ int jdk_recording_start(const prof_options *o, const char *base, char *err, size
             if (start_to_file(env, r, err, errlen) == 0) {
                 recording = (*env)->NewGlobalRef(env, r);
                 rc = recording ? 0 : -1;
+                if (rc) snprintf(err, errlen, "jfrsync: no memory left in the JVM to hold the JDK's recording");
             }
         }
         if (rc) remove_files();

@@ -688,6 +688,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
 }
 
 int profiler_execute(const prof_options *o, char *err, size_t errlen) {
+    if (errlen) err[0] = 0;   /* so that a failure whose path gives no reason cannot log the caller's garbage */
     pthread_mutex_lock(&lock);
     int rc = 0;
     if (vm_dead) {
@@ -735,6 +736,9 @@ int profiler_execute(const prof_options *o, char *err, size_t errlen) {
         }
     }
     pthread_mutex_unlock(&lock);
+    if (rc && errlen && !err[0])
+        snprintf(err, errlen, "%s failed for a reason libprof did not record (the log before this line may tell)",
+                 options_action_name(o->action));
     return rc;
 }
 
