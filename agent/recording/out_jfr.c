@@ -286,7 +286,7 @@ static bool write_sample_event(const sample_record *s) {
     else if (leaf.kind == FRAME_CLASS_PARK)
         jfr_event_thread_park(&rec.buf, s->ticks, waited, thread, trace, class_key);
     else
-        jfr_event_allocation_sample(&rec.buf, s->ticks, thread, trace, class_key, s->weight);
+        jfr_event_allocation_sample(&rec.buf, s->ticks, thread, trace, class_key, s->size, s->weight);
     return true;
 }
 

@@ -161,6 +161,11 @@ void sample_store_wait(const trace_frame *frames, uint32_t depth, uint64_t weigh
     store_event(EVENT_LOCK, 0, frames, depth, weight, &wait, started);
 }
 
+void sample_store_alloc(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t size, uint64_t started) {
+    trace_store_native object = {0, size};
+    store_event(EVENT_ALLOC, 0, frames, depth, weight, &object, started);
+}
+
 void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
     const engine *e = sampling.config.engine;
     sample_store_event(e ? e->event : EVENT_CPU, 0, frames, depth, weight, started);

@@ -12,8 +12,8 @@ void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key,
 }
 
 void jfr_event_allocation_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key,
-                                 uint64_t class_key, uint64_t weight) {
-    size_t at = jfr_buf_event_begin(b, JFR_OBJECT_ALLOCATION_SAMPLE);
+                                 uint64_t class_key, uint64_t size, uint64_t weight) {
+    size_t at = jfr_buf_event_begin(b, JFR_ALLOC_IN_NEW_TLAB);
     jfr_buf_put_varint(b, ticks);
     jfr_buf_put_varint(b, thread_key);
     jfr_buf_put_varint(b, trace_key);
@@ -29,6 +29,7 @@ void jfr_event_live_object(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint
     jfr_buf_put_varint(b, thread_key);
     jfr_buf_put_varint(b, trace_key);
     jfr_buf_put_varint(b, class_key);
+    jfr_buf_put_varint(b, size);
     jfr_buf_put_varint(b, size);
     jfr_buf_put_varint(b, ticks);
     jfr_buf_event_end(b, at);

@@ -15,7 +15,7 @@ void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key,
 
 /* An allocation sample: weight in bytes (the estimate of all allocation it stands for). */
 void jfr_event_allocation_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key,
-                                 uint64_t class_key, uint64_t weight);
+                                 uint64_t class_key, uint64_t size, uint64_t weight);
 /* A contended monitor entered (park: a thread unparked) after waiting 'waited' ticks until 'ticks'. */
 void jfr_event_monitor_enter(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t thread_key, uint64_t trace_key,
                              uint64_t class_key);

@@ -30,7 +30,8 @@
  * with the state its thread was in (thread_state.h says why: async-profiler's converter tells them apart by it).
  * - Allocation and lock samples end in their class (FRAME_CLASS_* kinds in the agent, "int[]_[i]" in collapsed
  *   stacks): in JFR the class is not a frame but the event's class field, as the JDK records them:
- *   jdk.ObjectAllocationSample (objectClass, weight = estimated bytes), jdk.JavaMonitorEnter (monitorClass,
+ *   jdk.ObjectAllocationInNewTLAB (objectClass, allocationSize = the object's bytes, tlabSize = the bytes the
+ *   sample stands for: async-profiler's event and fields), jdk.JavaMonitorEnter (monitorClass,
  *   duration = time waited), jdk.ThreadPark (parkedClass, duration). Classes named in the JDK's form
  *   ("java/lang/String", "[B"); a reader spells them as the agent does ("java.lang.String", "byte[]").
  */
@@ -48,7 +49,7 @@ enum jfr_type_id {
     JFR_SYMBOL, JFR_STACK_TRACE, JFR_STACK_FRAME, JFR_FRAME_TYPE, JFR_THREAD_STATE,
     /* events */
     JFR_EXECUTION_SAMPLE = 101, JFR_ACTIVE_RECORDING, JFR_ACTIVE_SETTING, JFR_CPU_LOAD, JFR_OS_INFORMATION,
-    JFR_JVM_INFORMATION, JFR_OBJECT_ALLOCATION_SAMPLE, JFR_JAVA_MONITOR_ENTER, JFR_THREAD_PARK,
+    JFR_JVM_INFORMATION, JFR_ALLOC_IN_NEW_TLAB, JFR_JAVA_MONITOR_ENTER, JFR_THREAD_PARK,
     /* async-profiler's native memory and lock events (names and fields as it declares them) */
     JFR_MALLOC = 120, JFR_FREE, JFR_NATIVE_LOCK,
     /* async-profiler's object still alive at the recording's end (alloc,live) */
