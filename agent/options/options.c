@@ -65,7 +65,7 @@ static const struct {
 } async_profiler_only[] = {
     {"ttsp", NULL}, {"begin", NULL}, {"end", NULL}, {"nostop", NULL}, {"sched", NULL}, {"jfropts", NULL},
     {"signal", NULL}, {"clock", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
-    {"fdtransfer", NULL}, {"tlab", NULL}, {"norm", NULL}, {"nobatch", NULL}, {"memlimit", NULL},
+    {"fdtransfer", NULL}, {"tlab", NULL}, {"norm", NULL}, {"memlimit", NULL},
     {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL},
     {"jfrsync", "libprof does not start the JDK's Flight Recorder beside its own recording: start that one with "
                 "-XX:StartFlightRecording (or jcmd JFR.start) and give libprof its own file"},

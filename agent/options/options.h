@@ -109,6 +109,7 @@ typedef struct prof_options {
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
     uint64_t alloc_bytes;       /* alloc[=BYTES]: the mean allocation sampling interval in bytes */
     bool live;                  /* alloc: only objects still reachable when the profile is written */
+    bool nobatch;               /* jfr: wall samples as jdk.ExecutionSample, not profiler.WallClockSample */
     uint64_t lock_ns;           /* lock=: a sample each this many ns of accumulated waiting (0: every wait;
                                  * lock_sample.h) */
     uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */

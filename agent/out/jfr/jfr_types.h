@@ -26,8 +26,9 @@
  *   thread id (osThreadId) and the same name the collapsed writer uses, in both osName and javaName
  *   (javaThreadId > 0 for threads the JVM reported, 0 for others).
  * - include= / exclude= do not filter what is recorded (a reader has its own filters).
- * Each jdk.ExecutionSample stands for one sample: a CPU sample with state STATE_DEFAULT, a wall-clock sample
- * with the state its thread was in (thread_state.h says why: async-profiler's converter tells them apart by it).
+ * Each jdk.ExecutionSample stands for one CPU sample, with state STATE_DEFAULT. A wall-clock sample is a
+ * profiler.WallClockSample (samples = 1) with the state its thread was in, as async-profiler writes them; with
+ * nobatch, a jdk.ExecutionSample in that state (never STATE_DEFAULT: readers tell CPU from wall by it).
  * - Allocation and lock samples end in their class (FRAME_CLASS_* kinds in the agent, "int[]_[i]" in collapsed
  *   stacks): in JFR the class is not a frame but the event's class field, as the JDK records them:
  *   jdk.ObjectAllocationInNewTLAB (objectClass, allocationSize = the object's bytes, tlabSize = the bytes the
@@ -54,6 +55,8 @@ enum jfr_type_id {
     JFR_MALLOC = 120, JFR_FREE, JFR_NATIVE_LOCK,
     /* async-profiler's object still alive at the recording's end (alloc,live) */
     JFR_LIVE_OBJECT,
+    /* async-profiler's wall-clock sample: one or more samples of a thread in one state with one stack */
+    JFR_WALL_CLOCK_SAMPLE,
     /* annotations (display only) */
     JFR_ANN_LABEL = 200, JFR_ANN_CONTENT_TYPE, JFR_ANN_TIMESTAMP, JFR_ANN_TIMESPAN, JFR_ANN_DATA_AMOUNT,
     JFR_ANN_PERCENTAGE,
