@@ -1,4 +1,8 @@
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -11,6 +15,7 @@ public class CompatTest extends IntegrationTest {
         runMain(args, test -> {
             switch (test) {
                 case "wall_nobatch" -> wallNobatch();
+                case "attach_at_startup" -> attachAtStartup();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -41,5 +46,51 @@ public class CompatTest extends IntegrationTest {
         check(print.contains("state = \"STATE_SLEEPING\"") && print.contains("WallWorkload.sleepHalf"),
                 "nobatch: no sleeping jdk.ExecutionSample in sleepHalf");
         check(!print.contains("state = \"STATE_DEFAULT\""), "nobatch: a wall sample in the CPU samples' state");
+    }
+
+    /** jprof beside the library: <prefix>/lib/libprof.so, <prefix>/bin/jprof. */
+    static String jprof() {
+        return Path.of(agent).toAbsolutePath().getParent().getParent().resolve("bin/jprof").toString();
+    }
+
+    /** Whether the JVM 'pid' runs its signal dispatcher, which starts the attach listener on request. */
+    static boolean dispatcherRuns(long pid) throws Exception {
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path t : tasks.toList()) {
+                try {
+                    if (Files.readString(t.resolve("comm")).startsWith("Signal Dispatch")) return true;
+                } catch (java.io.IOException gone) {
+                    /* the thread ended meanwhile */
+                }
+            }
+        }
+        return false;
+    }
+
+    /** An attach as soon as the JVM answers one, while it is still starting (a script that runs jprof right after
+     * java; -Xint -Xshare:off make the start long): the profile is taken, where the library used to fail for want
+     * of a JVMTI environment before the JVM's live phase. Two JVMs, each attached once. */
+    static void attachAtStartup() throws Exception {
+        for (int round = 0; round < 2; round++) {
+            List<String> cmd = new ArrayList<>(List.of(javaHome + "/bin/java", "-Xint", "-Xshare:off", "-cp", classes,
+                    "Burn7525", "3"));
+            Process jvm = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(work.resolve("burn.out").toFile())
+                    .redirectError(work.resolve("burn.err").toFile()).start();
+            try {
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (!dispatcherRuns(jvm.pid()) && System.nanoTime() < deadline) Thread.sleep(1);
+                Path out = work.resolve("startup-" + round + ".collapsed");
+                Process attach = new ProcessBuilder(jprof(), "-d", "1", "-o", "collapsed", "-f", out.toString(),
+                        String.valueOf(jvm.pid())).redirectErrorStream(true).start();
+                String said = new String(attach.getInputStream().readAllBytes());
+                check(attach.waitFor(30, TimeUnit.SECONDS), "jprof did not return");
+                System.out.println("round " + round + ": jprof exit " + attach.exitValue() + ": " + said.strip());
+                check(attach.exitValue() == 0, "an attach while the JVM starts failed: " + said);
+                check(sumContaining(readCollapsed(out), "Burn7525.main") > 0, "no sample of Burn7525 after an early attach");
+            } finally {
+                jvm.destroy();
+                jvm.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
     }
 }
