@@ -72,7 +72,6 @@ static const struct {
     {"trace", "libprof does not trace method latencies; event=pkg.Class.method records every call of a method "
               "with its stack"},
     {"otlp", "libprof has no OpenTelemetry output; pprof writes the profile for the same tools (file=x.pb.gz)"},
-    {"all", "name the events: event=cpu,wall,alloc,lock (and nativemem, nativelock)"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
 
@@ -133,6 +132,22 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     return 0;
 }
 
+/* all (async-profiler's): every event the session does not name yet, at its default interval, with live
+ * objects; the session's event stays the one event= gave, or cpu. Native memory is sampled every 512 KiB, as
+ * async-profiler's all does (nativemem alone records every call). */
+static void settle_all(prof_options *o) {
+    static const event_kind beside[] = {EVENT_WALL, EVENT_ALLOC, EVENT_LOCK, EVENT_NATIVEMEM, EVENT_NATIVELOCK};
+    if (!o->all) return;
+    for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
+        event_kind k = beside[i];
+        if (o->extra_events[k] || strcmp(o->event, event_kind_name(k)) == 0) continue;
+        o->extra_events[k] = true;
+        if (k == EVENT_NATIVEMEM) o->nativemem = OPTIONS_DEFAULT_ALLOC_BYTES;
+    }
+    o->live = true;
+    o->event_given = true;
+}
+
 int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
     options_init(o);
     if (!text || !*text) return 0;
@@ -144,6 +159,7 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
     }
     free(copy);
+    if (rc == 0) settle_all(o);
     /* async-profiler's rule: without event=, the first other event given is the session's event
      * (start,alloc profiles allocations only; event=cpu,alloc both). */
     for (int k = EVENT_CPU + 1; rc == 0 && !o->event_given && k < EVENT_KIND_COUNT; k++) {

@@ -110,6 +110,7 @@ typedef struct prof_options {
     uint64_t alloc_bytes;       /* alloc[=BYTES]: the mean allocation sampling interval in bytes */
     bool live;                  /* alloc: only objects still reachable when the profile is written */
     bool nobatch;               /* jfr: wall samples as jdk.ExecutionSample, not profiler.WallClockSample */
+    bool all;                   /* async-profiler's all: every event not given, at its default (options.c) */
     uint64_t lock_ns;           /* lock=: a sample each this many ns of accumulated waiting (0: every wait;
                                  * lock_sample.h) */
     uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */

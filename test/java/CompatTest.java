@@ -16,6 +16,7 @@ public class CompatTest extends IntegrationTest {
             switch (test) {
                 case "wall_nobatch" -> wallNobatch();
                 case "attach_at_startup" -> attachAtStartup();
+                case "all_mode" -> allMode();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -92,5 +93,20 @@ public class CompatTest extends IntegrationTest {
                 jvm.waitFor(10, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /** all: CPU, wall, allocation with live objects, lock, native memory and native lock events in one recording;
+     * an event given beside it keeps its own interval (alloc=). */
+    static void allMode() throws Exception {
+        Path rec = work.resolve("all.jfr");
+        Run run = runJava("start,all,alloc=64k,file=" + rec, "AllEvents", "1.5");
+        check(run.exit() == 0 && run.out().contains("TRUTH"), "start,all: the workload failed: " + run.err());
+        check(!run.err().contains("ignored"), "start,all: an option was ignored: " + run.err());
+        String summary = JfrTest.jfr("summary", rec.toString());
+        for (String event : List.of("jdk.ExecutionSample", "profiler.WallClockSample", "jdk.ObjectAllocationInNewTLAB",
+                "profiler.LiveObject", "jdk.JavaMonitorEnter", "profiler.Malloc"))
+            check(events(summary, event) > 0, "start,all: no " + event + " in the recording: " + summary);
+        System.out.println("all: " + events(summary, "jdk.ObjectAllocationInNewTLAB") + " allocation samples, "
+                + events(summary, "profiler.Malloc") + " malloc samples");
     }
 }

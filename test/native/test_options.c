@@ -376,7 +376,18 @@ static void test_async_profiler_only_options(void **state) {
     refused("start,jfrsync=profile,file=x.jfr", "-XX:StartFlightRecording");
     refused("start,trace=my.pkg.Class.method:50ms,file=x.jfr", "event=pkg.Class.method");
     refused("start,otlp", "pprof");
-    refused("start,all", "event=cpu,wall");
+    /* all: every event not given, at its default, the session's event cpu (or event=); alloc= keeps its own. */
+    parses("start,all,alloc=64k,file=x.jfr");
+    assert_string_equal(o.event, "cpu");
+    assert_true(o.extra_events[EVENT_WALL] && o.extra_events[EVENT_ALLOC] && o.extra_events[EVENT_LOCK] &&
+                o.extra_events[EVENT_NATIVEMEM] && o.extra_events[EVENT_NATIVELOCK] && o.live);
+    assert_int_equal(o.alloc_bytes, 64 * 1024);
+    assert_int_equal(o.nativemem, 524287);
+    parses("start,event=wall,all");
+    assert_string_equal(o.event, "wall");
+    assert_false(o.extra_events[EVENT_WALL]);
+    assert_true(o.extra_events[EVENT_ALLOC]);
+    refused("start,all,event=java.util.HashMap.get", "runs alone");
     refused("start,event=cpu,event=wall", "event=cpu,wall");
     refused("start,bogus", "accepted:");
     /* The whole list of accepted options fits the message. */
