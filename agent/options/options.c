@@ -56,17 +56,31 @@ static int parse_action(const char *name, prof_action *out) {
     return -1;
 }
 
-/* async-profiler's options that libprof does not have, and what to do with each: most change what is
- * sampled or how, and are ignored with a warning (options.h: ignored), so that an async-profiler command
- * line still starts the application; those that would give another output than the one asked for are
- * refused, with what to write instead. */
+/* async-profiler's options that libprof does not have, and what to do with each. An option accepted and then
+ * not acted on would leave the user believing the profile holds what it does not: each is refused, saying
+ * why and what to write instead. Those of the safepoint window (ttsp, begin, end, nostop, jfropts) are still
+ * ignored with a warning (options.h: ignored). */
 static const struct {
     const char *name, *instead;   /* instead: NULL to ignore it */
 } async_profiler_only[] = {
-    {"ttsp", NULL}, {"begin", NULL}, {"end", NULL}, {"nostop", NULL}, {"sched", NULL}, {"jfropts", NULL},
-    {"signal", NULL}, {"clock", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
-    {"fdtransfer", NULL}, {"tlab", NULL}, {"norm", NULL}, {"memlimit", NULL},
-    {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL},
+    {"ttsp", NULL}, {"begin", NULL}, {"end", NULL}, {"nostop", NULL}, {"jfropts", NULL},
+    {"sched", "libprof does not add a frame for the thread's scheduling policy; threads separates threads"},
+    {"signal", "libprof chooses its profiling signal itself (SIGPROF, or another when the application takes it)"},
+    {"clock", "libprof's timestamps always come from CLOCK_MONOTONIC (async-profiler's clock=monotonic): leave it "
+              "out"},
+    {"target-cpu", "libprof's perf events count on every CPU the thread runs on; pin the application with taskset "
+                   "to profile one CPU"},
+    {"record-cpu", "libprof does not record on which CPU a sample was taken"},
+    {"fdtransfer", "libprof opens its perf events in the JVM itself, without a privileged helper: lower "
+                   "kernel.perf_event_paranoid or give the JVM CAP_PERFMON, or use event=ctimer"},
+    {"tlab", "libprof samples allocations through the JVM's own sampler (JDK 11+), not TLAB events: alloc=BYTES"},
+    {"norm", "libprof does not rename lambda and generated classes"},
+    {"memlimit", "libprof sizes its stack storage itself and counts the samples that do not fit (metrics, text "
+                 "report)"},
+    {"mcache", "libprof has no method cache to size"},
+    {"proc", "libprof does not sample processes; jdk.CPULoad in a JFR recording holds the JVM's and the machine's "
+             "CPU load"},
+    {"ratelimit", "libprof does not cap the rate of events: a longer interval=, alloc= or lock= records fewer"},
     {"jfrsync", "libprof does not start the JDK's Flight Recorder beside its own recording: start that one with "
                 "-XX:StartFlightRecording (or jcmd JFR.start) and give libprof its own file"},
     {"trace", "libprof does not trace method latencies; event=pkg.Class.method records every call of a method "
@@ -81,6 +95,12 @@ void options_note_ignored(prof_options *o, const char *prefix, const char *text,
     size_t used = strlen(o->ignored);
     if (!strstr(o->ignored, item) && used + strlen(item) + 2 < sizeof(o->ignored))
         snprintf(o->ignored + used, sizeof(o->ignored) - used, "%s%s", used ? " " : "", item);
+}
+
+const char *options_async_profiler_refusal(const char *name) {
+    for (size_t i = 0; i < sizeof(async_profiler_only) / sizeof(async_profiler_only[0]); i++)
+        if (strcmp(name, async_profiler_only[i].name) == 0) return async_profiler_only[i].instead;
+    return NULL;
 }
 
 /* An async-profiler option of the table above: ignored (0, noted in o->ignored), refused (-1, err says what

@@ -129,6 +129,9 @@ typedef struct prof_options {
 
 /* Notes an ignored async-profiler option in o->ignored ('n' characters of 'text', after 'prefix'), once. */
 void options_note_ignored(prof_options *o, const char *prefix, const char *text, size_t n);
+/* Why libprof refuses async-profiler's option 'name' and what to write instead, or NULL when it is not one of
+ * the refused ones (jprof says the same for asprof's --NAME). */
+const char *options_async_profiler_refusal(const char *name);
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
 #define OPTIONS_DEFAULT_JSTACKDEPTH 2048

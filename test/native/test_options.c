@@ -370,8 +370,14 @@ static void test_durations(void **state) {
  * samples, refused with what to write instead when the output would not be the one asked for. */
 static void test_async_profiler_only_options(void **state) {
     (void)state;
-    parses("start,ttsp,begin=Foo.bar,end=Foo.baz,signal=12,file=x.txt");
-    assert_string_equal(o.ignored, "ttsp begin end signal");
+    parses("start,ttsp,begin=Foo.bar,end=Foo.baz,file=x.txt");
+    assert_string_equal(o.ignored, "ttsp begin end");
+    /* The others are refused, saying why: accepted and not acted on, they would mislead. */
+    refused("start,signal=12,file=x.txt", "profiling signal itself");
+    refused("start,record-cpu,event=cpu-clock", "which CPU");
+    refused("start,fdtransfer", "CAP_PERFMON");
+    refused("start,proc=1,file=x.jfr", "does not sample processes");
+    refused("start,ratelimit=cpu:50", "interval=");
     /* Those that would record something else than asked for are refused, saying what to do instead. */
     refused("start,jfrsync=profile,file=x.jfr", "-XX:StartFlightRecording");
     refused("start,trace=my.pkg.Class.method:50ms,file=x.jfr", "event=pkg.Class.method");
@@ -393,9 +399,11 @@ static void test_async_profiler_only_options(void **state) {
     /* The whole list of accepted options fits the message. */
     assert_non_null(strstr(err, "chunktime= lines"));
     parses("start,loglevel=INFO");
-    parses("start,features=agct+vtable+comptask");
+    parses("start,features=agct+mixed");   /* mixed: what cstack=vm does anyway */
     assert_int_equal(o.features, PROF_FEATURE_AGCT);
-    assert_string_equal(o.ignored, "features=vtable features=comptask");
+    assert_string_equal(o.ignored, "");
+    refused("start,features=agct+vtable", "receiver's class");
+    refused("start,features=comptask", "compiler thread");
     refused("start,features=bogus", "accepted: agct");
     parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
     assert_false(o.extra_events[EVENT_LOCK]);
