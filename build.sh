@@ -23,7 +23,8 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 PACKAGES=(cmake gcc make openjdk-17-jdk-headless protobuf-c-compiler libprotobuf-c-dev zlib1g-dev)
 TEST_PACKAGES=(pkg-config libunwind-dev libcmocka-dev
           libguava-java libcommons-lang3-java libcommons-io-java libguice-java   # jars: the rewriter tests
-          golang-go prometheus debootstrap unzip)
+          golang-go prometheus debootstrap unzip
+          protobuf-compiler python3)   # protoc --decode reads the OpenTelemetry output (test/otlp)
 # The linux-arm64 tests (test/arm64): Debian's cross compiler, the arm64 builds of the product's libraries
 # (from the arm64 architecture added to dpkg), and qemu-user to run the arm64 tools.
 ARM64_TEST_PACKAGES=(gcc-aarch64-linux-gnu libprotobuf-c-dev:arm64 zlib1g-dev:arm64 qemu-user-static

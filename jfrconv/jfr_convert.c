@@ -61,6 +61,17 @@ const char *jfr_convert_units(const jfr_convert_options *o) {
     }
 }
 
+const char *jfr_convert_sample_kind(const jfr_convert_options *o) {
+    switch (jfr_convert_event_set(o)) {
+    case JFR_EVENTS_NATIVEMEM: return "malloc";
+    case JFR_EVENTS_ALLOC:
+    case JFR_EVENTS_LIVE: return "allocations";
+    case JFR_EVENTS_LOCK:
+    case JFR_EVENTS_NATIVELOCK: return "locks";
+    default: return "cpu";
+    }
+}
+
 const char *jfr_convert_counts(const jfr_convert_options *o) {
     switch (jfr_convert_event_set(o)) {
     case JFR_EVENTS_LOCK: return ENGINE_LOCK_COUNTS;

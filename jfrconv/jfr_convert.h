@@ -79,6 +79,10 @@ jfr_event_set jfr_convert_event_set(const jfr_convert_options *o);
 /* What the selected events are and what their weight counts ("bytes", "ns", "samples"). */
 const char *jfr_convert_event_names(const jfr_convert_options *o);
 const char *jfr_convert_units(const jfr_convert_options *o);
+
+/* What one sample is, in async-profiler's converter's words (cpu, allocations, locks, malloc): the
+ * OpenTelemetry sample type. */
+const char *jfr_convert_sample_kind(const jfr_convert_options *o);
 const char *jfr_convert_counts(const jfr_convert_options *o);
 void jfr_convert_options_free(jfr_convert_options *o);
 

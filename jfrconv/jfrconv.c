@@ -134,6 +134,8 @@ static void describe(profile *p, const jfrconv_args *a, const jfr_convert_stats 
         snprintf(p->meta.units, sizeof(p->meta.units), "%s", jfr_convert_units(&a->convert));
     else if (!st->weighted) snprintf(p->meta.units, sizeof(p->meta.units), "samples");
     p->meta.duration_ns = end > start ? end - start : 0;
+    p->meta.start_unix_ns = start;
+    snprintf(p->meta.sample_kind, sizeof(p->meta.sample_kind), "%s", jfr_convert_sample_kind(&a->convert));
 }
 
 /* --classify, --skip, --grain: 'p' replaced by its reshaped copy. */

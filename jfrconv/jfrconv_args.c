@@ -24,7 +24,7 @@ void jfrconv_usage(FILE *out) {
           "named .jfr that is text is read as collapsed stacks.\n"
           "The format comes from -o, else from the output's extension: .html/.htm flame graph,\n"
           ".collapsed/.folded/.csv collapsed stacks, .pb.gz/.pprof pprof, .speedscope.json, .cpuprofile,\n"
-          ".gecko.json, anything else a text report. Output '-': standard output.\n"
+          ".gecko.json, .otlp OpenTelemetry profiles, anything else a text report. Output '-': standard output.\n"
           "With only an input, writes input.html beside it.\n"
           "\n"
           "Options:\n",

@@ -102,7 +102,7 @@ LIBPROF_API int libprof_execute(const char *command, libprof_writer writer, void
     JavaVM *vm = enter_vm(&attached, last_error);
     if (!vm) return -1;
     api_result r;
-    int rc = api_execute(vm, command, &r, last_error, ERROR_MAX);
+    int rc = api_execute(vm, command, true, &r, last_error, ERROR_MAX);
     leave_vm(vm, attached);
     if (rc == 0) {
         last_error[0] = 0;

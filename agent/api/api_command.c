@@ -24,7 +24,8 @@ static bool is_dump_request(const prof_options *o) {
     return o->action == ACTION_NONE && (o->format != FORMAT_AUTO || o->file[0]);
 }
 
-static int run_locked(JavaVM *vm, const prof_options *o, api_result *result, char *err, size_t errlen) {
+static int run_locked(JavaVM *vm, const prof_options *o, bool binary, api_result *result, char *err,
+                      size_t errlen) {
     if (jvm_callbacks_init(vm, true, err, errlen)) return -1;
     /* The JFR writer writes to the process's standard output itself, where the caller would never see it;
      * but a dump or stop of a JFR session that has a file writes to that file, as async-profiler's does. */
@@ -39,6 +40,14 @@ static int run_locked(JavaVM *vm, const prof_options *o, api_result *result, cha
     if (!o->file[0] && o->format == FORMAT_PPROF) {
         snprintf(err, errlen, "a pprof profile is binary (gzip) and needs a file here: add file=PATH.pb.gz to the "
                  "command");
+        result->bad_command = true;
+        return -1;
+    }
+    /* OpenTelemetry's profile is binary too, but uncompressed and small: returned as bytes, as
+     * async-profiler's dumpOtlp() does. */
+    if (!o->file[0] && o->format == FORMAT_OTLP && !binary) {
+        snprintf(err, errlen, "an OpenTelemetry profile is binary: take it as bytes (executeBytes, dumpOtlp) or "
+                 "add file=PATH to the command");
         result->bad_command = true;
         return -1;
     }
@@ -63,7 +72,7 @@ static int run_locked(JavaVM *vm, const prof_options *o, api_result *result, cha
     return rc;
 }
 
-int api_execute(JavaVM *vm, const char *command, api_result *result, char *err, size_t errlen) {
+int api_execute(JavaVM *vm, const char *command, bool binary, api_result *result, char *err, size_t errlen) {
     memset(result, 0, sizeof(*result));
     prof_options o;
     if (options_parse(command, &o, err, errlen)) {
@@ -81,7 +90,7 @@ int api_execute(JavaVM *vm, const char *command, api_result *result, char *err, 
     /* Messages of this command go to its log= (else the session's destination); a start keeps them. */
     char why[1200];
     if (log_begin_request(o.log_file, o.log_level, why, sizeof(why))) log_error("%s; messages go to the session's log", why);
-    int rc = run_locked(vm, &o, result, err, errlen);
+    int rc = run_locked(vm, &o, binary, result, err, errlen);
     if (rc == 0 && (o.action == ACTION_START || o.action == ACTION_RESUME)) log_keep_request_for_session();
     log_end_request();
     pthread_mutex_unlock(&api_lock);

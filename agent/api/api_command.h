@@ -22,8 +22,9 @@ typedef struct {
 } api_result;
 
 /* Runs 'command' in the VM 'vm', from a thread attached to it. A command with an output format but no
- * action ("collapsed", "traces=10") dumps, as in async-profiler's API. Returns 0, or -1 with one line in err. */
-int api_execute(JavaVM *vm, const char *command, api_result *result, char *err, size_t errlen);
+ * action ("collapsed", "traces=10") dumps, as in async-profiler's API. 'binary': the caller takes the output
+ * as bytes, so a binary format (otlp) may be returned without file=. Returns 0, or -1 with one line in err. */
+int api_execute(JavaVM *vm, const char *command, bool binary, api_result *result, char *err, size_t errlen);
 
 /* Sets JVMTI up in 'vm' if nothing did yet (the library was not loaded as an agent), from a thread attached
  * to it. Returns 0, or -1 with one line in err. */

@@ -56,14 +56,14 @@ static char *command_text(JNIEnv *env, jstring command) {
 
 /* Runs 'command'; its output in *result, or NULL with IllegalArgumentException (a bad command) or
  * IllegalStateException (what the profiler could not do) pending. */
-static int run(JNIEnv *env, const char *command, api_result *result) {
+static int run(JNIEnv *env, const char *command, bool binary, api_result *result) {
     JavaVM *vm = NULL;
     char err[API_ERROR_MAX];
     if ((*env)->GetJavaVM(env, &vm) != JNI_OK) {
         throw_new(env, "java/lang/IllegalStateException", "libprof: no JavaVM for this thread");
         return -1;
     }
-    if (api_execute(vm, command, result, err, sizeof(err))) {
+    if (api_execute(vm, command, binary, result, err, sizeof(err))) {
         throw_new(env, result->bad_command ? "java/lang/IllegalArgumentException" : "java/lang/IllegalStateException",
                   err);
         return -1;
@@ -77,7 +77,7 @@ static jstring execute_string(JNIEnv *env, jstring command) {
     api_result r;
     jstring out = NULL;
     /* NewStringUTF reads modified UTF-8: profiles are ASCII and frame names the JVM's own UTF-8. */
-    if (run(env, text, &r) == 0) out = (*env)->NewStringUTF(env, r.output ? r.output : "");
+    if (run(env, text, false, &r) == 0) out = (*env)->NewStringUTF(env, r.output ? r.output : "");
     free(r.output);
     free(text);
     return out;
@@ -88,7 +88,7 @@ static jbyteArray execute_bytes(JNIEnv *env, jstring command) {
     if (!text) return NULL;
     api_result r;
     jbyteArray out = NULL;
-    if (run(env, text, &r) == 0 && (out = (*env)->NewByteArray(env, (jsize)r.length)) != NULL)
+    if (run(env, text, true, &r) == 0 && (out = (*env)->NewByteArray(env, (jsize)r.length)) != NULL)
         (*env)->SetByteArrayRegion(env, out, 0, (jsize)r.length, (const jbyte *)r.output);
     free(r.output);
     free(text);
@@ -145,14 +145,14 @@ JNIEXPORT void JNICALL Java_one_profiler_AsyncProfiler_start0(JNIEnv *env, jobje
         snprintf(command + n, sizeof(command) - (size_t)n, ",interval=%lld", (long long)interval);
     free(name);
     api_result r;
-    if (run(env, command, &r) == 0) free(r.output);
+    if (run(env, command, false, &r) == 0) free(r.output);
 }
 
 /* stop0(): stops; the profile is asked for afterwards (dump, execute0), so the stop's own is dropped. */
 JNIEXPORT void JNICALL Java_one_profiler_AsyncProfiler_stop0(JNIEnv *env, jobject self) {
     (void)self;
     api_result r;
-    if (run(env, "stop", &r) == 0) free(r.output);
+    if (run(env, "stop", false, &r) == 0) free(r.output);
 }
 
 JNIEXPORT jstring JNICALL Java_one_profiler_AsyncProfiler_execute0(JNIEnv *env, jobject self, jstring command) {

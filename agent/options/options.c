@@ -85,7 +85,6 @@ static const struct {
                 "-XX:StartFlightRecording (or jcmd JFR.start) and give libprof its own file"},
     {"trace", "libprof does not trace method latencies; event=pkg.Class.method records every call of a method "
               "with its stack"},
-    {"otlp", "libprof has no OpenTelemetry output; pprof writes the profile for the same tools (file=x.pb.gz)"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
 
@@ -233,6 +232,7 @@ prof_format options_effective_format(const prof_options *o) {
     if (filepath_ends_with(o->file, ".speedscope.json")) return FORMAT_SPEEDSCOPE;
     if (filepath_ends_with(o->file, ".cpuprofile")) return FORMAT_CPUPROFILE;
     if (filepath_ends_with(o->file, ".gecko.json")) return FORMAT_GECKO;
+    if (filepath_ends_with(o->file, ".otlp")) return FORMAT_OTLP;
     return FORMAT_TEXT;
 }
 
@@ -243,8 +243,8 @@ const char *options_action_name(prof_action a) {
 
 const char *options_format_name(prof_format f) {
     static const char *const names[] = {"auto", "collapsed", "text", "flamegraph", "tree", "jfr",
-                                        "pprof", "speedscope", "cpuprofile", "gecko"};
-    return (unsigned)f <= FORMAT_GECKO ? names[f] : "?";
+                                        "pprof", "speedscope", "cpuprofile", "gecko", "otlp"};
+    return (unsigned)f <= FORMAT_OTLP ? names[f] : "?";
 }
 
 const char *options_cstack_name(prof_cstack c) {

@@ -39,6 +39,7 @@ typedef enum {
     FORMAT_SPEEDSCOPE, /* speedscope JSON (.speedscope.json) */
     FORMAT_CPUPROFILE, /* Chrome DevTools .cpuprofile */
     FORMAT_GECKO,      /* Firefox Profiler Gecko JSON (.gecko.json) */
+    FORMAT_OTLP,       /* OpenTelemetry profiles, a ProfilesData message (.otlp) */
 } prof_format;
 
 typedef enum {
@@ -89,6 +90,7 @@ typedef struct prof_options {
     bool lines;                 /* Java frames named with their source line, "class.method:LINE" (text formats) */
     char title[256];
     bool total;                 /* counter: total weight instead of sample count */
+    bool counter_given;         /* total or samples was given: a dump's own counter (async-profiler's dumpOtlp) */
     int timeout_s;              /* seconds; 0 = none */
     uint32_t timeout_clock;     /* timeout=23:00: stop at that time of day instead (clock_time.h); 0 = none */
     char log_file[1024];

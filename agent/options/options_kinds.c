@@ -19,6 +19,7 @@
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
@@ -452,6 +453,7 @@ static int apply_kind(const options_spec *s, const char *spelled, const char *va
     case OPTION_FLAG:
         if (value) return errmsg_fail(err, errlen, "%s: takes no value", subject(spelled, value, what, sizeof(what)));
         if (s->field) *(bool *)field_of(o, s->field) = !s->off;
+        if (s->field == offsetof(prof_options, total)) o->counter_given = true;
         if (s->format) o->format = (prof_format)s->format;
         return 0;
     case OPTION_COUNT:

@@ -40,7 +40,8 @@ _Static_assert(sizeof(prof_format) == sizeof(int), "format is set as an int");
 static const options_choice format_choices[] = {
     {"collapsed", FORMAT_COLLAPSED, NULL}, {"flamegraph", FORMAT_FLAMEGRAPH, "html"}, {"tree", FORMAT_TREE, NULL},
     {"text", FORMAT_TEXT, NULL},           {"pprof", FORMAT_PPROF, NULL},              {"speedscope", FORMAT_SPEEDSCOPE, NULL},
-    {"cpuprofile", FORMAT_CPUPROFILE, NULL}, {"gecko", FORMAT_GECKO, NULL},            {NULL, 0, NULL},
+    {"cpuprofile", FORMAT_CPUPROFILE, NULL}, {"gecko", FORMAT_GECKO, NULL},            {"otlp", FORMAT_OTLP, NULL},
+    {NULL, 0, NULL},
 };
 
 /* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */
@@ -120,7 +121,7 @@ const options_spec options_table[] = {
      .cap = TEXT_CAP(file)},
     {.kind = OPTION_TEXT, .jprof = "-o", .jprof_arg = "FORMAT",
      .jprof_help = "output format, passed to the agent: collapsed, flamegraph, tree, text, jfr," MORE
-     "pprof, speedscope, cpuprofile, gecko, traces[=N], flat[=N];" MORE
+     "pprof, speedscope, cpuprofile, gecko, otlp, traces[=N], flat[=N];" MORE
      "default: from the -f extension, else text", .own = OPTION_OWN_FORMAT},
     /* jfrconv's formats: every one it can write, by the name -o takes (the agent's flag rows below). */
     {.kind = OPTION_CHOICE, .field = FIELD(format), .jfrconv = "-o", .jfrconv_long = "--output",
@@ -284,6 +285,7 @@ const options_spec options_table[] = {
     {.name = "speedscope", .kind = OPTION_FLAG, .format = FORMAT_SPEEDSCOPE},
     {.name = "cpuprofile", .kind = OPTION_FLAG, .format = FORMAT_CPUPROFILE},
     {.name = "gecko", .kind = OPTION_FLAG, .format = FORMAT_GECKO},
+    {.name = "otlp", .kind = OPTION_FLAG, .format = FORMAT_OTLP},
     {.name = "chunksize", .kind = OPTION_SIZE, .field = FIELD(chunk_size), .min = OPTIONS_MIN_CHUNK_SIZE},
     {.name = "chunktime", .kind = OPTION_DURATION, .field = FIELD(chunk_time_ns), .min = OPTIONS_MIN_CHUNK_TIME_NS,
      .unit = SECOND},

@@ -2,6 +2,7 @@
 
 #include "array_grow.h"
 #include "completeness.h"
+#include "pb_strings.h"
 #include "profile.pb-c.h"
 #include "profile_threads.h"
 #include "u64map.h"
@@ -17,24 +18,6 @@ typedef Perftools__Profiles__Line pb_line;
 typedef Perftools__Profiles__Function pb_function;
 typedef Perftools__Profiles__ValueType pb_value_type;
 typedef Perftools__Profiles__Label pb_label;
-
-/* The string table: "" first, then every frame name (name id i at index i + 1), then the writer's own. */
-typedef struct {
-    char **strings;
-    size_t count, capacity;
-} string_table;
-
-static int64_t add_string(string_table *t, const char *s) {
-    if (t->count == t->capacity) {
-        size_t cap = t->capacity ? t->capacity * 2 : 64;
-        char **grown = realloc(t->strings, cap * sizeof(char *));
-        if (!grown) return -1;
-        t->strings = grown;
-        t->capacity = cap;
-    }
-    t->strings[t->count] = (char *)s;
-    return (int64_t)t->count++;
-}
 
 /* Locations: one per distinct run of (function id, line) (a frame and the frames inlined into it). */
 typedef struct {
@@ -127,7 +110,7 @@ static const char *weight_unit(const char *units) {
 
 typedef struct {
     const profile *p;
-    string_table strings;
+    pb_strings strings;
     location_table locs;
     pb_function *functions;
     pb_function **function_ptrs;
@@ -141,7 +124,7 @@ typedef struct {
 } pprof_state;
 
 static void free_state(pprof_state *s) {
-    free(s->strings.strings);
+    pb_strings_free(&s->strings);
     free_locations(&s->locs);
     free(s->functions);
     free(s->function_ptrs);
@@ -232,7 +215,7 @@ static int add_functions(pprof_state *s) {
         s->functions[i].id = i + 1ULL;
         s->functions[i].name = s->functions[i].system_name = (int64_t)i + 1;
         profile_source src = profile_source_of(p, i);
-        if (src.file[0] && (s->functions[i].filename = add_string(&s->strings, src.file)) < 0) return -1;
+        if (src.file[0] && (s->functions[i].filename = pb_strings_add(&s->strings, src.file)) < 0) return -1;
         s->functions[i].start_line = src.start_line > 0 ? src.start_line : 0;
         s->function_ptrs[i] = &s->functions[i];
     }
@@ -270,22 +253,23 @@ int out_pprof_write(const profile *p, FILE *out) {
     pb_value_type *type_ptrs[2] = {&types[0], &types[1]};
     int64_t comments[3];
     uint8_t *packed = NULL;
-    if (add_string(&s.strings, "") < 0) goto done;
+    /* The string table: "" first, then every frame name (name id i at index i + 1), then the writer's own. */
+    if (pb_strings_add(&s.strings, "") < 0) goto done;
     for (uint32_t i = 0; i < p->name_count; i++)
-        if (add_string(&s.strings, p->names[i]) < 0) goto done;
+        if (pb_strings_add(&s.strings, p->names[i]) < 0) goto done;
     const char *kind = p->meta.event[0] && strlen(p->meta.event) < 32 ? p->meta.event : "events";
-    types[0].type = add_string(&s.strings, "samples");
-    types[0].unit = add_string(&s.strings, "count");
-    types[1].type = add_string(&s.strings, kind);
-    types[1].unit = add_string(&s.strings, weight_unit(p->meta.units));
+    types[0].type = pb_strings_add(&s.strings, "samples");
+    types[0].unit = pb_strings_add(&s.strings, "count");
+    types[1].type = pb_strings_add(&s.strings, kind);
+    types[1].unit = pb_strings_add(&s.strings, weight_unit(p->meta.units));
     period.type = types[1].type;
     period.unit = types[1].unit;
-    int64_t thread_key = add_string(&s.strings, "thread");
+    int64_t thread_key = pb_strings_add(&s.strings, "thread");
     completeness_summary(p, completeness, sizeof(completeness));
     snprintf(event, sizeof(event), "libprof: engine %s, event %s%s%s", p->meta.engine, p->meta.event,
              p->meta.warning[0] ? "; warning: " : "", p->meta.warning);
-    comments[0] = add_string(&s.strings, event);
-    comments[1] = add_string(&s.strings, completeness);
+    comments[0] = pb_strings_add(&s.strings, event);
+    comments[1] = pb_strings_add(&s.strings, completeness);
     if (types[1].unit < 0 || thread_key < 0 || comments[0] < 0 || comments[1] < 0) goto done;
     if (add_functions(&s) || add_samples(&s, thread_key) || assemble_locations(&s.locs)) goto done;
     pb.n_sample_type = 2;

@@ -6,6 +6,7 @@
 #include "out_cpuprofile.h"
 #include "out_gecko.h"
 #include "out_html.h"
+#include "out_otlp.h"
 #include "out_pprof.h"
 #include "out_speedscope.h"
 #include "out_text.h"
@@ -47,6 +48,8 @@ static int write_profile_body(FILE *out, const void *arg) {
         return out_cpuprofile_write(job->profile, out);
     case FORMAT_GECKO:
         return out_gecko_write(job->profile, out);
+    case FORMAT_OTLP:
+        return out_otlp_write(job->profile, out);
     case FORMAT_FLAMEGRAPH:
     case FORMAT_TREE: {
         out_html_options html = {options_effective_format(o) == FORMAT_TREE, o->minwidth, o->reverse, o->inverted,

@@ -80,8 +80,11 @@ typedef struct {
     char title[256];
     char units[16];          /* unit of the weight, e.g. "ns" */
     char counts[160];        /* what a sample and its weight stand for, for readers; "" for CPU samples */
+    char sample_kind[32];    /* what a sample is in async-profiler's words, for the OpenTelemetry sample type;
+                                "": named after the engine (out_otlp.c) */
     uint64_t interval_ns;
     uint64_t duration_ns;
+    uint64_t start_unix_ns;  /* when the profiled time began (wall clock), 0 unknown */
     bool total;              /* report the weight instead of the sample count */
     uint64_t signals;        /* profiling signals handled */
     int drop_count;

@@ -45,9 +45,13 @@ typedef struct {
 void jfr_pools_init(jfr_pools *p, trace_table *table0, trace_table *table1, bool lib);
 void jfr_pools_free(jfr_pools *p);
 
-/* The key events of the current chunk use for thread 'tid'. */
+/* The key events of the current chunk use for thread 'tid': another in the next chunk (the JDK's reader
+ * keeps what a key meant in the previous chunk, and a thread may be renamed meanwhile), and below 2^31,
+ * since async-profiler's converter reads an event's thread as a 32-bit int. Linux thread ids are below
+ * 2^22 (PID_MAX_LIMIT), which leaves 9 bits for the chunk. */
+#define JFR_THREAD_KEY_TID_BITS 22
 static inline uint64_t jfr_pools_thread_key(const jfr_pools *p, uint32_t tid) {
-    return (p->chunk_seq << 32) | tid;
+    return ((p->chunk_seq & 0x1ff) << JFR_THREAD_KEY_TID_BITS) | (tid & ((1u << JFR_THREAD_KEY_TID_BITS) - 1));
 }
 
 /* The key of a queued trace id (its table bit included). */

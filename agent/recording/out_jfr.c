@@ -198,11 +198,14 @@ static void write_chunk_start_events(uint64_t ticks) {
     jfr_recording_info info = {"libprof", rec.target[0] ? rec.target : NULL, o->chunk_size, rec.start_ms,
                                (rec.chunk_nanos / 1000000) - rec.start_ms};
     jfr_event_active_recording(&rec.buf, ticks, &info);
-    char interval[64], number[64];
+    char interval[64], interval_ns[32], number[64];
     interval_text(o->interval_ns, interval, sizeof(interval));
+    /* "period" as the JDK's recordings write it; "interval" as async-profiler's do, a bare number of ns (its
+     * converter parses it as one). */
+    snprintf(interval_ns, sizeof(interval_ns), "%llu", (unsigned long long)o->interval_ns);
     struct { const char *name, *value; } settings[] = {
         {"enabled", "true"}, {"period", interval}, {"event", o->event}, {"engine", rec.engine},
-        {"interval", interval}, {"cstack", rec.cstack}, {"jstackdepth", NULL}, {"threads", o->threads ? "true" : "false"},
+        {"interval", interval_ns}, {"cstack", rec.cstack}, {"jstackdepth", NULL}, {"threads", o->threads ? "true" : "false"},
         {"lib", o->lib ? "true" : "false"}, {"chunksize", NULL}, {"chunktime", NULL},
     };
     for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {

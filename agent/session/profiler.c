@@ -68,6 +68,7 @@ static uint64_t session_intervals[SAMPLE_MAX_ENGINES];
 static _Atomic int session_engine_count;
 static prof_options session;      /* options of the running (or last) session */
 static uint64_t started_ns, active_ns; /* active_ns: time profiled before the current run (resume) */
+static uint64_t started_unix_ns;       /* the wall clock when the session (or loop period) began */
 static trace_table *table;
 static trace_table *jfr_spare;         /* JFR sessions: the second trace table (out_jfr.h) */
 static trace_table *loop_spare;        /* loop= sessions of other formats: the table periods take turns in */
@@ -111,7 +112,7 @@ static bool loop_waiting;
 /* The running (or last) session as the reports see it. Caller holds the lock. */
 static session_facts facts(void) {
     session_facts f = {.running = running, .has_run = table != NULL, .session = &session,
-                       .first = atomic_load(&current_engine), .elapsed_ns = elapsed_ns(),
+                       .first = atomic_load(&current_engine), .elapsed_ns = elapsed_ns(), .started_unix_ns = started_unix_ns,
                        .table = table ? live_table() : NULL, .cstack = effective_cstack,
                        .loop_shown = options_loops(&session) && (running || loop_waiting),
                        .loop_period = loop_sequence, .loop_waiting = loop_waiting};
@@ -153,6 +154,7 @@ static int dump_from_locked(const prof_options *o, const dump_source *from, char
         view.traces = o->traces;
         view.flat = o->flat;
     }
+    if (o != &session && o->counter_given) view.total = o->total;
     /* A JFR session's recording: a dump copies it so far, the end of the session completes it. The
      * session's own format is written only there; another format asked for is built as usual. */
     if (out_jfr_active() && (!running || options_effective_format(&view) == FORMAT_JFR)) {
@@ -189,6 +191,7 @@ static int dump_from_locked(const prof_options *o, const dump_source *from, char
     else {
         session_facts f = facts();
         reports_fill_meta(&p, event, &f, from);
+        p.meta.total = view.total;
         rc = output_write_profile(&view, &p, err, errlen);
     }
     if (rc == 0) {
@@ -289,8 +292,10 @@ static void loop_rotate_locked(void) {
     uint64_t now = clock_mono_ns();
     sample_take_counters(&finished.counters);
     finished.duration_ns = active_ns + now - started_ns;
+    finished.started_unix_ns = started_unix_ns;
     active_ns = 0;
     started_ns = now;
+    started_unix_ns = clock_ns(CLOCK_REALTIME);
     threads_snapshot_os_names();
     char err[512];
     if (jfr) {
@@ -580,6 +585,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         log_warn("cannot start the thread that checks the profiling signal: a signal taken by another party "
                  "would go unnoticed");
     started_ns = clock_mono_ns();
+    if (!resume || !started_unix_ns) started_unix_ns = clock_ns(CLOCK_REALTIME);
     running = true;
     loop_goes_on = goes_on;
     if (!loop_restarting) loop_waiting = false;   /* a new session: an old loop's wait ends with it */

@@ -43,6 +43,7 @@ void reports_fill_meta(profile *p, event_kind event, const session_facts *f, con
              !e || !e->counts ? "" : e->live_counts && f->session->live ? e->live_counts : e->counts);
     m->interval_ns = interval;
     m->duration_ns = from ? from->duration_ns : f->elapsed_ns;
+    m->start_unix_ns = from ? from->started_unix_ns : f->started_unix_ns;
     m->total = f->session->total;
     m->signals = c.signals;
     for (int r = 0; r < DROP_REASON_COUNT; r++) profile_add_drop(p, sample_drop_reason_name((drop_reason)r), c.dropped[r]);

@@ -27,6 +27,7 @@ typedef struct {
     uint64_t intervals[SAMPLE_MAX_ENGINES];
     int engine_count;
     uint64_t elapsed_ns;                /* time profiled */
+    uint64_t started_unix_ns;           /* when the session (or loop period) began, wall clock */
     trace_table *table;                 /* where its stacks are now */
     prof_cstack cstack;                 /* the walking mode it really uses */
     bool loop_shown;                    /* a loop= session: its period is told */
@@ -40,6 +41,7 @@ typedef struct {
     trace_table *table;
     sample_counters counters;
     uint64_t duration_ns;
+    uint64_t started_unix_ns;
 } dump_source;
 
 /* The session's engine recording 'event' and its interval (may be NULL), or NULL. */

@@ -179,7 +179,7 @@ public class JfrTest {
 
         String settings = jfr("print", "--events", "jdk.ActiveSetting", file.toString());
         // cstack is the mode in use: vm where the JVM describes what the walker needs, else dwarf (values are regexes).
-        for (String[] setting : new String[][] {{"event", "cpu"}, {"interval", "1 ms"}, {"period", "1 ms"},
+        for (String[] setting : new String[][] {{"event", "cpu"}, {"interval", "1000000"}, {"period", "1 ms"},
                 {"cstack", "(vm|dwarf)"}, {"jstackdepth", "2048"}, {"chunksize", "104857600"}}) {
             check(Pattern.compile("name = \"" + setting[0] + "\"\\s+value = \"" + setting[1] + "\"").matcher(settings).find(),
                     "jdk.ActiveSetting lacks " + setting[0] + "=" + setting[1] + ":\n" + head(settings));

@@ -381,7 +381,6 @@ static void test_async_profiler_only_options(void **state) {
     /* Those that would record something else than asked for are refused, saying what to do instead. */
     refused("start,jfrsync=profile,file=x.jfr", "-XX:StartFlightRecording");
     refused("start,trace=my.pkg.Class.method:50ms,file=x.jfr", "event=pkg.Class.method");
-    refused("start,otlp", "pprof");
     /* all: every event not given, at its default, the session's event cpu (or event=); alloc= keeps its own. */
     parses("start,all,alloc=64k,file=x.jfr");
     assert_string_equal(o.event, "cpu");
@@ -398,6 +397,13 @@ static void test_async_profiler_only_options(void **state) {
     refused("start,bogus", "accepted:");
     /* The whole list of accepted options fits the message. */
     assert_non_null(strstr(err, "chunktime= lines"));
+    /* async-profiler's OpenTelemetry output is one of ours; so is its counter on a dump of its own. */
+    parses("start,otlp,file=x.pb");
+    assert_int_equal(o.format, FORMAT_OTLP);
+    parses("otlp,total");
+    assert_true(o.total && o.counter_given);
+    parses("dump,file=x.html");
+    assert_false(o.counter_given);
     parses("start,loglevel=INFO");
     parses("start,features=agct+mixed");   /* mixed: what cstack=vm does anyway */
     assert_int_equal(o.features, PROF_FEATURE_AGCT);

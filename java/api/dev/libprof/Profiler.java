@@ -196,6 +196,20 @@ public final class Profiler implements ProfilerMBean {
         return execute("collapsed");
     }
 
+    /**
+     * The profile so far in OpenTelemetry's profiles format: the bytes of one ProfilesData message (as
+     * async-profiler's dumpOtlp returns them), counting samples or, if the session was started with
+     * {@code total}, their weight.
+     */
+    public byte[] dumpOtlp() {
+        return executeBytes("otlp");
+    }
+
+    /** {@link #dumpOtlp()} counting the samples' weight (ns, bytes) with {@code total}, else the samples. */
+    public byte[] dumpOtlp(boolean total) {
+        return executeBytes(total ? "otlp,total" : "otlp,samples");
+    }
+
     public String dumpTraces(int maxTraces) {
         return execute(maxTraces > 0 ? "traces=" + maxTraces : "traces");
     }

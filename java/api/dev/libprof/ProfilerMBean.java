@@ -20,6 +20,9 @@ public interface ProfilerMBean {
     /** The profile so far as collapsed stacks, one line per stack. */
     String dumpCollapsed();
 
+    /** The profile so far in OpenTelemetry's profiles format (a ProfilesData message). */
+    byte[] dumpOtlp();
+
     /** The text report of the profile so far: the hottest {@code maxTraces} stacks (0: the default count). */
     String dumpTraces(int maxTraces);
 
