@@ -17,6 +17,8 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "jfr_latency.h"
+
 #include <string.h>
 #include <strings.h>
 
@@ -30,6 +32,7 @@ void jfr_convert_options_init(jfr_convert_options *o) {
 jfr_event_set jfr_convert_event_set(const jfr_convert_options *o) {
     if (o->nativemem) return JFR_EVENTS_NATIVEMEM;
     if (o->nativelock) return JFR_EVENTS_NATIVELOCK;
+    if (o->trace) return JFR_EVENTS_TRACE;
     if (o->lock) return JFR_EVENTS_LOCK;
     if (o->live) return JFR_EVENTS_LIVE;
     if (o->alloc) return JFR_EVENTS_ALLOC;
@@ -40,6 +43,8 @@ const char *jfr_convert_event_names(const jfr_convert_options *o) {
     switch (jfr_convert_event_set(o)) {
     case JFR_EVENTS_NATIVEMEM: return o->leak ? "profiler.Malloc without profiler.Free" : "profiler.Malloc";
     case JFR_EVENTS_NATIVELOCK: return "profiler.NativeLock";
+    case JFR_EVENTS_TRACE: return "jdk.MethodTrace";
+    case JFR_EVENTS_INTERVALS: return "jdk.MethodTrace, profiler.Span";
     case JFR_EVENTS_LOCK: return "jdk.JavaMonitorEnter, jdk.ThreadPark";
     case JFR_EVENTS_LIVE: return "profiler.LiveObject, jdk.OldObjectSample";
     case JFR_EVENTS_ALLOC: return "jdk.ObjectAllocationSample (else jdk.ObjectAllocationInNewTLAB, ...OutsideTLAB)";
@@ -53,6 +58,7 @@ const char *jfr_convert_event_names(const jfr_convert_options *o) {
 const char *jfr_convert_units(const jfr_convert_options *o) {
     switch (jfr_convert_event_set(o)) {
     case JFR_EVENTS_LOCK:
+    case JFR_EVENTS_TRACE:
     case JFR_EVENTS_NATIVELOCK: return "ns";
     case JFR_EVENTS_ALLOC:
     case JFR_EVENTS_LIVE:
@@ -466,6 +472,15 @@ static int add_sample(converter *cv, const jfr_sample *s) {
         cv->st->out_of_range += s->samples;
         return 0;
     }
+    if (o->slow) {
+        char name[256];
+        uint64_t tid;
+        if (jfr_sample_thread(&cv->r, s, name, sizeof(name), &tid)) return -1;
+        if (!jfr_latency_contains(o->slow, tid, s->time_ns)) {
+            cv->st->outside_slow += s->samples;
+            return 0;
+        }
+    }
     char state[128];
     if (jfr_sample_state(&cv->r, s, state, sizeof(state))) return -1;
     if (!event_wanted(cv, state)) {
@@ -563,6 +578,7 @@ static int8_t *event_families(const jfr_rchunk *ch) {
         {"profiler.LiveObject", JFR_EVENTS_LIVE},          {"jdk.OldObjectSample", JFR_EVENTS_LIVE},
         {"jdk.JavaMonitorEnter", JFR_EVENTS_LOCK},         {"jdk.ThreadPark", JFR_EVENTS_LOCK},
         {"profiler.Malloc", JFR_EVENTS_NATIVEMEM},         {"profiler.NativeLock", JFR_EVENTS_NATIVELOCK},
+        {"jdk.MethodTrace", JFR_EVENTS_TRACE},
     };
     int8_t *families = malloc(ch->meta.type_count ? ch->meta.type_count : 1);
     if (!families) return NULL;
@@ -581,6 +597,7 @@ const char *jfr_convert_set_flag(jfr_event_set set) {
     case JFR_EVENTS_LOCK: return "--lock";
     case JFR_EVENTS_NATIVEMEM: return "--nativemem";
     case JFR_EVENTS_NATIVELOCK: return "--nativelock";
+    case JFR_EVENTS_TRACE: return "--trace";
     default: return "";
     }
 }
@@ -616,6 +633,7 @@ static int convert_chunk(const jfr_convert_options *o, jfr_rchunk *ch, profile *
     }
     /* The timeline formats show the recording's garbage collections beside the samples. */
     if (rc >= 0 && o->sample_times && jfr_gc_spans(ch, p, o->from_ns, o->to_ns) < 0) rc = -1;
+    if (rc >= 0 && o->sample_times && jfr_latency_call_spans(ch, p, o->from_ns, o->to_ns) < 0) rc = -1;
     converter_free(&cv);
     return rc < 0 ? -1 : 0;
 }
@@ -675,8 +693,27 @@ int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, 
         err->failed = true;
         return -1;
     }
+    jfr_convert_options with_slow = *o;
+    jfr_latency slow = {0};
+    if (o->latency) {
+        if (jfr_latency_collect(data, size, o->latency_ns, &slow, err)) {
+            jfr_latency_free(&slow);
+            return -1;
+        }
+        if (!slow.events) {
+            snprintf(err->message, sizeof(err->message), "--latency: the recording has no jdk.MethodTrace or "
+                     "profiler.Span events (record with trace=pkg.Class.method)");
+            err->failed = true;
+            jfr_latency_free(&slow);
+            return -1;
+        }
+        stats->slow_calls += slow.n;
+        with_slow.slow = &slow;
+        o = &with_slow;
+    }
     int rc = o->nativemem && o->leak ? convert_leaks(o, data, size, p, stats, err)
                                      : convert_file(o, data, size, p, stats, err, NULL);
+    jfr_latency_free(&slow);
     /* Events are written per thread buffer, not in time order. */
     profile_sort_ticks(p);
     return rc;

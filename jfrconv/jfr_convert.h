@@ -38,6 +38,10 @@ typedef struct {
     bool nativemem;      /* profiler.Malloc events instead of CPU samples, weighted by their size */
     bool leak;           /* nativemem: only allocations with no later profiler.Free of their address */
     bool nativelock;     /* profiler.NativeLock events instead of CPU samples, weighted by their duration */
+    bool trace;          /* jdk.MethodTrace events instead of CPU samples, weighted by their duration */
+    bool latency;        /* --latency: only samples inside a traced call or span of latency_ns or more */
+    uint64_t latency_ns;
+    const struct jfr_latency *slow;   /* set by jfr_convert for --latency: the slow calls of the file */
     bool state_frames;   /* a [STATE_...] frame under the thread frame (thread_state.h) */
     bool alloc, live, lock;   /* --alloc, --live, --lock: which events instead of execution samples */
     bool lines;          /* Java frames split by source line: "class.method:LINE" */
@@ -59,12 +63,13 @@ typedef struct {
     uint64_t other_event;   /* samples of the event not chosen by --cpu / --wall */
     uint64_t cpu_seen, wall_seen;   /* samples of each kind in recordings that tell them apart (STATE_DEFAULT) */
     uint64_t weighted;   /* samples that carried a weight field */
+    uint64_t outside_slow, slow_calls;   /* --latency: samples outside every slow call; slow intervals kept */
     /* The last file's unfinished last chunk, skipped (jfr_rchunk_unfinished): where it starts and its
      * bytes; 0 bytes when the file ended at a finished chunk. */
     uint64_t unfinished_at, unfinished_bytes;
     /* Events another choice would convert (indexed by the jfr_event_set that reads them; CPU for every
      * sampling event): what the warning suggests when the chosen events are not in the input. */
-    uint64_t unread[JFR_EVENTS_NATIVELOCK + 1];
+    uint64_t unread[JFR_EVENTS_TRACE + 1];
 } jfr_convert_stats;
 
 /* The flag that converts the events of 'set' ("--alloc"; "" for the CPU and wall samples, the default). */

@@ -55,8 +55,8 @@ static void add_layout(jfr_sample_reader *r, const char *event, const char *weig
                        int class_kind) {
     const jfr_meta *m = &r->ch->meta;
     uint32_t t = jfr_meta_find_name(m, event);
-    int stack = jfr_meta_field(m, t, "stackTrace");
-    if (t == JFR_NO_TYPE || stack < 0 || m->types[t].fields[stack].array) return;
+    int stack = t == JFR_NO_TYPE ? -1 : jfr_meta_field(m, t, "stackTrace");
+    if (t == JFR_NO_TYPE || (stack < 0 && !r->stackless) || (stack >= 0 && m->types[t].fields[stack].array)) return;
     jfr_sample_layout *l = &r->layouts[r->layout_count++];
     l->type = t;
     l->stack = stack;
@@ -104,6 +104,12 @@ int jfr_sample_reader_init(jfr_sample_reader *r, jfr_rchunk *ch, jfr_event_set s
         add_layout(r, "profiler.Free", NULL, NULL, -1);
         break;
     case JFR_EVENTS_NATIVELOCK: add_layout(r, "profiler.NativeLock", "duration", NULL, -1); break;
+    case JFR_EVENTS_TRACE: add_layout(r, "jdk.MethodTrace", "duration", NULL, -1); break;
+    case JFR_EVENTS_INTERVALS:
+        r->stackless = true;
+        add_layout(r, "jdk.MethodTrace", "duration", NULL, -1);
+        add_layout(r, "profiler.Span", "duration", NULL, -1);
+        break;
     case JFR_EVENTS_CPU:
     case JFR_EVENTS_CPU_ONLY:
         add_layout(r, "jdk.ExecutionSample", "weight", NULL, -1);
@@ -186,7 +192,7 @@ int jfr_sample_read(jfr_sample_reader *r, const jfr_revent *ev, jfr_sample *s) {
     at = event_field(r, l, l->thread, &s->thread_field);
     s->thread = s->thread_field ? jfr_value_deref(r->ch, at, s->thread_field) : 0;
     at = event_field(r, l, l->stack, &s->stack_field);
-    s->stack = jfr_value_deref(r->ch, at, s->stack_field);
+    s->stack = s->stack_field ? jfr_value_deref(r->ch, at, s->stack_field) : 0;
     s->state = event_field(r, l, l->state, &s->state_field);
     s->native_event = strcmp(type->name, "jdk.NativeMethodSample") == 0;
     s->free_event = l->free_event;

@@ -33,12 +33,15 @@ typedef enum {
     JFR_EVENTS_LOCK,         /* jdk.JavaMonitorEnter, jdk.ThreadPark */
     JFR_EVENTS_NATIVEMEM,    /* profiler.Malloc (weight: size) and profiler.Free */
     JFR_EVENTS_NATIVELOCK,   /* profiler.NativeLock (weight: duration) */
+    JFR_EVENTS_TRACE,        /* jdk.MethodTrace: calls of traced methods (weight: duration) */
+    JFR_EVENTS_INTERVALS,    /* jdk.MethodTrace and profiler.Span, stack or not: the intervals --latency keeps */
 } jfr_event_set;
 
 typedef struct {
     jfr_rchunk *ch;
     jfr_sample_layout layouts[4];        /* room for the most one set reads (3: CPU, allocation) */
     int layout_count;
+    bool stackless;                      /* events without a stackTrace field are read too (intervals) */
     size_t *scratch;                     /* field offsets */
     uint32_t scratch_capacity;
     size_t *frames;                      /* offsets of the frames of the last stack read */

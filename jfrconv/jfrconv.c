@@ -284,6 +284,9 @@ int main(int argc, char **argv) {
                     a.convert.cpu_only ? "--cpu" : "--wall");
         if (st.other_state) fprintf(stderr, ", %llu in other states", (unsigned long long)st.other_state);
         if (st.filtered) fprintf(stderr, ", %llu filtered out", (unsigned long long)st.filtered);
+        if (a.convert.latency)
+            fprintf(stderr, ", %llu outside the %llu slow calls (--latency)", (unsigned long long)st.outside_slow,
+                    (unsigned long long)st.slow_calls);
         fputc('\n', stderr);
         if (!a.convert.cpu_only && !a.convert.wall_only && st.cpu_seen && st.wall_seen)
             fprintf(stderr, "jfrconv: warning: the input holds CPU samples (%llu) and wall-clock samples (%llu), "
@@ -292,7 +295,7 @@ int main(int argc, char **argv) {
         if (st.samples == 0 && collapsed_inputs < a.input_count) {
             fprintf(stderr, "jfrconv: warning: no %s events in the input", jfr_convert_event_names(&a.convert));
             const char *sep = "; it holds ";
-            for (int set = 0; set <= JFR_EVENTS_NATIVELOCK; set++) {
+            for (int set = 0; set <= JFR_EVENTS_TRACE; set++) {
                 if (!st.unread[set]) continue;
                 const char *flag = jfr_convert_set_flag((jfr_event_set)set);
                 fprintf(stderr, "%s%llu events that %s converts", sep, (unsigned long long)st.unread[set],

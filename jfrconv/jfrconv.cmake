@@ -4,7 +4,7 @@
 # and fuzz harness link it too.
 add_library(jfrconv_lib STATIC
   jfrconv/jfr_cursor.c jfrconv/jfr_meta.c jfrconv/jfr_rchunk.c jfrconv/jfr_value.c jfrconv/jfr_sample.c
-  jfrconv/jfr_gc.c jfrconv/jfr_convert.c)
+  jfrconv/jfr_gc.c jfrconv/jfr_latency.c jfrconv/jfr_convert.c)
 target_include_directories(jfrconv_lib PUBLIC jfrconv)
 target_link_libraries(jfrconv_lib PUBLIC profcore)
 

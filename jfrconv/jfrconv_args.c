@@ -140,6 +140,14 @@ static int apply(jfrconv_args *a, const options_spec *s, const char *name, const
     case JFRCONV_SETS_DIFF: a->diff = true; return 0;
     case JFRCONV_SETS_NATIVEMEM: a->convert.nativemem = true; return 0;
     case JFRCONV_SETS_NATIVELOCK: a->convert.nativelock = true; return 0;
+    case JFRCONV_SETS_TRACE_ONLY: a->convert.trace = true; return 0;
+    case JFRCONV_SETS_LATENCY:
+        /* async-profiler's --latency: a bare number is milliseconds */
+        if (!value || options_parse_duration(value, 1000000, &a->convert.latency_ns))
+            return errmsg_fail(err, errlen, "%s '%s': expected a duration such as 100 (ms), 100ms, 50us or 1s", name,
+                               value ? value : "");
+        a->convert.latency = true;
+        return 0;
     case JFRCONV_SETS_FROM:
     case JFRCONV_SETS_TO:
         if (jfrconv_parse_time(value, s->jfrconv_sets == JFRCONV_SETS_FROM ? &a->from : &a->to))

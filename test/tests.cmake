@@ -29,7 +29,9 @@ include(test/attach/tests.cmake)
 include(test/java/tests.cmake)
 include(test/java/compat.cmake)    # async-profiler's modes and options: all, nobatch, ...
 include(test/java/safety.cmake)   # hostile neighbours: crash reporters, shared directories, DEEPBIND allocators
+include(test/java/jfrsync.cmake)   # jfrsync, begin=/end=, ttsp
 include(test/java/instr/instr.cmake)   # the class file rewriter: behaviour suite, real jars
+include(test/java/trace.cmake)   # latency tracing: trace=, jdk.MethodTrace, jfrconv --latency
 include(bench/bench.cmake)
 include(test/browser/tests.cmake)
 # The API: Java API, async-profiler's natives, -javaagent/JMX, C API host, LD_PRELOAD.

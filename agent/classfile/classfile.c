@@ -18,6 +18,9 @@
  * when any part of it cannot be parsed, for unknown versions, and when a limit would break (code length
  * 65535, constant pool 65535). The helper class itself is never instrumented (it would call itself).
  *
+ * classfile_trace rewrites for timing calls instead (classfile.h); its exit calls change offsets, which
+ * classfile_code.c and classfile_codeattr.c relocate.
+ *
  * Pure function of its input: called from the JVMTI ClassFileLoadHook, the classfile tool, tests, fuzzing.
  */
 #include <stdio.h>
@@ -62,7 +65,16 @@ typedef struct {
     size_t start;         /* offset of access_flags */
     size_t code_at;       /* offset of the Code attribute's name index, 0 when none */
     bool selected;
+    bool is_init;         /* <init>: no tracing handler (see classfile_trace in classfile.h) */
+    int trace_id;         /* tracing: the id the filter gave it */
 } method_info;
+
+/* The caller's filter, either kind: one says yes or no (sampling), the other gives an id (tracing). */
+typedef struct {
+    classfile_method_filter sample;
+    classfile_trace_filter trace;
+    void *arg;
+} method_chooser;
 
 typedef struct {
     const uint8_t *in;
@@ -77,8 +89,8 @@ typedef struct {
 } parsed_class;
 
 /* Walks one method's attributes to its Code (at most one, and only when not abstract or native). */
-static bool parse_method(parsed_class *pc, classfile_cursor *c, uint32_t i, classfile_method_filter filter,
-                         void *arg, classfile_err *err) {
+static bool parse_method(parsed_class *pc, classfile_cursor *c, uint32_t i, const method_chooser *chooser,
+                         classfile_err *err) {
     method_info *m = &pc->methods[i];
     m->start = c->pos;
     uint16_t access, name, desc, attrs;
@@ -104,7 +116,12 @@ static bool parse_method(parsed_class *pc, classfile_cursor *c, uint32_t i, clas
                                                          : "no Code attribute");
     if (bodyless) return true;
     char *mname = decode_name(&pc->pool, name), *mdesc = decode_name(&pc->pool, desc);
-    if (mname && mdesc) m->selected = filter(pc->class_name, mname, mdesc, arg);
+    if (mname && mdesc && chooser->sample) m->selected = chooser->sample(pc->class_name, mname, mdesc, chooser->arg);
+    if (mname && mdesc && chooser->trace) {
+        m->trace_id = chooser->trace(pc->class_name, mname, mdesc, chooser->arg);
+        m->selected = m->trace_id >= 0 && m->trace_id <= CLASSFILE_TRACE_MAX_ID;
+        m->is_init = strcmp(mname, "<init>") == 0;
+    }
     free(mname);
     free(mdesc);
     if (!mname || !mdesc) return classfile_fail(err, "out of memory");
@@ -113,7 +130,7 @@ static bool parse_method(parsed_class *pc, classfile_cursor *c, uint32_t i, clas
 }
 
 /* Pass 1: the whole class, checked down to its last byte; the filter is asked once per method. */
-static bool parse_class(parsed_class *pc, const char *helper_class, classfile_method_filter filter, void *arg,
+static bool parse_class(parsed_class *pc, const char *helper_class, const method_chooser *chooser,
                         classfile_err *err) {
     const uint8_t *in = pc->in;
     if (pc->len < 10) return classfile_fail(err, "truncated header (%zu bytes)", pc->len);
@@ -145,7 +162,7 @@ static bool parse_class(parsed_class *pc, const char *helper_class, classfile_me
     pc->methods = calloc(pc->methods_count + 1u, sizeof(method_info));
     if (!pc->methods) return classfile_fail(err, "out of memory");
     for (uint32_t i = 0; i < pc->methods_count; i++)
-        if (!parse_method(pc, &c, i, filter, arg, err)) return false;
+        if (!parse_method(pc, &c, i, chooser, err)) return false;
     pc->attributes_at = c.pos;
     if (!classfile_skip_attributes(&c)) return classfile_fail(err, "truncated in the class attributes");
     if (c.pos != pc->len) return classfile_fail(err, "%zu extra bytes after the class attributes", pc->len - c.pos);
@@ -162,8 +179,10 @@ static void name_method(const parsed_class *pc, const method_info *m, classfile_
         snprintf(err->why + n, err->len - n, " in method %.*s", (int)len, (const char *)s);
 }
 
-/* Pass 2: the copy, with the pool extended and the selected methods' Code attributes rewritten. */
-static bool write_class(const parsed_class *pc, uint16_t helper_ref, classfile_buf *out, classfile_err *err) {
+/* Pass 2: the copy, with the pool extended and the selected methods' Code attributes rewritten as 'probe'
+ * says (its id and handler set per method when tracing). */
+static bool write_class(const parsed_class *pc, const classfile_probe *probe, classfile_buf *out,
+                        classfile_err *err) {
     const uint8_t *in = pc->in;
     classfile_buf_put(out, in, 8);
     classfile_buf_put2(out, pc->pool.count + pc->pool.added_slots);
@@ -180,8 +199,13 @@ static bool write_class(const parsed_class *pc, uint16_t helper_ref, classfile_b
         size_t body_at = m->code_at + 6;
         uint32_t body_len = classfile_u4(in + m->code_at + 2);
         classfile_buf_put(out, in + m->start, m->code_at - m->start);
-        if (!classfile_code_rewrite(&pc->pool,
-            classfile_u2(in + m->code_at), in + body_at, body_len, helper_ref, out, err)) {
+        classfile_probe mine = *probe;
+        if (probe->trace_id >= 0) {
+            mine.trace_id = m->trace_id;
+            if (m->is_init) mine.throwable_class = 0;
+        }
+        if (!classfile_code_rewrite(&pc->pool, classfile_u2(in + m->code_at), in + body_at, body_len, &mine, out,
+                                    err)) {
             name_method(pc, m, err);
             return false;
         }
@@ -192,28 +216,32 @@ static bool write_class(const parsed_class *pc, uint16_t helper_ref, classfile_b
     return true;
 }
 
-classfile_result classfile_instrument(const uint8_t *in, size_t in_len, const char *helper_class,
-                                      const char *helper_method, classfile_method_filter filter, void *arg,
-                                      uint8_t **out, size_t *out_len, int *methods_rewritten,
-                                      char *why, size_t why_len) {
+/* Both rewrites: parse, add what the calls need to the pool ('add_refs'), write. */
+typedef bool (*probe_refs)(classfile_pool *pool, const char *helper_class, const char *const names[2],
+                           uint32_t major, classfile_probe *probe, classfile_err *err);
+
+static classfile_result rewrite(const uint8_t *in, size_t in_len, const char *helper_class,
+                                const char *const names[2], const method_chooser *chooser, probe_refs add_refs,
+                                uint8_t **out, size_t *out_len, int *methods_rewritten, char *why, size_t why_len) {
     classfile_err err = {why, why_len};
     if (why && why_len) why[0] = 0;
     if (out) *out = NULL;
     if (out_len) *out_len = 0;
     if (methods_rewritten) *methods_rewritten = 0;
-    if (!in || !helper_class || !helper_method || !filter || !out || !out_len) {
+    if (!in || !helper_class || !names[0] || !(chooser->sample || chooser->trace) || !out || !out_len) {
         classfile_fail(&err, "classfile_instrument: missing argument");
         return CLASSFILE_REFUSED;
     }
     parsed_class pc = {.in = in, .len = in_len};
     classfile_buf buf = {0};
     classfile_result result = CLASSFILE_REFUSED;
-    if (parse_class(&pc, helper_class, filter, arg, &err)) {
+    if (parse_class(&pc, helper_class, chooser, &err)) {
         result = CLASSFILE_UNCHANGED;
         if (pc.selected > 0) {
             result = CLASSFILE_REFUSED;
-            uint16_t ref = classfile_pool_methodref(&pc.pool, helper_class, helper_method, "()V", &err);
-            if (ref && write_class(&pc, ref, &buf, &err)) {
+            classfile_probe probe = {.trace_id = -1};
+            if (add_refs(&pc.pool, helper_class, names, classfile_u2(in + 6), &probe, &err) &&
+                write_class(&pc, &probe, &buf, &err)) {
                 result = CLASSFILE_REWRITTEN;
                 *out = buf.data;
                 *out_len = buf.len;
@@ -227,4 +255,45 @@ classfile_result classfile_instrument(const uint8_t *in, size_t in_len, const ch
     free(pc.class_name);
     free(pc.methods);
     return result;
+}
+
+static bool sample_refs(classfile_pool *pool, const char *helper_class, const char *const names[2], uint32_t major,
+                        classfile_probe *probe, classfile_err *err) {
+    (void)major;
+    probe->enter_ref = classfile_pool_methodref(pool, helper_class, names[0], "()V", err);
+    return probe->enter_ref != 0;
+}
+
+/* The entry and exit calls, and for the handler java/lang/Throwable and, from version 50 on, the name of
+ * the StackMapTable a method without one gets. */
+static bool trace_refs(classfile_pool *pool, const char *helper_class, const char *const names[2], uint32_t major,
+                       classfile_probe *probe, classfile_err *err) {
+    probe->trace_id = 0;
+    probe->enter_ref = classfile_pool_methodref(pool, helper_class, names[0], "(I)V", err);
+    probe->exit_ref = probe->enter_ref ? classfile_pool_methodref(pool, helper_class, names[1], "(I)V", err) : 0;
+    probe->throwable_class = probe->exit_ref ? classfile_pool_class(pool, "java/lang/Throwable", err) : 0;
+    if (!probe->throwable_class) return false;
+    if (major < 50) return true;
+    probe->stack_map_name = classfile_pool_utf8_add(pool, "StackMapTable", err);
+    return probe->stack_map_name != 0;
+}
+
+classfile_result classfile_instrument(const uint8_t *in, size_t in_len, const char *helper_class,
+                                      const char *helper_method, classfile_method_filter filter, void *arg,
+                                      uint8_t **out, size_t *out_len, int *methods_rewritten,
+                                      char *why, size_t why_len) {
+    const char *const names[2] = {helper_method, NULL};
+    method_chooser chooser = {.sample = filter, .arg = arg};
+    return rewrite(in, in_len, helper_class, names, &chooser, sample_refs, out, out_len, methods_rewritten, why,
+                   why_len);
+}
+
+classfile_result classfile_trace(const uint8_t *in, size_t in_len, const char *helper_class, const char *enter,
+                                 const char *exit, classfile_trace_filter filter, void *arg, uint8_t **out,
+                                 size_t *out_len, int *methods_rewritten, char *why, size_t why_len) {
+    /* A missing exit name is a missing argument like a missing entry name. */
+    const char *const names[2] = {exit ? enter : NULL, exit};
+    method_chooser chooser = {.trace = filter, .arg = arg};
+    return rewrite(in, in_len, helper_class, names, &chooser, trace_refs, out, out_len, methods_rewritten, why,
+                   why_len);
 }

@@ -33,4 +33,19 @@ classfile_result classfile_instrument(const uint8_t *in, size_t in_len, const ch
                                       uint8_t **out, size_t *out_len, int *methods_rewritten,
                                       char *why, size_t why_len);
 
+/* Tracing: chooses methods like classfile_method_filter and gives each chosen one its id (0 to
+ * CLASSFILE_TRACE_MAX_ID), or -1 for a method left alone. */
+typedef int (*classfile_trace_filter)(const char *class_name, const char *method_name, const char *descriptor,
+                                      void *arg);
+#define CLASSFILE_TRACE_MAX_ID 32767
+
+/* Rewrites every method the filter gives an id so that it calls helper_class.enter(id) first and
+ * helper_class.exit(id) on every way out: before each return, and from a catch-all handler after the code
+ * that rethrows what it caught. Constructors get no handler (the verifier refuses one that covers the code
+ * before the super() call), so a constructor that throws calls no exit. Both helpers are static (I)V.
+ * Results and refusals as classfile_instrument's. */
+classfile_result classfile_trace(const uint8_t *in, size_t in_len, const char *helper_class, const char *enter,
+                                 const char *exit, classfile_trace_filter filter, void *arg, uint8_t **out,
+                                 size_t *out_len, int *methods_rewritten, char *why, size_t why_len);
+
 #endif

@@ -45,15 +45,16 @@ static bool skip_annotation(classfile_cursor *c, int depth) {
     return true;
 }
 
-/* Moves the u2 code offset at body[pos] by shift (it must name a byte of the code). */
-static bool shift_offset(uint8_t *body, size_t pos, uint32_t code_len, uint32_t shift) {
+/* Moves the u2 code offset at body[pos] (it must name a byte of the code). */
+static bool shift_offset(uint8_t *body, size_t pos, const classfile_reloc *r) {
     uint32_t offset = classfile_u2(body + pos);
-    if (offset >= code_len) return false;
-    classfile_put2(body + pos, offset + shift);
+    if (offset >= r->code_len) return false;
+    classfile_put2(body + pos, classfile_reloc_map(r, offset));
     return true;
 }
 
-bool classfile_type_annotations_shift(uint8_t *body, uint32_t len, uint32_t code_len, uint32_t shift) {
+bool classfile_type_annotations_shift(uint8_t *body, uint32_t len, const classfile_reloc *r) {
+    uint32_t code_len = r->code_len;
     classfile_cursor c = {body, len, 0};
     uint16_t count;
     if (!classfile_read2(&c, &count)) return false;
@@ -66,13 +67,15 @@ bool classfile_type_annotations_shift(uint8_t *body, uint32_t len, uint32_t code
             for (uint32_t k = 0; k < n; k++, c.pos += 6) {
                 uint32_t start = classfile_u2(body + c.pos), length = classfile_u2(body + c.pos + 2);
                 if (start + length > code_len) return false;
-                if (start == 0) classfile_put2(body + c.pos + 2, length + shift);  /* live from the method start */
-                else classfile_put2(body + c.pos, start + shift);
+                /* live from the method start: it stays so, and its range grows */
+                uint32_t from = start == 0 ? 0 : classfile_reloc_map(r, start);
+                classfile_put2(body + c.pos, from);
+                classfile_put2(body + c.pos + 2, classfile_reloc_map(r, start + length) - from);
             }
         } else if (target == 0x42) {  /* catch_target: an exception table index, no offset */
             if (!classfile_skip(&c, 2)) return false;
         } else if (target >= 0x43 && target <= 0x4b) {  /* offset_target, type_argument_target */
-            if (!classfile_has(&c, 2) || !shift_offset(body, c.pos, code_len, shift)) return false;
+            if (!classfile_has(&c, 2) || !shift_offset(body, c.pos, r)) return false;
             c.pos += target >= 0x47 ? 3 : 2;
             if (c.pos > len) return false;
         } else {

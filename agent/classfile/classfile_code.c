@@ -4,8 +4,11 @@
  * that a method's code is what we think it is before we shift it: a method with an unknown opcode, a
  * truncated instruction, or a branch into the middle of an instruction is refused, not rewritten.
  *
- * The rewrite itself never edits an instruction: the prologue is 4 bytes long (see classfile.c), so every
- * relative branch keeps its distance and every switch keeps its padding. Used by classfile*.c only.
+ * The sampling rewrite never edits an instruction: the prologue is 4 bytes long (see classfile.c), so every
+ * relative branch keeps its distance and every switch keeps its padding. The tracing rewrite also puts an
+ * exit call before every return: branches are then moved by the relocation (classfile_code_copy), switches
+ * still keep their padding (every insertion is a multiple of 4), and a 16-bit branch that would no longer
+ * reach refuses the class. Used by classfile*.c only.
  */
 #include <stdlib.h>
 
@@ -50,8 +53,7 @@ static bool is_start(const uint8_t *starts, int64_t pc, uint32_t len) {
     return pc >= 0 && pc < (int64_t)len && (starts[pc >> 3] >> (pc & 7) & 1);
 }
 
-/* Length of the instruction at pc (switches and wide included), 0 when undefined or truncated. */
-static uint32_t instruction_length(const uint8_t *code, uint32_t len, uint32_t pc) {
+uint32_t classfile_instruction_length(const uint8_t *code, uint32_t len, uint32_t pc) {
     uint8_t op = code[pc];
     uint32_t n = (uint32_t)fixed_length(op);
     if (op == OP_WIDE) {
@@ -117,7 +119,7 @@ bool classfile_code_check(const uint8_t *code, uint32_t len, classfile_err *err)
     if (!starts) return classfile_fail(err, "out of memory checking %u bytes of code", len);
     bool ok = true;
     for (uint32_t pc = 0; pc < len && ok;) {
-        uint32_t n = instruction_length(code, len, pc);
+        uint32_t n = classfile_instruction_length(code, len, pc);
         if (n == 0) {
             ok = classfile_fail(err, "undefined or truncated instruction (opcode 0x%02x) at code offset %u of %u",
                          code[pc], pc, len);
@@ -126,7 +128,7 @@ bool classfile_code_check(const uint8_t *code, uint32_t len, classfile_err *err)
         starts[pc >> 3] |= (uint8_t)(1u << (pc & 7));
         pc += n;
     }
-    for (uint32_t pc = 0; pc < len && ok; pc += instruction_length(code, len, pc)) {
+    for (uint32_t pc = 0; pc < len && ok; pc += classfile_instruction_length(code, len, pc)) {
         int64_t target = 0;
         if (!targets_ok(code, len, pc, starts, &target))
             ok = classfile_fail(err, "branch at code offset %u goes to %lld, not the start of an instruction",
@@ -134,4 +136,90 @@ bool classfile_code_check(const uint8_t *code, uint32_t len, classfile_err *err)
     }
     free(starts);
     return ok;
+}
+
+static bool is_return(uint8_t op) {
+    return op >= OP_IRETURN && op <= OP_RETURN;
+}
+
+uint32_t classfile_reloc_map(const classfile_reloc *r, uint32_t pc) {
+    /* returns strictly before pc: a binary search over the ascending offsets */
+    uint32_t lo = 0, hi = r->return_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r->returns[mid] < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return pc + r->prologue + r->exit_len * lo;
+}
+
+uint32_t *classfile_code_returns(const uint8_t *code, uint32_t len, uint32_t *n, bool *failed) {
+    *n = 0;
+    *failed = false;
+    for (uint32_t pc = 0; pc < len; pc += classfile_instruction_length(code, len, pc)) *n += is_return(code[pc]);
+    if (*n == 0) return NULL;
+    uint32_t *out = malloc(*n * sizeof(uint32_t)), k = 0;
+    if (!out) {
+        *failed = true;
+        return NULL;
+    }
+    for (uint32_t pc = 0; pc < len; pc += classfile_instruction_length(code, len, pc))
+        if (is_return(code[pc])) out[k++] = pc;
+    return out;
+}
+
+/* Rewrites the branch offset of 'width' bytes at 'at' (in the copy) of the instruction at old pc: the
+ * distance between the relocated instruction and its relocated target. */
+static bool move_offset(uint8_t *at, int width, const classfile_reloc *r, uint32_t pc, int64_t old_delta,
+                        classfile_err *err) {
+    int64_t delta = (int64_t)classfile_reloc_map(r, (uint32_t)(pc + old_delta)) - classfile_reloc_map(r, pc);
+    if (width == 2) {
+        if (delta < INT16_MIN || delta > INT16_MAX)
+            return classfile_fail(err, "the branch at code offset %u would need %lld bytes, more than a 16-bit "
+                                  "branch reaches", pc, (long long)delta);
+        classfile_put2(at, (uint32_t)(uint16_t)(int16_t)delta);
+    } else {
+        classfile_put4(at, (uint32_t)(int32_t)delta);
+    }
+    return true;
+}
+
+bool classfile_code_copy(const uint8_t *code, const classfile_reloc *r, const uint8_t *exit, classfile_buf *out,
+                         classfile_err *err) {
+    uint32_t len = r->code_len;
+    for (uint32_t pc = 0; pc < len;) {
+        uint32_t n = classfile_instruction_length(code, len, pc);
+        uint8_t op = code[pc];
+        if (is_return(op) && r->exit_len) classfile_buf_put(out, exit, r->exit_len);
+        size_t at = out->len;
+        classfile_buf_put(out, code + pc, n);
+        if (out->failed) return classfile_fail(err, "out of memory");
+        uint8_t *copy = out->data + at;
+        bool ok = true;
+        if (is_branch16(op)) {
+            ok = move_offset(copy + 1, 2, r, pc, (int16_t)classfile_u2(code + pc + 1), err);
+        } else if (op == OP_GOTO_W || op == OP_JSR_W) {
+            ok = move_offset(copy + 1, 4, r, pc, (int32_t)classfile_u4(code + pc + 1), err);
+        } else if (op == OP_TABLESWITCH || op == OP_LOOKUPSWITCH) {
+            /* the same padding in the copy: its offset is the original's modulo 4 */
+            uint32_t base = ((pc + 4) & ~3u) - pc;
+            uint32_t first = base + 12, count, stride;
+            if (op == OP_TABLESWITCH) {
+                count = (uint32_t)((int64_t)(int32_t)classfile_u4(code + pc + base + 8) -
+                                   (int32_t)classfile_u4(code + pc + base + 4) + 1);
+                stride = 4;
+            } else {
+                count = classfile_u4(code + pc + base + 4);
+                first = base + 12;
+                stride = 8;
+            }
+            ok = move_offset(copy + base, 4, r, pc, (int32_t)classfile_u4(code + pc + base), err);
+            for (uint32_t i = 0; ok && i < count; i++)
+                ok = move_offset(copy + first + i * stride, 4, r, pc,
+                                 (int32_t)classfile_u4(code + pc + first + i * stride), err);
+        }
+        if (!ok) return false;
+        pc += n;
+    }
+    return true;
 }

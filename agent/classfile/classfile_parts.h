@@ -109,20 +109,67 @@ uint16_t classfile_pool_class_name(const classfile_pool *pool, uint32_t index);
 uint16_t classfile_pool_methodref(classfile_pool *pool, const char *class_name, const char *method_name,
                            const char *descriptor, classfile_err *err);
 
+/* The index of a Utf8 entry / a Class entry named 'text', reused or appended; 0 with a reason when the pool
+ * is full or memory fails. */
+uint16_t classfile_pool_utf8_add(classfile_pool *pool, const char *text, classfile_err *err);
+uint16_t classfile_pool_class(classfile_pool *pool, const char *class_name, classfile_err *err);
+
 /* Checks a method's bytecode: every opcode known, every instruction complete, every branch and switch
  * target the start of an instruction. False with a reason (naming the offset) otherwise. */
 bool classfile_code_check(const uint8_t *code, uint32_t len, classfile_err *err);
 
-/* Writes the rewritten Code attribute (name index, length, contents) to 'out': the prologue
- * invokestatic #helper_ref; nop at offset 0, every code offset in the attribute moved accordingly.
- * 'body' is the attribute's contents (after its length). Every version has the same Code layout as far
- * as HotSpot is concerned (it reads 45.0-45.2 classes with u2 max_stack/max_locals and a u4 length, not the
- * JDK 1.0 u1/u1/u2 layout), and so does this rewriter. */
+/* The length of the instruction at pc (switches and wide included), 0 when undefined or truncated. */
+uint32_t classfile_instruction_length(const uint8_t *code, uint32_t len, uint32_t pc);
+
+/* What goes into one method's code. Sampling (trace_id < 0): invokestatic #enter_ref; nop at offset 0.
+ * Tracing: sipush trace_id; invokestatic #enter_ref; nop; nop at offset 0, sipush trace_id; invokestatic
+ * #exit_ref; nop; nop before every return instruction, and, when throwable_class is set, a handler after the
+ * code over all of it that calls exit the same way and rethrows (a catch-all, last in the exception table).
+ * Every insertion is a multiple of 4 bytes, so switch padding never changes (classfile.c). */
+typedef struct {
+    uint16_t enter_ref, exit_ref;  /* Methodrefs: ()V for sampling, (I)V both for tracing */
+    int trace_id;                  /* 0..32767 when tracing, -1 when sampling */
+    uint16_t throwable_class;      /* Class java/lang/Throwable: the handler's frame; 0: no handler (<init>) */
+    uint16_t stack_map_name;       /* Utf8 StackMapTable, to add a table where a method needs one; 0 for
+                                      versions before 50, which have none */
+} classfile_probe;
+
+#define CLASSFILE_TRACE_PROLOGUE_LEN 8
+#define CLASSFILE_TRACE_EXIT_LEN 8
+#define CLASSFILE_TRACE_HANDLER_LEN 7
+
+/* Where an original code offset lands in the rewritten code: after the prologue and the exit calls put
+ * before every return that precedes it; a return's own offset names its exit call, so branches to a return
+ * run it. 'returns' holds the original offsets of the return instructions, ascending. */
+typedef struct {
+    uint32_t code_len;          /* original length */
+    uint32_t prologue, exit_len;
+    const uint32_t *returns;
+    uint32_t return_count;
+} classfile_reloc;
+
+/* The new offset of original offset pc (0..code_len). */
+uint32_t classfile_reloc_map(const classfile_reloc *r, uint32_t pc);
+
+/* Copies the checked code into out, inserting the exit sequence 'exit' (r->exit_len bytes) before each
+ * return and moving every branch and switch offset by the relocation; false with a reason when a 16-bit
+ * branch would no longer reach. */
+bool classfile_code_copy(const uint8_t *code, const classfile_reloc *r, const uint8_t *exit, classfile_buf *out,
+                         classfile_err *err);
+
+/* The original offsets of the return instructions of checked code (malloc'ed, *n of them; NULL when none
+ * or out of memory, *failed then set). */
+uint32_t *classfile_code_returns(const uint8_t *code, uint32_t len, uint32_t *n, bool *failed);
+
+/* Writes the rewritten Code attribute (name index, length, contents) to 'out' as 'probe' says, every code
+ * offset in the attribute moved accordingly. 'body' is the attribute's contents (after its length). Every
+ * version has the same Code layout as far as HotSpot is concerned (it reads 45.0-45.2 classes with u2
+ * max_stack/max_locals and a u4 length, not the JDK 1.0 u1/u1/u2 layout), and so does this rewriter. */
 bool classfile_code_rewrite(const classfile_pool *pool, uint16_t name_index, const uint8_t *body, uint32_t body_len,
-                     uint16_t helper_ref, classfile_buf *out, classfile_err *err);
+                     const classfile_probe *probe, classfile_buf *out, classfile_err *err);
 
 /* Rewrites a Code-level Runtime(In)VisibleTypeAnnotations attribute body in place (it has already been
- * copied) by moving every code offset by 'shift'; false when the structure is not understood. */
-bool classfile_type_annotations_shift(uint8_t *body, uint32_t len, uint32_t code_len, uint32_t shift);
+ * copied) by moving every code offset by the relocation; false when the structure is not understood. */
+bool classfile_type_annotations_shift(uint8_t *body, uint32_t len, const classfile_reloc *r);
 
 #endif

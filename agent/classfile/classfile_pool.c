@@ -236,3 +236,14 @@ uint16_t classfile_pool_methodref(classfile_pool *pool, const char *class_name, 
     }
     return append_pair(pool, CP_METHODREF, cls, nat, err);
 }
+
+uint16_t classfile_pool_utf8_add(classfile_pool *pool, const char *text, classfile_err *err) {
+    return find_or_add_utf8(pool, text, err);
+}
+
+uint16_t classfile_pool_class(classfile_pool *pool, const char *class_name, classfile_err *err) {
+    uint16_t cls = find_pair(pool, CP_CLASS, class_named, class_name, NULL);
+    if (cls) return cls;
+    uint16_t name = find_or_add_utf8(pool, class_name, err);
+    return name ? append_pair(pool, CP_CLASS, name, 0, err) : 0;
+}

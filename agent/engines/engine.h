@@ -128,6 +128,7 @@ extern const engine engine_itimer;
 extern const engine engine_perf;         /* time events (cpu-clock, task-clock): weights in ns */
 extern const engine engine_perf_count;   /* counted events (page-faults...): weights in events */
 extern const engine engine_instrument;   /* Java methods by bytecode instrumentation: no signals, units calls */
+extern const engine engine_trace;        /* slow calls of traced methods (trace=): weights in ns */
 extern const engine engine_wall;         /* every thread at a wall-clock interval, with its state */
 extern const engine engine_alloc;        /* JVMTI allocation sampling: no signals, weights in bytes */
 extern const engine engine_lock;         /* JVMTI contended monitor events: no signals, weights in ns waited */

@@ -16,6 +16,7 @@
 #include "alloc_live.h"
 #include "class_names.h"
 #include "clock_ns.h"
+#include "event_clock.h"
 #include "engine.h"
 #include "java_stack.h"
 #include "jvm.h"
@@ -61,7 +62,7 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
                 sample_store_alloc(frames, n + 1, weight, size > 0 ? (uint64_t)size : 0, started);
             if (live) {
                 alloc_live_object sampled = {frames, n + 1, sample_thread_id(), weight,
-                                             size > 0 ? (uint64_t)size : 0, clock_mono_ns()};
+                                             size > 0 ? (uint64_t)size : 0, event_clock_now()};
                 if (!alloc_live_add(jni, object, &sampled)) sample_count_drop(DROP_LIVE_FULL);
             }
         }

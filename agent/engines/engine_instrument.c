@@ -122,10 +122,15 @@ static bool class_name_of(jvmtiEnv *jvmti, jclass k, char *buf, size_t len) {
     return ok;
 }
 
+static bool target_wants_class(const char *class_name, const void *arg) {
+    return method_target_matches_class((const method_target *)arg, class_name);
+}
+
 /* Retransforms every loaded, modifiable class the target's class part selects: with the hook on, this
  * instruments them; with the hook passing through, it restores their original bytes. One batch, and class
  * by class when the batch fails, so one bad class names itself and does not hold the others back. */
-static void retransform_matching(JNIEnv *jni, const method_target *t, const char *what) {
+void engine_instrument_retransform(JNIEnv *jni, bool (*wants)(const char *class_name, const void *arg),
+                                   const void *arg, const char *what) {
     jvmtiEnv *jvmti = jvm_jvmti();
     jint count = 0;
     jclass *loaded = NULL;
@@ -141,7 +146,7 @@ static void retransform_matching(JNIEnv *jni, const method_target *t, const char
         jboolean modifiable = JNI_FALSE;
         if ((*jvmti)->IsModifiableClass(jvmti, loaded[i], &modifiable) == JVMTI_ERROR_NONE && modifiable &&
             class_name_of(jvmti, loaded[i], name, sizeof(name)) && strcmp(name, INSTRUMENT_HELPER_CLASS) != 0 &&
-            method_target_matches_class(t, name))
+            wants(name, arg))
             chosen[n++] = loaded[i];
     }
     jvmtiError e = n ? (*jvmti)->RetransformClasses(jvmti, n, chosen) : JVMTI_ERROR_NONE;
@@ -159,7 +164,7 @@ static void retransform_matching(JNIEnv *jni, const method_target *t, const char
     (*jvmti)->Deallocate(jvmti, (unsigned char *)loaded);
 }
 
-static JNIEnv *current_jni(char *err, size_t errlen) {
+JNIEnv *engine_instrument_jni(char *err, size_t errlen) {
     JNIEnv *jni = NULL;
     JavaVM *vm = jvm_vm();
     if (!vm || (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK) {
@@ -213,7 +218,7 @@ static int instrument_start(const prof_options *o, uint64_t interval, char *err,
     snprintf(configured, sizeof(configured), "%s", o->event);
     const char *test_jvmti = getenv("LIBPROF_TEST_INSTRUMENT_JVMTI");
     jvmti_only = test_jvmti && strcmp(test_jvmti, "1") == 0;
-    JNIEnv *jni = current_jni(err, errlen);
+    JNIEnv *jni = engine_instrument_jni(err, errlen);
     if (!jni) return -1;
     method_target *t = malloc(sizeof(*t));
     if (!t) {
@@ -243,7 +248,7 @@ static int instrument_start(const prof_options *o, uint64_t interval, char *err,
         snprintf(err, errlen, "event=%s: JVMTI cannot enable the ClassFileLoadHook", configured);
         return -1;
     }
-    retransform_matching(jni, t, "instrumented");
+    engine_instrument_retransform(jni, target_wants_class, t, "instrumented");
     log_info("instrument: %s: %llu methods in %llu loaded classes instrumented, %llu classes refused (later "
              "classes are instrumented as they load)",
              configured, (unsigned long long)atomic_load(&methods_rewritten),
@@ -256,13 +261,13 @@ static void instrument_stop(void) {
     const method_target *t = atomic_exchange(&hook_target, NULL);
     if (!t || vm_dying) return;
     char err[256];
-    JNIEnv *jni = current_jni(err, sizeof(err));
+    JNIEnv *jni = engine_instrument_jni(err, sizeof(err));
     if (!jni) {
         log_warn("instrument: %s; instrumented classes keep the (inactive) calls", err);
         return;
     }
     /* The hook now passes classes through, so retransforming gives them their original bytes. */
-    retransform_matching(jni, t, "restored");
+    engine_instrument_retransform(jni, target_wants_class, t, "restored");
     jvmtiEnv *jvmti = jvm_jvmti();
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
     log_info("instrument: %llu calls counted; %llu methods in %llu classes had been instrumented (%llu classes "

@@ -58,7 +58,8 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
         if (verbose) log_info("event=%s: using the %s engine", event, e->name);
         return e;
     }
-    const engine *all[] = {&engine_ctimer, &engine_itimer, &engine_wall, &engine_nativemem, &engine_nativelock};
+    const engine *all[] = {&engine_ctimer, &engine_itimer, &engine_wall, &engine_nativemem, &engine_nativelock,
+                           &engine_trace};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         if (strcmp(event, all[i]->name) != 0) continue;
         if (all[i]->check(o, why, sizeof(why)) != 0) {
@@ -76,7 +77,8 @@ const engine *engine_for_event(event_kind event, const prof_options *o, char *er
     /* One engine per kind recorded beside event= (cpu's engine is chosen by event= itself). */
     static const engine *const by_kind[EVENT_KIND_COUNT] = {
         [EVENT_WALL] = &engine_wall,           [EVENT_ALLOC] = &engine_alloc,          [EVENT_LOCK] = &engine_lock,
-        [EVENT_NATIVEMEM] = &engine_nativemem, [EVENT_NATIVELOCK] = &engine_nativelock};
+        [EVENT_NATIVEMEM] = &engine_nativemem, [EVENT_NATIVELOCK] = &engine_nativelock,
+        [EVENT_TRACE] = &engine_trace};
     const engine *e = (unsigned)event < EVENT_KIND_COUNT ? by_kind[event] : NULL;
     char why[256];
     if (!e) {

@@ -91,6 +91,20 @@ int instrument_helper_bind_park(JNIEnv *jni, jvmtiEnv *jvmti, void(JNICALL *nati
     return bind_native(jni, jvmti, INSTRUMENT_HELPER_PARK_METHOD, native, err, errlen);
 }
 
+int instrument_helper_bind_trace(JNIEnv *jni, jvmtiEnv *jvmti, void(JNICALL *enter)(JNIEnv *, jclass, jint),
+                                 void(JNICALL *exit)(JNIEnv *, jclass, jint), char *err, size_t errlen) {
+    if (define_helper(jni, jvmti, err, errlen)) return -1;
+    JNINativeMethod methods[] = {{(char *)INSTRUMENT_HELPER_TRACE_ENTER, (char *)"(I)V", (void *)enter},
+                                 {(char *)INSTRUMENT_HELPER_TRACE_EXIT, (char *)"(I)V", (void *)exit}};
+    if ((*jni)->RegisterNatives(jni, helper, methods, 2) != 0) {
+        (*jni)->ExceptionClear(jni);
+        snprintf(err, errlen, "cannot bind %s.%s/%s to the agent", INSTRUMENT_HELPER_CLASS,
+                 INSTRUMENT_HELPER_TRACE_ENTER, INSTRUMENT_HELPER_TRACE_EXIT);
+        return -1;
+    }
+    return 0;
+}
+
 void instrument_helper_open_modules(JNIEnv *jni, jvmtiEnv *jvmti) {
     if (!helper_module) return;
     jint count = 0;

@@ -26,6 +26,13 @@ int instrument_helper_bind_park(JNIEnv *jni, jvmtiEnv *jvmti, void(JNICALL *nati
                                 size_t errlen);
 #define INSTRUMENT_HELPER_PARK_METHOD "parkEdge"
 
+/* Binds the helper's traceEnter(I)V and traceExit(I)V, the calls traced methods make (classfile_trace). 0,
+ * or -1 with the reason. */
+int instrument_helper_bind_trace(JNIEnv *jni, jvmtiEnv *jvmti, void(JNICALL *enter)(JNIEnv *, jclass, jint),
+                                 void(JNICALL *exit)(JNIEnv *, jclass, jint), char *err, size_t errlen);
+#define INSTRUMENT_HELPER_TRACE_ENTER "traceEnter"
+#define INSTRUMENT_HELPER_TRACE_EXIT "traceExit"
+
 /* Makes every named module read the helper's module (the boot loader's unnamed module), so instrumented
  * classes of named modules may link to it. Cheap when no module was added since the last call. Java 9+;
  * does nothing on older JVMs or before instrument_helper_define succeeded. */

@@ -100,6 +100,13 @@ static void resolve_real_functions(void) {
     done = true;
 }
 
+void native_hooks_set_window(const got_hook *hooks, size_t count) {
+    pthread_mutex_lock(&lock);
+    kind_size[NATIVE_HOOKS_WINDOW] = count < MAX_KIND_HOOKS ? count : MAX_KIND_HOOKS;
+    for (size_t i = 0; i < kind_size[NATIVE_HOOKS_WINDOW]; i++) kind_hooks[NATIVE_HOOKS_WINDOW][i] = hooks[i];
+    pthread_mutex_unlock(&lock);
+}
+
 /* The list of hooks of the kinds on. Caller holds 'lock'. */
 static void rebuild_active(void) {
     active_count = 0;
@@ -200,7 +207,8 @@ int native_hooks_install(native_hooks_kind kind, bool with_free, char *err, size
     rescan(&st);
     size_t hooked = got_patch_count_hooked(kind_hooks[kind], kind_size[kind]);
     pthread_mutex_unlock(&lock);
-    static const char *const names[NATIVE_HOOKS_KINDS] = {"native memory", "native lock", "SIGTRAP guard"};
+    static const char *const names[NATIVE_HOOKS_KINDS] = {"native memory", "native lock", "SIGTRAP guard",
+                                                          "sampling window"};
     if (st.failed) log_warn("%s hooks: %zu import slots could not be made writable", names[kind], st.failed);
     log_info("%s hooks: %zu import slots hooked in %zu objects (%zu bound to other definitions, left alone; "
              "%zu function families left whole)", names[kind], hooked, st.objects, st.foreign, st.families_left);

@@ -7,10 +7,19 @@
 #ifndef LIBPROF_NATIVE_HOOKS_INSTALL_H
 #define LIBPROF_NATIVE_HOOKS_INSTALL_H
 
+#include "got_patch.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum { NATIVE_HOOKS_MEMORY, NATIVE_HOOKS_LOCKS, NATIVE_HOOKS_SIGNALS, NATIVE_HOOKS_KINDS } native_hooks_kind;
+typedef enum {
+    NATIVE_HOOKS_MEMORY, NATIVE_HOOKS_LOCKS, NATIVE_HOOKS_SIGNALS,
+    NATIVE_HOOKS_WINDOW,   /* begin=/end=: the functions native_hooks_set_window names */
+    NATIVE_HOOKS_KINDS
+} native_hooks_kind;
+
+/* The window kind's hooks (window_hooks.h): up to two, before native_hooks_install(NATIVE_HOOKS_WINDOW). */
+void native_hooks_set_window(const got_hook *hooks, size_t count);
 
 /* Installs the hooks of 'kind' ('with_free': free too, for nativemem) beside those of the other kinds that
  * are on, and starts watching for new objects.

@@ -319,6 +319,24 @@ static bool section_is_code(const elf_image *img, uint16_t shndx) {
     return img->shdrs && shndx < img->shnum && (img->shdrs[shndx].sh_flags & SHF_EXECINSTR);
 }
 
+bool elf_symbol_value(const elf_image *img, const char *name, uint64_t *vaddr) {
+    const Elf64_Sym *syms;
+    const char *strs;
+    size_t n, ssize;
+    for (int table = 0; table < 2; table++) {
+        if (!symbol_table(img, table ? SHT_DYNSYM : SHT_SYMTAB, &syms, &n, &strs, &ssize)) continue;
+        for (size_t i = 1; i < n; i++) {
+            if (syms[i].st_shndx == SHN_UNDEF || syms[i].st_value == 0) continue;
+            const char *s = elf_string(strs, ssize, syms[i].st_name);
+            if (s && strcmp(s, name) == 0) {
+                *vaddr = syms[i].st_value;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 size_t elf_for_each_function(const elf_image *img, elf_symbol_fn fn, void *ctx) {
     const Elf64_Sym *syms;
     const char *strs;

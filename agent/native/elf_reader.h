@@ -83,6 +83,10 @@ const uint8_t *elf_vaddr_data(const elf_image *img, uint64_t vaddr, size_t size)
 /* True when the file has a non-empty .symtab (a separate debug file is then not needed). */
 bool elf_has_symtab(const elf_image *img);
 
+/* The link-time address of the defined symbol 'name' (any type: a function or a variable) in .symtab, else
+ * .dynsym. */
+bool elf_symbol_value(const elf_image *img, const char *name, uint64_t *vaddr);
+
 typedef void (*elf_symbol_fn)(void *ctx, uint64_t vaddr, uint64_t size, const char *name, int binding);
 
 /* Calls fn for every function symbol of .symtab, or of .dynsym when there is no .symtab: STT_FUNC and

@@ -6,7 +6,7 @@
 #ifndef LIBPROF_EVENT_NAMES_H
 #define LIBPROF_EVENT_NAMES_H
 
-#define EVENT_NAMES(X) X("cpu") X("ctimer") X("itimer") X("wall") X("alloc") X("lock") X("nativemem") X("nativelock")
+#define EVENT_NAMES(X) X("cpu") X("ctimer") X("itimer") X("wall") X("alloc") X("lock") X("nativemem") X("nativelock") X("trace")
 
 #define EVENT_NAMES_AS_ELEMENT(name) name,
 #define EVENT_NAMES_AS_TEXT(name) name ", "

@@ -58,16 +58,13 @@ static int parse_action(const char *name, prof_action *out) {
 
 /* async-profiler's options that libprof does not have, and what to do with each. An option accepted and then
  * not acted on would leave the user believing the profile holds what it does not: each is refused, saying
- * why and what to write instead. Those of the safepoint window (ttsp, begin, end, nostop, jfropts) are still
- * ignored with a warning (options.h: ignored). */
+ * why and what to write instead (none is ignored now; the machinery stays for a row whose 'instead' is
+ * NULL, noted in options.h: ignored). */
 static const struct {
     const char *name, *instead;   /* instead: NULL to ignore it */
 } async_profiler_only[] = {
-    {"ttsp", NULL}, {"begin", NULL}, {"end", NULL}, {"nostop", NULL}, {"jfropts", NULL},
     {"sched", "libprof does not add a frame for the thread's scheduling policy; threads separates threads"},
     {"signal", "libprof chooses its profiling signal itself (SIGPROF, or another when the application takes it)"},
-    {"clock", "libprof's timestamps always come from CLOCK_MONOTONIC (async-profiler's clock=monotonic): leave it "
-              "out"},
     {"target-cpu", "libprof's perf events count on every CPU the thread runs on; pin the application with taskset "
                    "to profile one CPU"},
     {"record-cpu", "libprof does not record on which CPU a sample was taken"},
@@ -81,10 +78,6 @@ static const struct {
     {"proc", "libprof does not sample processes; jdk.CPULoad in a JFR recording holds the JVM's and the machine's "
              "CPU load"},
     {"ratelimit", "libprof does not cap the rate of events: a longer interval=, alloc= or lock= records fewer"},
-    {"jfrsync", "libprof does not start the JDK's Flight Recorder beside its own recording: start that one with "
-                "-XX:StartFlightRecording (or jcmd JFR.start) and give libprof its own file"},
-    {"trace", "libprof does not trace method latencies; event=pkg.Class.method records every call of a method "
-              "with its stack"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
 
@@ -127,6 +120,11 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
                                "interval=%s", value);
         char event[] = "event=cpu";
         return parse_token(o, event, err, errlen);
+    }
+    /* A bare 'jfrsync' is async-profiler's jfrsync=default. */
+    if (strcmp(name, "jfrsync") == 0 && !value) {
+        char jfrsync[] = "jfrsync=default";
+        return parse_token(o, jfrsync, err, errlen);
     }
     prof_action action;
     const options_spec *spec = options_table_find(name);
@@ -213,6 +211,10 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
             rc = errmsg_fail(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it",
                              o->event, event_kind_name((event_kind)k));
     }
+    /* event=trace (or the trace kind chosen for an output) needs the methods; trace= always has them. */
+    if (rc == 0 && strcmp(o->event, "trace") == 0 && o->trace_count == 0 && o->action != ACTION_STOP &&
+        o->action != ACTION_DUMP)
+        rc = errmsg_fail(err, errlen, "event=trace: name the methods with trace=pkg.Class.method[:threshold]");
     /* Instrumentation counts calls: "interval=10ms" would silently mean every 10 millionth call. */
     if (rc == 0 && o->interval_has_unit && method_target_is_target(o->event))
         rc = errmsg_fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #define OPTIONS_MAX_FILTERS 16
+#define OPTIONS_MAX_TRACE 16        /* trace= targets of one session */
 #define OPTIONS_MAX_TID_RANGES 64
 #define OPTIONS_ERROR_MAX 1024
 
@@ -58,6 +59,13 @@ typedef enum {
     PROF_FEATURE_STATS = 8,   /* the text report shows the walker's diagnostics (async-profiler's stats) */
 } prof_feature;
 
+/* clock=: what JFR event times count (event_clock.h). */
+typedef enum {
+    PROF_CLOCK_DEFAULT = 0,  /* the JVM's Flight Recorder's clock when it counts TSC ticks, else monotonic */
+    PROF_CLOCK_TSC,          /* the same, said outright: warned when the JVM's recorder does not count TSC ticks */
+    PROF_CLOCK_MONOTONIC,    /* CLOCK_MONOTONIC nanoseconds */
+} prof_clock;
+
 typedef struct prof_options {
     prof_action action;
     char event[512];            /* "cpu", "ctimer", "itimer", "wall", a perf event name (perf_events.h), or
@@ -81,6 +89,8 @@ typedef struct prof_options {
     int flat;                   /* text: how many top leaf frames; 0 = not asked for */
     bool threads;
     int jstackdepth;
+    int trace_count;            /* trace=pkg.Class.method[:threshold] targets, as written (trace_target.h) */
+    char trace[OPTIONS_MAX_TRACE][512];
     int include_count;
     char include[OPTIONS_MAX_FILTERS][256];
     int exclude_count;
@@ -124,6 +134,16 @@ typedef struct prof_options {
     uint64_t nativelock;        /* nativelock=DURATION: record every this many ns waited (default 10us) */
     bool nofree;                /* nativemem: do not hook free (allocations only) */
     bool leak;                  /* nativemem: the profile shows only what was not freed when it is written */
+    /* jfrsync[=SETTINGS]: the JDK's own Flight Recording started with SETTINGS (default, profile, a .jfc
+     * file, or +event+event) and merged with ours into one file (jdk_recording.h); "" = none */
+    char jfrsync[512];
+    char jfropts[64];           /* async-profiler's jfropts: accepted, no effect (docs/jfr.md) */
+    int clock;                  /* clock=: the JFR event clock (prof_clock) */
+    /* begin=/end=: sampling only between a call of one native function and a call of the other (window.h);
+     * ttsp: those two are HotSpot's safepoint synchronisation; nostop: the windows are recorded, sampling
+     * goes on outside them */
+    char begin[256], end[256];
+    bool ttsp, nostop;
     /* async-profiler options libprof does not have and ignores, space-separated, as given (options_parse
      * accepts them so that an async-profiler command line starts the JVM; the agent warns about them) */
     char ignored[256];

@@ -44,6 +44,10 @@ static const options_choice format_choices[] = {
     {NULL, 0, NULL},
 };
 
+static const options_choice clock_choices[] = {
+    {"tsc", PROF_CLOCK_TSC, NULL}, {"monotonic", PROF_CLOCK_MONOTONIC, NULL}, {NULL, 0, NULL},
+};
+
 /* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */
 static const options_choice feature_choices[] = {
     {"agct", PROF_FEATURE_AGCT, NULL},
@@ -258,6 +262,18 @@ const options_spec options_table[] = {
      .jprof_help = "native locks: contended pthread mutexes and rwlocks, a sample every TIME" MORE
      "waited (10us without a value), weighted by the time waited", .probe = "10us", .unit = 1,
      .extra_event = EVENT_NATIVELOCK},
+    /* trace=: an event kind beside event= like nativelock, repeatable; its value is the method and threshold. */
+    {.name = "trace", .kind = OPTION_TRACE, .field = FIELD(trace), .jprof = "--trace", .jprof_arg = "METHOD",
+     .jprof_help = "trace calls of METHOD (pkg.Class.method[(descriptor)][:threshold], '*' at" MORE
+     "ends): each call taking threshold or more recorded with its duration and stack (repeatable)",
+     .probe = "a.B.c:10ms", .cap = TEXT_CAP(trace[0]), .count_field = FIELD(trace_count),
+     .extra_event = EVENT_TRACE},
+    {.kind = OPTION_FLAG, .jfrconv_long = "--trace",
+     .jfrconv_help = "method traces (jdk.MethodTrace), weighted by their duration",
+     .jfrconv_sets = JFRCONV_SETS_TRACE_ONLY},
+    {.kind = OPTION_DURATION, .jfrconv_long = "--latency", .jfrconv_arg = "TIME",
+     .jfrconv_help = "only samples taken on a thread inside one of its traced calls (jdk.MethodTrace," JMORE
+     "profiler.Span) lasting TIME or more (a bare number: ms)", .jfrconv_sets = JFRCONV_SETS_LATENCY},
     {.name = "total", .kind = OPTION_FLAG, .field = FIELD(total), .jprof = "--total",
      .jprof_help = "count total time instead of samples", .probe = "", .jfrconv_long = "--total",
      .jfrconv_help = "count the events' weight (where they have one) instead of samples"},
@@ -285,6 +301,15 @@ const options_spec options_table[] = {
     {.name = "speedscope", .kind = OPTION_FLAG, .format = FORMAT_SPEEDSCOPE},
     {.name = "cpuprofile", .kind = OPTION_FLAG, .format = FORMAT_CPUPROFILE},
     {.name = "gecko", .kind = OPTION_FLAG, .format = FORMAT_GECKO},
+    /* The JDK's Flight Recording beside ours (docs/jfr.md); a bare jfrsync is jfrsync=default (options.c).
+     * Sampling windows between native calls (docs/options.md). jprof takes each as --NAME. */
+    {.name = "jfrsync", .kind = OPTION_TEXT, .field = FIELD(jfrsync), .cap = TEXT_CAP(jfrsync)},
+    {.name = "jfropts", .kind = OPTION_TEXT, .field = FIELD(jfropts), .cap = TEXT_CAP(jfropts)},
+    {.name = "clock", .kind = OPTION_CHOICE, .field = FIELD(clock), .choices = clock_choices},
+    {.name = "begin", .kind = OPTION_TEXT, .field = FIELD(begin), .cap = TEXT_CAP(begin)},
+    {.name = "end", .kind = OPTION_TEXT, .field = FIELD(end), .cap = TEXT_CAP(end)},
+    {.name = "ttsp", .kind = OPTION_FLAG, .field = FIELD(ttsp)},
+    {.name = "nostop", .kind = OPTION_FLAG, .field = FIELD(nostop)},
     {.name = "otlp", .kind = OPTION_FLAG, .format = FORMAT_OTLP},
     {.name = "chunksize", .kind = OPTION_SIZE, .field = FIELD(chunk_size), .min = OPTIONS_MIN_CHUNK_SIZE},
     {.name = "chunktime", .kind = OPTION_DURATION, .field = FIELD(chunk_time_ns), .min = OPTIONS_MIN_CHUNK_TIME_NS,

@@ -39,6 +39,8 @@ typedef enum {
     OPTION_STATES,     /* thread states: the agent's a mask of thread_state bits (an unsigned field), ';' or ','
                           between; jfrconv's any names of the recording, ',' between (parsed by jfrconv) */
     OPTION_NUMBER,     /* a decimal number (a double field) of at least min, such as 2.5 */
+    OPTION_TRACE,      /* a method to trace with its threshold (trace_target.h); repeatable: appended to the
+                        * row's list like a pattern */
     OPTION_KIND_COUNT, /* not a kind: how many there are */
 } options_kind;
 
@@ -71,6 +73,8 @@ typedef enum {
     JFRCONV_SETS_DIFF,          /* --diff: compare two profiles */
     JFRCONV_SETS_NATIVEMEM,     /* --nativemem: profiler.Malloc events */
     JFRCONV_SETS_NATIVELOCK,    /* --nativelock: profiler.NativeLock events */
+    JFRCONV_SETS_TRACE_ONLY,    /* --trace: jdk.MethodTrace events */
+    JFRCONV_SETS_LATENCY,       /* --latency: samples inside slow traced calls only */
 } options_jfrconv_sets;
 
 /* One accepted value of an OPTION_CHOICE option, the int it stores, and another spelling of it. */

@@ -140,11 +140,14 @@ static void write_markers(const profile *p, bool with_markers, uint32_t first_st
         fprintf(out, "%s[%u,0,null,0,%d,null]", first ? "" : ",", string++, CAT_LIBPROF);
         first = false;
     }
-    /* The recording's garbage collections: interval markers (phase 1) in the samples' time base. */
+    /* The recording's garbage collections and slow traced calls: interval markers (phase 1) in the samples'
+     * time base. */
     uint64_t origin = with_markers && p->tick_count ? recorded_origin(p) : 0;   /* once: it reads every span */
     for (size_t i = 0; with_markers && p->tick_count && i < p->span_count; i++) {
-        fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"GC\"}]", first ? "" : ",", string++,
-                (p->spans[i].start_ns - origin) / 1e6, (p->spans[i].end_ns - origin) / 1e6, CAT_GC);
+        bool call = p->spans[i].slow_call;
+        fprintf(out, "%s[%u,%.6f,%.6f,1,%d,{\"type\":\"%s\"}]", first ? "" : ",", string++,
+                (p->spans[i].start_ns - origin) / 1e6, (p->spans[i].end_ns - origin) / 1e6, call ? CAT_JAVA : CAT_GC,
+                call ? "MethodTrace" : "GC");
         first = false;
     }
     fputs("]}", out);

@@ -9,6 +9,7 @@
 static const char *const names[EVENT_KIND_COUNT] = {
     [EVENT_CPU] = "cpu",         [EVENT_WALL] = "wall",           [EVENT_ALLOC] = "alloc",
     [EVENT_LOCK] = "lock",       [EVENT_NATIVEMEM] = "nativemem", [EVENT_NATIVELOCK] = "nativelock",
+    [EVENT_TRACE] = "trace",
 };
 
 const char *event_kind_name(event_kind k) {

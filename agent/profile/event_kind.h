@@ -19,6 +19,7 @@ typedef enum {
     EVENT_LOCK,         /* contended Java monitors and parks on locks */
     EVENT_NATIVEMEM,    /* malloc and friends, through import hooks */
     EVENT_NATIVELOCK,   /* contended pthread locks, through import hooks */
+    EVENT_TRACE,        /* calls of traced methods slower than their threshold (trace=), weight: ns taken */
     EVENT_KIND_COUNT
 } event_kind;
 
@@ -27,7 +28,7 @@ typedef enum {
 #define ENGINE_LIVE_COUNTS "live object samples; weight: bytes allocated by objects still reachable"
 #define ENGINE_LOCK_COUNTS "contended lock waits; weight: ns waited"
 
-/* "cpu", "wall", "alloc", "lock", "nativemem", "nativelock"; "?" out of range. The agent's option of the
+/* "cpu", "wall", "alloc", "lock", "nativemem", "nativelock", "trace"; "?" out of range. The agent's option of the
  * same name turns the kind on beside event= (wall[=INTERVAL]); jfrconv's selecting flag is "--" + name. */
 const char *event_kind_name(event_kind k);
 /* The kind named 'name' (exactly), or -1. */

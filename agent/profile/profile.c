@@ -202,6 +202,12 @@ int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t e
     if (array_grow((void **)&p->spans, sizeof(profile_span), p->span_count + 1, &p->span_capacity)) return -1;
     char *copy = strdup(name);
     if (!copy) return -1;
-    p->spans[p->span_count++] = (profile_span){copy, start_ns, end_ns < start_ns ? start_ns : end_ns};
+    p->spans[p->span_count++] = (profile_span){copy, start_ns, end_ns < start_ns ? start_ns : end_ns, false};
+    return 0;
+}
+
+int profile_add_call_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns) {
+    if (profile_add_span(p, name, start_ns, end_ns)) return -1;
+    p->spans[p->span_count - 1].slow_call = true;
     return 0;
 }

@@ -65,6 +65,7 @@ typedef struct {
 typedef struct {
     char *name;
     uint64_t start_ns, end_ns;
+    bool slow_call;    /* a traced call over its threshold (jdk.MethodTrace), not a garbage collection */
 } profile_span;
 
 typedef struct {
@@ -154,6 +155,8 @@ void profile_drop_ticks(profile *p);
 
 /* Records a span named 'name' (copied) from start_ns to end_ns. -1 when out of memory. */
 int profile_add_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns);
+/* The same for a slow traced call. */
+int profile_add_call_span(profile *p, const char *name, uint64_t start_ns, uint64_t end_ns);
 
 void profile_add_drop(profile *p, const char *reason, uint64_t count);
 void profile_add_failure(profile *p, const char *marker, uint64_t count);

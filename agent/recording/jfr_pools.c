@@ -465,6 +465,6 @@ int jfr_pools_end_chunk(jfr_pools *p, jfr_buf *b, uint64_t ticks, uint64_t writt
     h->cp_offset = written + b->len;
     int rc = jfr_pools_write(p, b, ticks);
     h->meta_offset = written + b->len;
-    jfr_metadata_write(b, ticks, 1);
+    jfr_metadata_write(b, ticks, JFR_METADATA_ID);
     return rc;
 }

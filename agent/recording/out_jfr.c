@@ -19,8 +19,10 @@
 #include "out_jfr.h"
 
 #include "cpu_load.h"
+#include "event_clock.h"
 #include "event_kind.h"
 #include "filepath.h"
+#include "jdk_recording.h"
 #include "jfr_chunk.h"
 #include "jfr_event.h"
 #include "jfr_sample_event.h"
@@ -30,6 +32,7 @@
 #include "jvm_threads.h"
 #include "log.h"
 #include "safe_file.h"
+#include "sample_window.h"
 #include "trace_store.h"
 #include "trace_store_swap.h"
 
@@ -207,6 +210,7 @@ static void write_chunk_start_events(uint64_t ticks) {
         {"enabled", "true"}, {"period", interval}, {"event", o->event}, {"engine", rec.engine},
         {"interval", interval_ns}, {"cstack", rec.cstack}, {"jstackdepth", NULL}, {"threads", o->threads ? "true" : "false"},
         {"lib", o->lib ? "true" : "false"}, {"chunksize", NULL}, {"chunktime", NULL},
+        {"clock", event_clock.tsc ? "tsc" : "monotonic"},
     };
     for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
         const char *value = settings[i].value;
@@ -235,7 +239,7 @@ static void chunk_begin(uint64_t ticks, uint64_t nanos) {
     rec.part_size = 0;
     rec.chunk_ticks = ticks;
     rec.chunk_nanos = nanos;
-    jfr_chunk_header h = {.start_nanos = nanos, .start_ticks = ticks, .ticks_per_second = JFR_TICKS_PER_SECOND};
+    jfr_chunk_header h = {.start_nanos = nanos, .start_ticks = ticks, .ticks_per_second = event_clock.frequency};
     uint8_t bytes[JFR_HEADER_SIZE];
     jfr_chunk_header_encode(&h, bytes);   /* "being written" until chunk_end completes it */
     jfr_buf_put_bytes(&rec.buf, bytes, sizeof(bytes));
@@ -247,8 +251,8 @@ static void chunk_begin(uint64_t ticks, uint64_t nanos) {
 static void chunk_end(uint64_t ticks) {
     if (rec.error) return;
     jfr_chunk_header h = {.start_nanos = rec.chunk_nanos, .start_ticks = rec.chunk_ticks,
-                          .duration_nanos = ticks > rec.chunk_ticks ? ticks - rec.chunk_ticks : 0,
-                          .ticks_per_second = JFR_TICKS_PER_SECOND, .finished = true};
+                          .duration_nanos = ticks > rec.chunk_ticks ? event_clock_ns_of_ticks(ticks - rec.chunk_ticks) : 0,
+                          .ticks_per_second = event_clock.frequency, .finished = true};
     jvm_threads_refresh_names();   /* the thread pool names threads as they are called now */
     /* What made the profile incomplete (the profiling signal taken by another party...), in every chunk
      * from the one it happened in: JFR's place for it is a setting of the sampling event. */
@@ -283,7 +287,7 @@ static bool write_sample_event(const sample_record *s) {
     if (!known || !frame_kind_is_class(leaf.kind)) return false;
     uint64_t class_key = jfr_pools_event_class_key(&rec.pools, (uint32_t)leaf.id);
     /* A lock event lasts the wait itself; its weight may stand for more (lock_sample.h). */
-    uint64_t waited = s->size ? s->size : s->weight;
+    uint64_t waited = event_clock_ticks_of_ns(s->size ? s->size : s->weight);
     if (leaf.kind == FRAME_CLASS_MONITOR)
         jfr_event_monitor_enter(&rec.buf, s->ticks, waited, thread, trace, class_key);
     else if (leaf.kind == FRAME_CLASS_PARK)
@@ -313,8 +317,14 @@ bool out_jfr_live_object(const trace_frame *frames, uint32_t depth, uint32_t tid
     return written;
 }
 
-/* Turns every queued sample into an event. Caller holds rec.mutex. */
+static void emit_window(uint64_t start, uint64_t end, void *arg) {
+    (void)arg;
+    if (!rec.error) jfr_event_window(&rec.buf, start, end);
+}
+
+/* Turns every queued sample into an event, and the closed sampling windows. Caller holds rec.mutex. */
 static void drain(void) {
+    sample_window_drain(false, emit_window, NULL);
     sample_record batch[512];
     size_t n;
     while ((n = sample_ring_drain(rec.ring, batch, sizeof(batch) / sizeof(batch[0]))) > 0) {
@@ -351,7 +361,7 @@ static void rotate(void) {
                        traces_fill_percent(rec.tables[old]), old ^ 1);
     }
     drain();   /* every record of the previous table is queued by now */
-    uint64_t ticks = clock_mono_ns(), nanos = clock_ns(CLOCK_REALTIME);
+    uint64_t ticks = event_clock_now(), nanos = clock_ns(CLOCK_REALTIME);
     chunk_end(ticks);
     if (switched >= 0) {
         traces_reset(rec.tables[old]);
@@ -361,8 +371,10 @@ static void rotate(void) {
     else chunk_begin(ticks, nanos);
 }
 
+/* jdk.CPULoad each second; with jfrsync the JDK's recording has its own. */
 static void sample_cpu_load(uint64_t now) {
-    if (now - rec.cpu_ticks < 1000000000ULL) return;
+    if (rec.options.jfrsync[0]) return;
+    if (event_clock_ns_of_ticks(now - rec.cpu_ticks) < 1000000000ULL) return;
     cpu_load_reading current;
     float user, system, machine;
     if (cpu_load_read(&current) && cpu_load_between(&rec.cpu, &current, &user, &system, &machine))
@@ -390,10 +402,10 @@ static void *writer_main(void *arg) {
         pthread_cond_timedwait(&rec.wake, &rec.mutex, &deadline);
         if (rec.stop_requested) break;
         drain();
-        uint64_t now = clock_mono_ns();
+        uint64_t now = event_clock_now();
         sample_cpu_load(now);
         bool full = rec.part_size + rec.buf.len >= rec.options.chunk_size;
-        bool old = now - rec.chunk_ticks >= rec.options.chunk_time_ns;
+        bool old = event_clock_ns_of_ticks(now - rec.chunk_ticks) >= rec.options.chunk_time_ns;
         if (attached && (full || old || table_crowded())) rotate();
     }
     pthread_mutex_unlock(&rec.mutex);
@@ -509,6 +521,25 @@ static int open_temp(const prof_options *o, char *err, size_t errlen) {
     return 0;
 }
 
+/* The event clock: with jfrsync, the JVM's Flight Recorder's own (its TSC when it counts TSC ticks, unless
+ * clock=monotonic; its tick base in any case, so one time converter reads both recorders' chunks); with
+ * clock=tsc alone, its TSC when it counts TSC ticks; else CLOCK_MONOTONIC. The JDK's recorder is asked only
+ * then: its internal class is not touched in a JVM that does not use it. */
+static void choose_clock(const prof_options *o) {
+    uint64_t ticks = 0, frequency = 0;
+    bool asked = (o->clock == PROF_CLOCK_TSC || jdk_recording_open()) && jdk_recording_jvm_ticks(&ticks, &frequency);
+    /* The recorder uses the TSC only at more than 1 GHz; otherwise it counts nanoseconds. */
+    bool tsc = asked && frequency > 1000000000ULL && o->clock != PROF_CLOCK_MONOTONIC;
+    if (o->clock == PROF_CLOCK_TSC && !tsc)
+        log_warn("clock=tsc: the JVM's Flight Recorder does not count TSC ticks (it does with -XX:+UnlockExperimentalVMOptions "
+                 "-XX:+UseFastUnorderedTimeStamps on x86 with an invariant TSC, once it records): JFR event times are "
+                 "CLOCK_MONOTONIC");
+    /* clock=monotonic beside a recorder on the TSC: our own base (the two time lines then differ in rate). */
+    bool aligned = asked && (tsc || frequency == 1000000000ULL);
+    event_clock_set(tsc, aligned ? ticks : 0, frequency);
+    if (tsc) log_info("JFR event times: the JVM's TSC, %llu ticks per second", (unsigned long long)frequency);
+}
+
 sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) {
     pthread_once(&wake_once, init_wake);
     if (rec.active) {
@@ -527,6 +558,11 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     snprintf(rec.engine, sizeof(rec.engine), "%s", cfg->engine);
     snprintf(rec.cstack, sizeof(rec.cstack), "%s", cfg->cstack);
     if (open_temp(cfg->options, err, errlen)) return NULL;
+    if (cfg->options->jfrsync[0] && jdk_recording_start(cfg->options, rec.tmp_path, err, errlen)) {
+        close_recording(true);
+        return NULL;
+    }
+    choose_clock(cfg->options);
     rec.ring = ring;
     rec.tables[0] = cfg->table;
     rec.tables[1] = cfg->spare;
@@ -543,7 +579,7 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     rec.out_of_memory = false;
     rec.stop_requested = false;
     describe_system();
-    uint64_t ticks = clock_mono_ns(), nanos = clock_ns(CLOCK_REALTIME);
+    uint64_t ticks = event_clock_now(), nanos = clock_ns(CLOCK_REALTIME);
     rec.start_ms = nanos / 1000000;
     cpu_load_read(&rec.cpu);
     rec.cpu_ticks = ticks;
@@ -575,20 +611,24 @@ static int destination(const prof_options *o, char *path, size_t len, char *err,
     return 0;
 }
 
-/* Copies the first 'size' bytes of the recording to 'path' (see safe_file), or to standard output when
- * path is "". */
-static int copy_out(uint64_t size, const char *path, char *err, size_t errlen) {
+/* Copies the first 'size' bytes of the recording, then the first 'more_size' of 'more' (the JDK's chunks
+ * of a jfrsync dump; -1 for none), to 'path' (see safe_file), or to standard output when path is "". */
+static int copy_out_with(uint64_t size, int more, uint64_t more_size, const char *path, char *err, size_t errlen) {
     safe_file f = {.fd = STDOUT_FILENO, .in_place = true};
     if (path[0] && safe_file_open(&f, path, "the JFR recording", err, errlen)) return -1;
     uint8_t block[65536];
     int error = 0;
-    for (uint64_t at = 0; at < size && !error;) {
-        size_t want = size - at < sizeof(block) ? (size_t)(size - at) : sizeof(block);
-        ssize_t got = pread(rec.fd, block, want, (off_t)at);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) error = got < 0 ? errno : EIO;
-        else if (!safe_file_write_all(f.fd, block, (size_t)got)) error = errno ? errno : EIO;
-        else at += (uint64_t)got;
+    for (int part = 0; part < 2 && !error; part++) {
+        int from = part ? more : rec.fd;
+        uint64_t end = part ? more_size : size;
+        for (uint64_t at = 0; from >= 0 && at < end && !error;) {
+            size_t want = end - at < sizeof(block) ? (size_t)(end - at) : sizeof(block);
+            ssize_t got = pread(from, block, want, (off_t)at);
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) error = got < 0 ? errno : EIO;
+            else if (!safe_file_write_all(f.fd, block, (size_t)got)) error = errno ? errno : EIO;
+            else at += (uint64_t)got;
+        }
     }
     if (error == ETIMEDOUT)
         snprintf(err, errlen, "cannot write the JFR recording to '%s': its reader took nothing for %d ms; the rest "
@@ -601,6 +641,10 @@ static int copy_out(uint64_t size, const char *path, char *err, size_t errlen) {
         return -1;
     }
     return safe_file_commit(&f, "the JFR recording", err, errlen);
+}
+
+static int copy_out(uint64_t size, const char *path, char *err, size_t errlen) {
+    return copy_out_with(size, -1, 0, path, err, errlen);
 }
 
 int out_jfr_dump(const prof_options *o, char *err, size_t errlen) {
@@ -621,8 +665,17 @@ int out_jfr_dump(const prof_options *o, char *err, size_t errlen) {
                  strerror(error));
         return -1;
     }
+    /* jfrsync: the JDK's chunks so far follow ours; without them the dump holds ours alone, and says so. */
+    uint64_t jdk_size = 0;
+    int jdk = -1;
+    if (jdk_recording_open()) {
+        char why[512];
+        jdk = jdk_recording_snapshot(&jdk_size, why, sizeof(why));
+        if (jdk < 0) log_warn("%s; this dump holds libprof's events only", why);
+    }
     /* Finished chunks are never written again: they can be copied while the writer goes on. */
-    int rc = copy_out(finished, path, err, errlen);
+    int rc = copy_out_with(finished, jdk, jdk_size, path, err, errlen);
+    jdk_recording_snapshot_done(jdk);
     if (rc == 0 && error) {
         char kept[128];
         describe_kept(kept, sizeof(kept));
@@ -698,6 +751,25 @@ static int deliver_finished(const prof_options *o, char *err, size_t errlen) {
     return rc;
 }
 
+/* jfrsync: the JDK's recording, stopped, goes after our chunks. Should that fail, the recording holds our
+ * events alone, and the warning says so. */
+static void merge_jdk_recording(void) {
+    if (!jdk_recording_open()) return;
+    char why[512];
+    uint64_t added = 0;
+    if (rec.error) {
+        jdk_recording_discard();
+        return;
+    }
+    if (jdk_recording_finish(rec.fd, rec.file_size, &added, why, sizeof(why)) == 0) {
+        rec.file_size += added;
+        log_info("jfrsync: the JDK's recording (%llu bytes) added to libprof's", (unsigned long long)added);
+    } else {
+        if (ftruncate(rec.fd, (off_t)rec.file_size) != 0) log_debug("JFR: cannot cut %s back", rec.tmp_path);
+        log_warn("%s; the recording holds libprof's events only", why);
+    }
+}
+
 int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t errlen) {
     if (!rec.active) {
         snprintf(err, errlen, "no JFR recording is open");
@@ -706,8 +778,10 @@ int out_jfr_finish(const prof_options *o, uint64_t *samples, char *err, size_t e
     stop_thread();
     pthread_mutex_lock(&rec.mutex);
     drain();
-    chunk_end(clock_mono_ns());
+    sample_window_drain(true, emit_window, NULL);
+    chunk_end(event_clock_now());
     pthread_mutex_unlock(&rec.mutex);
+    merge_jdk_recording();
     *samples = rec.samples;
     int rc = deliver_finished(o, err, errlen);
     close_recording(false);
@@ -719,7 +793,7 @@ int out_jfr_roll(const prof_options *o, uint64_t *samples, char *err, size_t err
     /* The writer thread waits on the mutex meanwhile; the handlers' records wait in the queue. */
     pthread_mutex_lock(&rec.mutex);
     drain();
-    uint64_t ticks = clock_mono_ns(), nanos = clock_ns(CLOCK_REALTIME);
+    uint64_t ticks = event_clock_now(), nanos = clock_ns(CLOCK_REALTIME);
     chunk_end(ticks);
     if (rec.error || rec.out_of_memory) {
         pthread_mutex_unlock(&rec.mutex);
@@ -753,6 +827,7 @@ int out_jfr_roll(const prof_options *o, uint64_t *samples, char *err, size_t err
 
 void out_jfr_abort(void) {
     if (!rec.active) return;
+    jdk_recording_discard();
     stop_thread();
     close_recording(true);
 }

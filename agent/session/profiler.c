@@ -38,6 +38,7 @@
 #include "thread_filter_init.h"
 #include "threads.h"
 #include "traces.h"
+#include "window_hooks.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -227,6 +228,7 @@ static void stop_locked(void) {
     signal_watch_stop();   /* first: it may move the engine to another signal */
     for (int i = atomic_load(&session_engine_count); i-- > 0;) atomic_load(&session_engines[i])->stop();
     sample_set_active(false);
+    window_hooks_stop();
     refresher_stop();
     if (!sample_wait_idle(2000)) log_warn("signal handlers still busy after 2 s; dumping anyway");
     sample_counters c;
@@ -555,6 +557,15 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                  atomic_load(&current_engine)->name);
         return -1;
     }
+    if (o->jfrsync[0] && options_effective_format(o) != FORMAT_JFR) {
+        snprintf(err, errlen, "jfrsync merges with the JDK's recording into a JFR file: give file=NAME.jfr (or jfr)");
+        return -1;
+    }
+    if (o->jfrsync[0] && options_loops(o)) {
+        snprintf(err, errlen, "jfrsync does not go with loop=: the JDK's recording is one recording; for periodic "
+                 "files use the JDK's own (jcmd JFR.start maxage=...) or loop= without jfrsync");
+        return -1;
+    }
     session_engine_set set;
     if (choose_engines(o, &set, err, errlen)) return -1;
     const engine *e = set.list[0];
@@ -576,7 +587,12 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     effective_cstack = cstack;
     bool goes_on;
     if (configure_storage(o, &set, cstack, agct, keep, &goes_on, err, errlen)) return -1;
-    if (configure_thread_filter(o, err, errlen) || start_engines(o, &set, err, errlen)) {
+    if (configure_thread_filter(o, err, errlen) || window_hooks_start(o, err, errlen)) {
+        out_jfr_abort();
+        return -1;
+    }
+    if (start_engines(o, &set, err, errlen)) {
+        window_hooks_stop();
         out_jfr_abort();
         return -1;
     }

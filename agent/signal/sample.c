@@ -13,6 +13,7 @@
 #include "safe_read.h"
 #include "sample_cost.h"
 #include "sample_state.h"
+#include "sample_window.h"
 #include "self_tid.h"
 #include "stack.h"
 #include "thread_filter.h"
@@ -166,6 +167,11 @@ void sample_store_alloc(const trace_frame *frames, uint32_t depth, uint64_t weig
     store_event(EVENT_ALLOC, 0, frames, depth, weight, &object, started);
 }
 
+void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t started) {
+    trace_store_native call = {0, took};
+    store_event(EVENT_TRACE, 0, frames, depth, weight, &call, started);
+}
+
 void sample_store(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t started) {
     const engine *e = sampling.config.engine;
     sample_store_event(e ? e->event : EVENT_CPU, 0, frames, depth, weight, started);
@@ -244,10 +250,16 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     /* A thread left out by the API's thread filter: not a sample at all, so nothing is counted. */
     if (!thread_filter_allows((int)current_tid())) goto out;
     count(&sampling.signals);
+    const engine *e = config->engines[owner];
+    if (!sample_window_admits()) {
+        count(&sampling.dropped[DROP_OUTSIDE_WINDOW]);
+        trace_key outside = {current_tid(), (uint8_t)e->event, 0};
+        if (e->signal && e->signal->stored) e->signal->stored(info, &outside, TRACE_STORE_NO_REF);
+        goto out;
+    }
     uint64_t started = sample_cost_now();
     if (ucontext) safe_read_note_signal_mask(&((const ucontext_t *)ucontext)->uc_sigmask);
 
-    const engine *e = config->engines[owner];
     uint64_t weight = weight_of_sample(e, config->intervals[owner], info);
     uint32_t tid = current_tid();
     int b = claim_buffer(tid);

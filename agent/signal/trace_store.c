@@ -6,7 +6,7 @@
  */
 #include "trace_store.h"
 
-#include "clock_ns.h"
+#include "event_clock.h"
 
 trace_store_state trace_store;
 
@@ -19,9 +19,9 @@ static uint32_t enter_table(void) {
     }
 }
 
-/* The sample's record for the JFR writer: when (the event clock is CLOCK_MONOTONIC), who, which stack. */
+/* The sample's record for the JFR writer: when (event_clock.h), who, which stack. */
 static bool queue_record(const trace_key *key, uint64_t weight, uint32_t trace_id, const trace_store_native *native) {
-    sample_record rec = {.ticks = clock_mono_ns(), .weight = weight,
+    sample_record rec = {.ticks = event_clock_now(), .weight = weight,
                          .tid = key->tid, .trace_id = trace_id, .event = key->event, .state = key->state,
                          .address = native ? native->address : 0, .size = native ? native->size : 0};
     return sample_ring_push(trace_store.config.ring, &rec);

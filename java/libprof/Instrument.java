@@ -14,6 +14,12 @@ public final class Instrument {
     /** Counts the call and, every Nth call, records the calling thread's Java stack. */
     public static native void recordSample();
 
+    /** Called first by a traced method (trace=), with the method's id: the call's start. */
+    public static native void traceEnter(int method);
+
+    /** Called on every way out of a traced method, return or exception: the call's end. */
+    public static native void traceExit(int method);
+
     /** Called at the start of LockSupport.setBlocker while lock profiling: a park begins or ends. */
     public static native void parkEdge();
 }

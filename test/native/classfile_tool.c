@@ -2,8 +2,10 @@
  * classfile_tool: runs the class file rewriter (classfile.h) over every .class file under a directory and
  * writes the result under another, for the behaviour and real-jar tests and for trying the rewriter by
  * hand:
- *     classfile_tool [--helper pkg/Class.method] [--only PATTERN] IN_DIR OUT_DIR
- * PATTERN is an fnmatch(3) glob over "internal/class/Name.method" ('*' also crosses '/'); default all
+ *     classfile_tool [--helper pkg/Class.method] [--trace EXIT] [--only PATTERN] IN_DIR OUT_DIR
+ * With --trace the classes are rewritten for timing (classfile_trace): the helper method (I)V at entry, the
+ * method EXIT (I)V of the same class on every way out, each method its own id (counted from 0;
+ * CLASSFILE_TOOL_IDS=1 in the environment prints them, "TRACE-ID n class.method(descriptor)"). PATTERN is an fnmatch(3) glob over "internal/class/Name.method" ('*' also crosses '/'); default all
  * methods. Rewritten classes are written rewritten, the others copied as they are, so OUT_DIR is a complete
  * class path. Each rewritten class is parsed again (selecting nothing) as a self-check. Prints one line per
  * refused class with the reason, then the counts; exits 1 on bad usage or I/O errors, 0 otherwise.
@@ -21,6 +23,8 @@
 
 static const char *in_root, *out_root, *only = "*";
 static char helper_class[512], helper_method[256];
+static const char *trace_exit;   /* --trace: the exit helper's name */
+static int next_trace_id;
 static long n_classes, n_rewritten, n_unchanged, n_refused, n_methods, n_reparse_failed, n_io_errors;
 
 static bool select_method(const char *class_name, const char *method_name, const char *descriptor, void *arg) {
@@ -32,6 +36,12 @@ static bool select_method(const char *class_name, const char *method_name, const
     bool match = fnmatch(only, full, 0) == 0;
     free(full);
     return match;
+}
+
+static int trace_method(const char *class_name, const char *method_name, const char *descriptor, void *arg) {
+    if (!select_method(class_name, method_name, descriptor, arg)) return -1;
+    if (getenv("CLASSFILE_TOOL_IDS")) printf("TRACE-ID %d %s.%s%s\n", next_trace_id, class_name, method_name, descriptor);
+    return next_trace_id++ % (CLASSFILE_TRACE_MAX_ID + 1);
 }
 
 static bool select_none(const char *c, const char *m, const char *d, void *arg) {
@@ -98,8 +108,11 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     size_t out_len = 0;
     int methods = 0;
     char why[512];
-    classfile_result r = classfile_instrument(in, len, helper_class, helper_method, select_method, NULL, &out,
-                                              &out_len, &methods, why, sizeof(why));
+    classfile_result r =
+        trace_exit ? classfile_trace(in, len, helper_class, helper_method, trace_exit, trace_method, NULL, &out,
+                                     &out_len, &methods, why, sizeof(why))
+                   : classfile_instrument(in, len, helper_class, helper_method, select_method, NULL, &out, &out_len,
+                                          &methods, why, sizeof(why));
     if (r == CLASSFILE_REWRITTEN) {
         n_rewritten++;
         n_methods += methods;
@@ -130,6 +143,7 @@ int main(int argc, char **argv) {
     for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
         if (strcmp(argv[i], "--helper") == 0) helper = argv[i + 1];
         else if (strcmp(argv[i], "--only") == 0) only = argv[i + 1];
+        else if (strcmp(argv[i], "--trace") == 0) trace_exit = argv[i + 1];
         else break;
     }
     const char *dot = strrchr(helper, '.');

@@ -366,21 +366,37 @@ static void test_durations(void **state) {
     assert_int_equal(options_parse_duration("512k", 1000000000ULL, &ns), -1);
 }
 
+/* jfrsync (bare: the JDK's default settings), clock, and the sampling windows as async-profiler spells them. */
+static void test_jfrsync_clock_windows(void **state) {
+    (void)state;
+    parses("start,jfrsync,file=x.jfr");
+    assert_string_equal(o.jfrsync, "default");
+    parses("start,jfrsync=/opt/my.jfc,clock=monotonic,file=x.jfr");
+    assert_string_equal(o.jfrsync, "/opt/my.jfc");
+    assert_int_equal(o.clock, PROF_CLOCK_MONOTONIC);
+    parses("start,clock=tsc,jfropts=4,file=x.jfr");
+    assert_int_equal(o.clock, PROF_CLOCK_TSC);
+    refused("start,clock=hpet", "tsc");
+    parses("start,begin=marker_begin,end=marker_end,nostop");
+    assert_string_equal(o.begin, "marker_begin");
+    assert_string_equal(o.end, "marker_end");
+    assert_true(o.nostop && !o.ttsp);
+    parses("start,ttsp");
+    assert_true(o.ttsp);
+    assert_string_equal(o.ignored, "");
+}
+
 /* async-profiler's options libprof does not have: ignored (noted) when they change only what or how it
  * samples, refused with what to write instead when the output would not be the one asked for. */
 static void test_async_profiler_only_options(void **state) {
     (void)state;
-    parses("start,ttsp,begin=Foo.bar,end=Foo.baz,file=x.txt");
-    assert_string_equal(o.ignored, "ttsp begin end");
-    /* The others are refused, saying why: accepted and not acted on, they would mislead. */
+    /* async-profiler's options libprof lacks are refused, saying why: accepted and not acted on, they would
+     * mislead. */
     refused("start,signal=12,file=x.txt", "profiling signal itself");
     refused("start,record-cpu,event=cpu-clock", "which CPU");
     refused("start,fdtransfer", "CAP_PERFMON");
     refused("start,proc=1,file=x.jfr", "does not sample processes");
     refused("start,ratelimit=cpu:50", "interval=");
-    /* Those that would record something else than asked for are refused, saying what to do instead. */
-    refused("start,jfrsync=profile,file=x.jfr", "-XX:StartFlightRecording");
-    refused("start,trace=my.pkg.Class.method:50ms,file=x.jfr", "event=pkg.Class.method");
     /* all: every event not given, at its default, the session's event cpu (or event=); alloc= keeps its own. */
     parses("start,all,alloc=64k,file=x.jfr");
     assert_string_equal(o.event, "cpu");
@@ -393,6 +409,16 @@ static void test_async_profiler_only_options(void **state) {
     assert_false(o.extra_events[EVENT_WALL]);
     assert_true(o.extra_events[EVENT_ALLOC]);
     refused("start,all,event=java.util.HashMap.get", "runs alone");
+    /* trace= is ours now: several targets, each kept as written; alone, the session's event. */
+    parses("start,trace=my.pkg.Class.method:50ms,trace=my.pkg.Other.*,file=x.jfr");
+    assert_int_equal(o.trace_count, 2);
+    assert_string_equal(o.trace[1], "my.pkg.Other.*");
+    assert_string_equal(o.event, "trace");
+    parses("start,event=cpu,trace=a.B.c(I)V:1ms,file=x.jfr");
+    assert_true(o.extra_events[EVENT_TRACE]);
+    refused("start,trace=Method,file=x.jfr", "trace=Method");
+    refused("start,trace=a.B.c:fast", "threshold 'fast'");
+    refused("start,trace,file=x.jfr", "trace=pkg.Class.method");
     refused("start,event=cpu,event=wall", "event=cpu,wall");
     refused("start,bogus", "accepted:");
     /* The whole list of accepted options fits the message. */
@@ -524,7 +550,7 @@ int main(void) {
         cmocka_unit_test(test_intervals),  cmocka_unit_test(test_formats),
         cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_too_long_and_too_many),
         cmocka_unit_test(test_durations),
-        cmocka_unit_test(test_async_profiler_only_options),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
+        cmocka_unit_test(test_async_profiler_only_options), cmocka_unit_test(test_jfrsync_clock_windows),  cmocka_unit_test(test_html_formats), cmocka_unit_test(test_jfr),
         cmocka_unit_test(test_cstack), cmocka_unit_test(test_embedding_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

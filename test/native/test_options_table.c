@@ -41,7 +41,7 @@ static void every_row_has_a_kind_and_help(void **state) {
         if (s->kind == OPTION_TIDS && (!s->max || !s->count_field)) fail_msg("%s: thread ids without limits", label);
         /* An event beside event= is named after its kind and stores a duration or size (a uint64_t). */
         if (s->extra_event && (!s->name || strcmp(s->name, event_kind_name(s->extra_event)) != 0 || !s->field ||
-                               (s->kind != OPTION_DURATION && s->kind != OPTION_SIZE)))
+                               (s->kind != OPTION_DURATION && s->kind != OPTION_SIZE && s->kind != OPTION_TRACE)))
             fail_msg("%s: an extra event's row needs its kind's name and a duration or size field", label);
     }
 }
@@ -65,6 +65,7 @@ static const struct {
     {OPTION_FILE, "out-%x", "%x"},
     {OPTION_TIDS, "12-x", "120-127;132"},
     {OPTION_STATES, "bogus", "sleeping"},
+    {OPTION_TRACE, "a.B.c:soon", "threshold 'soon' is not a duration"},
 };
 
 static void each_kind_refuses_a_bad_value_naming_it(void **state) {

@@ -107,6 +107,16 @@ void jfr_event_native_lock(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64
     jfr_buf_event_end(b, at);
 }
 
+void jfr_event_method_trace(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64_t thread_key, uint64_t trace_key) {
+    size_t at = jfr_buf_event_begin(b, JFR_METHOD_TRACE);
+    jfr_buf_put_varint(b, ticks);
+    jfr_buf_put_varint(b, duration);
+    jfr_buf_put_varint(b, thread_key);
+    jfr_buf_put_varint(b, trace_key);
+    jfr_buf_put_varint(b, 0);   /* method: null, as async-profiler writes it */
+    jfr_buf_event_end(b, at);
+}
+
 /* startTime, duration, eventThread, stackTrace: the JDK's header of these events (no thread, no stack). */
 static size_t begin_with_header(jfr_buf *b, uint64_t type, uint64_t ticks) {
     size_t at = jfr_buf_event_begin(b, type);
@@ -164,5 +174,13 @@ void jfr_event_cpu_load(jfr_buf *b, uint64_t ticks, float jvm_user, float jvm_sy
     jfr_buf_put_float(b, jvm_user);
     jfr_buf_put_float(b, jvm_system);
     jfr_buf_put_float(b, machine_total);
+    jfr_buf_event_end(b, at);
+}
+
+void jfr_event_window(jfr_buf *b, uint64_t start_ticks, uint64_t end_ticks) {
+    size_t at = jfr_buf_event_begin(b, JFR_WINDOW);
+    jfr_buf_put_varint(b, start_ticks);
+    jfr_buf_put_varint(b, end_ticks - start_ticks);
+    jfr_buf_put_varint(b, 0);   /* no thread: a ttsp window is every thread's */
     jfr_buf_event_end(b, at);
 }

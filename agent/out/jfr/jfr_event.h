@@ -31,6 +31,8 @@ void jfr_event_thread_park(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t
 void jfr_event_malloc(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, uint64_t address,
                       uint64_t size);
 void jfr_event_free(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t address);
+/* jdk.MethodTrace: a traced call that started at 'ticks' and took 'duration' ns. */
+void jfr_event_method_trace(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64_t thread_key, uint64_t trace_key);
 void jfr_event_native_lock(jfr_buf *b, uint64_t ticks, uint64_t duration, uint64_t thread_key, uint64_t trace_key,
                            uint64_t address);
 /* alloc,live: a sampled object still reachable at the recording's end, allocated at 'ticks' (its start time
@@ -60,5 +62,8 @@ typedef struct {
 void jfr_event_jvm_information(jfr_buf *b, uint64_t ticks, const jfr_jvm_info *j);
 /* Fractions from 0 to 1 of the machine's whole CPU capacity. */
 void jfr_event_cpu_load(jfr_buf *b, uint64_t ticks, float jvm_user, float jvm_system, float machine_total);
+
+/* profiler.Window: a sampling window of begin=/end= or ttsp (sample_window.h). */
+void jfr_event_window(jfr_buf *b, uint64_t start_ticks, uint64_t end_ticks);
 
 #endif

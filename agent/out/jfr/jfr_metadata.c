@@ -112,6 +112,9 @@ static const class_def classes[] = {
      0, FIELDS(START_TIME, EVENT_THREAD, STACK_TRACE, V("address", JFR_LONG))},
     {JFR_NATIVE_LOCK, "profiler.NativeLock", EVENT, false, "Native Lock Sample",
      0, FIELDS(START_TIME, DURATION, EVENT_THREAD, STACK_TRACE, V("address", JFR_LONG))},
+    /* What async-profiler writes: its method field stays null (the stack's top frame is the method). */
+    {JFR_METHOD_TRACE, "jdk.MethodTrace", EVENT, false, "Method Trace",
+     0, FIELDS(START_TIME, DURATION, EVENT_THREAD, STACK_TRACE, P("method", JFR_METHOD))},
     {JFR_LIVE_OBJECT, "profiler.LiveObject", EVENT, false, "Live Object",
      0, FIELDS(START_TIME, EVENT_THREAD, STACK_TRACE, P("objectClass", JFR_CLASS),
                {"allocationSize", JFR_LONG, false, false, JFR_ANN_DATA_AMOUNT, "BYTES"},
@@ -120,6 +123,7 @@ static const class_def classes[] = {
      0, FIELDS(START_TIME, P("sampledThread", JFR_THREAD), P("stackTrace", JFR_STACK_TRACE),
                P("state", JFR_THREAD_STATE), V("samples", JFR_INT),
                {"timeSpan", JFR_LONG, false, false, JFR_ANN_TIMESPAN, "TICKS"})},
+    {JFR_WINDOW, "profiler.Window", EVENT, false, "Profiling Window", 0, FIELDS(START_TIME, DURATION, EVENT_THREAD)},
     {JFR_CPU_LOAD, "jdk.CPULoad", EVENT, false, "CPU Load",
      0, FIELDS(START_TIME, PERCENT("jvmUser"), PERCENT("jvmSystem"), PERCENT("machineTotal"))},
     {JFR_OS_INFORMATION, "jdk.OSInformation", EVENT, false, "OS Information",

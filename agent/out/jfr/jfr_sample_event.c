@@ -8,6 +8,7 @@
  */
 #include "jfr_sample_event.h"
 
+#include "event_clock.h"
 #include "event_kind.h"
 #include "jfr_event.h"
 #include "thread_state.h"
@@ -31,9 +32,17 @@ bool jfr_sample_event_write(jfr_buf *b, const sample_record *rec, uint64_t threa
         else jfr_event_malloc(b, rec->ticks, thread_key, trace_key, rec->address, rec->size);
         return true;
     case EVENT_NATIVELOCK:
-        /* Queued when the wait ended; the weight is the time waited. */
-        jfr_event_native_lock(b, rec->ticks > rec->weight ? rec->ticks - rec->weight : rec->ticks, rec->weight,
-                              thread_key, trace_key, rec->address);
+        /* Queued when the wait ended; the weight is the time waited (ns; the event's are ticks). */
+        {
+            uint64_t waited = event_clock_ticks_of_ns(rec->weight);
+            jfr_event_native_lock(b, rec->ticks > waited ? rec->ticks - waited : rec->ticks, waited, thread_key,
+                                  trace_key, rec->address);
+        }
+        return true;
+    case EVENT_TRACE:
+        /* Queued when the call returned; 'size' is how long it took (the weight may stand for more calls). */
+        jfr_event_method_trace(b, rec->ticks > rec->size ? rec->ticks - rec->size : rec->ticks, rec->size, thread_key,
+                               trace_key);
         return true;
     default:
         return false;

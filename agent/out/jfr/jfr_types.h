@@ -48,15 +48,21 @@ enum jfr_type_id {
     /* constant-pool types */
     JFR_THREAD = 21, JFR_THREAD_GROUP, JFR_CLASS, JFR_CLASS_LOADER, JFR_PACKAGE, JFR_MODULE, JFR_METHOD,
     JFR_SYMBOL, JFR_STACK_TRACE, JFR_STACK_FRAME, JFR_FRAME_TYPE, JFR_THREAD_STATE,
-    /* events */
-    JFR_EXECUTION_SAMPLE = 101, JFR_ACTIVE_RECORDING, JFR_ACTIVE_SETTING, JFR_CPU_LOAD, JFR_OS_INFORMATION,
+    /* events: above the ids the JDK gives its own (up to about 2000 in JDK 25), so that in a recording that
+     * holds the JDK's chunks beside ours (jfrsync) no id names two events: `jfr summary` counts events by
+     * id under the first name it saw for that id, across chunks */
+    JFR_EXECUTION_SAMPLE = 16001, JFR_ACTIVE_RECORDING, JFR_ACTIVE_SETTING, JFR_CPU_LOAD, JFR_OS_INFORMATION,
     JFR_JVM_INFORMATION, JFR_ALLOC_IN_NEW_TLAB, JFR_JAVA_MONITOR_ENTER, JFR_THREAD_PARK,
     /* async-profiler's native memory and lock events (names and fields as it declares them) */
-    JFR_MALLOC = 120, JFR_FREE, JFR_NATIVE_LOCK,
+    JFR_MALLOC = 16020, JFR_FREE, JFR_NATIVE_LOCK,
     /* async-profiler's object still alive at the recording's end (alloc,live) */
     JFR_LIVE_OBJECT,
     /* async-profiler's wall-clock sample: one or more samples of a thread in one state with one stack */
     JFR_WALL_CLOCK_SAMPLE,
+    /* async-profiler's sampling window (begin=/end=, ttsp) */
+    JFR_WINDOW,
+    /* a traced call slower than its threshold (trace=): the JDK's event name, async-profiler's fields */
+    JFR_METHOD_TRACE,
     /* annotations (display only) */
     JFR_ANN_LABEL = 200, JFR_ANN_CONTENT_TYPE, JFR_ANN_TIMESTAMP, JFR_ANN_TIMESPAN, JFR_ANN_DATA_AMOUNT,
     JFR_ANN_PERCENTAGE,

@@ -24,6 +24,23 @@ public final class CallCounter {
         COUNTS.computeIfAbsent(caller, k -> new AtomicLong()).incrementAndGet();
     }
 
+    private static final AtomicLong ENTERS = new AtomicLong(), EXITS = new AtomicLong();
+
+    /** classfile_tool --trace: called first by every rewritten method, with the method's id. */
+    public static void enter(int id) {
+        ENTERS.incrementAndGet();
+    }
+
+    /** classfile_tool --trace: called on every way out of a rewritten method (return or exception). */
+    public static void exit(int id) {
+        EXITS.incrementAndGet();
+    }
+
+    /** The traced calls entered and exited so far. */
+    public static long[] traced() {
+        return new long[] {ENTERS.get(), EXITS.get()};
+    }
+
     /** Calls counted for "pkg.Class.method" (all overloads together). */
     public static long count(String method) {
         AtomicLong n = COUNTS.get(method);

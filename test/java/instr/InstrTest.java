@@ -25,12 +25,23 @@ import java.util.zip.ZipFile;
  *       selected) and loads and links each rewritten class
  *       under -Xverify:all with VerifyClasses; any VerifyError/ClassFormatError, refusal or output our own
  *       parser cannot read again fails the test.
+ *   trace_behaviour, trace_jars: the same with the rewrite for timing calls (classfile_tool --trace): the
+ *       suite's results must not change (exceptions go through the rethrowing handler), every traced call
+ *       must have exited as often as it entered, and every class must verify.
  * Any hs_err file left by a JVM fails the test too.
  */
 public class InstrTest {
     static final String HELPER = "libprof/CallCounter.hit";
+    /** classfile_tool's arguments that choose the rewrite: sampling (hit) or timing (enter, exit). */
+    static List<String> rewrite = List.of("--helper", HELPER);
+    static boolean tracing;
 
     public static void main(String[] args) throws Exception {
+        if (args[0].startsWith("trace_")) {
+            tracing = true;
+            rewrite = List.of("--helper", "libprof/CallCounter.enter", "--trace", "exit");
+            args[0] = args[0].substring("trace_".length());
+        }
         switch (args[0]) {
             case "behaviour":
                 behaviour(Paths.get(args[1]), args[2], Paths.get(args[3]), args[4], Paths.get(args[5]), Paths.get(args[6]));
@@ -56,13 +67,18 @@ public class InstrTest {
             }
             expect(run(cmd, work).exit == 0, "suite21 compiles");
         }
-        Result t = run(List.of(tool, "--helper", HELPER, original.toString(), rewritten.toString()), work);
+        Result t = run(tool(tool, original.toString(), rewritten.toString()), work);
         System.out.print(t.out);
         ToolCounts counts = ToolCounts.parse(t.out);
         expect(t.exit == 0 && counts.rewritten > 0, "classfile_tool rewrote the suite");
         expect(counts.reparseFailed == 0, "every rewritten class parses again");
-        expect(counts.refused == 1 && t.out.contains("REFUSED LimitTooLong.class: code too long: 65532 bytes"),
-                "exactly LimitTooLong refused, for its 65532-byte method");
+        if (tracing) {  // the exit calls need more room: LimitOk's method, 4 bytes from the limit, is refused too
+            expect(counts.refused == 2 && t.out.contains("REFUSED LimitTooLong.class: code too long: 65532 bytes")
+                    && t.out.contains("REFUSED LimitOk.class: code too long"), "exactly the two Limit classes refused");
+        } else {
+            expect(counts.refused == 1 && t.out.contains("REFUSED LimitTooLong.class: code too long: 65532 bytes"),
+                    "exactly LimitTooLong refused, for its 65532-byte method");
+        }
         Result a = run(List.of(jdk.resolve("bin/java").toString(), "-Xverify:all", "-cp", original + ":" + toolsCp,
                 "InstrSuite"), work);
         Result b = run(List.of(jdk.resolve("bin/java").toString(), "-Xverify:all", "-cp", rewritten + ":" + toolsCp,
@@ -77,7 +93,15 @@ public class InstrTest {
             String x = i < ra.size() ? ra.get(i) : "<none>", y = i < rb.size() ? rb.get(i) : "<none>";
             expect(x.equals(y), "same result as the original:\n  original:  " + x + "\n  rewritten: " + y);
         }
-        expect(b.out.contains("# helper call checks") && b.out.contains(", failed 0"), "helper call counts checked");
+        if (tracing) {
+            Matcher m = Pattern.compile("# traced calls entered (\\d+), exited (\\d+)").matcher(b.out);
+            // Constructors have no rethrowing handler (classfile.h): Exceptions.Res's throws once, without an exit.
+            expect(m.find() && Long.parseLong(m.group(1)) > 400 && Long.parseLong(m.group(1)) - Long.parseLong(m.group(2)) == 1,
+                    "every traced call but one throwing constructor exited once: "
+                    + (m.find(0) ? m.group() : "no count printed"));
+        } else {
+            expect(b.out.contains("# helper call checks") && b.out.contains(", failed 0"), "helper call counts checked");
+        }
         noHsErr(work);
     }
 
@@ -94,7 +118,7 @@ public class InstrTest {
             String name = Paths.get(j).getFileName().toString().replaceAll("\\.jar$", "");
             Path in = work.resolve(name + "/in"), out = work.resolve(name + "/out");
             int classes = unzipClasses(Paths.get(j), in);
-            Result t = run(List.of(tool, "--helper", HELPER, in.toString(), out.toString()), work);
+            Result t = run(tool(tool, in.toString(), out.toString()), work);
             ToolCounts c = ToolCounts.parse(t.out);
             System.out.println(name + ": " + classes + " classes; rewriter: " + c.line);
             t.out.lines().filter(l -> l.startsWith("REFUSED") || l.startsWith("REPARSE")).forEach(System.out::println);
@@ -108,7 +132,7 @@ public class InstrTest {
                 "--dir", modules.toString(), jdk.resolve("lib/modules").toString()), work);
         expect(x.exit == 0, "jimage extracts jdk.compiler: " + x.out);
         Path javacOut = work.resolve("jdk.compiler/out");
-        Result t = run(List.of(tool, "--helper", HELPER, modules.resolve("jdk.compiler").toString(), javacOut.toString()),
+        Result t = run(tool(tool, modules.resolve("jdk.compiler").toString(), javacOut.toString()),
                 work);
         ToolCounts c = ToolCounts.parse(t.out);
         System.out.println("jdk.compiler of " + jdk + ": rewriter: " + c.line);
@@ -124,6 +148,14 @@ public class InstrTest {
         noHsErr(work);
         expect(ok && rewritten > 0, "every class rewritten or left unchanged, none refused, all output readable");
         expect(v.exit == 0, "every rewritten class loads and verifies");
+    }
+
+    /** classfile_tool with the chosen rewrite and its other arguments. */
+    static List<String> tool(String tool, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(tool));
+        cmd.addAll(rewrite);
+        cmd.addAll(List.of(args));
+        return cmd;
     }
 
     /** Extracts the .class entries outside META-INF (multi-release variants are not loadable by name). */

@@ -29,7 +29,7 @@ add_dependencies(instr_classes instr_tools instr_module)
 # with the others (and guice's own dependencies) as its class path; plus the test JDK's jdk.compiler module.
 set(INSTR_JARS /usr/share/java/guava.jar /usr/share/java/commons-lang3.jar /usr/share/java/commons-io.jar
     /usr/share/java/guice.jar /usr/share/java/aopalliance.jar /usr/share/java/atinject-jsr330-api.jar)
-libprof_java_tests(rewriter InstrTest CASES behaviour CLASSPATH ${INSTR_TOOLS}
+libprof_java_tests(rewriter InstrTest CASES behaviour trace_behaviour CLASSPATH ${INSTR_TOOLS}
     ARGS <CASE> <JDK> $<TARGET_FILE:classfile_tool> ${INSTR_SUITE} ${INSTR_TOOLS} ${INSTR_SRC}/suite21 <WORK>)
-libprof_java_tests(rewriter InstrTest CASES jars CLASSPATH ${INSTR_TOOLS}
+libprof_java_tests(rewriter InstrTest CASES jars trace_jars CLASSPATH ${INSTR_TOOLS}
     ARGS <CASE> <JDK> $<TARGET_FILE:classfile_tool> ${INSTR_TOOLS} <WORK> ${INSTR_JARS})

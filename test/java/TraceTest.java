@@ -1,0 +1,194 @@
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Integration tests of latency tracing (trace=pkg.Class.method[:threshold]) on TraceWorkload, whose truth is
+ * known: of ten calls of TraceWorkload.handle one takes 150 ms, the others about 1 ms (with "throw", a
+ * seventh takes 120 ms and throws).
+ *   slow_call  trace=...handle:100ms to collapsed stacks: exactly one call traced, on its thread, with its
+ *              callers; with total, its weight is its duration, at least 150 ms and at most what the
+ *              workload measured around the call
+ *   jfr        with cpu samples at 1 ms into JFR: the JDK's jfr prints the slow call and the throwing one as
+ *              jdk.MethodTrace (durations, thread, stack); jfrconv --trace converts them; jfrconv --latency
+ *              keeps exactly the CPU samples taken inside them; jfrconv -o gecko marks them on the timeline
+ *   engines    cpu, wall, alloc and nativemem with trace= in one session: every event in the recording
+ *   options    several trace= targets with their own thresholds, a descriptor, patterns; bad targets refused
+ * Usage: java TraceTest <test> <java_home> <libprof.so> <jfrconv> <workload classpath> <work dir>
+ */
+public class TraceTest {
+    static final String HANDLE = "TraceWorkload.handle";
+    static final Pattern TRUTH = Pattern.compile("TRUTH call (\\d+) took (\\d+) us");
+
+    public static void main(String[] args) throws Exception {
+        JfrconvTest.runWithJfrconv(args, test -> {
+            switch (test) {
+                case "slow_call" -> slowCall();
+                case "jfr" -> jfr();
+                case "engines" -> engines();
+                case "options" -> options();
+                default -> throw new IllegalArgumentException("unknown test " + test);
+            }
+        });
+    }
+
+    static void check(boolean condition, String message) {
+        IntegrationTest.check(condition, message);
+    }
+
+    /** The workload under the agent; it must succeed with nothing broken. Returns its stdout. */
+    static String workload(String options, String mode) throws Exception {
+        IntegrationTest.Run run = IntegrationTest.runJava(options, "-Xverify:all", "TraceWorkload", mode);
+        check(run.exit() == 0 && run.out().contains("TRUTH call 9"), "workload failed under " + options + ": " + run.err());
+        check(!run.err().contains("VerifyError") && !run.err().contains("left unchanged"), "broken: " + run.err());
+        return run.out();
+    }
+
+    /** What the workload measured around call i, in ns. */
+    static long truth(String out, int call) {
+        Matcher m = TRUTH.matcher(out);
+        while (m.find()) {
+            if (Integer.parseInt(m.group(1)) == call) return Long.parseLong(m.group(2)) * 1000;
+        }
+        throw new AssertionError("no TRUTH line for call " + call + ": " + out);
+    }
+
+    static void slowCall() throws Exception {
+        Path samples = IntegrationTest.work.resolve("samples.collapsed"), total = IntegrationTest.work.resolve("total.collapsed");
+        workload("start,threads,trace=" + HANDLE + ":100ms,file=" + samples, "");
+        Map<String, Long> stacks = IntegrationTest.readCollapsed(samples);
+        System.out.println("  traced: " + stacks);
+        check(stacks.size() == 1, "exactly one traced stack expected: " + stacks);
+        String stack = stacks.keySet().iterator().next();
+        check(stacks.get(stack) == 1, "exactly one call over 100ms: " + stacks);
+        check(stack.startsWith("[slow-caller tid=") && stack.endsWith(";TraceWorkload.serve;" + HANDLE),
+                "the call on its own thread, under its caller serve, the traced method on top: " + stack);
+        check(stack.contains(";TraceWorkload.lambda$main$0;"), "the caller's caller too: " + stack);
+
+        String out = workload("start,threads,total,trace=" + HANDLE + ":100ms,file=" + total, "");
+        Map<String, Long> weighted = IntegrationTest.readCollapsed(total);
+        long ns = IntegrationTest.sum(weighted), measured = truth(out, 3);
+        System.out.printf("  the slow call: %.1f ms traced, %.1f ms measured around it%n", ns / 1e6, measured / 1e6);
+        check(weighted.size() == 1, "one stack with total: " + weighted);
+        // The agent times with the CPU's counter, the workload with System.nanoTime: 1% between the clocks.
+        check(ns >= 150_000_000L * 99 / 100 && ns <= measured * 101 / 100, "duration " + ns
+                + " ns: at least the 150 ms spun, at most the " + measured + " ns measured around the call");
+    }
+
+    static List<String> jfrPrint(Path file) throws Exception {
+        JfrconvTest.Result r = JfrconvTest.run(List.of(IntegrationTest.javaHome + "/bin/jfr", "print", "--events",
+                "jdk.MethodTrace", "--stack-depth", "8", file.toString()));
+        check(r.exit() == 0, "jfr print failed: " + r.err());
+        List<String> events = new ArrayList<>();
+        for (String e : r.out().split("\n(?=jdk\\.MethodTrace \\{)")) {
+            if (e.startsWith("jdk.MethodTrace")) events.add(e);
+        }
+        return events;
+    }
+
+    static long millis(String event) {
+        Matcher m = Pattern.compile("duration = ([0-9.]+) (ms|s)").matcher(event);
+        check(m.find(), "no duration in " + event);
+        double v = Double.parseDouble(m.group(1));
+        return (long) (m.group(2).equals("s") ? v * 1000 : v);
+    }
+
+    static void jfr() throws Exception {
+        Path file = IntegrationTest.work.resolve("trace.jfr");
+        Files.deleteIfExists(file);
+        String out = workload("start,event=cpu,interval=1ms,threads,trace=" + HANDLE + ":100ms,file=" + file, "throw");
+        List<String> events = jfrPrint(file);
+        events.forEach(e -> System.out.println("  " + e.replace("\n", "\n  ")));
+        check(events.size() == 2, "the slow call and the throwing one, nothing else: " + events.size() + " events");
+        for (String e : events) {
+            check(e.contains("eventThread = \"slow-caller\""), "on the caller's thread: " + e);
+            check(e.contains("method = N/A"), "method null, as async-profiler writes it: " + e);
+            int handle = e.indexOf("TraceWorkload.handle("), serve = e.indexOf("TraceWorkload.serve(");
+            check(handle > 0 && serve > handle, "handle on top, serve under it: " + e);
+        }
+        long first = millis(events.get(0)), second = millis(events.get(1));
+        check(first >= 150 && first <= truth(out, 3) / 1_000_000 + 1, "the 150 ms call lasted " + first + " ms");
+        check(second >= 120 && second <= truth(out, 6) / 1_000_000 + 1, "the throwing call lasted " + second + " ms");
+
+        Map<String, Long> traced = JfrconvTest.collapsed("traced", "--trace", "--total", file.toString());
+        check(traced.size() == 1 && IntegrationTest.sum(traced) >= 270_000_000L,
+                "jfrconv --trace: both calls on one stack, weighing their durations: " + traced);
+
+        // --latency keeps the CPU samples of the thread inside its slow calls: all of them are in handle, and
+        // those of slowPart (which only the slow call runs) are all kept.
+        Map<String, Long> all = JfrconvTest.collapsed("all", "--cpu", "--threads", file.toString());
+        Map<String, Long> slow = JfrconvTest.collapsed("slow", "--cpu", "--threads", "--latency", "100", file.toString());
+        long inSlowPart = IntegrationTest.sumContaining(all, "TraceWorkload.slowPart");
+        System.out.printf("  samples: %d in all, %d kept by --latency, %d in slowPart%n", IntegrationTest.sum(all),
+                IntegrationTest.sum(slow), inSlowPart);
+        check(inSlowPart > 0, "CPU samples in slowPart: " + all);
+        check(IntegrationTest.sumContaining(slow, "TraceWorkload.slowPart") == inSlowPart,
+                "every sample of slowPart kept: " + slow);
+        for (var e : slow.entrySet())
+            check(e.getKey().startsWith("[slow-caller")
+                    && (e.getKey().contains(";" + HANDLE + ";") || e.getKey().endsWith(";" + HANDLE)),
+                    "a kept sample outside a slow call: " + e);
+        check(IntegrationTest.sum(slow) < IntegrationTest.sum(all), "--latency dropped the other samples");
+        // the Firefox Profiler file: each slow call an interval marker on the samples' timeline
+        Path gecko = IntegrationTest.work.resolve("trace.gecko.json");
+        Files.deleteIfExists(gecko);
+        check(JfrconvTest.jfrconv("-o", "gecko", file.toString(), gecko.toString()).exit() == 0, "jfrconv -o gecko failed");
+        String json = Files.readString(gecko);
+        Matcher marker = Pattern.compile("\\[\\d+,([0-9.]+),([0-9.]+),1,\\d+,\\{\"type\":\"MethodTrace\"\\}\\]").matcher(json);
+        int markers = 0;
+        while (marker.find()) {
+            double ms = Double.parseDouble(marker.group(2)) - Double.parseDouble(marker.group(1));
+            check(ms >= 120, "a slow call's marker lasts " + ms + " ms");
+            markers++;
+        }
+        check(markers == 2 && json.contains("\"slow call: TraceWorkload.handle "), "two slow-call markers: " + markers);
+        Path none = JfrconvTest.convert("none", "--cpu", "--latency", "1s", file.toString());
+        check(Files.readString(none).isEmpty(), "no call lasted 1 s, yet samples were kept: " + Files.readString(none));
+    }
+
+    static void engines() throws Exception {
+        Path file = IntegrationTest.work.resolve("engines.jfr");
+        Files.deleteIfExists(file);
+        workload("start,event=cpu,wall,alloc=1k,nativemem,trace=" + HANDLE + ":100ms,file=" + file, "");
+        JfrconvTest.Result r = JfrconvTest.run(List.of(IntegrationTest.javaHome + "/bin/jfr", "summary", file.toString()));
+        check(r.exit() == 0, "jfr summary failed: " + r.err());
+        for (String event : List.of("jdk.MethodTrace", "jdk.ExecutionSample", "jdk.ObjectAllocationSample",
+                "profiler.Malloc")) {
+            Matcher m = Pattern.compile(Pattern.quote(event) + "\\s+(\\d+)").matcher(r.out());
+            check(m.find() && Long.parseLong(m.group(1)) > 0, event + " in the recording: " + r.out());
+            if (event.equals("jdk.MethodTrace")) check(m.group(1).equals("1"), "one slow call: " + r.out());
+        }
+    }
+
+    static void options() throws Exception {
+        // two targets, each its threshold: every call of spin over 100us (all of them) and handle's slow one
+        Path file = IntegrationTest.work.resolve("two.collapsed");
+        workload("start,trace=TraceWorkload.spin(J)V:100us,trace=" + HANDLE + ":100ms,file=" + file, "");
+        Map<String, Long> stacks = IntegrationTest.readCollapsed(file);
+        long spins = 0, handles = 0;
+        for (var e : stacks.entrySet()) {
+            if (e.getKey().endsWith(";TraceWorkload.spin")) spins += e.getValue();
+            if (e.getKey().endsWith(";" + HANDLE)) handles += e.getValue();
+        }
+        check(spins == 10 && handles == 1, "10 spins and 1 slow handle expected: " + stacks);
+        // a pattern and no threshold: every call of every TraceWorkload method named s*
+        file = IntegrationTest.work.resolve("pattern.collapsed");
+        workload("start,trace=TraceWorkload.s*,file=" + file, "");
+        stacks = IntegrationTest.readCollapsed(file);
+        long slowParts = stacks.entrySet().stream().filter(e -> e.getKey().endsWith(";TraceWorkload.slowPart"))
+                .mapToLong(Map.Entry::getValue).sum();
+        check(IntegrationTest.sum(stacks) == 12 && slowParts == 1, "serve, slowPart and the 10 spins: " + stacks);
+        // a descriptor that matches nothing traces nothing
+        file = IntegrationTest.work.resolve("wrong.collapsed");
+        workload("start,trace=TraceWorkload.handle()V:0,file=" + file, "");
+        check(!Files.readString(file).contains(HANDLE), "a wrong descriptor traced handle");
+        for (String bad : List.of("trace=Handle", "trace=TraceWorkload.handle:fast", "trace=TraceWorkload.handle(I", "trace")) {
+            IntegrationTest.Run run = IntegrationTest.runJava("start," + bad + ",file=x.collapsed", "TraceWorkload");
+            check(run.exit() != 0 && run.err().contains("trace"), bad + " must be refused, naming trace: " + run.err());
+        }
+    }
+}
