@@ -108,26 +108,66 @@ configure_and_build() {   # [with-tests]
   cmake --build "$BUILD" -j "$JOBS"
 }
 
+# The portable linux-arm64 build: Debian's aarch64 cross compiler against a Debian 11 arm64 root as its
+# sysroot (glibc 2.31, as the x86-64 build's root; made by unpacking its packages, nothing of it runs), with
+# Debian 12's kernel headers (the cross toolchain's, as the x86-64 root takes bookworm's linux-libc-dev).
+ARM64_SYSROOT_PACKAGES=(libc6-dev libprotobuf-c-dev zlib1g-dev libstdc++-10-dev)
+dist_arm64_build() {   # <build dir>
+  install_arm64_test_deps
+  local sysroot=$ROOTS/bullseye-arm64-sysroot headers=/usr/aarch64-linux-gnu/include
+  "$ROOT/cmake/debian_root.sh" make-foreign "$sysroot" arm64 bullseye "${ARM64_SYSROOT_PACKAGES[@]}"
+  [ -d "$headers/linux" ] || { echo "build.sh: no $headers/linux (Debian: linux-libc-dev-arm64-cross)" >&2; return 1; }
+  cp -r "$headers/linux" "$headers/asm-generic" "$sysroot/usr/include/"
+  cp -r "$headers/asm" "$sysroot/usr/include/aarch64-linux-gnu/"
+  # The cross compiler looks in its own glibc (Debian 12's, /usr/aarch64-linux-gnu) before the sysroot: the
+  # root's headers, start files and libraries are named first. The static demangler (libsupc++.a,
+  # cmake/portable.cmake) is the root's GCC 10's.
+  local s=$sysroot cflags ldflags
+  cflags="-isystem $s/usr/include/aarch64-linux-gnu -isystem $s/usr/include"
+  ldflags="-B$s/usr/lib/aarch64-linux-gnu/ -L$s/usr/lib/aarch64-linux-gnu -L$s/lib/aarch64-linux-gnu"
+  ldflags="$ldflags -L$s/usr/lib/gcc/aarch64-linux-gnu/10"
+  cmake -S "$ROOT" -B "$1" -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/aarch64-linux-gnu.cmake" -DCMAKE_SYSROOT="$sysroot" \
+        -DCMAKE_C_FLAGS="$cflags" -DCMAKE_SHARED_LINKER_FLAGS="$ldflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBPROF_PORTABLE=ON -DLIBPROF_TESTS=OFF -DLIBPROF_INSTALL_DOCDIR=. >/dev/null
+  cmake --build "$1" -j "$JOBS"
+}
+
+pack() {   # <stage dir> <name> <out dir>: <out>/<name>.tar.gz and its .sha256, checked with objdump
+  tar --sort=name --owner=0 --group=0 --numeric-owner -czf "$3/$2.tar.gz" -C "$1" "$2"
+  (cd "$3" && sha256sum "$2.tar.gz" >"$2.tar.gz.sha256")
+  bash "$ROOT/test/release/check_portable.sh" "$3/$2.tar.gz"
+}
+
 # The portable release: configured with LIBPROF_PORTABLE inside the Debian 11 root (cmake/portable.cmake),
-# installed into the tarball's directory, packed, checksummed and checked with objdump.
+# installed into the tarball's directory, packed, checksummed and checked with objdump; the same for
+# linux-arm64, cross-built first so that the one libprof.jar of both tarballs carries both libraries.
 dist() {
   install_missing debootstrap unzip
-  local root=$ROOTS/bullseye-build out=$BUILD/dist portable=$BUILD/portable start=$SECONDS
+  local root=$ROOTS/bullseye-build out=$BUILD/dist portable=$BUILD/portable arm64=$BUILD/portable-arm64 start=$SECONDS
+  dist_arm64_build "$arm64"
   "$ROOT/cmake/debian_root.sh" make "$root" bullseye "${DIST_ROOT_PACKAGES[@]}"
   rm -rf "$out/stage"
   "$ROOT/cmake/debian_root.sh" run "$root" --bind "$ROOT" sh -c "
     set -e
     cmake -S '$ROOT' -B '$portable' -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBPROF_PORTABLE=ON -DLIBPROF_TESTS=OFF \
-          -DLIBPROF_INSTALL_DOCDIR=. -DJAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64 >/dev/null
+          -DLIBPROF_INSTALL_DOCDIR=. -DJAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64 \
+          -DLIBPROF_JAR_OTHER_NATIVE=linux-arm64='$arm64/lib/libprof.so' >/dev/null
     cmake --build '$portable' -j $JOBS
     cmake --install '$portable' --prefix '$out/stage/dir' >/dev/null"
-  local name
-  name=libprof-$(cat "$portable/VERSION")-linux-x64
+  local version name
+  version=$(cat "$portable/VERSION")
+  name=libprof-$version-linux-x64
   mv "$out/stage/dir" "$out/stage/$name"
-  tar --sort=name --owner=0 --group=0 --numeric-owner -czf "$out/$name.tar.gz" -C "$out/stage" "$name"
-  (cd "$out" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
-  bash "$ROOT/test/release/check_portable.sh" "$out/$name.tar.gz"
-  echo "dist: $out/$name.tar.gz and $name.tar.gz.sha256 ($((SECONDS - start)) s)"
+  pack "$out/stage" "$name" "$out"
+  cmake --install "$arm64" --prefix "$out/stage/libprof-$version-linux-arm64" >/dev/null
+  local jar=$out/stage/$name/lib/libprof.jar platform
+  for platform in linux-x64 linux-arm64; do
+    unzip -l "$jar" | grep -q " dev/libprof/native/$platform/libprof.so$" ||
+      { echo "build.sh: $jar lacks the $platform library" >&2; return 1; }
+  done
+  cp "$jar" "$out/stage/libprof-$version-linux-arm64/lib/libprof.jar"
+  pack "$out/stage" "libprof-$version-linux-arm64" "$out"
+  echo "dist: $out/$name.tar.gz, $out/libprof-$version-linux-arm64.tar.gz and their .sha256 ($((SECONDS - start)) s)"
 }
 
 case "${1:-build}" in
@@ -145,6 +185,9 @@ case "${1:-build}" in
     (renice -n 19 -p "$BASHPID" >/dev/null; ionice -c 3 -p "$BASHPID" 2>/dev/null || true
      dist && bash "$ROOT/test/release/root_tests.sh" prepare) >"$BUILD/dist.log" 2>&1 &
     dist_pid=$!
+    # The arm64 JVM's root likewise (the arm64.it.* tests wait for it; test/arm64/jvm_tests.sh).
+    (renice -n 19 -p "$BASHPID" >/dev/null; ionice -c 3 -p "$BASHPID" 2>/dev/null || true
+     bash "$ROOT/test/arm64/jvm_tests.sh" root "$ROOT") >"$BUILD/arm64-root.log" 2>&1 &
     cd "$BUILD"
     rc=0
     ctest --output-on-failure -j "$JOBS" --timeout 600 -E '^dist\.' || rc=$?
@@ -212,6 +255,12 @@ case "${1:-build}" in
     # libprof side by side with async-profiler when ASYNC_PROFILER_HOME names an async-profiler build (the
     # directory holding lib/libasyncProfiler.so, built by whoever runs this from its public source; never part
     # of this repository), else against no profiler alone. BENCH_ONLY=peer stops after it.
+    # BENCH_ONLY=engines: every engine and the combinations against async-profiler (BenchEngines), only.
+    if [ "${BENCH_ONLY:-}" = engines ]; then
+      java -cp "$BUILD/bench-classes" BenchEngines /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
+           "$BUILD/bench-classes" "$BUILD/bench-engines" "${ASYNC_PROFILER_HOME:?BENCH_ONLY=engines needs ASYNC_PROFILER_HOME}"
+      echo "results: $BUILD/bench-engines/engines.md"; exit 0
+    fi
     java -cp "$BUILD/bench-classes" BenchPeer full /usr/lib/jvm/java-17-openjdk-amd64 "$BUILD/lib/libprof.so" \
          "$BUILD/bench-classes:$BUILD/test-classes" "$BUILD/bench" "${ASYNC_PROFILER_HOME:-}"
     if [ "${BENCH_ONLY:-}" = peer ]; then echo "results: $BUILD/bench/peer.md"; exit 0; fi

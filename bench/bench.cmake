@@ -24,6 +24,13 @@ libprof_bench_test(peer_bad_home 60
 set_tests_properties(bench.peer_bad_home PROPERTIES PASS_REGULAR_EXPRESSION
   "ASYNC_PROFILER_HOME=/nonexistent/async-profiler: no /nonexistent/async-profiler/lib/libasyncProfiler.so")
 
+# BenchEngines (every engine against async-profiler, by hand): only its argument handling runs in the test suite.
+libprof_bench_test(engines_bad_home 60
+  COMMAND ${JAVA_HOME}/bin/java -cp ${BENCH_CLASSES} BenchEngines ${JAVA_HOME} $<TARGET_FILE:prof>
+          ${BENCH_CLASSES} ${CMAKE_BINARY_DIR}/bench-engines /nonexistent/async-profiler)
+set_tests_properties(bench.engines_bad_home PROPERTIES PASS_REGULAR_EXPRESSION
+  "async-profiler home /nonexistent/async-profiler: no lib/libasyncProfiler.so")
+
 # The signal floor (BenchPeer): the perf-per-thread sampling mechanism with an empty handler.
 add_library(signal_floor_agent SHARED bench/signal_floor_agent.c)
 target_include_directories(signal_floor_agent PRIVATE ${JNI_INCLUDES})

@@ -3,6 +3,11 @@
 # and kept: a root is made once and reused while its suite and package list stay the same.
 #
 #   debian_root.sh make <dir> <suite> <package...>   make <dir> (minbase + the packages) unless it is current
+#   debian_root.sh make-foreign <dir> <arch> <suite> <package...>
+#                                                  make <dir> for another processor (arm64): the packages are
+#                                                  downloaded and unpacked, none of their scripts run, so no
+#                                                  emulator is needed to make it; programs in it run under
+#                                                  qemu-user (qemu-aarch64-static -L <dir>)
 #   debian_root.sh run <dir> [--bind <path>]... <command...>
 #                                                  run a command as root inside <dir>, with /proc, /dev and /tmp
 #                                                  of this machine (and every --bind path, at the same place)
@@ -92,7 +97,55 @@ make_root() {
   echo "debian_root.sh: $dir ready in $((SECONDS - start)) s" >&2
 }
 
+# A root for another processor: debootstrap's first stage downloads the packages and unpacks the essential
+# ones (--foreign); every other downloaded package is unpacked with dpkg-deb, no maintainer script runs (the
+# second stage would need the emulator registered with binfmt_misc). What a program needs of those scripts
+# (alternatives, generated caches) it does without: the JDK is called by its path under /usr/lib/jvm.
+make_foreign_root() {
+  local dir=$1 arch=$2 suite=$3; shift 3
+  local want="$arch $suite $* (relative links)"
+  if [ -f "$dir/.libprof-root" ] && [ "$(cat "$dir/.libprof-root")" = "$want" ]; then
+    return 0
+  fi
+  # One maker at a time (./build.sh test starts one beside the suite, whose first arm64 test waits for it).
+  mkdir -p "$(dirname "$dir")"
+  exec 9>"$dir.lock"
+  flock 9
+  if [ -f "$dir/.libprof-root" ] && [ "$(cat "$dir/.libprof-root")" = "$want" ]; then
+    return 0
+  fi
+  command -v debootstrap >/dev/null || { echo "debian_root.sh: debootstrap is missing (apt-get install debootstrap)" >&2; exit 1; }
+  [ "$(id -u)" -eq 0 ] || { echo "debian_root.sh: making a root needs root" >&2; exit 1; }
+  local start=$SECONDS m debs include
+  m=$(mirror)
+  debs="$(realpath -m "$(dirname "$dir")/debs/$suite-$arch")"
+  mkdir -p "$debs/partial"
+  include=$(echo "$*" | tr ' ' ,)
+  echo "debian_root.sh: making $dir ($arch $suite from $m: minbase + $*, unpacked)" >&2
+  rm -rf "$dir"
+  debootstrap --foreign --arch="$arch" --variant=minbase --cache-dir="$debs" ${include:+--include="$include"} \
+    "$suite" "$dir" "$m" >"$dir.log" 2>&1 ||
+    { echo "debian_root.sh: debootstrap failed, see $dir.log" >&2; tail -n 5 "$dir.log" >&2; exit 1; }
+  local deb
+  for deb in "$dir"/var/cache/apt/archives/*.deb; do
+    dpkg-deb -x "$deb" "$dir" >>"$dir.log" 2>&1 ||
+      { echo "debian_root.sh: unpacking $deb failed, see $dir.log" >&2; exit 1; }
+  done
+  rm -f "$dir"/var/cache/apt/archives/*.deb
+  # Absolute links (libdl.so -> /lib/aarch64-linux-gnu/libdl.so.2) would lead out of the root, to this
+  # machine's own files, wherever it is used by path (a cross compiler's sysroot, qemu -L): made relative.
+  local link target
+  while IFS= read -r -d '' link; do
+    target=$(readlink "$link")
+    ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$dir$target")" "$link"
+  done < <(find "$dir" -type l -lname '/*' -print0)
+  echo "$want" >"$dir/.libprof-root"
+  echo "debian_root.sh: $dir ready in $((SECONDS - start)) s" >&2
+}
+
 case "${1:-}" in
+  make-foreign) shift; [ $# -ge 3 ] || { echo "usage: debian_root.sh make-foreign <dir> <arch> <suite> <package...>" >&2; exit 2; }
+        make_foreign_root "$@" ;;
   make) shift; [ $# -ge 2 ] || { echo "usage: debian_root.sh make <dir> <suite> <package...>" >&2; exit 2; }
         make_root "$@" ;;
   run)  shift; [ $# -ge 2 ] || { echo "usage: debian_root.sh run <dir> [--bind <path>]... <command...>" >&2; exit 2; }

@@ -36,6 +36,7 @@ include(bench/bench.cmake)
 include(test/browser/tests.cmake)
 # The API: Java API, async-profiler's natives, -javaagent/JMX, C API host, LD_PRELOAD.
 include(test/java/api/tests.cmake)
+include(test/native/nonjava/nonjava.cmake)   # programs with no JVM: LD_PRELOAD, the C API, nativemem
 include(test/otlp/otlp.cmake)            # OpenTelemetry profiles, decoded by protoc
 include(test/release/tests.cmake)      # the tarball of ./build.sh dist: its symbols, and runs in Debian roots
 include(test/arm64/tests.cmake)        # linux-arm64: the cross build, its jfrconv under qemu-user

@@ -1,14 +1,15 @@
 /*
  * api_c: the C API (include/libprof.h) over api_command, and async-profiler's C API names over that.
- * The JVM is found with JNI_GetCreatedJavaVMs, looked up at run time: the library does not link libjvm,
- * which a native host may have loaded RTLD_LOCAL.
+ * The JVM is found at each call with JNI_GetCreatedJavaVMs, looked up at run time in libjvm itself: the
+ * library does not link libjvm, which a native host may have loaded RTLD_LOCAL. Without one, the command
+ * runs in a process with no JVM (native frames, the engines that need no JVM).
  */
 #define _GNU_SOURCE
 #include "libprof.h"
 
 #include "api_command.h"
+#include "loaded_object.h"
 
-#include <dlfcn.h>
 #include <jni.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -41,54 +42,45 @@ static char *thread_error(void) {
 typedef jint (*created_vms_fn)(JavaVM **, jsize, jsize *);
 
 static JavaVM *find_vm(void) {
-    created_vms_fn created = (created_vms_fn)dlsym(RTLD_DEFAULT, "JNI_GetCreatedJavaVMs");
-    if (!created) {
-        void *jvm = dlopen("libjvm.so", RTLD_LAZY | RTLD_NOLOAD);
-        if (jvm) created = (created_vms_fn)dlsym(jvm, "JNI_GetCreatedJavaVMs");
-    }
+    created_vms_fn created = (created_vms_fn)loaded_object_symbol("libjvm.so", "JNI_GetCreatedJavaVMs");
     JavaVM *vm = NULL;
     jsize count = 0;
     if (created && created(&vm, 1, &count) == JNI_OK && count > 0) return vm;
     return NULL;
 }
 
-/* The VM, with the calling thread attached to it (*attached: by us, to detach afterwards); NULL with the
- * reason in last_error. */
-static JavaVM *enter_vm(int *attached, char *last_error) {
+/* The VM, with the calling thread attached to it (*attached: by us, to detach afterwards), or *vm NULL in
+ * a process with none. -1 with the reason in last_error when the VM is there but refuses the thread. */
+static int enter_vm(JavaVM **found, int *attached, char *last_error) {
     *attached = 0;
-    JavaVM *vm = find_vm();
-    if (!vm) {
-        snprintf(last_error, ERROR_MAX,
-                 "no Java VM in this process (libjvm.so not loaded, or JNI_CreateJavaVM not called yet): "
-                 "libprof profiles JVMs only");
-        return NULL;
-    }
+    JavaVM *vm = *found = find_vm();
+    if (!vm) return 0;
     JNIEnv *env = NULL;
     jint rc = (*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6);
     if (rc == JNI_EDETACHED) {
         JavaVMAttachArgs args = {JNI_VERSION_1_6, "libprof C API", NULL};
         if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void **)&env, &args) != JNI_OK) {
             snprintf(last_error, ERROR_MAX, "cannot attach this thread to the Java VM");
-            return NULL;
+            return -1;
         }
         *attached = 1;
     } else if (rc != JNI_OK) {
         snprintf(last_error, ERROR_MAX, "the Java VM refuses a JNI environment (GetEnv: %d)", (int)rc);
-        return NULL;
+        return -1;
     }
-    return vm;
+    return 0;
 }
 
 static void leave_vm(JavaVM *vm, int attached) {
-    if (attached) (*vm)->DetachCurrentThread(vm);
+    if (vm && attached) (*vm)->DetachCurrentThread(vm);
 }
 
 LIBPROF_API int libprof_init(void) {
     char *last_error = thread_error();
     if (!last_error) return -1;
     int attached;
-    JavaVM *vm = enter_vm(&attached, last_error);
-    if (!vm) return -1;
+    JavaVM *vm;
+    if (enter_vm(&vm, &attached, last_error)) return -1;
     int rc = api_init(vm, last_error, ERROR_MAX);
     leave_vm(vm, attached);
     if (rc == 0) last_error[0] = 0;
@@ -99,8 +91,8 @@ LIBPROF_API int libprof_execute(const char *command, libprof_writer writer, void
     char *last_error = thread_error();
     if (!last_error) return -1;
     int attached;
-    JavaVM *vm = enter_vm(&attached, last_error);
-    if (!vm) return -1;
+    JavaVM *vm;
+    if (enter_vm(&vm, &attached, last_error)) return -1;
     api_result r;
     int rc = api_execute(vm, command, true, &r, last_error, ERROR_MAX);
     leave_vm(vm, attached);

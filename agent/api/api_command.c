@@ -26,7 +26,7 @@ static bool is_dump_request(const prof_options *o) {
 
 static int run_locked(JavaVM *vm, const prof_options *o, bool binary, api_result *result, char *err,
                       size_t errlen) {
-    if (jvm_callbacks_init(vm, true, err, errlen)) return -1;
+    if (vm && jvm_callbacks_init(vm, true, err, errlen)) return -1;
     /* The JFR writer writes to the process's standard output itself, where the caller would never see it;
      * but a dump or stop of a JFR session that has a file writes to that file, as async-profiler's does. */
     bool to_session_file = (o->action == ACTION_DUMP || o->action == ACTION_STOP) && out_jfr_has_file();
@@ -103,6 +103,7 @@ int api_execute(JavaVM *vm, const char *command, bool binary, api_result *result
 }
 
 int api_init(JavaVM *vm, char *err, size_t errlen) {
+    if (!vm) return 0;   /* no JVM: nothing to set up before a native session */
     pthread_mutex_lock(&api_lock);
     int rc = jvm_callbacks_init(vm, true, err, errlen);
     pthread_mutex_unlock(&api_lock);

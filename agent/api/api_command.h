@@ -21,13 +21,14 @@ typedef struct {
     bool bad_command;
 } api_result;
 
-/* Runs 'command' in the VM 'vm', from a thread attached to it. A command with an output format but no
- * action ("collapsed", "traces=10") dumps, as in async-profiler's API. 'binary': the caller takes the output
- * as bytes, so a binary format (otlp) may be returned without file=. Returns 0, or -1 with one line in err. */
+/* Runs 'command' in the VM 'vm', from a thread attached to it; with vm NULL, in a process with no JVM
+ * (session/no_jvm.h). A command with an output format but no action ("collapsed", "traces=10") dumps, as in
+ * async-profiler's API. 'binary': the caller takes the output as bytes, so a binary format (otlp) may be
+ * returned without file=. Returns 0, or -1 with one line in err. */
 int api_execute(JavaVM *vm, const char *command, bool binary, api_result *result, char *err, size_t errlen);
 
 /* Sets JVMTI up in 'vm' if nothing did yet (the library was not loaded as an agent), from a thread attached
- * to it. Returns 0, or -1 with one line in err. */
+ * to it; nothing with vm NULL. Returns 0, or -1 with one line in err. */
 int api_init(JavaVM *vm, char *err, size_t errlen);
 
 /* Adds (or removes) the OS thread 'tid' to the threads a session with `filter` samples. -1 when the

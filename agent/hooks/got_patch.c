@@ -149,6 +149,18 @@ static bool ends_with(const char *name, const char *suffix) {
     return n >= k && strcmp(name + n - k, suffix) == 0;
 }
 
+const char got_patch_main_program[] = "(the main program)";
+static bool follow_data_pointers;
+
+void got_patch_follow_data_pointers(bool on) {
+    follow_data_pointers = on;
+}
+
+static bool hook_applies(const got_hook *h, const struct dl_phdr_info *info) {
+    if (h->only_in == got_patch_main_program) return !info->dlpi_name || !info->dlpi_name[0];
+    return !h->only_in || ends_with(info->dlpi_name, h->only_in);
+}
+
 static const got_hook *hook_named(const walk_state *w, const char *name) {
     for (size_t i = 0; i < w->count; i++) {
         if (strcmp(w->hooks[i].symbol, name) == 0) return &w->hooks[i];
@@ -289,9 +301,11 @@ static void each_slot(walk_state *w, object_tables *t, const struct dl_phdr_info
         for (size_t i = 0; i < n; i++) {
             const ElfW(Rela) *r = &t->tables[k][i];
             unsigned type = (unsigned)ELF64_R_TYPE(r->r_info), sym = (unsigned)ELF64_R_SYM(r->r_info);
-            if ((type != ARCH_RELOC_JUMP_SLOT && type != ARCH_RELOC_GLOB_DAT) || sym == 0) continue;
+            bool data_pointer = follow_data_pointers && type == ARCH_RELOC_ABS64 && r->r_addend == 0 &&
+                                (!info->dlpi_name || !info->dlpi_name[0]);
+            if ((type != ARCH_RELOC_JUMP_SLOT && type != ARCH_RELOC_GLOB_DAT && !data_pointer) || sym == 0) continue;
             const got_hook *h = hook_named(w, t->strtab + t->symtab[sym].st_name);
-            if (h && (!h->only_in || ends_with(info->dlpi_name, h->only_in))) fn(w, t, info->dlpi_addr + r->r_offset, h);
+            if (h && hook_applies(h, info)) fn(w, t, info->dlpi_addr + r->r_offset, h);
         }
     }
 }
@@ -342,7 +356,7 @@ static void install_slot(walk_state *w, object_tables *t, uintptr_t slot, const 
 
 /* The hook set an install uses, as one number: the same array may hold other hooks from one call to the next. */
 static uint64_t hook_set_of(const got_hook *hooks, size_t count) {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)follow_data_pointers;
     for (size_t i = 0; i < count; i++) {
         uintptr_t parts[] = {(uintptr_t)hooks[i].symbol, (uintptr_t)hooks[i].real, (uintptr_t)hooks[i].hook,
                              (uintptr_t)hooks[i].only_in};

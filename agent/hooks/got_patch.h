@@ -20,17 +20,27 @@
 #ifndef LIBPROF_GOT_PATCH_H
 #define LIBPROF_GOT_PATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct {
     const char *symbol;   /* "malloc" */
     void *real;           /* what the process resolves it to */
     void *hook;           /* what calls should reach instead */
-    const char *only_in;  /* NULL: every object; else only objects whose file name ends with it */
+    const char *only_in;  /* NULL: every object; got_patch_main_program: the main program only; else only
+                           * objects whose file name ends with it */
     /* NULL, or the functions (NULL-terminated) this one must never be split from: hooks of one family are
      * written in an object all together or not at all (see got_scope.h). */
     const char *const *family;
 } got_hook;
+
+/* got_hook.only_in for the main program (the object the loader names ""). */
+extern const char got_patch_main_program[];
+
+/* Whether the main program's data pointers to the hooked functions (ABS64 relocations: a function's address
+ * stored in initialised data, `void *(*f)(size_t) = malloc`) are rewritten too; off by default. A program
+ * comparing such a pointer with the function's address would see them differ. */
+void got_patch_follow_data_pointers(bool on);
 
 typedef struct {
     size_t objects;       /* loaded objects scanned (libprof, libc and the dynamic loader excluded) */

@@ -8,6 +8,8 @@
 
 #include "clock_ns.h"
 #include "got_patch.h"
+#include "jvm.h"
+#include "loaded_object.h"
 #include "log.h"
 #include "native_hooks.h"
 #include "periodic.h"
@@ -42,6 +44,10 @@ static got_hook active[NATIVE_HOOKS_KINDS * MAX_KIND_HOOKS + 1];
  * points, which namespace), which through the hook is libprof's; libjvm, like libprof, has no RPATH or
  * RUNPATH and passes absolute paths, so nothing it loads changes. */
 static got_hook dlopen_hook;
+/* In a process with no JVM, the main program's own dlopen too (a native program loading a library and calling
+ * it at once), when the program has no RPATH or RUNPATH: then the search for a name without a slash is the
+ * same from libprof, and the main namespace is the same. */
+static got_hook main_dlopen_hook;
 static void *(*real_dlopen)(const char *, int);
 static void *hook_dlopen(const char *file, int mode);
 static size_t active_count;
@@ -57,6 +63,20 @@ static const char *const lock_family[] = {"pthread_mutex_lock", "pthread_mutex_t
     "pthread_mutex_clocklock", "pthread_mutex_unlock", "pthread_rwlock_rdlock", "pthread_rwlock_tryrdlock",
     "pthread_rwlock_timedrdlock", "pthread_rwlock_clockrdlock", "pthread_rwlock_wrlock", "pthread_rwlock_trywrlock",
     "pthread_rwlock_timedwrlock", "pthread_rwlock_clockwrlock", "pthread_rwlock_unlock", NULL};
+
+/* dl_iterate_phdr's visit: *arg set when the main program (the object with no name) has a DT_RPATH or
+ * DT_RUNPATH. */
+static int note_main_search_path(struct dl_phdr_info *object, size_t size, void *arg) {
+    (void)size;
+    if (object->dlpi_name && object->dlpi_name[0]) return 0;
+    for (int i = 0; i < object->dlpi_phnum; i++) {
+        if (object->dlpi_phdr[i].p_type != PT_DYNAMIC) continue;
+        for (const ElfW(Dyn) *d = (const ElfW(Dyn) *)(object->dlpi_addr + object->dlpi_phdr[i].p_vaddr);
+             d->d_tag != DT_NULL; d++)
+            if (d->d_tag == DT_RPATH || d->d_tag == DT_RUNPATH) *(bool *)arg = true;
+    }
+    return 1;
+}
 
 static void resolve_real_functions(void) {
     static bool done;
@@ -96,6 +116,10 @@ static void resolve_real_functions(void) {
     kind_size[NATIVE_HOOKS_SIGNALS] = sizeof(signals) / sizeof(*signals);
     real_dlopen = dlopen;
     dlopen_hook = (got_hook){"dlopen", (void *)real_dlopen, (void *)hook_dlopen, "/libjvm.so", NULL};
+    bool main_search_path = false;
+    dl_iterate_phdr(note_main_search_path, &main_search_path);
+    if (!main_search_path)
+        main_dlopen_hook = (got_hook){"dlopen", (void *)real_dlopen, (void *)hook_dlopen, got_patch_main_program, NULL};
     pthread_atfork(NULL, NULL, sigtrap_guard_after_fork);
     done = true;
 }
@@ -114,7 +138,9 @@ static void rebuild_active(void) {
         size_t n = k == NATIVE_HOOKS_MEMORY && !free_on ? kind_size[k] - 1 : kind_size[k];
         for (size_t i = 0; kind_on[k] && i < n; i++) active[active_count++] = kind_hooks[k][i];
     }
-    if (active_count) active[active_count++] = dlopen_hook;
+    bool no_jvm = !jvm_vm() && !loaded_object_find("libjvm.so", NULL, 0);
+    got_patch_follow_data_pointers(no_jvm);   /* a native program's own function pointers, as async-profiler's */
+    if (active_count) active[active_count++] = no_jvm && main_dlopen_hook.symbol ? main_dlopen_hook : dlopen_hook;
 }
 
 static bool any_kind_on(void) {
@@ -233,6 +259,7 @@ static void turn_off(native_hooks_kind kind, bool restore) {
     size_t restored = restore ? got_patch_restore(kind_hooks[kind], kind_size[kind]) : 0;
     bool none = !any_kind_on();
     if (none) restored += got_patch_restore(&dlopen_hook, 1);
+    if (none && main_dlopen_hook.symbol) restored += got_patch_restore(&main_dlopen_hook, 1);
     pthread_mutex_unlock(&lock);
     log_debug("native hooks: %zu import slots restored", restored);
     /* Outside the lock: a rescan waiting for it must be able to finish for the join. */
@@ -251,5 +278,6 @@ size_t native_hooks_count_installed(void) {
     resolve_real_functions();
     return got_patch_count_hooked(kind_hooks[NATIVE_HOOKS_MEMORY], kind_size[NATIVE_HOOKS_MEMORY]) +
            got_patch_count_hooked(kind_hooks[NATIVE_HOOKS_LOCKS], kind_size[NATIVE_HOOKS_LOCKS]) +
-           got_patch_count_hooked(&dlopen_hook, 1);
+           got_patch_count_hooked(&dlopen_hook, 1) +
+           (main_dlopen_hook.symbol ? got_patch_count_hooked(&main_dlopen_hook, 1) : 0);
 }

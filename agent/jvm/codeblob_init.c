@@ -148,9 +148,13 @@ static int init_entry_points(char *err, size_t errlen) {
     /* The slot of the Method* in an interpreted frame is not exported; the frame layout puts it right
      * below the last-sp slot (arch.h), and the walker checks every Method* it reads from there against
      * AsyncGetCallTrace's frames. */
-    if (!need_int("frame::interpreter_frame_last_sp_offset", &last_sp, err, errlen) ||
-        !need_int("frame::interpreter_frame_sender_sp_offset", &sender_sp, err, errlen))
+    if (!ARCH_HOTSPOT_INTERP_SLOTS_EXPORTED && !vmstructs_int_constant("frame::interpreter_frame_last_sp_offset", &last_sp)) {
+        last_sp = ARCH_HOTSPOT_INTERP_METHOD_SLOT + 1;
+        sender_sp = ARCH_HOTSPOT_INTERP_SENDER_SP_SLOT;
+    } else if (!need_int("frame::interpreter_frame_last_sp_offset", &last_sp, err, errlen) ||
+               !need_int("frame::interpreter_frame_sender_sp_offset", &sender_sp, err, errlen)) {
         return -1;
+    }
     codeblob_vm.interp_method_slot = (int)last_sp - 1;
     codeblob_vm.interp_sender_sp_slot = (int)sender_sp;
     if (codeblob_vm.interp_method_slot != ARCH_HOTSPOT_INTERP_METHOD_SLOT ||

@@ -381,10 +381,11 @@ void jvm_system_property(const char *name, char *buf, size_t len) {
 JNIEnv *jvm_attach_current_thread_named(const char *name) {
     JNIEnv *jni = NULL;
     JavaVMAttachArgs args = {JNI_VERSION_1_6, (char *)name, NULL};
+    if (!vm) return NULL;   /* a process with no JVM: nothing to attach to */
     if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void **)&jni, &args) != JNI_OK) return NULL;
     return jni;
 }
 
 void jvm_detach_current_thread(void) {
-    (*vm)->DetachCurrentThread(vm);
+    if (vm) (*vm)->DetachCurrentThread(vm);
 }

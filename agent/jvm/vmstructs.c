@@ -5,7 +5,8 @@
 #define _GNU_SOURCE
 #include "vmstructs.h"
 
-#include <dlfcn.h>
+#include "loaded_object.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -18,19 +19,9 @@ typedef struct {
 static table structs, types, ints, longs;
 static bool ready;
 
+/* In the global scope, or in libjvm itself when a native host loaded it RTLD_LOCAL. */
 static void *jvm_symbol(const char *name) {
-    void *p = dlsym(RTLD_DEFAULT, name);
-    if (p) return p;
-    Dl_info info;
-    void *anchor = dlsym(RTLD_DEFAULT, "JNI_CreateJavaVM");
-    if (anchor && dladdr(anchor, &info) && info.dli_fname) {
-        void *lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-        if (lib) {
-            p = dlsym(lib, name);
-            dlclose(lib);
-        }
-    }
-    return p;
+    return loaded_object_symbol("libjvm.so", name);
 }
 
 static bool read_u64(const char *symbol, uint64_t *out) {

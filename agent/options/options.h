@@ -80,6 +80,7 @@ typedef struct prof_options {
     unsigned state_mask;        /* state=: a bit per thread_state kept (thread_state.h); 0: every state */
     bool states;                /* a frame per thread state under the thread frame: [STATE_SLEEPING] */
     int tid_range_count;
+    int wall_threads;           /* wallthreads=: threads the wall engine visits per interval; 0: its default */
     uint32_t tid_ranges[OPTIONS_MAX_TID_RANGES][2];
     uint64_t interval_ns;       /* 0 = the engine's default; a count for counted events and method targets */
     bool interval_has_unit;     /* interval= carried a time suffix (ns, us, ms, s) */

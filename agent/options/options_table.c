@@ -87,6 +87,9 @@ const options_spec options_table[] = {
     {.name = "wall", .kind = OPTION_DURATION, .field = FIELD(extra_intervals[EVENT_WALL]), .jprof = "--wall",
      .jprof_arg = "INTERVAL", .jprof_help = "wall-clock profiling beside -e (e.g. -e cpu --wall 50ms -f both.jfr)",
      .probe = "50ms", .min = 1, .unit = 1, .extra_event = EVENT_WALL},
+    {.name = "wallthreads", .kind = OPTION_COUNT, .field = FIELD(wall_threads), .jprof = "--wallthreads",
+     .jprof_arg = "N", .jprof_help = "wall clock: threads sampled per interval, in turn (default 32)", .probe = "16",
+     .min = 1, .max = 65536},
     /* alloc and lock: event kinds beside event= like wall; their values go to their own fields (defaults set
      * by options_init: 512k, 10us). Without event=, the first of them given is the session's event. */
     {.name = "alloc", .kind = OPTION_SIZE, .field = FIELD(alloc_bytes), .jprof = "--alloc", .jprof_arg = "BYTES",

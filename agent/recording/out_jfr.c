@@ -387,9 +387,11 @@ static void sample_cpu_load(uint64_t now) {
 
 static void *writer_main(void *arg) {
     (void)arg;
-    /* Closing a chunk names Java methods through JVMTI: only a thread the JVM knows may do that. */
-    bool attached = jvm_attach_current_thread_named("libprof JFR writer") != NULL;
-    if (!attached) log_warn("JFR writer: cannot attach to the JVM; chunks are closed only at stop and dump");
+    /* Closing a chunk names Java methods through JVMTI: only a thread the JVM knows may do that. A process
+     * with no JVM has none to name. */
+    bool no_jvm = jvm_vm() == NULL;
+    bool attached = !no_jvm && jvm_attach_current_thread_named("libprof JFR writer") != NULL;
+    if (!attached && !no_jvm) log_warn("JFR writer: cannot attach to the JVM; chunks are closed only at stop and dump");
     pthread_mutex_lock(&rec.mutex);
     while (!rec.stop_requested) {
         struct timespec deadline;
@@ -406,7 +408,7 @@ static void *writer_main(void *arg) {
         sample_cpu_load(now);
         bool full = rec.part_size + rec.buf.len >= rec.options.chunk_size;
         bool old = event_clock_ns_of_ticks(now - rec.chunk_ticks) >= rec.options.chunk_time_ns;
-        if (attached && (full || old || table_crowded())) rotate();
+        if ((attached || no_jvm) && (full || old || table_crowded())) rotate();
     }
     pthread_mutex_unlock(&rec.mutex);
     if (attached) jvm_detach_current_thread();

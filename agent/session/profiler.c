@@ -3,6 +3,7 @@
  * for handlers already running, so a dump never reads a stack that is half written and no sample lands in
  * a table being reset.
  */
+#define _GNU_SOURCE
 #include "agent_threads.h"
 #include "profiler.h"
 
@@ -20,6 +21,7 @@
 #include "jvm.h"
 #include "log.h"
 #include "native_map.h"
+#include "no_jvm.h"
 #include "out_jfr.h"
 #include "out_metrics.h"
 #include "output.h"
@@ -40,6 +42,7 @@
 #include "traces.h"
 #include "window_hooks.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -48,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define TABLE_SLOTS (256 * 1024)
 /* Frames of the arena: 16M packed words (signal/trace_pack.h), 128 MB of address space touched only as
@@ -75,6 +79,8 @@ static trace_table *jfr_spare;         /* JFR sessions: the second trace table (
 static trace_table *loop_spare;        /* loop= sessions of other formats: the table periods take turns in */
 static bool loop_goes_on;              /* this session's loop periods end without stopping the engines */
 static prof_cstack effective_cstack;   /* the walking mode the running session really uses */
+/* The running (or last) session was started in a process with no JVM (no_jvm.h). */
+static bool session_no_jvm;
 static prof_options deferred;
 static bool have_deferred;
 
@@ -226,6 +232,7 @@ static int dump_ended_locked(const prof_options *o, char *err, size_t errlen) {
 
 static void stop_locked(void) {
     signal_watch_stop();   /* first: it may move the engine to another signal */
+    if (session_no_jvm) no_jvm_threads_stop();
     for (int i = atomic_load(&session_engine_count); i-- > 0;) atomic_load(&session_engines[i])->stop();
     sample_set_active(false);
     window_hooks_stop();
@@ -419,6 +426,19 @@ static prof_cstack choose_cstack(const prof_options *o, const session_engine_set
     for (int i = 0; i < set->count; i++) signals = signals || engine_walks_native(set->list[i]);
     prof_cstack cstack = !signals ? CSTACK_NO : o->cstack == CSTACK_DEFAULT ? CSTACK_VM : o->cstack;
     char why[256];
+    if (session_no_jvm) {
+        /* No JVM: every frame is native, and the VM walk's Java half has nothing to read. cstack=no would
+         * leave nothing at all: the stacks are walked by DWARF, or by frame pointers when asked. */
+        if (cstack == CSTACK_NO && signals) log_info("cstack=no: no JVM here, so no Java frames: walking native "
+                                                      "frames with cstack=dwarf");
+        if (cstack == CSTACK_VM || (cstack == CSTACK_NO && signals)) cstack = CSTACK_DWARF;
+        if (cstack != CSTACK_NO && native_map_refresh() < 0) {
+            log_warn("cannot read /proc/self/maps: native frames by frame pointers only");
+            cstack = CSTACK_FP;
+        }
+        *agct = false;
+        return cstack;
+    }
     if (cstack != CSTACK_NO) {
         /* The unwind tables and the map of native code the walkers read in the handler. */
         if (native_map_refresh() < 0) {
@@ -548,6 +568,34 @@ static int start_loop(char *err, size_t errlen) {
     return timers_start_loop(session_id, err, errlen);
 }
 
+/* The process that started the last session with no JVM. */
+static _Atomic pid_t no_jvm_pid;
+
+/* exit() of a process that started a session with no JVM: no VMDeath comes, so the session's profile is
+ * written here. Not in a child forked from it: the session's threads are not there (joining them would
+ * never end), and the lock may have been held by a thread of the parent at the fork. */
+static void on_process_exit(void) {
+    if (getpid() != atomic_load(&no_jvm_pid)) return;
+    pthread_mutex_lock(&lock);
+    if (running) {   /* the session of a native program, or of the JVM it hosts and never destroyed */
+        char err[512];
+        stop_locked();
+        if (dump_locked(&session, err, sizeof(err))) log_error("%s", err);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* Once per process: the library stays mapped until exit, so the handler is still there to run. */
+static void watch_process_exit(void) {
+    static bool registered;
+    if (registered) return;
+    Dl_info info;
+    if (dladdr((void *)on_process_exit, &info) && info.dli_fname)
+        dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    registered = atexit(on_process_exit) == 0;
+    if (!registered) log_warn("cannot register the exit handler: stop the session before exit, or its profile is lost");
+}
+
 /* A session's start, in order: its engines, the session's options, the walking mode, storage, the thread
  * filter, the engines started, then the threads that serve the session (native map refresher, signal
  * watch, timeout, loop). */
@@ -557,6 +605,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
                  atomic_load(&current_engine)->name);
         return -1;
     }
+    bool no_jvm = jvm_vm() == NULL;
+    if (no_jvm && no_jvm_refuse_java_only(o, err, errlen)) return -1;
     if (o->jfrsync[0] && options_effective_format(o) != FORMAT_JFR) {
         snprintf(err, errlen, "jfrsync merges with the JDK's recording into a JFR file: give file=NAME.jfr (or jfr)");
         return -1;
@@ -582,6 +632,7 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     if (session.timeout_clock)
         session.timeout_s = (int)clock_time_seconds_until(session.timeout_clock, time(NULL));
     for (int i = 1; i < set.count; i++) session.extra_intervals[set.list[i]->event] = set.intervals[i];
+    session_no_jvm = no_jvm;
     bool agct;
     prof_cstack cstack = choose_cstack(o, &set, &agct);
     effective_cstack = cstack;
@@ -591,12 +642,20 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         out_jfr_abort();
         return -1;
     }
+    if (no_jvm) no_jvm_threads_note_current();
     if (start_engines(o, &set, err, errlen)) {
         window_hooks_stop();
         out_jfr_abort();
         return -1;
     }
     if (cstack != CSTACK_NO && refresher_start()) log_warn("cannot start the native code map refresher");
+    if (no_jvm) {
+        atomic_store(&no_jvm_pid, getpid());
+        watch_process_exit();
+    }
+    if (no_jvm && no_jvm_threads_start(profiler_on_thread_start, profiler_on_thread_end))
+        log_warn("cannot start the thread that finds new threads: threads created from now on are not sampled "
+                 "by per-thread engines");
     if (e->delivery == ENGINE_DELIVERY_SIGNAL && signal_watch_start(e, interval, keep))
         log_warn("cannot start the thread that checks the profiling signal: a signal taken by another party "
                  "would go unnoticed");
@@ -687,11 +746,27 @@ void profiler_defer_until_vm_init(const prof_options *o) {
         if (set.list[i]->at_load) set.list[i]->at_load(set.intervals[i]);
 }
 
+/* A session started before the process had a JVM (LD_PRELOAD in a native host) goes on in the JVM the
+ * host created, which was handed the same command (api_preload.c): its engines restart there with Java
+ * frames, keeping the stacks so far where resuming can (a JFR recording starts again). Caller holds the
+ * lock; true when it took the JVM's start over. */
+static bool continue_in_jvm_locked(const prof_options *o, char *err, size_t errlen) {
+    if (!running || !session_no_jvm || (o->action != ACTION_START && o->action != ACTION_RESUME)) return false;
+    log_info("a JVM started in this process: the session goes on in it, with Java frames");
+    stop_locked();
+    if (out_jfr_active()) out_jfr_abort();
+    if (start_locked(o, true, err, errlen)) log_error("%s", err);
+    return true;
+}
+
 void profiler_on_vm_init(void) {
     if (!have_deferred) return;
     have_deferred = false;
     char err[512];
-    if (profiler_execute(&deferred, err, sizeof(err))) log_error("%s", err);
+    pthread_mutex_lock(&lock);
+    bool continued = continue_in_jvm_locked(&deferred, err, sizeof(err));
+    pthread_mutex_unlock(&lock);
+    if (!continued && profiler_execute(&deferred, err, sizeof(err))) log_error("%s", err);
 }
 
 void profiler_on_vm_death(void) {

@@ -48,8 +48,8 @@ static void *timeout_thread(void *arg) {
     bool fire = profiler_session_alive_locked(my_session);
     pthread_mutex_unlock(lock);
     if (!fire) return NULL;
-    /* Naming methods needs a thread the JVM knows. */
-    if (!jvm_attach_current_thread()) {
+    /* Naming methods needs a thread the JVM knows (a process with no JVM has no methods to name). */
+    if (jvm_vm() && !jvm_attach_current_thread()) {
         log_error("timeout: cannot attach to the JVM to dump the profile");
         return NULL;
     }
@@ -64,7 +64,7 @@ static void *timeout_thread(void *arg) {
  * a stop would and starts the next one, until the session is stopped or the VM dies. */
 static void *loop_thread(void *arg) {
     uint64_t my_session = (uint64_t)(uintptr_t)arg;
-    if (!jvm_attach_current_thread_named("libprof loop")) {
+    if (jvm_vm() && !jvm_attach_current_thread_named("libprof loop")) {
         log_error("loop: cannot attach to the JVM to write the profiles");
         return NULL;
     }

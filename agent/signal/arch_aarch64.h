@@ -23,17 +23,23 @@
 
 #define ARCH_RELOC_JUMP_SLOT R_AARCH64_JUMP_SLOT
 #define ARCH_RELOC_GLOB_DAT R_AARCH64_GLOB_DAT
+#define ARCH_RELOC_ABS64 R_AARCH64_ABS64
 
-/* HotSpot's aarch64 frames and stubs are not read yet: cstack=vm walks native frames by DWARF and takes
- * the Java frames from AsyncGetCallTrace. */
-#define ARCH_HAS_VM_WALKER 0
+/* The VM walker reads HotSpot's aarch64 frames: the same frame records and slots as on x86_64, with a leaf's
+ * caller in lr until its prologue saved it (a64_code.h); the x86_64 stub and transit readers do not apply. */
+#define ARCH_HAS_VM_WALKER 1
+#define ARCH_HOTSPOT_X86_CODE 0
 
-/* HotSpot's interpreter frame (frame_aarch64.hpp of JDK 17), in words from its x29: the same order as on
- * x86_64. Unused while ARCH_HAS_VM_WALKER is 0; codeblob_init checks the first two against the VM's own
- * tables, which is where a later JDK's different layout would show. */
+/* HotSpot's interpreter frame (frame_aarch64.hpp), in words from its x29: the same order as on x86_64;
+ * codeblob_init checks the first two against the VM's own tables, which is where a later JDK's different
+ * layout would show. */
 #define ARCH_HOTSPOT_INTERP_SENDER_SP_SLOT (-1)
 #define ARCH_HOTSPOT_INTERP_METHOD_SLOT (-3)
 #define ARCH_HOTSPOT_INTERP_BCP_BELOW_METHOD 5
+/* The VM does not export them on aarch64 (JDK 17 and 21): the slots above are taken as they are. On
+ * JDK 21+ an extended-sp slot sits above the cache, one word more to the bcp: a bcp read outside the method's
+ * bytecodes gives bci 0. */
+#define ARCH_HOTSPOT_INTERP_SLOTS_EXPORTED 0
 
 /* `svc #0`: where the kernel leaves the pc of a thread it will restart in a system call. */
 #define ARCH_SYSCALL_INSN 0xd4000001u
@@ -56,11 +62,12 @@ static inline void arch_uc_set_frame(ucontext_t *uc, uintptr_t pc, uintptr_t sp,
     uc->uc_mcontext.regs[29] = fp;
 }
 
-/* No HotSpot stub registers are read on aarch64 (ARCH_HAS_VM_WALKER is 0). */
+/* HotSpot's aarch64 interpreter keeps the caller's sp in x19 (r19_sender_sp) on its method entry, where
+ * x86_64's keeps it in r13 (walk_regs' r13); the other x86_64 stub registers have no counterpart read here. */
 static inline void arch_uc_vm_regs(const ucontext_t *uc, uintptr_t *dx, uintptr_t *bx, uintptr_t *r13,
                                    uintptr_t *ax) {
-    (void)uc;
-    *dx = *bx = *r13 = *ax = 0;
+    *dx = *bx = *ax = 0;
+    *r13 = (uintptr_t)uc->uc_mcontext.regs[19];
 }
 #endif
 

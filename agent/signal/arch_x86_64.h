@@ -24,15 +24,22 @@
 /* Relocations that fill import slots: the PLT's and a function pointer taken in position-independent code. */
 #define ARCH_RELOC_JUMP_SLOT R_X86_64_JUMP_SLOT
 #define ARCH_RELOC_GLOB_DAT R_X86_64_GLOB_DAT
+/* A function's address stored in initialised data (void *(*f)(size_t) = malloc). */
+#define ARCH_RELOC_ABS64 R_X86_64_64
 
 /* The VM walker reads HotSpot's x86_64 frames and stubs instruction by instruction (walk_vm.c). */
 #define ARCH_HAS_VM_WALKER 1
+/* The walker's readers of x86_64 instruction sequences (stub_frames.h, transit_frames.h) apply; a leaf's
+ * return address is in memory, not in a link register. */
+#define ARCH_HOTSPOT_X86_CODE 1
 
 /* HotSpot's interpreter frame (frame_x86.hpp), in words from its rbp: the sender's sp, then last sp, then
  * the Method*; the bytecode pointer five words below the Method* (mirror, mdp, cache, locals, then bcp). */
 #define ARCH_HOTSPOT_INTERP_SENDER_SP_SLOT (-1)
 #define ARCH_HOTSPOT_INTERP_METHOD_SLOT (-3)
 #define ARCH_HOTSPOT_INTERP_BCP_BELOW_METHOD 5
+/* The VM exports the interpreter frame's sender-sp and last-sp offsets (vmStructs_x86.hpp): checked. */
+#define ARCH_HOTSPOT_INTERP_SLOTS_EXPORTED 1
 
 /* `syscall` (0f 05): where the kernel leaves the pc of a thread it will restart in a system call. */
 #define ARCH_SYSCALL_INSN 0x050fu

@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include "native_hooks.h"
 
+#include "arch.h"
+
 #include "clock_ns.h"
 #include "sample.h"
 #include "trace_store.h"
@@ -25,11 +27,18 @@ static __thread struct {
 } hook_thread __attribute__((tls_model("initial-exec")));
 
 /* The registers of the hook's caller, from the hook's own frame (every hook keeps a frame pointer: the
- * build uses -fno-omit-frame-pointer, and __builtin_frame_address makes the compiler keep one anyway). */
+ * build uses -fno-omit-frame-pointer, and __builtin_frame_address makes the compiler keep one anyway). The
+ * caller's sp is right above the frame record on x86_64; on aarch64 the record is at the bottom of the
+ * hook's frame, so the caller's sp is the hook's CFA. */
+#if ARCH_HOTSPOT_X86_CODE
+#define CALLER_SP_(frame) ((uintptr_t)((frame) + 2))
+#else
+#define CALLER_SP_(frame) ((void)(frame), (uintptr_t)__builtin_dwarf_cfa())
+#endif
 #define CALLER_SITE(leaf_function)                                                                           \
     ({                                                                                                       \
         const uintptr_t *frame_ = __builtin_frame_address(0);                                                \
-        (sample_call_site){frame_[1], (uintptr_t)(frame_ + 2), frame_[0], (uint64_t)(uintptr_t)(leaf_function)}; \
+        (sample_call_site){frame_[1], CALLER_SP_(frame_), frame_[0], (uint64_t)(uintptr_t)(leaf_function)};   \
     })
 
 /* The thread's turn to sample after adding 'amount' (> 0) to its count: the weight of the sample (whole

@@ -46,9 +46,12 @@ void sample_set_thread_env(JNIEnv *env) {
  * libjvm's thread-local storage for the first time, which makes glibc allocate (malloc) inside our
  * handler; if the thread was interrupted inside malloc, that deadlocks. */
 static JNIEnv *thread_env(uint32_t tid) {
+    JavaVM *vm = sampling.config.vm;
+    /* A session started before the process had a JVM walks no Java frames, though the JVM created since
+     * reports its threads. */
+    if (!vm) return NULL;
     if (thread_clock.env) return thread_clock.env;
     JNIEnv *env = NULL;
-    JavaVM *vm = sampling.config.vm;
     if (java_tids_contains((int)tid) && (*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) == JNI_OK)
         thread_clock.env = env;
     return thread_clock.env;

@@ -86,3 +86,41 @@ int thread_state_read(const void *ucontext, JNIEnv *env, const trace_frame *fram
     if (s == layout.in_native || s == layout.in_native_trans) return THREAD_STATE_NATIVE;
     return THREAD_STATE_RUNNABLE;
 }
+
+/* The mark's words from a JavaThread, every one through safe_read (even in the thread's own handler: an
+ * anchor is only trusted to point into the stack once read); false when one fails or the thread is not
+ * blocked. */
+static bool read_mark(uintptr_t jt, uintptr_t *words) {
+    uintptr_t state, osthread, os_state, sp, pc, ret;
+    if (!safe_read_word((jt + layout.java_state_offset) & ~(uintptr_t)7, &state) ||
+        !safe_read_word(jt + layout.osthread_offset, &osthread) || !osthread ||
+        !safe_read_word((osthread + layout.os_state_offset) & ~(uintptr_t)7, &os_state) ||
+        !safe_read_word(jt + layout.anchor_sp_offset, &sp) || !sp || !safe_read_word(jt + layout.anchor_pc_offset, &pc) ||
+        !safe_read_word(sp - sizeof(uintptr_t), &ret))
+        return false;
+    /* The state words are ints: their aligned word holds them beside a neighbour that may change. */
+    int java_state = (int)(uint32_t)(state >> ((jt + layout.java_state_offset) & 7) * 8);
+    if (java_state != layout.blocked) return false;
+    words[0] = (uint32_t)java_state;
+    words[1] = osthread;
+    words[2] = (uint32_t)(os_state >> ((osthread + layout.os_state_offset) & 7) * 8);
+    words[3] = sp;
+    words[4] = pc;
+    words[5] = ret;
+    return true;
+}
+
+void thread_wait_mark_own(JNIEnv *env, thread_wait_mark *mark) {
+    mark->java_thread = 0;
+    if (!env || !atomic_load_explicit(&have_layout, memory_order_acquire) || !layout.anchor_sp_offset) return;
+    uintptr_t jt = (uintptr_t)env - layout.env_offset;
+    if (read_mark(jt, mark->words)) mark->java_thread = jt;
+}
+
+bool thread_wait_mark_same(const thread_wait_mark *mark) {
+    uintptr_t now[THREAD_WAIT_MARK_WORDS];
+    if (!mark->java_thread || !read_mark(mark->java_thread, now)) return false;
+    for (int i = 0; i < THREAD_WAIT_MARK_WORDS; i++)
+        if (now[i] != mark->words[i]) return false;
+    return true;
+}

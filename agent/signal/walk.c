@@ -71,11 +71,23 @@ bool walk_record(uintptr_t pc, bool leaf, trace_frame *out, int max, int *n, wal
     return true;
 }
 
+/* aarch64: a leaf that has not saved lr in a frame record yet (a function that calls nothing has none, and
+ * x29 is still its caller's) returns to lr; where the unwind tables say so, the FP walk's next frame is lr's,
+ * with x29 unchanged. Without a table the frame chain alone is followed. */
+static bool leaf_returns_to_lr(uintptr_t pc, uintptr_t lr) {
+    unwind_row row;
+    return lr && native_map_row(pc, &row) == NATIVE_ROW && row.ra_slot == UNWIND_RA_IN_LR;
+}
+
 int walk_fp(walk_regs regs, trace_frame *out, int max, walk_end *end) {
     uintptr_t pc = regs.pc, fp = regs.fp, sp = regs.sp;
     int n = 0;
     *end = WALK_ROOT;
     for (bool leaf = true; walk_record(pc, leaf, out, max, &n, end); leaf = false) {
+        if (leaf && leaf_returns_to_lr(pc, regs.lr)) {
+            pc = regs.lr;
+            continue;
+        }
         if (!walk_fp_step(&pc, &sp, &fp)) break;
     }
     return n;

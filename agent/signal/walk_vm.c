@@ -33,6 +33,8 @@
  */
 #include "walk_vm.h"
 
+#include "a64_code.h"
+#include "arch.h"
 #include "codeblob.h"
 #include "codeheap.h"
 #include "deopt_frames.h"
@@ -164,6 +166,7 @@ typedef struct {
     vmwalk_result *r;
     uintptr_t dx, bx, r13, ax;     /* the leaf's rdx, rbx, r13 and rax (walk_regs) */
     uintptr_t env;                 /* the thread's JNIEnv (walk_regs) */
+    uintptr_t lr;                  /* the leaf's link register (aarch64; 0 on x86_64) */
     nmethod_memo seen;             /* the nmethods identified in this walk (see identify) */
 } walk_state;
 
@@ -311,6 +314,7 @@ static bool step_to(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
  * there: HotSpot's x86_64 calls are `call rel32`, `call reg` (with or without REX.B) and `call [reg+d8]`
  * (the interpreter's). A stale word on the stack that merely points into code usually fails this. */
 static bool after_call(uintptr_t ret) {
+    if (!ARCH_HOTSPOT_X86_CODE) return a64_after_call(ret);
     uint8_t c[6];
     for (unsigned i = 0; i < sizeof(c); i++) {
         int64_t b;
@@ -657,6 +661,42 @@ static bool step_interpreter_building(walk_state *w) {
     return true;
 }
 
+/* aarch64: a leaf in a compiled method or a stub, whose caller may still be in lr (a64_code.h): before its
+ * frame is complete (sp as far below the caller's as the prologue has taken it), in its epilogue (x29 and lr
+ * restored), or in a stub without a frame size (its caller in lr, unless it built a frame record holding lr
+ * or has called out since, lr then pointing into the stub itself). Elsewhere the frame as its size says. */
+static bool step_a64_leaf(walk_state *w, const codeblob *b) {
+    bool sized = b->frame_bytes >= 2 * WORD;
+    uintptr_t delta, saved_fp, ret;
+    if (sized && !(b->frame_complete && w->pc >= b->frame_complete))
+        return a64_prologue_sp_delta(b->code_begin, w->pc, &delta) && step_to_held_return(w, w->lr, w->sp + delta);
+    switch (a64_epilogue_at(w->pc, b->frame_bytes, &delta)) {
+    case A64_EPILOGUE_AT_LDP:
+        return safe_read_word(w->sp, &saved_fp) && step_to_guessed(w, w->sp + WORD, saved_fp);
+    case A64_EPILOGUE_RESTORED:
+        return step_to_held_return(w, w->lr, w->sp + delta);
+    default:
+        break;
+    }
+    if (sized) {
+        uintptr_t sender_sp = w->usp + b->frame_bytes;
+        return safe_read_word(sender_sp - 2 * WORD, &saved_fp) && step_to(w, sender_sp - WORD, saved_fp);
+    }
+    bool lr_inside = w->lr >= b->code_begin && w->lr < b->code_end;
+    if (w->fp >= w->sp && w->fp - w->sp < 4096 && safe_read_word(w->fp + WORD, &ret) && (ret == w->lr || lr_inside) &&
+        step_fp_frame(w, false))
+        return true;
+    return !lr_inside && step_to_held_return(w, w->lr, w->sp);
+}
+
+/* aarch64: a leaf in the interpreter whose x29 is no frame of its own (below sp): the method entry before
+ * generate_fixed_frame's `stp x29, x30` (the caller in lr, the caller's sp in x19, r19_sender_sp) or the
+ * return after `leave`. */
+static bool step_a64_interpreter_unbuilt(walk_state *w) {
+    uintptr_t sender_sp = w->r13;
+    return step_to_held_return(w, w->lr, sender_sp >= w->sp && sender_sp - w->sp < MAX_FRAME_BYTES ? sender_sp : w->sp);
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -675,11 +715,13 @@ static bool step_code_frame(walk_state *w) {
         uintptr_t method, bcp = 0;
         /* The Method* slot is written once sp is at or below it. */
         uintptr_t method_at = w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD;
-        if (w->leaf && w->fp >= w->sp && w->sp > method_at)
+        if (ARCH_HOTSPOT_X86_CODE && w->leaf && w->fp >= w->sp && w->sp > method_at)
             return step_interpreter_building(w) || fail(w, VMWALK_BAD_FRAME);
         if (!safe_read_word(w->fp + (uintptr_t)(intptr_t)codeblob_interp_method_slot() * WORD, &method) ||
             w->fp < w->sp)
-            return (w->leaf ? step_interpreter_unbuilt(w) : step_interpreter_exception_call(w)) ||
+            return (!ARCH_HOTSPOT_X86_CODE ? w->leaf && step_a64_interpreter_unbuilt(w)
+                    : w->leaf              ? step_interpreter_unbuilt(w)
+                                           : step_interpreter_exception_call(w)) ||
                    fail(w, VMWALK_BAD_FRAME);
         if (layout.interp_bcp_slot) safe_read_word(w->fp + (uintptr_t)(intptr_t)layout.interp_bcp_slot * WORD, &bcp);
         if (!(self_naming(w) ? emit_interpreted(w, method, bcp) : emit_java(w, method, FRAME_JAVA_INTERPRETED)))
@@ -706,16 +748,17 @@ static bool step_code_frame(walk_state *w) {
     /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
      * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
     if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
-    int stub_step = b.kind == BLOB_STUB && w->leaf ? step_known_stub(w, &b) : 0;
+    int stub_step = ARCH_HOTSPOT_X86_CODE && b.kind == BLOB_STUB && w->leaf ? step_known_stub(w, &b) : 0;
     if (stub_step) return stub_step > 0 || fail(w, VMWALK_BAD_FRAME);
     /* A leaf in a static call stub is no frame of the nmethod holding it: its caller (the same nmethod,
      * usually) called it. Never cached, so a hit is no such stub. */
-    if (w->leaf && !hit && b.kind == BLOB_NMETHOD && transit_static_call_stub(&b, w->pc))
+    if (ARCH_HOTSPOT_X86_CODE && w->leaf && !hit && b.kind == BLOB_NMETHOD && transit_static_call_stub(&b, w->pc))
         return step_to_guessed(w, w->sp, w->fp) || fail(w, VMWALK_BAD_FRAME);
     if (b.kind == BLOB_NMETHOD && !(hit               ? emit_cached(w, &cached)
                                     : self_naming(w) ? emit_compiled(w, &b, known ? &id : NULL)
                                                      : emit_java(w, b.method, compiled_kind(nmethod_scopes_tier(b.blob)))))
         return false;
+    if (!ARCH_HOTSPOT_X86_CODE && w->leaf) return step_a64_leaf(w, &b) || fail(w, VMWALK_BAD_FRAME);
     bool built = b.frame_bytes >= 2 * WORD && b.frame_complete && w->pc >= b.frame_complete;
     uintptr_t ret_offset;
     if (w->leaf && !built && b.kind == BLOB_NMETHOD && stub_frames_prologue_unsaved_rbp(w->pc, &ret_offset))
@@ -733,8 +776,9 @@ static bool step_code_frame(walk_state *w) {
     /* A caller in a stub the blob gives no frame size for (StubRoutines' stubs, such as the nmethod entry
      * barrier's): those that call out build an rbp frame first. */
     if (b.frame_bytes < 2 * WORD)
-        return step_fp_frame(w, false) || step_stub_frame(w) ||
-               (b.kind == BLOB_STUB && (step_to_call_site(w, w->sp) || step_to_call_site(w, w->sp + WORD))) ||
+        return step_fp_frame(w, false) ||
+               (ARCH_HOTSPOT_X86_CODE && (step_stub_frame(w) || (b.kind == BLOB_STUB && (step_to_call_site(w, w->sp) ||
+                                                                                     step_to_call_site(w, w->sp + WORD))))) ||
                fail(w, VMWALK_BAD_FRAME);
     uintptr_t sender_sp = w->usp + b.frame_bytes, saved_fp;
     if (safe_read_word(sender_sp - 2 * WORD, &saved_fp) && step_to(w, sender_sp - WORD, saved_fp)) return true;
@@ -749,7 +793,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.ax, regs.env, {.count = 0}};
+                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.ax, regs.env, regs.lr, {.count = 0}};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0, false};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
@@ -758,7 +802,7 @@ int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_f
         } else {
             uintptr_t at = w.leaf ? w.pc : w.pc - 1;
             if (!emit(&w, (trace_frame){at, 0, FRAME_NATIVE})) break;
-            if (!walk_dwarf_step(&w.pc, &w.sp, &w.fp, w.leaf)) {
+            if (!(w.leaf ? walk_dwarf_leaf_step(&w.pc, &w.sp, &w.fp, w.lr) : walk_dwarf_step(&w.pc, &w.sp, &w.fp, false))) {
                 /* The thread's root ends the walk with a row saying so; no row at all is a loss, counted. */
                 const unwind_row *row = native_map_unwind(at);
                 r->no_unwind = !row || row->cfa_reg == UNWIND_UNKNOWN;

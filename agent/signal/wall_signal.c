@@ -5,6 +5,7 @@
 #include "wall_signal.h"
 
 #include "clock_ns.h"
+#include "thread_state.h"
 #include "thread_state_read.h"
 
 #include <time.h>
@@ -22,14 +23,24 @@ bool wall_signal_is_own(const siginfo_t *info) {
 }
 
 uint64_t wall_signal_weight(const siginfo_t *info, uint64_t interval_ns) {
-    (void)info;
-    return interval_ns;   /* wall time: every thread's sample stands for one interval */
+    uint32_t i = slot_of(info);
+    /* Wall time: the time since the thread's previous visit, which the timer set before sending. */
+    uint64_t w = i < wall.capacity ? atomic_load_explicit(&wall.slots[i].weight_ns, memory_order_relaxed)
+                                   : atomic_load_explicit(&wall.unslotted_weight_ns, memory_order_relaxed);
+    return w ? w : interval_ns;
 }
 
 int wall_signal_thread_state(const siginfo_t *info, const void *ucontext, JNIEnv *env, const trace_frame *frames,
                              uint32_t depth) {
-    (void)info;
-    return thread_state_read(ucontext, env, frames, depth);
+    int state = thread_state_read(ucontext, env, frames, depth);
+    uint32_t i = slot_of(info);
+    if (i >= wall.capacity) return state;
+    /* A thread waiting in the JVM: the timer can tell it is still there from its memory. */
+    bool waiting = state == THREAD_STATE_SLEEPING || state == THREAD_STATE_WAITING || state == THREAD_STATE_PARKED ||
+                   state == THREAD_STATE_BLOCKED;
+    if (waiting) thread_wait_mark_own(env, &wall.slots[i].mark);
+    else wall.slots[i].mark.java_thread = 0;
+    return state;
 }
 
 void wall_signal_stored(const siginfo_t *info, const trace_key *key, uint64_t ref) {

@@ -5,11 +5,13 @@
  * is what sigqueue sends too, so the cookie, with our own pid as sender, is how the handler tells our
  * signal from anyone else's. The handler records in the slot where the sample went (trace_store's
  * reference) and the thread's CPU clock after it, so the timer thread can repeat that sample for a thread
- * that has not run since, without waking it.
+ * that has not run since, without waking it. The timer visits a bounded number of threads per interval, so
+ * a sample stands for the time since the thread's previous visit: the slot's weight_ns, set before sending.
  */
 #ifndef LIBPROF_WALL_SIGNAL_H
 #define LIBPROF_WALL_SIGNAL_H
 
+#include "thread_state_read.h"
 #include "traces.h"
 
 #include <jni.h>
@@ -27,10 +29,15 @@ typedef struct {
     _Atomic uint32_t state;          /* its thread_state */
     _Atomic uint32_t answered;       /* signals the handler has taken (sent == answered: none pending) */
     _Atomic uint64_t cpu_after_ns;   /* the thread's CPU clock when its handler finished */
+    _Atomic uint64_t weight_ns;      /* what the signal sent stands for: the wall time since the thread's last visit */
+    thread_wait_mark mark;           /* a blocked Java thread's wait, as its handler saw it (thread_state_read.h) */
     uint32_t tid;                    /* timer thread only: 0 = free */
     uint32_t seen;                   /* timer thread only: the last round the thread was listed in */
     uint32_t sent;                   /* timer thread only: signals sent */
-    uint32_t missed;                 /* timer thread only: rounds that passed while a signal was pending */
+    uint32_t missed;                 /* timer thread only: visits that passed while a signal was pending */
+    uint64_t missed_ns;              /* timer thread only: the wall time those visits stood for */
+    uint64_t visited_ns;             /* timer thread only: the last visit (monotonic clock); 0: none yet */
+    uint32_t marked;                 /* timer thread only: visits in a row told idle by the mark alone */
 } wall_slot;
 
 typedef struct {
@@ -39,6 +46,7 @@ typedef struct {
     _Atomic uint32_t cookie;         /* this session's; 0 while none runs */
     pid_t pid;
     uint64_t interval_ns;
+    _Atomic uint64_t unslotted_weight_ns;   /* the weight of a signal sent without a slot (beyond the capacity) */
 } wall_shared;
 extern wall_shared wall;
 

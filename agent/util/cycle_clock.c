@@ -13,8 +13,8 @@
 bool cycle_clock_tsc;
 double cycle_clock_ns_per_tick = 1.0;
 
-static bool tsc_is_constant(void) {
 #if defined(__x86_64__)
+static bool tsc_is_constant(void) {
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f) return false;
     char line[4096];
@@ -27,12 +27,8 @@ static bool tsc_is_constant(void) {
     }
     fclose(f);
     return constant && nonstop;
-#else
-    return false;
-#endif
 }
 
-#if defined(__x86_64__)
 /* A (clock, counter) pair read as close together as the thread manages: of a few tries, the one whose two
  * counter reads around the clock read are nearest (a preemption in between would skew the rate). */
 static void read_pair(uint64_t *ns, uint64_t *tsc) {

@@ -135,7 +135,10 @@ public class SignalsTest extends IntegrationTest {
         check(run.exit() == 0, "workload failed: " + run.err());
         long samples = sum(readCollapsed(file));
         System.out.println("  samples " + samples);
-        check(samples < 100, "signals sent with kill/tgkill were counted as samples: " + samples);
+        // wall: what its rounds visited (a slow machine makes more of them), and each thread's last sample
+        // counted once more at the end.
+        long allowed = engine.equals("wall") ? number(run.err(), "(\\d+) visits") + 100 : 100;
+        check(samples < allowed, "signals sent with kill/tgkill were counted as samples: " + samples);
         long ignored = number(run.err(), "ignored (\\d+) profiling signals");
         check(ignored >= 1000, "fewer foreign signals ignored than the workload sent itself: " + ignored);
     }

@@ -7,7 +7,8 @@ import java.util.Map;
  * Wall-clock profiling against a known truth (WallWorkload): a thread that sleeps half of each
  * cycle shows about half of its wall samples sleeping and its CPU samples all spinning; threads blocked on
  * a monitor, in Object.wait and parked show those states; event=cpu,wall in one session gives a recording
- * the JDK's jfr tool reads and jfrconv separates. Usage (from ctest):
+ * the JDK's jfr tool reads and jfrconv separates; with 1,000 sleeping threads the engine visits a bounded number
+ * per interval and the weights still give each thread its time. Usage (from ctest):
  *   java WallTest <test> <java_home> <libprof.so> <jfrconv> <workload classpath> <work dir>
  */
 public class WallTest {
@@ -16,6 +17,7 @@ public class WallTest {
             switch (test) {
                 case "half_sleep_cpu_and_wall" -> halfSleepCpuAndWall();
                 case "thread_states" -> threadStates();
+                case "many_threads" -> manyThreads();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -121,5 +123,59 @@ public class WallTest {
         System.out.printf("  event=cpu,wall collapsed: %d samples, %d in STATE_DEFAULT%n", all, cpuState);
         check(all > 0 && cpuState == all, "the collapsed output of event=cpu,wall holds wall samples");
         check(samplesOf(cpu, "blocked", ";") == 0, "the blocked thread appears in the CPU profile");
+    }
+
+    /**
+     * 1,000 sleeping threads and one busy one (WallManyThreads), wall at 5 ms: every interval visits at most
+     * wallthreads (16) threads, so the samples are bounded by 16 per interval, not 1,001; each sample weighs
+     * the time since its thread's previous visit, so the busy thread's weight is the time it ran and a
+     * sleeper's about its life, and every thread keeps its state (spinning in busySpin, sleeping in sleepLong).
+     */
+    static void manyThreads() throws Exception {
+        Path file = IntegrationTest.work.resolve("many.collapsed");
+        int perTick = 16;
+        long intervalNs = 5_000_000L;
+        IntegrationTest.Run run = IntegrationTest.runJava("start,event=wall,interval=5ms,wallthreads=" + perTick
+                + ",threads,states,total,loglevel=info,file=" + file, "-Xss256k", "WallManyThreads", "1000", "6");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        double busyNs = IntegrationTest.truth(run.out(), "busy_ns"), lifeNs = IntegrationTest.truth(run.out(), "life_ns");
+        java.util.regex.Matcher log = java.util.regex.Pattern.compile(
+                "wall: (\\d+) rounds .*?, (\\d+) visits \\(at most (\\d+) a round\\)").matcher(run.err());
+        check(log.find(), "no wall statistics in the log: " + run.err());
+        long rounds = Long.parseLong(log.group(1)), visits = Long.parseLong(log.group(2));
+        Map<String, Long> weights = IntegrationTest.readCollapsed(file);   /* total: ns, not samples */
+        long busyAll = 0, busySpin = 0, sleeperAll = 0, sleeping = 0;
+        java.util.Set<String> sleepers = new java.util.HashSet<>();
+        for (var e : weights.entrySet()) {
+            String stack = e.getKey();
+            if (stack.startsWith("[busy tid=")) {
+                busyAll += e.getValue();
+                if (stack.contains("WallManyThreads.busySpin")) busySpin += e.getValue();
+            } else if (stack.startsWith("[sleeper-")) {
+                sleeperAll += e.getValue();
+                sleepers.add(stack.substring(0, stack.indexOf(']')));
+                if (stack.contains("[STATE_SLEEPING];") && stack.contains("WallManyThreads.sleepLong")) sleeping += e.getValue();
+            }
+        }
+        double sleeperMean = sleepers.isEmpty() ? 0 : (double) sleeperAll / sleepers.size();
+        System.out.printf("  %d rounds, %d visits (%.1f a round); busy: %.2f s of weight (ran %.2f s), %.1f%% in busySpin;"
+                + " %d sleepers seen, %.2f s each on average (the JVM lived %.2f s), %.1f%% sleeping in sleepLong%n",
+                rounds, visits, (double) visits / Math.max(1, rounds), busyAll / 1e9, busyNs / 1e9,
+                100.0 * busySpin / Math.max(1, busyAll), sleepers.size(), sleeperMean / 1e9, lifeNs / 1e9,
+                100.0 * sleeping / Math.max(1, sleeperAll));
+        check(rounds >= 100, "too few rounds: " + rounds);
+        check(visits <= rounds * perTick, "more than " + perTick + " visits a round: " + visits + " in " + rounds);
+        check(visits <= (lifeNs / intervalNs + 2) * perTick, "more visits than " + perTick + " per interval of the JVM's life");
+        check(sleepers.size() >= 900, "sleepers not covered by the rotation: " + sleepers.size() + " of 1000");
+        // A thread that starts or ends while profiling is first or last seen up to one cycle of the rotation
+        // (every thread visited once: about 1,030 / 16 intervals) after its start or before its end.
+        double cycleNs = Math.ceil(1030.0 / perTick) * lifeNs / rounds;
+        System.out.printf("  busy: %.2f s of weight against %.2f s run; a cycle takes about %.2f s%n", busyAll / 1e9,
+                busyNs / 1e9, cycleNs / 1e9);
+        check(Math.abs(busyAll - busyNs) <= Math.max(0.1 * busyNs, 1.5 * cycleNs),
+                "the busy thread's weight is not the time it ran, within 1.5 cycles of the rotation");
+        check(busySpin >= 0.9 * busyAll, "the busy thread's weight is not in busySpin");
+        check(sleeperMean >= 0.7 * busyNs && sleeperMean <= 1.2 * lifeNs, "a sleeper's mean weight is not its life");
+        check(sleeping >= 0.95 * sleeperAll, "sleepers' weight not sleeping in sleepLong");
     }
 }

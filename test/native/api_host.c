@@ -1,11 +1,12 @@
 /*
  * api_host: a native program that hosts a JVM (JNI_CreateJavaVM) and profiles it through libprof's C API
- * (libprof.h), run by ApiTest's c_host case. Before the JVM exists, libprof_init must refuse with a clear
- * reason; then the JVM runs ApiBurn.burn under a session started by libprof_execute, and the profile
+ * (libprof.h), run by ApiTest's c_host case. Before the JVM exists, libprof_init succeeds (a process with
+ * no JVM is profiled natively) and a Java-only request is refused, naming it; then the JVM runs ApiBurn.burn under a session started by libprof_execute, and the profile
  * returned through the writer must put ApiBurn.burn in most samples. async-profiler's C API names are
  * driven too. Usage: api_host <test classes>. Prints OK, or FAIL: ... and exits 1.
  */
 #define _GNU_SOURCE
+#include "host_check.h"
 #include "libprof.h"
 
 #include <jni.h>
@@ -13,25 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void fail(const char *what, const char *detail) {
-    printf("FAIL: %s: %s\n", what, detail ? detail : "");
-    exit(1);
-}
 
-typedef struct {
-    char *text;
-    size_t len;
-} buffer;
-
-static void collect(const char *buf, size_t size, void *arg) {
-    buffer *b = arg;
-    char *grown = realloc(b->text, b->len + size + 1);
-    if (!grown) fail("out of memory", NULL);
-    memcpy(grown + b->len, buf, size);
-    b->len += size;
-    grown[b->len] = 0;
-    b->text = grown;
-}
 
 static buffer asprof_out;
 static void collect_asprof(const char *buf, size_t size) {
@@ -55,8 +38,10 @@ static void count(const char *collapsed, const char *frame, long *with, long *al
 
 int main(int argc, char **argv) {
     if (argc != 2) fail("usage", "api_host <test classes>");
-    if (libprof_init() == 0) fail("libprof_init succeeded without a JVM", NULL);
-    if (!strstr(libprof_last_error(), "no Java VM")) fail("error without a JVM", libprof_last_error());
+    if (libprof_init()) fail("libprof_init without a JVM", libprof_last_error());
+    if (libprof_execute("start,event=alloc", NULL, NULL) == 0) fail("alloc accepted without a JVM", NULL);
+    if (!strstr(libprof_last_error(), "alloc") || !strstr(libprof_last_error(), "needs a Java VM"))
+        fail("error without a JVM", libprof_last_error());
 
     char classpath[4096];
     snprintf(classpath, sizeof(classpath), "-Djava.class.path=%s", argv[1]);

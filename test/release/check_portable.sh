@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Checks that shipped binaries run where glibc 2.17 does: every ELF file in the given files, directories,
-# tarballs and jars (the native library inside libprof.jar too) may need only libc, libm, libdl, libpthread,
-# librt and the loader, and no symbol version newer than GLIBC_2.17 (objdump -T, objdump -p).
+# Checks that shipped binaries run where glibc 2.17 does (on x86-64, and on aarch64, whose first glibc it is):
+# every ELF file in the given files, directories, tarballs and jars (the native libraries inside libprof.jar
+# too) may need only libc, libm, libdl, libpthread, librt and the loader, and no symbol version newer than
+# GLIBC_2.17 (objdump -T, objdump -p).
 # Prints one line per binary and every offence; exit 1 when there is one, 2 when there is nothing to check.
 #   check_portable.sh <file|dir|.tar.gz|.jar>...
 set -euo pipefail
 MAX_MAJOR=2 MAX_MINOR=17
-ALLOWED_NEEDED='^(libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|ld-linux-x86-64\.so\.2)$'
+ALLOWED_NEEDED='^(libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|ld-linux-x86-64\.so\.2|ld-linux-aarch64\.so\.1)$'
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 

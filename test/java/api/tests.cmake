@@ -16,7 +16,7 @@ add_custom_target(api_test_classes ALL DEPENDS ${API_TEST_CLASSES}/.stamp)
 add_dependencies(api_test_classes libprof_jar)
 
 add_executable(api_host test/native/api_host.c)
-target_include_directories(api_host PRIVATE agent/include ${JNI_INCLUDES})
+target_include_directories(api_host PRIVATE agent/include test/native ${JNI_INCLUDES})
 target_link_libraries(api_host PRIVATE prof ${JAVA_HOME}/lib/server/libjvm.so)
 set_target_properties(api_host PROPERTIES BUILD_RPATH "${JAVA_HOME}/lib/server;${CMAKE_BINARY_DIR}/lib")
 

@@ -36,8 +36,17 @@ import javax.management.ObjectName;
 public final class Profiler implements ProfilerMBean {
     /** The JMX name the MBean is registered under. */
     public static final String OBJECT_NAME = "dev.libprof:type=Profiler";
-    /** The library packed into libprof.jar, extracted when no path is given. */
-    static final String LIBRARY_RESOURCE = "/dev/libprof/native/libprof.so";
+    /**
+     * The library packed into libprof.jar for this JVM's processor, extracted when no path is given: one per
+     * platform (linux-x64, linux-arm64), as the release's tarballs are named; null on another processor.
+     */
+    static final String LIBRARY_RESOURCE = libraryResource(System.getProperty("os.arch", ""));
+
+    static String libraryResource(String arch) {
+        if (arch.equals("amd64") || arch.equals("x86_64")) return "/dev/libprof/native/linux-x64/libprof.so";
+        if (arch.equals("aarch64") || arch.equals("arm64")) return "/dev/libprof/native/linux-arm64/libprof.so";
+        return null;
+    }
 
     private static Profiler instance;
 
@@ -46,7 +55,7 @@ public final class Profiler implements ProfilerMBean {
 
     /**
      * The profiler, loading libprof.so when this JVM has none yet: from the system property libprof.path,
-     * else the copy packed in this jar (extracted into a private temporary directory, checked against the jar's
+     * else the copy packed in this jar for this processor (extracted into a private temporary directory, checked against the jar's
      * checksum, deleted once loaded), else libprof.so on
      * java.library.path. A JVM started with -agentpath:libprof.so already has it: that one is used.
      */
@@ -90,7 +99,7 @@ public final class Profiler implements ProfilerMBean {
      * are deleted once loaded (the library stays mapped), so no exit, even a crash, leaves them behind.
      */
     private static boolean loadPacked() {
-        InputStream in = Profiler.class.getResourceAsStream(LIBRARY_RESOURCE);
+        InputStream in = LIBRARY_RESOURCE == null ? null : Profiler.class.getResourceAsStream(LIBRARY_RESOURCE);
         if (in == null) return false;
         Path dir = null, file = null;
         try {
