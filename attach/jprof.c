@@ -106,6 +106,12 @@ static long show_agent_log(jprof_session *s) {
     return copied < 0 ? copied : shown;
 }
 
+/* A JVM still starting (jprof run right after java) answers an attach, but JDK 21 and later refuse to load an
+ * agent before the live phase ("Dynamic agent loading is only permitted in the live phase"): jprof asks again
+ * until it is live, a few seconds at most. */
+#define LIVE_PHASE_WAIT_MS 5000
+#define LIVE_PHASE_RETRY_MS 20
+
 /* One agent action. 0 when the agent carried it out; otherwise the reason has been printed. An interrupted
  * jprof sends no 'cancellable' request; one that must follow what was started (the stop) goes regardless. */
 static int agent_request(jprof_session *s, const char *action, const char *file, bool cancellable) {
@@ -115,9 +121,15 @@ static int agent_request(jprof_session *s, const char *action, const char *file,
     if (cancellable && interrupted) return error("interrupted (signal %d) before the %s request", interrupted, action);
     s->timeouts.cancel = cancellable ? &interrupted : NULL;
     load_reply reply;
-    if (hotspot_attach_load(&s->target, s->library, options, &s->timeouts, &reply, err, sizeof(err))) {
-        show_agent_log(s);
-        return error("%s", err);
+    for (int waited = 0;; waited += LIVE_PHASE_RETRY_MS) {
+        if (hotspot_attach_load(&s->target, s->library, options, &s->timeouts, &reply, err, sizeof(err))) {
+            show_agent_log(s);
+            return error("%s", err);
+        }
+        if (reply.have_agent_code || !strstr(reply.message, "live phase") || waited >= LIVE_PHASE_WAIT_MS ||
+            (cancellable && interrupted))
+            break;
+        monotonic_sleep_ms(LIVE_PHASE_RETRY_MS);
     }
     long logged = show_agent_log(s);
     if (reply.attach_code != 0)

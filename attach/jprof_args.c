@@ -193,6 +193,10 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
             } else if (append(a->profiling, sizeof(a->profiling), spec->name, value)) {
                 return fail(err, errlen, "%s: too many options", arg);
             }
+        } else if (strncmp(arg, "--", 2) == 0 && options_async_profiler_refusal(arg + 2)) {
+            snprintf(err, errlen, "option '%s' (asprof's) is not supported: %s", arg,
+                     options_async_profiler_refusal(arg + 2));
+            return -1;
         } else if (arg[0] == '-') {
             return fail(err, errlen, "unknown option '%s' (see jprof --help)", arg);
         } else if (parse_word(arg, a, &have_action, err, errlen)) {

@@ -27,6 +27,7 @@ include(test/native/tests.cmake)
 include(test/native/classfile.cmake)
 include(test/attach/tests.cmake)
 include(test/java/tests.cmake)
+include(test/java/compat.cmake)    # async-profiler's modes and options: all, nobatch, ...
 include(test/java/safety.cmake)   # hostile neighbours: crash reporters, shared directories, DEEPBIND allocators
 include(test/java/jfrsync.cmake)   # jfrsync, begin=/end=, ttsp
 include(test/java/instr/instr.cmake)   # the class file rewriter: behaviour suite, real jars

@@ -58,7 +58,8 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
         if (n) {
             frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_ALLOC};
             uint64_t weight = engine_alloc_weight(size > 0 ? (uint64_t)size : 0, interval_bytes);
-            if (!live || live_in_recording) sample_store_event(EVENT_ALLOC, 0, frames, n + 1, weight, started);
+            if (!live || live_in_recording)
+                sample_store_alloc(frames, n + 1, weight, size > 0 ? (uint64_t)size : 0, started);
             if (live) {
                 alloc_live_object sampled = {frames, n + 1, sample_thread_id(), weight,
                                              size > 0 ? (uint64_t)size : 0, event_clock_now()};

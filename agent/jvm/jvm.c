@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static JavaVM *vm;
@@ -234,13 +235,34 @@ static void register_existing_java_threads(void) {
     log_debug("attach: %d of %d existing Java threads mapped to OS threads", found, (int)count);
 }
 
+/* An attach may arrive while the JVM is still starting (a script that runs jprof right after java): HotSpot's
+ * attach listener already answers, but hands out JVMTI environments only from the live phase on (GetEnv says
+ * JNI_EDETACHED before it). Such an attach waits for the live phase, a few seconds at most. */
+#define LIVE_PHASE_WAIT_MS 5000
+
+static jint get_jvmti(bool in_live_vm, jvmtiEnv **env) {
+    jint rc = (*vm)->GetEnv(vm, (void **)env, JVMTI_VERSION_1_2);
+    for (int waited = 0; in_live_vm && rc == JNI_EDETACHED && waited < LIVE_PHASE_WAIT_MS; waited += 10) {
+        struct timespec pause = {0, 10 * 1000000L};
+        nanosleep(&pause, NULL);
+        rc = (*vm)->GetEnv(vm, (void **)env, JVMTI_VERSION_1_2);
+    }
+    return rc;
+}
+
 int jvm_init(JavaVM *java_vm, bool in_live_vm, const jvm_listeners *listeners, char *err, size_t errlen) {
     if (jvmti) return 0;
     vm = java_vm;
     if (listeners) listen = *listeners;
     jvmtiEnv *env;
-    if ((*vm)->GetEnv(vm, (void **)&env, JVMTI_VERSION_1_2) != JNI_OK) {
-        snprintf(err, errlen, "this JVM offers no JVMTI 1.2 environment");
+    jint rc = get_jvmti(in_live_vm, &env);
+    if (rc == JNI_EDETACHED) {
+        snprintf(err, errlen, "the JVM did not finish starting within %d ms (no JVMTI environment before its "
+                 "live phase): attach again later", LIVE_PHASE_WAIT_MS);
+        return -1;
+    }
+    if (rc != JNI_OK) {
+        snprintf(err, errlen, "this JVM offers no JVMTI 1.2 environment (GetEnv: %d)", (int)rc);
         return -1;
     }
     jvmti = env;

@@ -56,17 +56,28 @@ static int parse_action(const char *name, prof_action *out) {
     return -1;
 }
 
-/* async-profiler's options that libprof does not have, and what to do with each: most change what is
- * sampled or how, and are ignored with a warning (options.h: ignored), so that an async-profiler command
- * line still starts the application; those that would give another output than the one asked for are
- * refused, with what to write instead. */
+/* async-profiler's options that libprof does not have, and what to do with each. An option accepted and then
+ * not acted on would leave the user believing the profile holds what it does not: each is refused, saying
+ * why and what to write instead (none is ignored now; the machinery stays for a row whose 'instead' is
+ * NULL, noted in options.h: ignored). */
 static const struct {
     const char *name, *instead;   /* instead: NULL to ignore it */
 } async_profiler_only[] = {
-    {"sched", NULL}, {"signal", NULL}, {"target-cpu", NULL}, {"record-cpu", NULL},
-    {"fdtransfer", NULL}, {"tlab", NULL}, {"norm", NULL}, {"nobatch", NULL}, {"memlimit", NULL},
-    {"mcache", NULL}, {"proc", NULL}, {"ratelimit", NULL},
-    {"all", "name the events: event=cpu,wall,alloc,lock (and nativemem, nativelock)"},
+    {"sched", "libprof does not add a frame for the thread's scheduling policy; threads separates threads"},
+    {"signal", "libprof chooses its profiling signal itself (SIGPROF, or another when the application takes it)"},
+    {"target-cpu", "libprof's perf events count on every CPU the thread runs on; pin the application with taskset "
+                   "to profile one CPU"},
+    {"record-cpu", "libprof does not record on which CPU a sample was taken"},
+    {"fdtransfer", "libprof opens its perf events in the JVM itself, without a privileged helper: lower "
+                   "kernel.perf_event_paranoid or give the JVM CAP_PERFMON, or use event=ctimer"},
+    {"tlab", "libprof samples allocations through the JVM's own sampler (JDK 11+), not TLAB events: alloc=BYTES"},
+    {"norm", "libprof does not rename lambda and generated classes"},
+    {"memlimit", "libprof sizes its stack storage itself and counts the samples that do not fit (metrics, text "
+                 "report)"},
+    {"mcache", "libprof has no method cache to size"},
+    {"proc", "libprof does not sample processes; jdk.CPULoad in a JFR recording holds the JVM's and the machine's "
+             "CPU load"},
+    {"ratelimit", "libprof does not cap the rate of events: a longer interval=, alloc= or lock= records fewer"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
 
@@ -76,6 +87,12 @@ void options_note_ignored(prof_options *o, const char *prefix, const char *text,
     size_t used = strlen(o->ignored);
     if (!strstr(o->ignored, item) && used + strlen(item) + 2 < sizeof(o->ignored))
         snprintf(o->ignored + used, sizeof(o->ignored) - used, "%s%s", used ? " " : "", item);
+}
+
+const char *options_async_profiler_refusal(const char *name) {
+    for (size_t i = 0; i < sizeof(async_profiler_only) / sizeof(async_profiler_only[0]); i++)
+        if (strcmp(name, async_profiler_only[i].name) == 0) return async_profiler_only[i].instead;
+    return NULL;
 }
 
 /* An async-profiler option of the table above: ignored (0, noted in o->ignored), refused (-1, err says what
@@ -132,6 +149,22 @@ static int parse_token(prof_options *o, char *tok, char *err, size_t errlen) {
     return 0;
 }
 
+/* all (async-profiler's): every event the session does not name yet, at its default interval, with live
+ * objects; the session's event stays the one event= gave, or cpu. Native memory is sampled every 512 KiB, as
+ * async-profiler's all does (nativemem alone records every call). */
+static void settle_all(prof_options *o) {
+    static const event_kind beside[] = {EVENT_WALL, EVENT_ALLOC, EVENT_LOCK, EVENT_NATIVEMEM, EVENT_NATIVELOCK};
+    if (!o->all) return;
+    for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
+        event_kind k = beside[i];
+        if (o->extra_events[k] || strcmp(o->event, event_kind_name(k)) == 0) continue;
+        o->extra_events[k] = true;
+        if (k == EVENT_NATIVEMEM) o->nativemem = OPTIONS_DEFAULT_ALLOC_BYTES;
+    }
+    o->live = true;
+    o->event_given = true;
+}
+
 int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
     options_init(o);
     if (!text || !*text) return 0;
@@ -143,6 +176,7 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         if ((rc = parse_token(o, tok, err, errlen)) != 0) break;
     }
     free(copy);
+    if (rc == 0) settle_all(o);
     /* async-profiler's rule: without event=, the first other event given is the session's event
      * (start,alloc profiles allocations only; event=cpu,alloc both). */
     for (int k = EVENT_CPU + 1; rc == 0 && !o->event_given && k < EVENT_KIND_COUNT; k++) {

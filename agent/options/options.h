@@ -123,6 +123,8 @@ typedef struct prof_options {
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
     uint64_t alloc_bytes;       /* alloc[=BYTES]: the mean allocation sampling interval in bytes */
     bool live;                  /* alloc: only objects still reachable when the profile is written */
+    bool nobatch;               /* jfr: wall samples as jdk.ExecutionSample, not profiler.WallClockSample */
+    bool all;                   /* async-profiler's all: every event not given, at its default (options.c) */
     uint64_t lock_ns;           /* lock=: a sample each this many ns of accumulated waiting (0: every wait;
                                  * lock_sample.h) */
     uint64_t loop_ns;           /* loop=: one profile per period, 0 = none (profiler.c) */
@@ -151,6 +153,9 @@ typedef struct prof_options {
 
 /* Notes an ignored async-profiler option in o->ignored ('n' characters of 'text', after 'prefix'), once. */
 void options_note_ignored(prof_options *o, const char *prefix, const char *text, size_t n);
+/* Why libprof refuses async-profiler's option 'name' and what to write instead, or NULL when it is not one of
+ * the refused ones (jprof says the same for asprof's --NAME). */
+const char *options_async_profiler_refusal(const char *name);
 
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
 #define OPTIONS_DEFAULT_JSTACKDEPTH 2048

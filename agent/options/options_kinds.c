@@ -258,15 +258,27 @@ static int apply_choice(const options_spec *s, const char *spelled, const char *
 
 /* Several choices joined by '+' (async-profiler's separator: ',' separates options); their bits OR-ed. The
  * value replaces the field's set, so the last 'features=' given wins, as for every other option. */
-/* async-profiler's stack walker features that libprof does not have (features=vtable+comptask): noted in
- * o->ignored (the agent warns) rather than refused, as async-profiler ignores what it does not know.
- * 'mixed' is what libprof's cstack=vm always does. */
-bool options_ignore_async_profiler_feature(const options_spec *s, const char *name, size_t n, prof_options *o) {
-    static const char *const features[] = {"jnienv", "mixed", "vtable", "comptask", "pcaddr"};
+/* async-profiler's stack walker features: 'mixed' is what libprof's cstack=vm always does (accepted, nothing
+ * to change); the others libprof does not have, and refuses saying so (NULL for a name that is not one). */
+static const struct {
+    const char *name, *refusal;
+} async_profiler_features[] = {
+    {"mixed", NULL},
+    {"jnienv", "libprof does not walk from the JNIEnv of a thread outside Java"},
+    {"vtable", "libprof does not add the receiver's class after a vtable or itable stub"},
+    {"comptask", "libprof does not add the method a compiler thread compiles"},
+    {"pcaddr", "libprof does not record the address of a sampled instruction"},
+};
+
+bool options_ignore_async_profiler_feature(const options_spec *s, const char *name, size_t n, prof_options *o,
+                                           const char **refusal) {
+    (void)o;
+    *refusal = NULL;
     if (!s->name || strcmp(s->name, "features") != 0) return false;
-    for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
-        if (strlen(features[i]) != n || strncmp(name, features[i], n) != 0) continue;
-        options_note_ignored(o, "features=", name, n);
+    for (size_t i = 0; i < sizeof(async_profiler_features) / sizeof(async_profiler_features[0]); i++) {
+        if (strlen(async_profiler_features[i].name) != n || strncmp(name, async_profiler_features[i].name, n) != 0)
+            continue;
+        *refusal = async_profiler_features[i].refusal;
         return true;
     }
     return false;
@@ -279,7 +291,13 @@ static int apply_choice_set(const options_spec *s, const char *spelled, const ch
     do {
         size_t n = strcspn(p, "+");
         const options_choice *c = find_choice(s, p, n);
-        if (!c && options_ignore_async_profiler_feature(s, p, n, o)) {
+        const char *refusal;
+        if (!c && options_ignore_async_profiler_feature(s, p, n, o, &refusal)) {
+            if (refusal) {
+                char what[600];
+                return errmsg_fail(err, errlen, "%s: '%.*s' (async-profiler's) is not supported: %s",
+                                   subject(spelled, value, what, sizeof(what)), (int)n, p, refusal);
+            }
             p += n;
             continue;
         }

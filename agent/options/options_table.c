@@ -99,6 +99,12 @@ const options_spec options_table[] = {
     {.kind = OPTION_FLAG, .jfrconv_long = "--alloc",
      .jfrconv_help = "allocation samples (jdk.ObjectAllocationSample; the TLAB events where a" JMORE
      "chunk has none), weighted by bytes", .jfrconv_sets = JFRCONV_SETS_ALLOC_ONLY},
+    {.name = "all", .kind = OPTION_FLAG, .field = FIELD(all), .jprof = "--all",
+     .jprof_help = "every event at once: cpu (unless -e names one), wall, alloc with live, lock," MORE
+     "nativemem=512k, nativelock; any of them given sets its interval", .probe = ""},
+    {.name = "nobatch", .kind = OPTION_FLAG, .field = FIELD(nobatch), .jprof = "--nobatch",
+     .jprof_help = "jfr: wall-clock samples as jdk.ExecutionSample (default profiler.WallClockSample)",
+     .probe = ""},
     {.name = "live", .kind = OPTION_FLAG, .field = FIELD(live), .jprof = "--live",
      .jprof_help = "alloc: only objects still reachable when the profile is written", .probe = "",
      .jfrconv_long = "--live",

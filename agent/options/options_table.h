@@ -126,9 +126,10 @@ extern const size_t options_table_count;
 
 /* The row of an agent option by its name, or NULL. */
 const options_spec *options_table_find(const char *name);
-/* True (and the feature noted in o->ignored) when 'name' (n characters) is one of async-profiler's
- * features= values that libprof does not have. */
-bool options_ignore_async_profiler_feature(const options_spec *s, const char *name, size_t n, prof_options *o);
+/* True when 'name' (n characters) is one of async-profiler's features= values that are not libprof's: *refusal
+ * says why libprof refuses it, or is NULL for one libprof does anyway (mixed). */
+bool options_ignore_async_profiler_feature(const options_spec *s, const char *name, size_t n, prof_options *o,
+                                           const char **refusal);
 
 /* The row of a jprof flag ("-t", "--minwidth"), or NULL. */
 const options_spec *options_table_jprof(const char *flag);

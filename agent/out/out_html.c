@@ -8,6 +8,7 @@
 
 #include "calltree.h"
 #include "completeness.h"
+#include "html_asprof_frames.h"
 #include "json_out.h"
 
 #include <stdlib.h>
@@ -138,12 +139,17 @@ static void write_meta(const profile *p, const out_html_options *opt, bool heatm
             opt->reverse ? "true" : "false", opt->inverted ? "true" : "false");
 }
 
+/* Nodes narrower than minwidth percent of the total are left out, with everything above them. */
+static uint64_t min_total_of(const out_html_options *opt, uint64_t total) {
+    double min = opt->minwidth * (double)total / 100.0;
+    return (uint64_t)min + ((double)(uint64_t)min < min);
+}
+
 static int write_data(const profile *p, const out_html_options *opt, const out_html_extra *extra, FILE *out) {
     calltree t;
     if (calltree_build(&t, p)) return -1;
     uint64_t total = t.nodes[0].total;
-    double min = opt->minwidth * (double)total / 100.0;
-    tree_writer w = {&t, (uint64_t)min + ((double)(uint64_t)min < min), NULL, NULL, 0, NULL};
+    tree_writer w = {&t, min_total_of(opt, total), NULL, NULL, 0, NULL};
     size_t names = p->name_count ? p->name_count : 1;
     w.out_id = malloc(names * sizeof(uint32_t));
     w.used = malloc(names * sizeof(uint32_t));
@@ -167,6 +173,14 @@ static int write_data(const profile *p, const out_html_options *opt, const out_h
     return rc;
 }
 
+static int write_asprof_frames(const profile *p, const out_html_options *opt, FILE *out) {
+    calltree t;
+    if (calltree_build(&t, p)) return -1;
+    int rc = html_asprof_frames_write(&t, p, min_total_of(opt, t.nodes[0].total), out);
+    calltree_free(&t);
+    return rc;
+}
+
 int out_html_write(const profile *p, FILE *out, const out_html_options *opt) {
     return out_html_write_extra(p, out, opt, NULL);
 }
@@ -176,7 +190,12 @@ int out_html_write_extra(const profile *p, FILE *out, const out_html_options *op
     if (!marker) return -1;
     fwrite(html_template, 1, (size_t)(marker - html_template), out);
     if (write_data(p, opt, extra, out)) return -1;
-    const char *rest = marker + strlen(DATA_MARKER);
-    fwrite(rest, 1, html_template_len - (size_t)(rest - html_template), out);
+    const char *rest = marker + strlen(DATA_MARKER), *end = html_template + html_template_len;
+    /* async-profiler's converter reads our page from its own layout of the frames, before </body>. */
+    const char *body_end = strstr(rest, "</body>");
+    if (!body_end) body_end = end;
+    fwrite(rest, 1, (size_t)(body_end - rest), out);
+    if (write_asprof_frames(p, opt, out)) return -1;
+    fwrite(body_end, 1, (size_t)(end - body_end), out);
     return ferror(out) ? -1 : 0;
 }

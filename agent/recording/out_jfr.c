@@ -276,7 +276,7 @@ static void chunk_end(uint64_t ticks) {
  * JFR event. */
 static bool write_sample_event(const sample_record *s) {
     uint64_t thread = jfr_pools_thread_key(&rec.pools, s->tid), trace = jfr_pools_trace_key(&rec.pools, s->trace_id);
-    if (s->event != EVENT_ALLOC && s->event != EVENT_LOCK) return jfr_sample_event_write(&rec.buf, s, thread, trace);
+    if (s->event != EVENT_ALLOC && s->event != EVENT_LOCK) return jfr_sample_event_write(&rec.buf, s, thread, trace, rec.options.nobatch);
     const trace_frame *frames;
     uint32_t depth;
     traces_buffer decoded = {0};
@@ -293,7 +293,7 @@ static bool write_sample_event(const sample_record *s) {
     else if (leaf.kind == FRAME_CLASS_PARK)
         jfr_event_thread_park(&rec.buf, s->ticks, waited, thread, trace, class_key);
     else
-        jfr_event_allocation_sample(&rec.buf, s->ticks, thread, trace, class_key, s->weight);
+        jfr_event_allocation_sample(&rec.buf, s->ticks, thread, trace, class_key, s->size, s->weight);
     return true;
 }
 

@@ -165,6 +165,11 @@ void sample_store_wait(const trace_frame *frames, uint32_t depth, uint64_t weigh
     store_event(EVENT_LOCK, 0, frames, depth, weight, &wait, started);
 }
 
+void sample_store_alloc(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t size, uint64_t started) {
+    trace_store_native object = {0, size};
+    store_event(EVENT_ALLOC, 0, frames, depth, weight, &object, started);
+}
+
 void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t started) {
     trace_store_native call = {0, took};
     store_event(EVENT_TRACE, 0, frames, depth, weight, &call, started);

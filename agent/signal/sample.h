@@ -90,6 +90,9 @@ void sample_store_event(event_kind event, int state, const trace_frame *frames, 
 /* A lock sample (EVENT_LOCK) worth 'weight' ns that waited 'waited' ns itself (lock_sample.h: a short wait
  * stands for more): its JFR event's duration is the wait. */
 void sample_store_wait(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t waited, uint64_t started);
+/* An allocation sample (EVENT_ALLOC) worth 'weight' bytes of an object of 'size' bytes (its JFR event's
+ * allocationSize). */
+void sample_store_alloc(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t size, uint64_t started);
 /* A traced call (EVENT_TRACE) worth 'weight' ns that took 'took' ns itself: its JFR event's duration. */
 void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t started);
 /* A sample the wall engine's timer thread counted again without a signal (trace_store_repeat's result,

@@ -23,7 +23,8 @@ typedef struct {
     uint8_t event;        /* event_kind: which JFR event the writer makes of it */
     uint8_t state;        /* thread_state */
     uint64_t address;     /* nativemem: the block (trace_id 0: a free of it); nativelock: the lock */
-    uint64_t size;        /* nativemem: the bytes asked for; lock: the ns waited (the weight may stand for more) */
+    uint64_t size;        /* nativemem: the bytes asked for; lock: the ns waited (the weight may stand for more);
+                             alloc: the object's bytes */
 } sample_record;
 
 typedef struct sample_ring sample_ring;

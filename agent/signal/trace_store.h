@@ -54,7 +54,7 @@ trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, co
  * Async-signal-safe. */
 trace_store_result trace_store_repeat(uint64_t ref, const trace_key *key, uint64_t weight);
 
-/* The address and size a native memory or lock record carries (sample_ring.h). */
+/* The address and size a native memory, lock or allocation record carries (sample_ring.h). */
 typedef struct {
     uint64_t address, size;
 } trace_store_native;

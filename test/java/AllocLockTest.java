@@ -119,8 +119,8 @@ public class AllocLockTest {
         String summary = jfrTool("summary", jfr.toString());
         long events = eventCount(summary, "profiler.LiveObject");
         /* ... and, as async-profiler's, every allocation sample too, of the freed objects as of the kept ones. */
-        long allocations = eventCount(summary, "jdk.ObjectAllocationSample");
-        String allocPrint = jfrTool("print", "--events", "jdk.ObjectAllocationSample", jfr.toString());
+        long allocations = eventCount(summary, "jdk.ObjectAllocationInNewTLAB");
+        String allocPrint = jfrTool("print", "--events", "jdk.ObjectAllocationInNewTLAB", jfr.toString());
         System.out.println("live (jfr): " + allocations + " allocation samples beside the live objects");
         check(allocations > events && allocPrint.contains("AllocLockWorkload.freedSite")
                 && allocPrint.contains("AllocLockWorkload.retainedSite"),
@@ -224,11 +224,15 @@ public class AllocLockTest {
     static void jfrEvents() throws Exception {
         Path alloc = work("alloc.jfr"), lock = work("lock.jfr");
         workload("start,event=alloc,file=" + alloc, "alloc", "2");
-        check(eventCount(jfrTool("summary", alloc.toString()), "jdk.ObjectAllocationSample") > 50,
-                "jfr summary: too few jdk.ObjectAllocationSample events");
-        String print = jfrTool("print", "--events", "jdk.ObjectAllocationSample", alloc.toString());
-        check(print.contains("objectClass = byte[]") && print.contains("weight = ") && print.contains("AllocLockWorkload.site3"),
+        /* async-profiler's events, which its converter and the tools built on its recordings read: the object's
+         * size as allocationSize, the bytes the sample stands for as tlabSize. */
+        check(eventCount(jfrTool("summary", alloc.toString()), "jdk.ObjectAllocationInNewTLAB") > 50,
+                "jfr summary: too few jdk.ObjectAllocationInNewTLAB events");
+        String print = jfrTool("print", "--events", "jdk.ObjectAllocationInNewTLAB", alloc.toString());
+        check(print.contains("objectClass = byte[]") && print.contains("tlabSize = ") && print.contains("AllocLockWorkload.site3"),
                 "jfr print: allocation samples without class, weight or stack: " + print.substring(0, Math.min(2000, print.length())));
+        Matcher sizes = Pattern.compile("allocationSize = ([0-9.]+) (bytes|kB)").matcher(print);
+        check(sizes.find(), "jfr print: allocation samples without their object's size: " + print.substring(0, Math.min(2000, print.length())));
         checkThreeToOne(IntegrationTest.readCollapsed(jfrconv("alloc_from_jfr", "--alloc", "--total", alloc.toString())),
                 "jfrconv --alloc of our recording");
 
@@ -314,7 +318,7 @@ public class AllocLockTest {
         Path allocRec = work("cpu_alloc_lock.jfr"), lockRec = work("cpu_lock.jfr");
         workload("start,event=cpu,alloc=64k,lock,file=" + allocRec, "alloc", "2");
         String summary = jfrTool("summary", allocRec.toString());
-        check(eventCount(summary, "jdk.ExecutionSample") > 20 && eventCount(summary, "jdk.ObjectAllocationSample") > 500,
+        check(eventCount(summary, "jdk.ExecutionSample") > 20 && eventCount(summary, "jdk.ObjectAllocationInNewTLAB") > 500,
                 "event=cpu,alloc,lock: the recording lacks CPU or allocation samples: " + summary);
         checkThreeToOne(IntegrationTest.readCollapsed(jfrconv("combined_alloc", "--alloc", "--total", allocRec.toString())),
                 "jfrconv --alloc of event=cpu,alloc=64k,lock");

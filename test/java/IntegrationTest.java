@@ -672,7 +672,7 @@ public class IntegrationTest {
                 try (var out = Files.newOutputStream(all)) {
                     for (Path f : files) Files.copy(f, out);
                 }
-                String print = JfrTest.jfr("print", "--events", "jdk.ExecutionSample", all.toString());
+                String print = JfrTest.jfr("print", "--events", "profiler.WallClockSample", all.toString());
                 Matcher m = Pattern.compile("sampledThread = \"halfsleeper\"").matcher(print);
                 while (m.find()) samples++;
             } else {

@@ -156,7 +156,7 @@ public class TraceTest {
         workload("start,event=cpu,wall,alloc=1k,nativemem,trace=" + HANDLE + ":100ms,file=" + file, "");
         JfrconvTest.Result r = JfrconvTest.run(List.of(IntegrationTest.javaHome + "/bin/jfr", "summary", file.toString()));
         check(r.exit() == 0, "jfr summary failed: " + r.err());
-        for (String event : List.of("jdk.MethodTrace", "jdk.ExecutionSample", "jdk.ObjectAllocationSample",
+        for (String event : List.of("jdk.MethodTrace", "jdk.ExecutionSample", "jdk.ObjectAllocationInNewTLAB",
                 "profiler.Malloc")) {
             Matcher m = Pattern.compile(Pattern.quote(event) + "\\s+(\\d+)").matcher(r.out());
             check(m.find() && Long.parseLong(m.group(1)) > 0, event + " in the recording: " + r.out());

@@ -45,15 +45,21 @@ public class WallTest {
         check(run.exit() == 0, "workload failed: " + run.err());
         double truth = IntegrationTest.truth(run.out(), "sleeping_share");
 
-        // The JDK's own tool reads the recording, and sees both kinds of jdk.ExecutionSample.
+        // The JDK's own tool reads the recording: CPU samples are jdk.ExecutionSample, wall samples async-profiler's
+        // profiler.WallClockSample (a tool that takes every jdk.ExecutionSample for CPU time must not see them).
         JfrconvTest.Result summary = JfrconvTest.run(List.of(IntegrationTest.javaHome + "/bin/jfr", "summary",
                 rec.toString()));
-        check(summary.exit() == 0 && summary.out().contains("jdk.ExecutionSample"), "jfr summary: " + summary.err());
+        check(summary.exit() == 0 && summary.out().contains("jdk.ExecutionSample")
+                && summary.out().contains("profiler.WallClockSample"), "jfr summary: " + summary.out() + summary.err());
         JfrconvTest.Result print = JfrconvTest.run(List.of(IntegrationTest.javaHome + "/bin/jfr", "print",
                 "--events", "jdk.ExecutionSample", rec.toString()));
         check(print.exit() == 0, "jfr print failed: " + print.err());
         check(print.out().contains("state = \"STATE_DEFAULT\""), "jfr print shows no CPU sample (STATE_DEFAULT)");
-        check(print.out().contains("state = \"STATE_SLEEPING\""), "jfr print shows no sleeping wall sample");
+        check(!print.out().contains("state = \"STATE_SLEEPING\""), "a sleeping wall sample is a jdk.ExecutionSample");
+        JfrconvTest.Result wallPrint = JfrconvTest.run(List.of(IntegrationTest.javaHome + "/bin/jfr", "print",
+                "--events", "profiler.WallClockSample", rec.toString()));
+        check(wallPrint.out().contains("state = \"STATE_SLEEPING\"") && wallPrint.out().contains("samples = 1"),
+                "jfr print shows no sleeping wall sample");
 
         Map<String, Long> wall = JfrconvTest.collapsed("wall", "--wall", "-t", "--states", rec.toString());
         long all = samplesOf(wall, "halfsleeper", ";"), sleeping = samplesOf(wall, "halfsleeper", "[STATE_SLEEPING]");

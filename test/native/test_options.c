@@ -390,9 +390,25 @@ static void test_jfrsync_clock_windows(void **state) {
  * samples, refused with what to write instead when the output would not be the one asked for. */
 static void test_async_profiler_only_options(void **state) {
     (void)state;
-    parses("start,sched,signal=12,file=x.txt");
-    assert_string_equal(o.ignored, "sched signal");
-    /* Those that would record something else than asked for are refused, saying what to do instead. */
+    /* async-profiler's options libprof lacks are refused, saying why: accepted and not acted on, they would
+     * mislead. */
+    refused("start,signal=12,file=x.txt", "profiling signal itself");
+    refused("start,record-cpu,event=cpu-clock", "which CPU");
+    refused("start,fdtransfer", "CAP_PERFMON");
+    refused("start,proc=1,file=x.jfr", "does not sample processes");
+    refused("start,ratelimit=cpu:50", "interval=");
+    /* all: every event not given, at its default, the session's event cpu (or event=); alloc= keeps its own. */
+    parses("start,all,alloc=64k,file=x.jfr");
+    assert_string_equal(o.event, "cpu");
+    assert_true(o.extra_events[EVENT_WALL] && o.extra_events[EVENT_ALLOC] && o.extra_events[EVENT_LOCK] &&
+                o.extra_events[EVENT_NATIVEMEM] && o.extra_events[EVENT_NATIVELOCK] && o.live);
+    assert_int_equal(o.alloc_bytes, 64 * 1024);
+    assert_int_equal(o.nativemem, 524287);
+    parses("start,event=wall,all");
+    assert_string_equal(o.event, "wall");
+    assert_false(o.extra_events[EVENT_WALL]);
+    assert_true(o.extra_events[EVENT_ALLOC]);
+    refused("start,all,event=java.util.HashMap.get", "runs alone");
     /* trace= is ours now: several targets, each kept as written; alone, the session's event. */
     parses("start,trace=my.pkg.Class.method:50ms,trace=my.pkg.Other.*,file=x.jfr");
     assert_int_equal(o.trace_count, 2);
@@ -403,7 +419,6 @@ static void test_async_profiler_only_options(void **state) {
     refused("start,trace=Method,file=x.jfr", "trace=Method");
     refused("start,trace=a.B.c:fast", "threshold 'fast'");
     refused("start,trace,file=x.jfr", "trace=pkg.Class.method");
-    refused("start,all", "event=cpu,wall");
     refused("start,event=cpu,event=wall", "event=cpu,wall");
     refused("start,bogus", "accepted:");
     /* The whole list of accepted options fits the message. */
@@ -416,9 +431,11 @@ static void test_async_profiler_only_options(void **state) {
     parses("dump,file=x.html");
     assert_false(o.counter_given);
     parses("start,loglevel=INFO");
-    parses("start,features=agct+vtable+comptask");
+    parses("start,features=agct+mixed");   /* mixed: what cstack=vm does anyway */
     assert_int_equal(o.features, PROF_FEATURE_AGCT);
-    assert_string_equal(o.ignored, "features=vtable features=comptask");
+    assert_string_equal(o.ignored, "");
+    refused("start,features=agct+vtable", "receiver's class");
+    refused("start,features=comptask", "compiler thread");
     refused("start,features=bogus", "accepted: agct");
     parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
     assert_false(o.extra_events[EVENT_LOCK]);

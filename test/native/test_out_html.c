@@ -66,6 +66,50 @@ static void decode(const char *page, char *out, size_t cap) {
     free(tree);
 }
 
+/* Decodes the frames written in async-profiler's layout (html_asprof_frames.h) as its converter reads them:
+ * after the "const cpool" line and the root's, each quoted name is the previous name's first N characters
+ * (N from ' ') and the rest, unescaped; then, after an empty line, f(name<<3|type,level,left,total) lines. One
+ * "path total type" line per node into 'out', the root's as "all". */
+static void decode_asprof(const char *page, char *out, size_t cap) {
+    const char *s = strstr(page, "\nconst cpool = [\n'all'");
+    assert_non_null(s);
+    s = strchr(s + 1, '\n') + 1;
+    s = strchr(s, '\n') + 1;   /* the root's line */
+    static char names[64][128];
+    int count = 1;
+    strcpy(names[0], "all");
+    while (*s == '\'') {
+        const char *end = strchr(s, '\n');
+        const char *close = end;
+        while (close[-1] != '\'') close--;
+        char packed[128], *w = packed;
+        for (const char *c = s + 1; c < close - 1; c++) {
+            if (*c == '\\' && (c[1] == '\\' || c[1] == '\'')) c++;
+            *w++ = *c;
+        }
+        *w = 0;
+        int prefix = packed[0] - ' ';
+        /* ASCII names here: a character is a byte */
+        snprintf(names[count], sizeof(names[0]), "%.*s%s", prefix, count > 1 ? names[count - 1] : "", packed + 1);
+        count++;
+        s = end + 1;
+    }
+    s = strstr(s, "\n\n") + 2;
+    char path[64][512];
+    out[0] = 0;
+    while (*s == 'f') {
+        unsigned key, level;
+        unsigned long long left, total;
+        assert_int_equal(sscanf(s, "f(%u,%u,%llu,%llu)", &key, &level, &left, &total), 4);
+        const char *name = names[key >> 3];
+        if (level == 0) snprintf(path[0], sizeof(path[0]), "%s", name);
+        else snprintf(path[level], sizeof(path[0]), "%s%s%s", level > 1 ? path[level - 1] : "", level > 1 ? ";" : "", name);
+        snprintf(out + strlen(out), cap - strlen(out), "%s %llu %u\n", path[level], total, key & 7);
+        s = strchr(s, '\n') + 1;
+    }
+    assert_true(*s == '\n');
+}
+
 /* Fails naming the first of 'needles' (NULL-terminated) that 'hay' lacks. */
 static void assert_all_in(const char *hay, const char *const *needles) {
     for (; *needles; needles++)
@@ -193,6 +237,40 @@ static void test_deep_stack(void **state) {
     profile_free(&p);
 }
 
+/* async-profiler's converter reads the page from its own layout of the frames: the same tree, names shared
+ * with their predecessor's prefix, Java frames as JIT-compiled (1), markers as native (3). */
+static void test_asprof_frames(void **state) {
+    (void)state;
+    profile p;
+    synthetic_profile(&p);
+    synthetic_add(&p, "[main tid=1];Main.main;Main.mainly", 5, 50);
+    char *page = render_html(&p, &flame);
+    char lines[2048];
+    decode_asprof(page, lines, sizeof(lines));
+    ASSERT_ALL_IN(lines, "all 105 3\n", "Main.main 100 1\n", "Main.main;Main.work 90 1\n", "Main.main;Main.work;Main.hot 60 1\n",
+                  "Main.main;Main.work;Main.cold 30 1\n", "Main.main;Main.idle 10 1\n", "[main tid=1] 5 3\n",
+                  "[main tid=1];Main.main 5 1\n", "[main tid=1];Main.main;Main.mainly 5 1\n");
+    int count = 0;
+    for (char *c = lines; *c; c++) count += *c == '\n';
+    assert_int_equal(count, 9);
+    /* inside an element the browser does not run, before the page ends */
+    const char *block = strstr(page, "<script type=\"text/x-async-profiler-frames\">");
+    assert_non_null(block);
+    assert_true(block < strstr(page, "</body>"));
+    free(page);
+    profile_free(&p);
+
+    /* quotes and backslashes escaped; "</" cannot end the element */
+    profile_init(&p);
+    synthetic_add(&p, "evil</script>;quote'back\\slash", 3, 3);
+    page = render_html(&p, &flame);
+    decode_asprof(page, lines, sizeof(lines));
+    ASSERT_ALL_IN(lines, "evil<\\/script>;quote'back\\slash 3 1\n");
+    assert_null(strstr(strstr(page, "x-async-profiler-frames"), "</script>;"));
+    free(page);
+    profile_free(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tree_decodes),
@@ -201,6 +279,7 @@ int main(void) {
         cmocka_unit_test(test_empty_profile),
         cmocka_unit_test(test_control_characters_escaped),
         cmocka_unit_test(test_deep_stack),
+        cmocka_unit_test(test_asprof_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,13 +11,25 @@ void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key,
     jfr_buf_event_end(b, at);
 }
 
+void jfr_event_wall_clock_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, int state) {
+    size_t at = jfr_buf_event_begin(b, JFR_WALL_CLOCK_SAMPLE);
+    jfr_buf_put_varint(b, ticks);
+    jfr_buf_put_varint(b, thread_key);
+    jfr_buf_put_varint(b, trace_key);
+    jfr_buf_put_varint(b, JFR_THREAD_STATE_KEY(state));
+    jfr_buf_put_varint(b, 1);   /* samples */
+    jfr_buf_put_varint(b, 0);   /* timeSpan: one sample covers no span */
+    jfr_buf_event_end(b, at);
+}
+
 void jfr_event_allocation_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key,
-                                 uint64_t class_key, uint64_t weight) {
-    size_t at = jfr_buf_event_begin(b, JFR_OBJECT_ALLOCATION_SAMPLE);
+                                 uint64_t class_key, uint64_t size, uint64_t weight) {
+    size_t at = jfr_buf_event_begin(b, JFR_ALLOC_IN_NEW_TLAB);
     jfr_buf_put_varint(b, ticks);
     jfr_buf_put_varint(b, thread_key);
     jfr_buf_put_varint(b, trace_key);
     jfr_buf_put_varint(b, class_key);
+    jfr_buf_put_varint(b, size);
     jfr_buf_put_varint(b, weight);
     jfr_buf_event_end(b, at);
 }

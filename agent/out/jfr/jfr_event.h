@@ -13,9 +13,14 @@
  * (THREAD_STATE_DEFAULT for CPU samples). */
 void jfr_event_execution_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, int state);
 
-/* An allocation sample: weight in bytes (the estimate of all allocation it stands for). */
+/* One wall-clock sample as async-profiler writes it (profiler.WallClockSample, samples = 1): the thread's
+ * state a thread_state. */
+void jfr_event_wall_clock_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key, int state);
+
+/* An allocation sample, as async-profiler writes it (jdk.ObjectAllocationInNewTLAB): the object's size and the
+ * weight in bytes (the estimate of all allocation it stands for) as its TLAB size. */
 void jfr_event_allocation_sample(jfr_buf *b, uint64_t ticks, uint64_t thread_key, uint64_t trace_key,
-                                 uint64_t class_key, uint64_t weight);
+                                 uint64_t class_key, uint64_t size, uint64_t weight);
 /* A contended monitor entered (park: a thread unparked) after waiting 'waited' ticks until 'ticks'. */
 void jfr_event_monitor_enter(jfr_buf *b, uint64_t ticks, uint64_t waited, uint64_t thread_key, uint64_t trace_key,
                              uint64_t class_key);

@@ -1,12 +1,10 @@
 /*
- * jfr_sample_event: CPU and wall-clock samples are both jdk.ExecutionSample, told apart by their thread
- * state (STATE_DEFAULT for CPU, the thread's state for wall). Why jdk.ExecutionSample for wall samples:
- * - the JDK's `jfr print --events ExecutionSample`, `jfr summary`, `jfr view` and JMC know it, so a wall
- *   profile shows in the JDK's own tools; a type of our own would be listed but shown nowhere else;
- * - async-profiler writes its wall samples the same way with --nobatch (its default batches them into a
- *   profiler.WallClockSample with a count, which the JDK's tools do not show), and its converter's
- *   --cpu / --wall select jdk.ExecutionSample by state: STATE_DEFAULT is cpu, anything else wall. Our
- *   recordings therefore convert with its jfrconv and with ours alike.
+ * jfr_sample_event: CPU samples are jdk.ExecutionSample in STATE_DEFAULT; wall-clock samples are
+ * profiler.WallClockSample in their thread's state, as async-profiler writes them. Why not jdk.ExecutionSample
+ * for wall samples too: the JDK's `jfr view hot-methods`, JMC's method profiling page and Pyroscope's JFR
+ * parser take every jdk.ExecutionSample for CPU time, whatever its state, and ranked a thread's futex wait as
+ * the hottest method. nobatch (async-profiler's name for its same choice) writes them as jdk.ExecutionSample,
+ * for tools that know no other event; both converters tell them from CPU samples by their state.
  */
 #include "jfr_sample_event.h"
 
@@ -15,16 +13,19 @@
 #include "jfr_event.h"
 #include "thread_state.h"
 
-bool jfr_sample_event_write(jfr_buf *b, const sample_record *rec, uint64_t thread_key, uint64_t trace_key) {
+bool jfr_sample_event_write(jfr_buf *b, const sample_record *rec, uint64_t thread_key, uint64_t trace_key,
+                            bool wall_as_execution) {
     switch (rec->event) {
     case EVENT_CPU:
         jfr_event_execution_sample(b, rec->ticks, thread_key, trace_key, THREAD_STATE_DEFAULT);
         return true;
-    case EVENT_WALL:
+    case EVENT_WALL: {
         /* A wall sample always has a state: DEFAULT would make it a CPU sample to every reader. */
-        jfr_event_execution_sample(b, rec->ticks, thread_key, trace_key,
-                                   rec->state == THREAD_STATE_DEFAULT ? THREAD_STATE_RUNNABLE : rec->state);
+        int state = rec->state == THREAD_STATE_DEFAULT ? THREAD_STATE_RUNNABLE : rec->state;
+        if (wall_as_execution) jfr_event_execution_sample(b, rec->ticks, thread_key, trace_key, state);
+        else jfr_event_wall_clock_sample(b, rec->ticks, thread_key, trace_key, state);
         return true;
+    }
     case EVENT_NATIVEMEM:
         /* A record without a stack is a free of a recorded allocation (native_hooks.c). */
         if (!rec->trace_id) jfr_event_free(b, rec->ticks, thread_key, rec->address);

@@ -17,6 +17,9 @@
 #include <stdint.h>
 
 /* Appends the event for 'rec' to b. False when its kind has no JFR event (nothing appended). */
-bool jfr_sample_event_write(jfr_buf *b, const sample_record *rec, uint64_t thread_key, uint64_t trace_key);
+/* Wall samples are profiler.WallClockSample events, or jdk.ExecutionSample ones with 'wall_as_execution'
+ * (nobatch). */
+bool jfr_sample_event_write(jfr_buf *b, const sample_record *rec, uint64_t thread_key, uint64_t trace_key,
+                            bool wall_as_execution);
 
 #endif

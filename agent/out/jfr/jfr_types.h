@@ -26,11 +26,13 @@
  *   thread id (osThreadId) and the same name the collapsed writer uses, in both osName and javaName
  *   (javaThreadId > 0 for threads the JVM reported, 0 for others).
  * - include= / exclude= do not filter what is recorded (a reader has its own filters).
- * Each jdk.ExecutionSample stands for one sample: a CPU sample with state STATE_DEFAULT, a wall-clock sample
- * with the state its thread was in (thread_state.h says why: async-profiler's converter tells them apart by it).
+ * Each jdk.ExecutionSample stands for one CPU sample, with state STATE_DEFAULT. A wall-clock sample is a
+ * profiler.WallClockSample (samples = 1) with the state its thread was in, as async-profiler writes them; with
+ * nobatch, a jdk.ExecutionSample in that state (never STATE_DEFAULT: readers tell CPU from wall by it).
  * - Allocation and lock samples end in their class (FRAME_CLASS_* kinds in the agent, "int[]_[i]" in collapsed
  *   stacks): in JFR the class is not a frame but the event's class field, as the JDK records them:
- *   jdk.ObjectAllocationSample (objectClass, weight = estimated bytes), jdk.JavaMonitorEnter (monitorClass,
+ *   jdk.ObjectAllocationInNewTLAB (objectClass, allocationSize = the object's bytes, tlabSize = the bytes the
+ *   sample stands for: async-profiler's event and fields), jdk.JavaMonitorEnter (monitorClass,
  *   duration = time waited), jdk.ThreadPark (parkedClass, duration). Classes named in the JDK's form
  *   ("java/lang/String", "[B"); a reader spells them as the agent does ("java.lang.String", "byte[]").
  */
@@ -50,11 +52,13 @@ enum jfr_type_id {
      * holds the JDK's chunks beside ours (jfrsync) no id names two events: `jfr summary` counts events by
      * id under the first name it saw for that id, across chunks */
     JFR_EXECUTION_SAMPLE = 16001, JFR_ACTIVE_RECORDING, JFR_ACTIVE_SETTING, JFR_CPU_LOAD, JFR_OS_INFORMATION,
-    JFR_JVM_INFORMATION, JFR_OBJECT_ALLOCATION_SAMPLE, JFR_JAVA_MONITOR_ENTER, JFR_THREAD_PARK,
+    JFR_JVM_INFORMATION, JFR_ALLOC_IN_NEW_TLAB, JFR_JAVA_MONITOR_ENTER, JFR_THREAD_PARK,
     /* async-profiler's native memory and lock events (names and fields as it declares them) */
     JFR_MALLOC = 16020, JFR_FREE, JFR_NATIVE_LOCK,
     /* async-profiler's object still alive at the recording's end (alloc,live) */
     JFR_LIVE_OBJECT,
+    /* async-profiler's wall-clock sample: one or more samples of a thread in one state with one stack */
+    JFR_WALL_CLOCK_SAMPLE,
     /* async-profiler's sampling window (begin=/end=, ttsp) */
     JFR_WINDOW,
     /* a traced call slower than its threshold (trace=): the JDK's event name, async-profiler's fields */
