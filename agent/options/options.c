@@ -197,6 +197,10 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
     if (rc == 0) settle_native_events(o);
     if (rc == 0 && (o->features & PROF_FEATURE_SIGTRAP) && (o->features & PROF_FEATURE_NOSIGTRAP))
         rc = errmsg_fail(err, errlen, "option 'features': sigtrap and nosigtrap conflict: give one");
+    if (rc == 0 && options_jfr_flags(o) < 0)
+        rc = errmsg_fail(err, errlen, "option 'jfropts=%s': give async-profiler's bits as a number (1 no OS and JVM "
+                         "information events, 8 no CPU load events; 2, 4 and 16 name events libprof does not write; "
+                         "256, as 'mem', holds already: libprof's handlers never write the file, a background thread does)", o->jfropts);
     if (rc == 0 && options_loops(o) && (o->timeout_s || o->timeout_clock))
         rc = errmsg_fail(err, errlen, "options 'loop' and 'timeout' conflict: a loop runs until stopped; give one");
     /* A comma cannot be in a value (the grammar splits on it): asprof --title 'a, b' passes it as "&#44;". */
@@ -236,6 +240,17 @@ prof_format options_effective_format(const prof_options *o) {
     if (filepath_ends_with(o->file, ".gecko.json")) return FORMAT_GECKO;
     if (filepath_ends_with(o->file, ".otlp")) return FORMAT_OTLP;
     return FORMAT_TEXT;
+}
+
+long options_jfr_flags(const prof_options *o) {
+    const char *v = o->jfropts;
+    if (!v[0]) return 0;
+    if (v[0] >= '0' && v[0] <= '9') {
+        char *end;
+        unsigned long bits = strtoul(v, &end, 0);
+        return *end || bits > 0xffff ? -1 : (long)bits;
+    }
+    return strcmp(v, "mem") == 0 ? JFR_OPTS_IN_MEMORY : -1;
 }
 
 const char *options_action_name(prof_action a) {

@@ -139,7 +139,7 @@ typedef struct prof_options {
     /* jfrsync[=SETTINGS]: the JDK's own Flight Recording started with SETTINGS (default, profile, a .jfc
      * file, or +event+event) and merged with ours into one file (jdk_recording.h); "" = none */
     char jfrsync[512];
-    char jfropts[64];           /* async-profiler's jfropts: accepted, no effect (docs/jfr.md) */
+    char jfropts[64];           /* async-profiler's jfropts=BITS|mem (options_jfr_flags, docs/jfr.md) */
     int clock;                  /* clock=: the JFR event clock (prof_clock) */
     /* begin=/end=: sampling only between a call of one native function and a call of the other (window.h);
      * ttsp: those two are HotSpot's safepoint synchronisation; nostop: the windows are recorded, sampling
@@ -188,6 +188,14 @@ int options_parse_size(const char *s, uint64_t *out);
 prof_format options_effective_format(const prof_options *o);
 
 const char *options_action_name(prof_action a);
+
+/* async-profiler's jfropts bits; those naming events libprof never writes hold by themselves. */
+enum {
+    JFR_OPTS_NO_SYSTEM_INFO = 0x1, JFR_OPTS_NO_SYSTEM_PROPS = 0x2, JFR_OPTS_NO_NATIVE_LIBS = 0x4,
+    JFR_OPTS_NO_CPU_LOAD = 0x8, JFR_OPTS_NO_HEAP_SUMMARY = 0x10, JFR_OPTS_IN_MEMORY = 0x100,
+};
+/* The jfropts bits asked for (0 without jfropts); -1 when the value is neither a number nor 'mem'. */
+long options_jfr_flags(const prof_options *o);
 const char *options_format_name(prof_format f);
 const char *options_cstack_name(prof_cstack c);
 

@@ -229,6 +229,7 @@ static void write_chunk_start_events(uint64_t ticks) {
                  (unsigned long long)(wall_first ? o->interval_ns : o->extra_intervals[EVENT_WALL]));
         jfr_event_active_setting(&rec.buf, ticks, JFR_EXECUTION_SAMPLE, "wall", number);
     }
+    if (options_jfr_flags(o) & JFR_OPTS_NO_SYSTEM_INFO) return;
     jfr_event_os_information(&rec.buf, ticks, rec.os_version);
     jfr_jvm_info jvm = {rec.jvm_name, rec.jvm_version, NULL, rec.java_command[0] ? rec.java_command : NULL,
                         rec.process_start_ms, (uint64_t)getpid()};
@@ -394,6 +395,7 @@ static void rotate(void) {
 
 /* jdk.CPULoad each second; with jfrsync the JDK's recording has its own. */
 static void sample_cpu_load(uint64_t now) {
+    if (options_jfr_flags(&rec.options) & JFR_OPTS_NO_CPU_LOAD) return;
     if (rec.options.jfrsync[0]) return;
     if (event_clock_ns_of_ticks(now - rec.cpu_ticks) < 1000000000ULL) return;
     cpu_load_reading current;

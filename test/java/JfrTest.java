@@ -31,6 +31,7 @@ public class JfrTest {
                 case "chunks_by_time" -> chunksByTime();
                 case "exit" -> exitPaths();
                 case "attach_dump" -> attachAndDump();
+                case "jfropts" -> jfrOpts();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -128,6 +129,27 @@ public class JfrTest {
     }
 
     // ---- tests ---------------------------------------------------------------------------------------
+
+    /** async-profiler's jfropts bits: 9 leaves out the OS/JVM information and CPU load events, 4 (events
+     *  libprof never writes) changes nothing; the samples are there either way. */
+    static void jfrOpts() throws Exception {
+        for (String bits : new String[] {"9", "4"}) {
+            Path file = work().resolve("jfropts-" + bits + ".jfr");
+            var run = IntegrationTest.runJava("start,event=cpu,interval=1ms,loglevel=info,jfropts=" + bits + ",file=" + file,
+                    "JfrWorkload", "2");
+            check(run.exit() == 0, "workload failed: " + run.err());
+            long[] logged = logged(run);
+            validRecording(file, logged[0], logged[1]);
+            String summary = jfr("summary", file.toString());
+            boolean left = bits.equals("9");
+            for (String event : new String[] {"jdk.CPULoad", "jdk.OSInformation", "jdk.JVMInformation"}) {
+                boolean listed = Pattern.compile("(?m)^\\s*" + Pattern.quote(event) + "\\s+[1-9]").matcher(summary).find();
+                System.out.printf("  jfropts=%s: %s %s%n", bits, event, listed ? "present" : "absent");
+                check(listed != left, "jfropts=" + bits + ": " + event + (listed ? " written" : " missing"));
+            }
+        }
+    }
+
 
     /**
      * Java frames with their line numbers, native frames under the JNI entry, thread names, the settings:

@@ -33,7 +33,7 @@ libprof_java_tests(debug_frame DebugFrameTest CASES in_library split)
 libprof_java_tests(failure_markers FailureMarkersTest CASES deopt_storm exception_blob subtype_check deopt_unpack transit virtual_threads)
 
 # JFR recordings checked with the jfr tool of the JDK that ran each workload (JfrTest.java).
-libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit attach_dump)
+libprof_java_tests(jfr JfrTest CASES stacks chunks_by_size chunks_by_time exit attach_dump jfropts)
 
 # jfrconv (JfrconvTest.java): recordings made by the JDK itself, and one session written both ways (file=x.jfr
 # streamed, collapsed at stop) whose conversion equals it; bad inputs (cut and corrupted from a JDK recording

@@ -376,6 +376,13 @@ static void test_jfrsync_clock_windows(void **state) {
     assert_int_equal(o.clock, PROF_CLOCK_MONOTONIC);
     parses("start,clock=tsc,jfropts=4,file=x.jfr");
     assert_int_equal(o.clock, PROF_CLOCK_TSC);
+    assert_int_equal(options_jfr_flags(&o), JFR_OPTS_NO_NATIVE_LIBS);
+    parses("start,jfropts=0x9,file=x.jfr");
+    assert_int_equal(options_jfr_flags(&o), JFR_OPTS_NO_SYSTEM_INFO | JFR_OPTS_NO_CPU_LOAD);
+    parses("start,jfropts=mem,file=x.jfr");
+    assert_int_equal(options_jfr_flags(&o), JFR_OPTS_IN_MEMORY);
+    refused("start,jfropts=fast,file=x.jfr", "jfropts=fast");
+    refused("start,jfropts=9x,file=x.jfr", "jfropts=9x");
     refused("start,clock=hpet", "tsc");
     parses("start,begin=marker_begin,end=marker_end,nostop");
     assert_string_equal(o.begin, "marker_begin");
