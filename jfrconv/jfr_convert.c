@@ -710,7 +710,7 @@ int jfr_convert(const jfr_convert_options *o, const uint8_t *data, size_t size, 
     jfr_convert_options with_slow = *o;
     jfr_latency slow = {0};
     if (o->latency) {
-        if (jfr_latency_collect(data, size, o->latency_ns, &slow, err)) {
+        if (jfr_latency_collect(data, size, o->latency_ns, o->latency_below_ns, &slow, err)) {
             jfr_latency_free(&slow);
             return -1;
         }

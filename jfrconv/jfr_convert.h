@@ -41,6 +41,7 @@ typedef struct {
     bool trace;          /* jdk.MethodTrace events instead of CPU samples, weighted by their duration */
     bool latency;        /* --latency: only samples inside a traced call or span of latency_ns or more */
     uint64_t latency_ns;
+    uint64_t latency_below_ns;   /* with latency: only calls shorter than this (0: no bound) */
     const struct jfr_latency *slow;   /* set by jfr_convert for --latency: the slow calls of the file */
     bool state_frames;   /* a [STATE_...] frame under the thread frame (thread_state.h) */
     bool alloc, live, lock;   /* --alloc, --live, --lock: which events instead of execution samples */

@@ -44,7 +44,7 @@ static void sort_and_merge(jfr_latency *l) {
     l->n = w + 1;
 }
 
-static int collect_chunk(jfr_rchunk *ch, uint64_t min_ns, jfr_latency *out) {
+static int collect_chunk(jfr_rchunk *ch, uint64_t min_ns, uint64_t below_ns, jfr_latency *out) {
     jfr_sample_reader r;
     int rc = 0;
     if (jfr_sample_reader_init(&r, ch, JFR_EVENTS_INTERVALS) > 0) {
@@ -58,7 +58,7 @@ static int collect_chunk(jfr_rchunk *ch, uint64_t min_ns, jfr_latency *out) {
             out->events++;
             uint64_t tid;
             rc = jfr_sample_thread(&r, &s, name, sizeof(name), &tid);
-            if (rc == 0 && s.weight >= min_ns && push(out, (jfr_interval){tid, s.time_ns, s.time_ns + s.weight})) {
+            if (rc == 0 && s.weight >= min_ns && (!below_ns || s.weight < below_ns) && push(out, (jfr_interval){tid, s.time_ns, s.time_ns + s.weight})) {
                 jfr_cursor c = jfr_rchunk_cursor(ch, ev.start);
                 rc = jfr_cursor_fail(&c, ev.start, "out of memory for the slow calls");
             }
@@ -68,12 +68,13 @@ static int collect_chunk(jfr_rchunk *ch, uint64_t min_ns, jfr_latency *out) {
     return rc < 0 ? -1 : 0;
 }
 
-int jfr_latency_collect(const uint8_t *data, size_t size, uint64_t min_ns, jfr_latency *out, jfr_error *err) {
+int jfr_latency_collect(const uint8_t *data, size_t size, uint64_t min_ns, uint64_t below_ns, jfr_latency *out,
+                        jfr_error *err) {
     for (size_t at = 0; at < size;) {
         if (at > 0 && jfr_rchunk_unfinished(data, size, at)) break;
         jfr_rchunk ch;
         int rc = jfr_rchunk_open(&ch, data, size, at, err);
-        if (rc == 0) rc = collect_chunk(&ch, min_ns, out);
+        if (rc == 0) rc = collect_chunk(&ch, min_ns, below_ns, out);
         size_t next = ch.end;
         jfr_rchunk_close(&ch);
         if (rc) return -1;

@@ -25,8 +25,10 @@ typedef struct jfr_latency {
     uint64_t events;   /* interval events seen, slow or not */
 } jfr_latency;
 
-/* Collects the intervals of at least min_ns from every finished chunk of the file. 0, or -1 with err set. */
-int jfr_latency_collect(const uint8_t *data, size_t size, uint64_t min_ns, jfr_latency *out, jfr_error *err);
+/* Collects the intervals of at least min_ns, and shorter than below_ns unless that is 0, from every finished
+ * chunk of the file. 0, or -1 with err set. */
+int jfr_latency_collect(const uint8_t *data, size_t size, uint64_t min_ns, uint64_t below_ns, jfr_latency *out,
+                        jfr_error *err);
 
 /* True when thread 'tid' was inside one of its slow intervals at 'time_ns'. */
 bool jfr_latency_contains(const jfr_latency *l, uint64_t tid, uint64_t time_ns);

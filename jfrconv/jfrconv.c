@@ -223,6 +223,31 @@ static int run_diff(jfrconv_args *a) {
     return rc ? 1 : 0;
 }
 
+/* --latency-diff TIME: one recording as two profiles, the samples inside its calls shorter than TIME (base)
+ * and those inside calls of TIME or more (new), compared as shares: slow calls are fewer, what matters is
+ * where their time goes differently. */
+static int run_latency_diff(jfrconv_args *a) {
+    const char *path = a->inputs[0];
+    jfrconv_args fast = *a, slow = *a;
+    fast.convert.latency_below_ns = a->convert.latency_ns;
+    fast.convert.latency_ns = 0;
+    profile base, next;
+    profile_init(&base);
+    profile_init(&next);
+    int rc = load_for_diff(path, &fast, &base);
+    if (rc == 0) rc = load_for_diff(path, &slow, &next);
+    base.meta.duration_ns = next.meta.duration_ns = 0;   /* shares, not per second */
+    char base_label[64], next_label[64], time[32];
+    snprintf(time, sizeof(time), "%.3f ms", (double)a->convert.latency_ns / 1e6);
+    snprintf(base_label, sizeof(base_label), "calls under %s", time);
+    snprintf(next_label, sizeof(next_label), "calls of %s or more", time);
+    if (rc == 0) rc = write_diff(a, base_label, next_label, &base, &next);
+    profile_free(&base);
+    profile_free(&next);
+    jfr_convert_options_free(&a->convert);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     jfrconv_args a;
     char err[OPTIONS_ERROR_MAX];
@@ -243,6 +268,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (a.diff) return run_diff(&a);
+    if (a.latency_diff) return run_latency_diff(&a);
     a.convert.source_lines = viewer_format_shows_source(options_effective_format(&a.output));
     /* pprof labels the samples taken in the application's spans: it needs their times too. */
     a.convert.sample_times = viewer_format_has_timeline(options_effective_format(&a.output)) ||

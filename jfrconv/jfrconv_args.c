@@ -142,11 +142,13 @@ static int apply(jfrconv_args *a, const options_spec *s, const char *name, const
     case JFRCONV_SETS_NATIVELOCK: a->convert.nativelock = true; return 0;
     case JFRCONV_SETS_TRACE_ONLY: a->convert.trace = true; return 0;
     case JFRCONV_SETS_LATENCY:
+    case JFRCONV_SETS_LATENCY_DIFF:
         /* async-profiler's --latency: a bare number is milliseconds */
         if (!value || options_parse_duration(value, 1000000, &a->convert.latency_ns))
             return errmsg_fail(err, errlen, "%s '%s': expected a duration such as 100 (ms), 100ms, 50us or 1s", name,
                                value ? value : "");
         a->convert.latency = true;
+        a->latency_diff = s->jfrconv_sets == JFRCONV_SETS_LATENCY_DIFF;
         return 0;
     case JFRCONV_SETS_FROM:
     case JFRCONV_SETS_TO:
@@ -219,6 +221,9 @@ int jfrconv_args_parse(int argc, char **argv, jfrconv_args *a, char *err, size_t
     if (a->convert.cpu_only && a->convert.wall_only)
         return errmsg_fail(err, errlen, "--cpu and --wall: give one (each selects one event of the recording)");
     if (npos == 0) return errmsg_fail(err, errlen, "no input file; usage: jfrconv [options] input.jfr [more.jfr...] output");
+    if (a->latency_diff && (a->diff || npos != 2))
+        return errmsg_fail(err, errlen, "--latency-diff takes one recording and an output (jfrconv --latency-diff "
+                           "TIME app.jfr diff.html)%s", a->diff ? ", not --diff" : "");
     if (a->diff && npos != 3)
         return errmsg_fail(err, errlen, "--diff takes two inputs and an output (jfrconv --diff BASE NEW OUTPUT); got "
                            "%d file name%s", npos, npos == 1 ? "" : "s");

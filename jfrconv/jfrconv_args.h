@@ -41,6 +41,7 @@ typedef struct {
     const char *output_path;      /* "-" = standard output */
     jfrconv_time from, to;
     bool diff;                    /* --diff BASE NEW OUTPUT */
+    bool latency_diff;            /* --latency-diff TIME INPUT OUTPUT: fast calls against slow ones */
     bool reverse_after_shaping;   /* -r with --classify/--skip/--grain: stacks reversed once they are shaped */
     bool help;
     bool version;   /* -v / --version: print the version and the licence, convert nothing */

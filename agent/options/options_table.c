@@ -277,6 +277,12 @@ const options_spec options_table[] = {
     {.kind = OPTION_DURATION, .jfrconv_long = "--latency", .jfrconv_arg = "TIME",
      .jfrconv_help = "only samples taken on a thread inside one of its traced calls (jdk.MethodTrace," JMORE
      "profiler.Span) lasting TIME or more (a bare number: ms)", .jfrconv_sets = JFRCONV_SETS_LATENCY},
+    {.kind = OPTION_DURATION, .jfrconv_long = "--latency-diff", .jfrconv_arg = "TIME",
+     .jfrconv_help = "compare, in one recording, the samples inside traced calls (or spans) shorter" JMORE
+     "than TIME (base) with those inside calls of TIME or more: jfrconv" JMORE
+     "--latency-diff 100ms app.jfr diff.html (record with trace=M:0 or a low" JMORE
+     "threshold so that fast calls are traced too); shares of each side",
+     .jfrconv_sets = JFRCONV_SETS_LATENCY_DIFF},
     {.name = "total", .kind = OPTION_FLAG, .field = FIELD(total), .jprof = "--total",
      .jprof_help = "count total time instead of samples", .probe = "", .jfrconv_long = "--total",
      .jfrconv_help = "count the events' weight (where they have one) instead of samples"},

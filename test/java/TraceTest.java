@@ -31,6 +31,7 @@ public class TraceTest {
                 case "jfr" -> jfr();
                 case "engines" -> engines();
                 case "options" -> options();
+                case "latency_diff" -> latencyDiff();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -148,6 +149,40 @@ public class TraceTest {
         check(markers == 2 && json.contains("\"slow call: TraceWorkload.handle "), "two slow-call markers: " + markers);
         Path none = JfrconvTest.convert("none", "--cpu", "--latency", "1s", file.toString());
         check(Files.readString(none).isEmpty(), "no call lasted 1 s, yet samples were kept: " + Files.readString(none));
+    }
+
+    /**
+     * jfrconv --latency-diff: every call of handle traced (threshold 0), the samples inside the fast calls
+     * compared with those inside the slow one. Only the slow call runs slowPart: its stacks are new in the
+     * slow side and absent from the fast one; the fast calls' own spin (handle;spin) is absent from the slow
+     * side.
+     */
+    static void latencyDiff() throws Exception {
+        Path file = IntegrationTest.work.resolve("all-calls.jfr");
+        Files.deleteIfExists(file);
+        workload("start,event=cpu,interval=1ms,trace=" + HANDLE + ":0,file=" + file, "");
+        JfrconvTest.Result r = JfrconvTest.jfrconv("--cpu", "--latency-diff", "100ms", file.toString(), "-");
+        check(r.exit() == 0, "jfrconv --latency-diff failed: " + r.err());
+        System.out.println("  " + r.out().replace("\n", "\n  "));
+        check(r.out().contains("calls under 100.000 ms") && r.out().contains("calls of 100.000 ms or more"),
+                "the two sides named: " + r.out());
+        long slowRows = 0, fastOnly = 0;
+        for (String line : r.out().split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length < 5 || !f[0].matches("added|grown|shrunk|removed|same")) continue;
+            String stack = f[f.length - 1];
+            if (stack.contains("TraceWorkload.slowPart")) {
+                slowRows++;
+                check(f[0].equals("added"), "slowPart, run only by the slow call, is new on the slow side: " + line);
+            } else if (stack.endsWith("TraceWorkload.handle;TraceWorkload.spin")) {
+                fastOnly++;
+                check(f[0].equals("removed"), "the fast calls' spin is not in the slow call: " + line);
+            }
+        }
+        check(slowRows > 0, "no slowPart stack in the diff: " + r.out());
+        System.out.printf("  %d slowPart stacks added, %d fast-call stacks removed%n", slowRows, fastOnly);
+        JfrconvTest.Result both = JfrconvTest.jfrconv("--diff", "--latency-diff", "100ms", file.toString(), file.toString(), "-");
+        check(both.exit() != 0 && both.err().contains("--latency-diff takes one recording"), "with --diff: " + both.err());
     }
 
     static void engines() throws Exception {
