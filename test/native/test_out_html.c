@@ -102,8 +102,10 @@ static void decode_asprof(const char *page, char *out, size_t cap) {
         unsigned long long left, total;
         assert_int_equal(sscanf(s, "f(%u,%u,%llu,%llu)", &key, &level, &left, &total), 4);
         const char *name = names[key >> 3];
-        if (level == 0) snprintf(path[0], sizeof(path[0]), "%s", name);
-        else snprintf(path[level], sizeof(path[0]), "%s%s%s", level > 1 ? path[level - 1] : "", level > 1 ? ";" : "", name);
+        int n = level == 0 ? snprintf(path[0], sizeof(path[0]), "%s", name)
+                           : snprintf(path[level], sizeof(path[0]), "%s%s%s", level > 1 ? path[level - 1] : "",
+                                      level > 1 ? ";" : "", name);
+        assert_true(n >= 0 && (size_t)n < sizeof(path[0]));   /* the test's stacks fit */
         snprintf(out + strlen(out), cap - strlen(out), "%s %llu %u\n", path[level], total, key & 7);
         s = strchr(s, '\n') + 1;
     }
