@@ -17,9 +17,8 @@
  * sample then weighs the time since its thread's previous visit, so the weights keep each thread's time.
  * A visited thread that has not run since its last sample is where that sample found it: its stack and
  * state are the same, so the timer thread counts that sample once more (trace_store_repeat) instead of
- * signalling it. It knows from the thread's memory when that thread is a Java thread waiting in the JVM
- * (thread_wait_mark, no system call), else from the thread's CPU clock (one system call, made here, never
- * in a handler): unmoved, beyond what the signal's own delivery costs (IDLE_CPU_NS), since its last
+ * signalling it. It knows from the thread's CPU clock (one system call, made here, never in a handler):
+ * unmoved, beyond what the signal's own delivery costs (IDLE_CPU_NS), since its last
  * sample's handler finished. A thread is signalled again as soon as it runs, and when its previous
  * sample's table has been swapped out (JFR chunks) or the sample was dropped.
  *
@@ -66,8 +65,6 @@
 /* Threads visited per interval unless wallthreads= says: the bound on a tick's work, whatever the number
  * of threads (async-profiler sends at most 8 signals per step of its walk over all threads). */
 #define WALL_DEFAULT_THREADS_PER_TICK 32
-/* Visits in a row a waiting thread is told idle by its memory alone, before its CPU clock is read. */
-#define MARKED_MAX 8
 
 static pthread_t timer;
 static bool signal_all;         /* LIBPROF_TEST_WALL_SIGNAL_ALL (benchmark only): no repeats, every thread signalled */
@@ -90,7 +87,7 @@ static uint64_t new_since_ns;   /* where a thread first listed this cycle is tak
 static int queued_signo;        /* our own real-time signal; 0: none free, the profiling signal is shared */
 
 typedef struct {
-    uint64_t rounds, late_rounds, cycles, visits, signalled, repeated, marked, send_failed, no_slot, pending, given_up;
+    uint64_t rounds, late_rounds, cycles, visits, signalled, repeated, send_failed, no_slot, pending, given_up;
     uint64_t timer_cpu_ns;   /* the timer thread's own CPU time: what the rounds cost */
 } wall_stats;
 static wall_stats stats;
@@ -119,8 +116,6 @@ static uint32_t slot_for(uint32_t tid) {
     s->missed = 0;
     s->missed_ns = 0;
     s->visited_ns = 0;
-    s->marked = 0;
-    s->mark.java_thread = 0;
     s->tid = tid;
     if (u64map_put(&slot_by_tid, tid, (uint64_t)i + 1)) {
         free_slots[free_count++] = i;
@@ -161,17 +156,11 @@ static void repeat_missed(wall_slot *s, uint32_t tid, uint64_t ref) {
     s->missed_ns = 0;
 }
 
-/* Whether the thread is where its last sample found it. A Java thread sampled waiting in the JVM whose
- * memory still says so (thread_wait_mark_same: no system call) is, but for the time it may have spent away
- * and come back, so every MARKED_MAX visits its CPU clock is read instead, as for any other thread: one that
- * has not moved since its sample's handler ended has not run. */
+/* Whether the thread is where its last sample found it: one that has not moved its CPU clock since that
+ * sample's handler ended has not run. (The JVM's memory cannot say it: a thread that woke, returned and
+ * waited again in the same wait from another interpreted caller reads the same states, anchor and return
+ * address, and would keep a stack it has left.) */
 static bool still_idle(wall_slot *s, uint32_t tid) {
-    if (s->marked < MARKED_MAX && thread_wait_mark_same(&s->mark)) {
-        s->marked++;
-        stats.marked++;
-        return true;
-    }
-    s->marked = 0;
     uint64_t cpu = engine_thread_cpu_ns((int)tid), after = atomic_load_explicit(&s->cpu_after_ns, memory_order_relaxed);
     int state = (int)atomic_load(&s->state);
     /* A thread sampled while running that used any CPU since may have gone to wait right after: only a
@@ -304,7 +293,7 @@ static void sample_round(uint32_t self) {
 
 static void *timer_main(void *arg) {
     (void)arg;
-    sigset_t mask;   /* the marks are read through safe_read, which must know whether faults may be taken here */
+    sigset_t mask;   /* safe_read must know whether faults may be taken on this thread */
     pthread_sigmask(SIG_SETMASK, NULL, &mask);
     safe_read_note_signal_mask(&mask);
     uint32_t self = (uint32_t)self_tid();
@@ -420,12 +409,12 @@ static void wall_stop(void) {
     /* Signals still queued are not ours any more once the cookie is gone: the handler ignores them. */
     atomic_store(&wall.cookie, 0);
     log_info("wall: %llu rounds (%llu late), %llu cycles, %llu visits (at most %u a round), %llu threads signalled, "
-             "%llu idle samples repeated without a signal (%llu told by memory alone), %llu signals not sent, %llu threads beyond %d not "
+             "%llu idle samples repeated without a signal, %llu signals not sent, %llu threads beyond %d not "
              "repeatable, %llu visits waited for a pending signal (%llu given up); the timer thread used %.1f ms "
              "of CPU, %.2f us per visit",
              (unsigned long long)stats.rounds, (unsigned long long)stats.late_rounds, (unsigned long long)stats.cycles,
              (unsigned long long)stats.visits, per_tick, (unsigned long long)stats.signalled,
-             (unsigned long long)stats.repeated, (unsigned long long)stats.marked, (unsigned long long)stats.send_failed,
+             (unsigned long long)stats.repeated, (unsigned long long)stats.send_failed,
              (unsigned long long)stats.no_slot, WALL_MAX_THREADS, (unsigned long long)stats.pending,
              (unsigned long long)stats.given_up, stats.timer_cpu_ns / 1e6,
              stats.visits ? stats.timer_cpu_ns / 1e3 / (double)stats.visits : 0.0);

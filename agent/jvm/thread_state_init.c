@@ -92,14 +92,6 @@ int thread_state_init(char *err, size_t errlen) {
     if (!constant("OBJECT_WAIT", &l.os_object_wait)) l.os_object_wait = 5;
     if (!constant("SLEEPING", &l.os_sleeping)) l.os_sleeping = 7;
     find_sleep_methods(l.sleep_methods);
-    /* The frame anchor (the last Java frame of a thread outside Java), for thread_wait_mark: 0 when the
-     * tables lack it, and waits are then told by the CPU clock alone. */
-    uint64_t anchor, sp, pc;
-    bool has_anchor = vmstructs_field_offset("JavaThread", "_anchor", &anchor) &&
-                      vmstructs_field_offset("JavaFrameAnchor", "_last_Java_sp", &sp) &&
-                      vmstructs_field_offset("JavaFrameAnchor", "_last_Java_pc", &pc);
-    l.anchor_sp_offset = has_anchor ? anchor + sp : 0;
-    l.anchor_pc_offset = has_anchor ? anchor + pc : 0;
     thread_state_set_layout(&l);
     return 0;
 }

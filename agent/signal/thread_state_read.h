@@ -30,7 +30,6 @@ typedef struct {
      * HotSpot's sleep waits as LockSupport.park does (CONDVAR_WAIT), so the leaf Java frame tells sleeping
      * from parked. */
     uint64_t sleep_methods[3];
-    uint64_t anchor_sp_offset, anchor_pc_offset;   /* JavaThread::_anchor's _last_Java_sp, _pc; 0: unknown */
 } thread_state_layout;
 
 /* Outside handlers, before profiling starts: Java threads are read with this layout from now on. */
@@ -40,23 +39,5 @@ void thread_state_set_layout(const thread_state_layout *layout);
  * as taken, leaf first. */
 int thread_state_read(const void *ucontext, JNIEnv *env, const trace_frame *frames, uint32_t depth);
 
-/* What a blocked Java thread's memory says of its wait, read again later from another thread to tell that
- * it is still in the same wait without a system call: its JavaThread's and OSThread's states, its frame
- * anchor (the last Java frame's sp and pc, set when it left Java to wait) and the return address below that
- * frame. A thread that leaves the wait and comes back to the same one, same call, same depth, reads the
- * same: its stack is then the same too, and only the time it spent away is not seen (the wall engine
- * checks its CPU clock every few marks for that). */
-#define THREAD_WAIT_MARK_WORDS 6
-typedef struct {
-    uintptr_t java_thread;     /* 0: none (not a Java thread, not blocked, or the layout lacks a part) */
-    uintptr_t words[THREAD_WAIT_MARK_WORDS];
-} thread_wait_mark;
-
-/* In the thread's own handler: its mark, java_thread 0 when it has none. */
-void thread_wait_mark_own(JNIEnv *env, thread_wait_mark *mark);
-
-/* From any thread: whether the thread whose mark was taken is still in that wait (every word read through
- * safe_read: the thread may have ended and its JavaThread been freed). */
-bool thread_wait_mark_same(const thread_wait_mark *mark);
 
 #endif

@@ -32,15 +32,8 @@ uint64_t wall_signal_weight(const siginfo_t *info, uint64_t interval_ns) {
 
 int wall_signal_thread_state(const siginfo_t *info, const void *ucontext, JNIEnv *env, const trace_frame *frames,
                              uint32_t depth) {
-    int state = thread_state_read(ucontext, env, frames, depth);
-    uint32_t i = slot_of(info);
-    if (i >= wall.capacity) return state;
-    /* A thread waiting in the JVM: the timer can tell it is still there from its memory. */
-    bool waiting = state == THREAD_STATE_SLEEPING || state == THREAD_STATE_WAITING || state == THREAD_STATE_PARKED ||
-                   state == THREAD_STATE_BLOCKED;
-    if (waiting) thread_wait_mark_own(env, &wall.slots[i].mark);
-    else wall.slots[i].mark.java_thread = 0;
-    return state;
+    (void)info;
+    return thread_state_read(ucontext, env, frames, depth);
 }
 
 void wall_signal_stored(const siginfo_t *info, const trace_key *key, uint64_t ref) {

@@ -30,14 +30,12 @@ typedef struct {
     _Atomic uint32_t answered;       /* signals the handler has taken (sent == answered: none pending) */
     _Atomic uint64_t cpu_after_ns;   /* the thread's CPU clock when its handler finished */
     _Atomic uint64_t weight_ns;      /* what the signal sent stands for: the wall time since the thread's last visit */
-    thread_wait_mark mark;           /* a blocked Java thread's wait, as its handler saw it (thread_state_read.h) */
     uint32_t tid;                    /* timer thread only: 0 = free */
     uint32_t seen;                   /* timer thread only: the last round the thread was listed in */
     uint32_t sent;                   /* timer thread only: signals sent */
     uint32_t missed;                 /* timer thread only: visits that passed while a signal was pending */
     uint64_t missed_ns;              /* timer thread only: the wall time those visits stood for */
     uint64_t visited_ns;             /* timer thread only: the last visit (monotonic clock); 0: none yet */
-    uint32_t marked;                 /* timer thread only: visits in a row told idle by the mark alone */
 } wall_slot;
 
 typedef struct {

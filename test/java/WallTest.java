@@ -18,6 +18,7 @@ public class WallTest {
                 case "half_sleep_cpu_and_wall" -> halfSleepCpuAndWall();
                 case "thread_states" -> threadStates();
                 case "many_threads" -> manyThreads();
+                case "same_wait" -> sameWait();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -79,6 +80,25 @@ public class WallTest {
         check(spinning >= cpuAll * 97 / 100, "CPU samples of halfsleeper outside spin: " + (cpuAll - spinning));
         check(samplesOf(cpu, "halfsleeper", "[STATE_DEFAULT]") == cpuAll, "CPU samples carry a thread state");
         check(samplesOf(cpu, "blocked", ";") == 0, "the blocked thread has CPU samples: " + samplesOf(cpu, "blocked", ";"));
+    }
+
+    /**
+     * A thread that leaves one sleep and enters another from another method at the same depth is sampled in
+     * the second: each wait holds about half of its wall samples. (A sample repeated because the thread's
+     * memory looked the same would have put the second wait's time on the first's stack.)
+     */
+    static void sameWait() throws Exception {
+        Path file = IntegrationTest.work.resolve("same-wait.collapsed");
+        IntegrationTest.Run run = IntegrationTest.runJava(
+                "start,event=wall,threads,file=" + file, "WallSameWait");
+        check(run.exit() == 0, "workload failed: " + run.err());
+        Map<String, Long> stacks = IntegrationTest.readCollapsed(file);
+        long first = samplesOf(stacks, "alternator", "WallSameWait.firstWait");
+        long second = samplesOf(stacks, "alternator", "WallSameWait.secondWait");
+        double share = first + second == 0 ? 0 : (double) second / (first + second);
+        System.out.printf("  alternator: %d samples in firstWait, %d in secondWait (%.1f%%)%n", first, second, 100 * share);
+        check(first + second >= 20, "too few wall samples in the two waits: " + (first + second));
+        check(share >= 0.3 && share <= 0.7, "secondWait holds " + share + " of the waits' samples, not about half");
     }
 
     /** Threads blocked on a monitor, in Object.wait and parked show those states, in the agent's own output. */

@@ -77,7 +77,7 @@ libprof_java_tests(signals SignalsTest CASES foreign_kill_cpu foreign_kill_ctime
 # Wall-clock profiling and several events in one session (WallTest.java): known sleeping and
 # blocked threads (WallWorkload), event=cpu,wall in one recording read by the JDK's jfr tool and separated by
 # jfrconv.
-libprof_java_tests(wall WallTest CASES half_sleep_cpu_and_wall thread_states many_threads ARGS ${PROF_JFRCONV_ARGS})
+libprof_java_tests(wall WallTest CASES half_sleep_cpu_and_wall thread_states many_threads same_wait ARGS ${PROF_JFRCONV_ARGS})
 
 # Allocation and lock profiling (AllocLockTest.java): 3:1 allocation shares, live objects, a lock
 # held for a known time, our JFR events read by the JDK's jfr, the JDK's own recordings converted.
