@@ -16,6 +16,7 @@
 #include "out_heatmap.h"
 #include "out_pprof.h"
 #include "profile.h"
+#include "pprof_read.h"
 #include "profile.pb-c.h"
 #include "synthetic.h"
 
@@ -86,30 +87,13 @@ static void test_heatmap_cells(void **state) {
     profile_free(&p);
 }
 
-static Perftools__Profiles__Profile *read_pprof(const char *gz, size_t len) {
-    static uint8_t raw[1 << 16];
-    z_stream z;
-    memset(&z, 0, sizeof(z));
-    assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
-    z.next_in = (uint8_t *)gz;
-    z.avail_in = (uInt)len;
-    z.next_out = raw;
-    z.avail_out = sizeof(raw);
-    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
-    size_t size = sizeof(raw) - z.avail_out;
-    inflateEnd(&z);
-    Perftools__Profiles__Profile *pb = perftools__profiles__profile__unpack(NULL, size, raw);
-    assert_non_null(pb);
-    return pb;
-}
-
 static void test_pprof_span_labels(void **state) {
     (void)state;
     profile p;
     timed_profile(&p, true);
     size_t len;
     char *gz = synthetic_render(out_pprof_write, &p, &len);
-    Perftools__Profiles__Profile *pb = read_pprof(gz, len);
+    Perftools__Profiles__Profile *pb = pprof_read(gz, len);
     /* per leaf and tag: alpha in "alpha" 2 (2 ms), alpha unlabelled 1, beta in "beta" 2 */
     uint64_t alpha_in = 0, alpha_out = 0, beta_in = 0, other = 0, weight_in = 0;
     for (size_t i = 0; i < pb->n_sample; i++) {

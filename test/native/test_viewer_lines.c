@@ -17,6 +17,7 @@
 #include "out_pprof.h"
 #include "out_speedscope.h"
 #include "profile.h"
+#include "pprof_read.h"
 #include "profile.pb-c.h"
 #include "synthetic.h"
 
@@ -135,30 +136,13 @@ static void test_speedscope_frames(void **state) {
     profile_free(&p);
 }
 
-static Perftools__Profiles__Profile *read_pprof(const char *gz, size_t len) {
-    static uint8_t raw[1 << 16];
-    z_stream z;
-    memset(&z, 0, sizeof(z));
-    assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
-    z.next_in = (uint8_t *)gz;
-    z.avail_in = (uInt)len;
-    z.next_out = raw;
-    z.avail_out = sizeof(raw);
-    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
-    size_t size = sizeof(raw) - z.avail_out;
-    inflateEnd(&z);
-    Perftools__Profiles__Profile *pb = perftools__profiles__profile__unpack(NULL, size, raw);
-    assert_non_null(pb);
-    return pb;
-}
-
 static void test_pprof_functions_and_locations(void **state) {
     (void)state;
     profile p;
     lined_profile(&p, false);
     size_t len;
     char *gz = synthetic_render(out_pprof_write, &p, &len);
-    Perftools__Profiles__Profile *pb = read_pprof(gz, len);
+    Perftools__Profiles__Profile *pb = pprof_read(gz, len);
     assert_int_equal(pb->n_function, 2);
     for (size_t i = 0; i < pb->n_function; i++) {
         const char *name = pb->string_table[pb->function[i]->name];
