@@ -30,15 +30,16 @@
 #define ARCH_HAS_VM_WALKER 1
 #define ARCH_HOTSPOT_X86_CODE 0
 
-/* HotSpot's interpreter frame (frame_aarch64.hpp), in words from its x29: the same order as on x86_64;
- * codeblob_init checks the first two against the VM's own tables, which is where a later JDK's different
- * layout would show. */
+/* HotSpot's interpreter frame (frame_aarch64.hpp), in words from its x29: the sender's sp, last sp and the
+ * Method* as on x86_64 (codeblob_init checks the first two against the VM's own tables, which is where a
+ * later JDK's different layout would show); below the Method* one word more than on x86_64 before the
+ * bytecode pointer (mdp, a padding word that JDK 21 turned into the extended sp, mirror, cache, locals, then
+ * bcp: six words, on JDK 17 and 21 alike). */
 #define ARCH_HOTSPOT_INTERP_SENDER_SP_SLOT (-1)
 #define ARCH_HOTSPOT_INTERP_METHOD_SLOT (-3)
-#define ARCH_HOTSPOT_INTERP_BCP_BELOW_METHOD 5
-/* The VM does not export them on aarch64 (JDK 17 and 21): the slots above are taken as they are. On
- * JDK 21+ an extended-sp slot sits above the cache, one word more to the bcp: a bcp read outside the method's
- * bytecodes gives bci 0. */
+#define ARCH_HOTSPOT_INTERP_BCP_BELOW_METHOD 6
+/* The VM does not export them on aarch64 (JDK 17 and 21): the slots above are taken as they are; a bcp read
+ * outside the method's bytecodes gives bci 0. */
 #define ARCH_HOTSPOT_INTERP_SLOTS_EXPORTED 0
 
 /* `svc #0`: where the kernel leaves the pc of a thread it will restart in a system call. */
