@@ -46,6 +46,16 @@
 #define ARCH_SYSCALL_INSN 0xd4000001u
 #define ARCH_SYSCALL_INSN_BYTES 4
 
+/* A code address as a return address holds it: code built with pointer authentication (ARMv8.3 PAuth,
+ * -mbranch-protection, the default of Debian 13's arm64 packages: glibc, libjvm) signs the return address
+ * in its prologue, a signature in the bits above the virtual address, and saves it so in its frame record.
+ * XPACLRI strips it from x30; it is a hint, a no-op on processors without PAuth (whose addresses are plain). */
+static inline uintptr_t arch_code_address(uintptr_t address) {
+    register uintptr_t x30 __asm__("x30") = address;
+    __asm__("hint #7" : "+r"(x30));   /* xpaclri */
+    return x30;
+}
+
 /* The interrupted registers in a signal's ucontext (their names need _GNU_SOURCE). */
 #ifdef _GNU_SOURCE
 #include <ucontext.h>
@@ -53,7 +63,7 @@
 static inline uintptr_t arch_uc_pc(const ucontext_t *uc) { return (uintptr_t)uc->uc_mcontext.pc; }
 static inline uintptr_t arch_uc_sp(const ucontext_t *uc) { return (uintptr_t)uc->uc_mcontext.sp; }
 static inline uintptr_t arch_uc_fp(const ucontext_t *uc) { return (uintptr_t)uc->uc_mcontext.regs[29]; }
-static inline uintptr_t arch_uc_lr(const ucontext_t *uc) { return (uintptr_t)uc->uc_mcontext.regs[30]; }
+static inline uintptr_t arch_uc_lr(const ucontext_t *uc) { return arch_code_address((uintptr_t)uc->uc_mcontext.regs[30]); }
 static inline long arch_uc_result(const ucontext_t *uc) { return (long)uc->uc_mcontext.regs[0]; }
 
 static inline void arch_uc_set_pc(ucontext_t *uc, uintptr_t pc) { uc->uc_mcontext.pc = pc; }

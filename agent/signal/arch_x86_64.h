@@ -41,6 +41,9 @@
 /* The VM exports the interpreter frame's sender-sp and last-sp offsets (vmStructs_x86.hpp): checked. */
 #define ARCH_HOTSPOT_INTERP_SLOTS_EXPORTED 1
 
+/* A code address as a return address holds it: x86_64 return addresses carry nothing else. */
+static inline uintptr_t arch_code_address(uintptr_t address) { return address; }
+
 /* `syscall` (0f 05): where the kernel leaves the pc of a thread it will restart in a system call. */
 #define ARCH_SYSCALL_INSN 0x050fu
 #define ARCH_SYSCALL_INSN_BYTES 2

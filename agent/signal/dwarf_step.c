@@ -57,7 +57,7 @@ static bool step(const unwind_row *row, uintptr_t *pc, uintptr_t *sp, uintptr_t 
     if (row->fp_offset == UNWIND_FP_UNKNOWN) saved_fp = 0;
     else if (row->fp_offset != UNWIND_FP_SAME && !read_word(cfa + (intptr_t)row->fp_offset, &saved_fp))
         return false;
-    *pc = ra;
+    *pc = arch_code_address(ra);
     *sp = cfa;
     *fp = saved_fp;
     return true;

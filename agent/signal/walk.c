@@ -14,6 +14,7 @@
  */
 #include "walk.h"
 
+#include "arch.h"
 #include "codeheap.h"
 #include "native_map.h"
 #include "safe_read.h"
@@ -35,7 +36,7 @@ bool walk_fp_step(uintptr_t *pc, uintptr_t *sp, uintptr_t *fp) {
         !safe_read_word(*fp + sizeof(uintptr_t), &ret))
         return false;
     *sp = *fp + 2 * sizeof(uintptr_t);
-    *pc = ret;
+    *pc = arch_code_address(ret);
     *fp = saved_fp;
     return true;
 }

@@ -302,7 +302,8 @@ static bool step_fp_frame(walk_state *w, bool interpreted);
 /* Moves to the caller whose return address is at 'ret_at', with sp just above it. */
 static bool step_to(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     uintptr_t ret;
-    if (ret_at < w->sp || ret_at - w->sp > MAX_FRAME_BYTES || !safe_read_word(ret_at, &ret) || !is_code(ret))
+    if (ret_at < w->sp || ret_at - w->sp > MAX_FRAME_BYTES || !safe_read_word(ret_at, &ret) ||
+        !is_code(ret = arch_code_address(ret)))
         return false;
     w->pc = ret;
     w->sp = w->usp = ret_at + WORD;
@@ -352,12 +353,14 @@ static bool plausible_return(uintptr_t ret, uintptr_t ret_at, uintptr_t fp) {
 /* step_to for a guessed return address: a plausible one (above). */
 static bool step_to_guessed(walk_state *w, uintptr_t ret_at, uintptr_t fp) {
     uintptr_t ret;
-    return safe_read_word(ret_at, &ret) && plausible_return(ret, ret_at, fp) && step_to(w, ret_at, fp);
+    return safe_read_word(ret_at, &ret) && plausible_return(arch_code_address(ret), ret_at, fp) &&
+           step_to(w, ret_at, fp);
 }
 
 /* A return address held in a register (or read where transit_frames says it is), with the caller's sp known:
  * checked as step_to_guessed checks one read from the stack right below that sp. */
 static bool step_to_held_return(walk_state *w, uintptr_t ret, uintptr_t caller_sp) {
+    ret = arch_code_address(ret);
     if (caller_sp < w->sp || caller_sp - w->sp > MAX_FRAME_BYTES || !is_code(ret) ||
         !plausible_return(ret, caller_sp - WORD, w->fp))
         return false;
@@ -396,7 +399,7 @@ static bool step_unbuilt_leaf(walk_state *w, uintptr_t frame_bytes) {
 static bool step_fp_frame(walk_state *w, bool interpreted) {
     uintptr_t fp = w->fp, saved_fp, ret, sender_sp = fp + 2 * WORD;
     if (fp < w->sp || fp - w->sp > MAX_FRAME_BYTES || !safe_read_word(fp, &saved_fp) ||
-        !safe_read_word(fp + WORD, &ret) || !is_code(ret))
+        !safe_read_word(fp + WORD, &ret) || !is_code(ret = arch_code_address(ret)))
         return false;
     uintptr_t usp = sender_sp;
     if (interpreted) {
@@ -683,7 +686,8 @@ static bool step_a64_leaf(walk_state *w, const codeblob *b) {
         return safe_read_word(sender_sp - 2 * WORD, &saved_fp) && step_to(w, sender_sp - WORD, saved_fp);
     }
     bool lr_inside = w->lr >= b->code_begin && w->lr < b->code_end;
-    if (w->fp >= w->sp && w->fp - w->sp < 4096 && safe_read_word(w->fp + WORD, &ret) && (ret == w->lr || lr_inside) &&
+    if (w->fp >= w->sp && w->fp - w->sp < 4096 && safe_read_word(w->fp + WORD, &ret) &&
+        (arch_code_address(ret) == w->lr || lr_inside) &&
         step_fp_frame(w, false))
         return true;
     return !lr_inside && step_to_held_return(w, w->lr, w->sp);
