@@ -185,7 +185,8 @@ case "${1:-build}" in
     (renice -n 19 -p "$BASHPID" >/dev/null; ionice -c 3 -p "$BASHPID" 2>/dev/null || true
      dist && bash "$ROOT/test/release/root_tests.sh" prepare) >"$BUILD/dist.log" 2>&1 &
     dist_pid=$!
-    # The arm64 JVM's root likewise (the arm64.it.* tests wait for it; test/arm64/jvm_tests.sh).
+    # The arm64 JVMs' roots likewise, one after the other (the arm64.it.* tests wait for theirs;
+    # test/arm64/jvm_tests.sh).
     (renice -n 19 -p "$BASHPID" >/dev/null; ionice -c 3 -p "$BASHPID" 2>/dev/null || true
      bash "$ROOT/test/arm64/jvm_tests.sh" root "$ROOT") >"$BUILD/arm64-root.log" 2>&1 &
     cd "$BUILD"

@@ -21,18 +21,23 @@ _libprof_add_test(arm64.unit
   COMMAND bash ${CMAKE_SOURCE_DIR}/test/arm64/cross_build.sh unit ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/arm64-unit
           ${LIBPROF_ARM64_UNIT_TESTS}
   PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77)
-# arm64.it.*: the arm64 agent, jprof and the JNI test libraries on Debian 12's arm64 OpenJDK 17 under
-# qemu-user (test/arm64/jvm_tests.sh); arm64.it.prepare makes the root once (kept under LIBPROF_ROOTS; ./build.sh
-# test starts making it beside the suite) and cross-builds the JNI libraries. Emulated JVMs are slow: each case
-# is one short run.
+# arm64.it.<jdk>.*: the arm64 agent, jprof and the JNI test libraries on Debian 12's arm64 OpenJDK 17 and
+# Debian 13's arm64 OpenJDK 21 under qemu-user (test/arm64/jvm_tests.sh); arm64.it.<jdk>.prepare makes that
+# JDK's root once (kept under LIBPROF_ROOTS; ./build.sh test starts making both beside the suite) and
+# cross-builds the JNI libraries. Emulated JVMs are slow: each case is one short run, and JDK 21 runs the core
+# cases only (the engines' own cases, itimer, lock and the jar, once on JDK 17).
 set(LIBPROF_ARM64_IT ${CMAKE_BINARY_DIR}/arm64-it)
-_libprof_add_test(arm64.it.prepare
-  COMMAND bash ${CMAKE_SOURCE_DIR}/test/arm64/jvm_tests.sh prepare ${CMAKE_SOURCE_DIR} ${LIBPROF_ARM64_BUILD}
-          ${LIBPROF_ARM64_IT} ${CMAKE_BINARY_DIR}/test-classes
-  PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77 FIXTURES_SETUP arm64_jvm FIXTURES_REQUIRED arm64_build)
-foreach(case shares_cpu shares_itimer interleaved wall alloc lock jfr jprof javaagent nativemem)
-  _libprof_add_test(arm64.it.${case}
-    COMMAND bash ${CMAKE_SOURCE_DIR}/test/arm64/jvm_tests.sh ${case} ${CMAKE_SOURCE_DIR} ${LIBPROF_ARM64_BUILD}
-            ${LIBPROF_ARM64_IT} ${CMAKE_BINARY_DIR}/test-classes
-    PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED arm64_jvm)
+set(LIBPROF_ARM64_IT_CASES_17 shares_cpu shares_itimer interleaved wall alloc lock jfr jprof javaagent nativemem)
+set(LIBPROF_ARM64_IT_CASES_21 shares_cpu interleaved wall alloc jfr jprof nativemem)
+foreach(jdk 17 21)
+  _libprof_add_test(arm64.it.${jdk}.prepare
+    COMMAND bash ${CMAKE_SOURCE_DIR}/test/arm64/jvm_tests.sh prepare ${CMAKE_SOURCE_DIR} ${LIBPROF_ARM64_BUILD}
+            ${LIBPROF_ARM64_IT} ${CMAKE_BINARY_DIR}/test-classes ${jdk}
+    PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77 FIXTURES_SETUP arm64_jvm${jdk} FIXTURES_REQUIRED arm64_build)
+  foreach(case ${LIBPROF_ARM64_IT_CASES_${jdk}})
+    _libprof_add_test(arm64.it.${jdk}.${case}
+      COMMAND bash ${CMAKE_SOURCE_DIR}/test/arm64/jvm_tests.sh ${case} ${CMAKE_SOURCE_DIR} ${LIBPROF_ARM64_BUILD}
+              ${LIBPROF_ARM64_IT} ${CMAKE_BINARY_DIR}/test-classes ${jdk}
+      PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED arm64_jvm${jdk})
+  endforeach()
 endforeach()

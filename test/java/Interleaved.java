@@ -1,7 +1,8 @@
 /**
  * Java -> JNI -> C -> JNI callback -> Java, for the interleaved-stack tests: each round spends
  * about half its CPU in C (callback_burn in test/native/jni/callback.c) and half in javaLeaf, called back
- * from C through CallStaticVoidMethod.
+ * from C through CallStaticVoidMethod. javaLeaf's step is small enough to be inlined wherever javaLeaf is
+ * compiled (C1 or C2), so an inlined frame is sampled as soon as javaLeaf runs compiled.
  * Runs for the given CPU time of its main thread, so a busy machine does not shorten it.
  * Usage: java Interleaved /path/to/libcallback.so [cpu seconds=3]
  */
@@ -10,14 +11,16 @@ public class Interleaved {
 
     static native void nativeCallback(long rounds);
 
+    static long step(long x) {
+        x ^= x << 13;
+        x ^= x >>> 7;
+        return x ^ (x << 17);
+    }
+
     static void javaLeaf(long rounds) {
         long x = rounds;
         for (long r = 0; r < rounds; r++) {
-            for (int i = 0; i < 1000; i++) {
-                x ^= x << 13;
-                x ^= x >>> 7;
-                x ^= x << 17;
-            }
+            for (int i = 0; i < 1000; i++) x = step(x);
         }
         sink += x;
     }
