@@ -154,8 +154,10 @@ interleaved)
   # in its inlined step; JDK 21's C2 shows inlined JDK methods only (String.charAt...).
   misplaced=$(grep -oE "[^;]+;[^;]+$l"'_\[i\]' "$f" | grep -vcE "_\[[ij1]\];[^;]+_\[i\]\$")
   echo "javaLeaf $leaf samples, $whole with the whole chain to JavaMain; callback_burn $burn; methods typed compiled $jit, interpreted $interp, inlined $inlined ($misplaced under no compiled frame); interpreted main calling nativeCallback $interp_calls samples, $at_line at its line $call_line"
-  [ "$leaf" -gt 200 ] && [ "$whole" -ge $((leaf * 9 / 10)) ] || fail "javaLeaf's stacks lack the chain: $(grep javaLeaf "$f" | sort -t' ' -k2 -nr | head -n 2)"
-  [ "$burn" -gt 200 ] || fail "the C code's own time (callback_burn) is missing"
+  # 100 samples each: at a load of 24 with two busy loops beside it the emulated JVM got 172 and 119 (about
+  # 400 each on a quieter machine).
+  [ "$leaf" -gt 100 ] && [ "$whole" -ge $((leaf * 9 / 10)) ] || fail "javaLeaf's stacks lack the chain: $(grep javaLeaf "$f" | sort -t' ' -k2 -nr | head -n 2)"
+  [ "$burn" -gt 100 ] || fail "the C code's own time (callback_burn) is missing"
   [ "$jit" -gt 0 ] && [ "$interp" -gt 0 ] && [ "$inlined" -gt 0 ] || fail "frame types missing"
   [ "$misplaced" -eq 0 ] || fail "inlined frames under no compiled frame: $(grep -oE "[^;]+;[^;]+$l"'_\[i\]' "$f" | grep -vE "_\[[ij1]\];[^;]+_\[i\]\$" | head -n 3 | tr '\n' ' ')"
   [ "$interp_calls" -gt 100 ] && [ "$at_line" -eq "$interp_calls" ] ||
