@@ -260,6 +260,9 @@ const options_spec options_table[] = {
      .jprof_help = "nativemem: show only allocations not freed when the profile is written", .probe = "",
      .jfrconv_long = "--leak",
      .jfrconv_help = "with --nativemem: only allocations without a later profiler.Free of their address"},
+    {.kind = OPTION_TEXT, .jfrconv_long = "--tail", .jfrconv_arg = "RATIO",
+     .jfrconv_help = "with --leak: leave out allocations made in the last RATIO of the recording (0.2" JMORE
+     "or 20%; 10% by default): too young to call leaks", .jfrconv_sets = JFRCONV_SETS_TAIL},
     {.name = "nativelock", .kind = OPTION_DURATION, .field = FIELD(nativelock), .jprof = "--nativelock",
      .jprof_arg = "TIME",
      .jprof_help = "native locks: contended pthread mutexes and rwlocks, a sample every TIME" MORE

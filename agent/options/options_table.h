@@ -76,6 +76,7 @@ typedef enum {
     JFRCONV_SETS_TRACE_ONLY,    /* --trace: jdk.MethodTrace events */
     JFRCONV_SETS_LATENCY,       /* --latency: samples inside slow traced calls only */
     JFRCONV_SETS_LATENCY_DIFF,  /* --latency-diff: samples in slow calls against those in fast ones */
+    JFRCONV_SETS_TAIL,          /* --tail: with --leak, the young allocations left out */
 } options_jfrconv_sets;
 
 /* One accepted value of an OPTION_CHOICE option, the int it stores, and another spelling of it. */
