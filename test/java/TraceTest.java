@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
  *              jdk.MethodTrace (durations, thread, stack); jfrconv --trace converts them; jfrconv --latency
  *              keeps exactly the CPU samples taken inside them; jfrconv -o gecko marks them on the timeline
  *   engines    cpu, wall, alloc and nativemem with trace= in one session: every event in the recording
+ *   deep       a traced method recursing 201 deep, every call slow: each of the 201 calls recorded (the
+ *              agent's stack of calls under way grows past its first 64)
  *   options    several trace= targets with their own thresholds, a descriptor, patterns; bad targets refused
  * Usage: java TraceTest <test> <java_home> <libprof.so> <jfrconv> <workload classpath> <work dir>
  */
@@ -32,6 +34,7 @@ public class TraceTest {
                 case "engines" -> engines();
                 case "options" -> options();
                 case "latency_diff" -> latencyDiff();
+                case "deep" -> deep();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -78,6 +81,18 @@ public class TraceTest {
         // The agent times with the CPU's counter, the workload with System.nanoTime: 1% between the clocks.
         check(ns >= 150_000_000L * 99 / 100 && ns <= measured * 101 / 100, "duration " + ns
                 + " ns: at least the 150 ms spun, at most the " + measured + " ns measured around the call");
+    }
+
+    static void deep() throws Exception {
+        Path file = IntegrationTest.work.resolve("deep.collapsed");
+        workload("start,trace=TraceWorkload.recurse:100ms,file=" + file, "deep");
+        Map<String, Long> stacks = IntegrationTest.readCollapsed(file);
+        long calls = IntegrationTest.sum(stacks);
+        int deepest = stacks.keySet().stream().mapToInt(k -> k.split("TraceWorkload.recurse", -1).length - 1).max().orElse(0);
+        System.out.printf("  %d slow calls of recurse, the deepest stack with %d recurse frames%n", calls, deepest);
+        check(calls == TraceWorkload.DEEP + 1, "every one of the " + (TraceWorkload.DEEP + 1)
+                + " nested calls is slow and recorded: " + calls);
+        check(deepest == TraceWorkload.DEEP + 1, "the innermost call with all its callers: " + deepest);
     }
 
     static List<String> jfrPrint(Path file) throws Exception {
