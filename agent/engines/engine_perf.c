@@ -91,6 +91,7 @@ static unsigned starts_since_sweep;
 
 /* The running session's choice, from the options start was given (configure). */
 static const perf_event_kind *kind;
+static int target_cpu = -1;        /* target-cpu=: the one CPU the events count on, -1 for any */
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
 /* The events signal with SIGTRAP (perf_sigtrap.h) rather than F_SETSIG's profiling signal: decided at start
@@ -109,7 +110,7 @@ static uint64_t armed_total, skipped_fd_limit, open_failed, without_ring;
 static uint64_t rearmed_lost, lost_periods;   /* the watch's re-arms, and the periods they had missed */
 static periodic watch;
 
-static int open_event_of(const perf_event_kind *k, int deny, int tid, bool kernel, bool sigtrap,
+static int open_event_of(const perf_event_kind *k, int deny, int tid, int cpu, bool kernel, bool sigtrap,
                          uint64_t sample_period) {
     if (deny == DENY_ALL || (deny == DENY_KERNEL && kernel)) {
         errno = EACCES;
@@ -140,12 +141,13 @@ static int open_event_of(const perf_event_kind *k, int deny, int tid, bool kerne
          * kernel for them too would cost a second user stack walk per sample. */
         a.exclude_callchain_user = 1;
     }
-    return (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    /* cpu -1: wherever the thread runs; else only while it runs there (target-cpu) */
+    return (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 /* An event of the running session's kind. */
 static int open_event(int tid, bool kernel, bool sigtrap, uint64_t sample_period) {
-    return open_event_of(kind, deny_for_test, tid, kernel, sigtrap, sample_period);
+    return open_event_of(kind, deny_for_test, tid, target_cpu, kernel, sigtrap, sample_period);
 }
 
 static int paranoid_level(void) {
@@ -202,11 +204,16 @@ static int probe(const prof_options *o, bool *kernel, char *err, size_t errlen) 
     const perf_event_kind *k = kind_of(o->event);
     int deny = test_denial(), tid = self_tid();
     *kernel = !o->alluser;
-    int fd = open_event_of(k, deny, tid, *kernel, false, 1000000000ULL);
+    int fd = open_event_of(k, deny, tid, o->target_cpu, *kernel, false, 1000000000ULL);
     if (fd < 0 && *kernel && (errno == EACCES || errno == EPERM)) {
         /* perf_event_paranoid=2 allows user-space sampling only: still better than a timer. */
-        fd = open_event_of(k, deny, tid, false, false, 1000000000ULL);
+        fd = open_event_of(k, deny, tid, o->target_cpu, false, false, 1000000000ULL);
         if (fd >= 0) *kernel = false;
+    }
+    if (fd < 0 && o->target_cpu >= 0 && (errno == ENODEV || errno == EINVAL) && !deny) {
+        snprintf(err, errlen, "target-cpu=%d: no such CPU online here (perf_event_open: %s; this machine has CPUs "
+                 "0-%ld)", o->target_cpu, strerror(errno), sysconf(_SC_NPROCESSORS_CONF) - 1);
+        return -1;
     }
     if (fd < 0) {
         explain_refusal(errno, k, deny, err, errlen);
@@ -221,6 +228,7 @@ static int configure(const prof_options *o, char *err, size_t errlen) {
     sigtrap_asked = (o->features & PROF_FEATURE_SIGTRAP) != 0;
     sigtrap_declined = (o->features & PROF_FEATURE_NOSIGTRAP) != 0;
     kind = kind_of(o->event);
+    target_cpu = o->target_cpu;
     want_kernel = !o->alluser;
     deny_for_test = test_denial();
     return probe(o, &kernel_allowed, err, errlen);
@@ -573,7 +581,10 @@ static int perf_start(const prof_options *o, uint64_t interval_ns, char *err, si
         use_sigtrap = false;
         return -1;
     }
-    if (kind->time_based) {
+    if (target_cpu >= 0)
+        log_info("perf: counting on CPU %d only; a signal lost is not recovered (a thread elsewhere runs without "
+                 "its event firing, so the watch cannot tell)", target_cpu);
+    else if (kind->time_based) {
         uint64_t every = WATCH_STUCK_PERIODS * period;
         if (periodic_start(&watch, every > WATCH_MIN_NS ? (long)every : WATCH_MIN_NS, watch_events) != 0)
             log_warn("perf: cannot start the thread that re-arms events whose signal was lost: such threads "

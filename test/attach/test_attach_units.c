@@ -49,6 +49,9 @@ static void test_flags_become_agent_options(void **state) {
     assert_string_equal(a.profiling, "event=itimer,interval=1ms,threads,jstackdepth=64,include=java/*,include=*Foo,"
                                      "exclude=*Bar,simple,sig,ann,lib,title=My title,minwidth=0.5,reverse,inverted,"
                                      "alluser,cstack=fp,timeout=30,loglevel=warn,total");
+    /* asprof's perf event CPU flags */
+    assert_int_equal(PARSE(&a, "-e", "cpu-clock", "--target-cpu", "1", "--record-cpu", "42"), 0);
+    assert_string_equal(a.profiling, "event=cpu-clock,target-cpu=1,record-cpu");
 }
 
 static void test_agent_option_string_per_action(void **state) {

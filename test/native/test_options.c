@@ -216,6 +216,18 @@ static void test_perf_events(void **state) {
     refused("event=cycles", "cpu-clock");
     refused("event=cpu-clocks", "cpu-clocks");
     refused("alluser=1", "alluser");
+    /* target-cpu=N and record-cpu: a perf event's CPU (async-profiler's spellings) */
+    parses("event=cpu");
+    assert_int_equal(o.target_cpu, -1);
+    assert_false(o.record_cpu);
+    parses("event=cpu-clock,target-cpu=1,record-cpu");
+    assert_int_equal(o.target_cpu, 1);
+    assert_true(o.record_cpu);
+    parses("target-cpu=0");
+    assert_int_equal(o.target_cpu, 0);
+    refused("target-cpu=-1", "-1");
+    refused("target-cpu", "target-cpu");
+    refused("record-cpu=1", "record-cpu");
 }
 
 static void test_intervals(void **state) {
@@ -400,7 +412,6 @@ static void test_async_profiler_only_options(void **state) {
     /* async-profiler's options libprof lacks are refused, saying why: accepted and not acted on, they would
      * mislead. */
     refused("start,signal=12,file=x.txt", "profiling signal itself");
-    refused("start,record-cpu,event=cpu-clock", "which CPU");
     refused("start,fdtransfer", "CAP_PERFMON");
     refused("start,proc=1,file=x.jfr", "does not sample processes");
     refused("start,ratelimit=cpu:50", "interval=");

@@ -1,0 +1,150 @@
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The perf engine's CPU options, against threads pinned to known CPUs (PinnedBurners: burnOnCpu0 runs only on
+ * CPU 0, burnOnCpu1 only on CPU 1): target-cpu=N counts only what ran on CPU N, record-cpu puts the CPU each
+ * sample was taken on at the root of its stack ([CPU-N]; in JFR the frame CPU-N, read by the JDK's jfr tool),
+ * and where perf events are refused both say so instead of recording something else. On the helpers of
+ * IntegrationTest. Usage (from ctest): java PerfCpuTest <test> <java_home> <libprof.so> <classes> <work dir>
+ */
+public class PerfCpuTest extends IntegrationTest {
+    public static void main(String[] args) throws Exception {
+        runMain(args, test -> {
+            if (Runtime.getRuntime().availableProcessors() < 2) {
+                System.out.println("SKIP: one CPU only, nothing to tell apart");
+                return;
+            }
+            switch (test) {
+                case "target_cpu" -> targetCpu();
+                case "record_cpu" -> recordCpu();
+                case "record_cpu_jfr" -> recordCpuJfr();
+                case "refused" -> refused();
+                default -> throw new IllegalArgumentException("unknown test " + test);
+            }
+        });
+    }
+
+    static final long INTERVAL_NS = 10_000_000L;
+    /** The samples of 10 ms each burner's CPU time stands for in the last run (PinnedBurners' BURNED lines). */
+    static final long[] expected = new long[2];
+
+    static Run burn(String options) throws Exception {
+        Run run = runJava("start," + options, "PinnedBurners", "1.5");
+        check(run.exit() == 0 && run.out().contains("PINNED"), options + ": the workload failed: " + run.err());
+        Matcher m = Pattern.compile("BURNED (\\d) (\\d+)").matcher(run.out());
+        while (m.find()) expected[Integer.parseInt(m.group(1))] = Long.parseLong(m.group(2)) / INTERVAL_NS;
+        System.out.println("burners' CPU time in samples of 10 ms: " + expected[0] + ", " + expected[1]);
+        /* Too little CPU to tell anything (a machine loaded beyond reason): the test cannot judge. */
+        check(expected[0] >= 5 && expected[1] >= 5, "the burners got too little CPU: " + run.out());
+        return run;
+    }
+
+    static Map<String, Long> profile(String options, String file) throws Exception {
+        Path out = work.resolve(file);
+        burn(options + ",file=" + out);
+        return readCollapsed(out);
+    }
+
+    /** At least half the samples the burner's own CPU time stands for (a sample whose signal was merged or came
+     * late is lost, never one too many). */
+    static void checkSampled(String what, int cpu, long samples) {
+        check(samples >= expected[cpu] / 2, what + ": burner " + cpu + " has " + samples + " samples, its CPU time "
+                + "stands for " + expected[cpu]);
+    }
+
+    /** target-cpu=N: the burner pinned to CPU N is sampled, the one pinned to the other CPU never is. */
+    static void targetCpu() throws Exception {
+        for (int cpu = 0; cpu < 2; cpu++) {
+            Map<String, Long> stacks = profile("event=cpu,interval=10ms,target-cpu=" + cpu, "cpu" + cpu + ".collapsed");
+            long here = sumContaining(stacks, "PinnedBurners.burnOnCpu" + cpu);
+            long there = sumContaining(stacks, "PinnedBurners.burnOnCpu" + (1 - cpu));
+            System.out.println("target-cpu=" + cpu + ": " + here + " samples of the burner on it, " + there
+                    + " of the other");
+            checkSampled("target-cpu=" + cpu, cpu, here);
+            check(there == 0, "target-cpu=" + cpu + ": the burner pinned to the other CPU has " + there + " samples");
+        }
+    }
+
+    /** record-cpu: every sample of a burner is under the [CPU-N] of the CPU it is pinned to; with alluser too. */
+    static void recordCpu() throws Exception {
+        for (String options : new String[] {"event=cpu,interval=10ms,record-cpu", "event=cpu-clock,interval=10ms,record-cpu,alluser"}) {
+            Map<String, Long> stacks = profile(options, "record.collapsed");
+            long[] right = new long[2], wrong = new long[2];
+            for (var e : stacks.entrySet()) {
+                String root = e.getKey().split(";")[0];
+                check(root.matches("\\[CPU-\\d+\\]"), options + ": a stack without its CPU at the root: " + e.getKey());
+                for (int cpu = 0; cpu < 2; cpu++) {
+                    if (!e.getKey().contains("PinnedBurners.burnOnCpu" + cpu)) continue;
+                    if (root.equals("[CPU-" + cpu + "]")) right[cpu] += e.getValue();
+                    else wrong[cpu] += e.getValue();
+                }
+            }
+            System.out.println(options + ": burner 0: " + right[0] + " on CPU 0, " + wrong[0] + " elsewhere; burner 1: "
+                    + right[1] + " on CPU 1, " + wrong[1] + " elsewhere");
+            for (int cpu = 0; cpu < 2; cpu++) {
+                checkSampled(options, cpu, right[cpu]);
+                check(wrong[cpu] == 0, options + ": burner " + cpu + " has " + wrong[cpu] + " samples on another CPU");
+            }
+        }
+    }
+
+    /** record-cpu in a recording: each CPU sample's outermost frame is CPU-N, N the burner's CPU; the wall samples
+     * beside them have none (only the perf engine knows a sample's CPU). */
+    static void recordCpuJfr() throws Exception {
+        Path rec = work.resolve("record.jfr");
+        burn("event=cpu,interval=10ms,wall=50ms,record-cpu,file=" + rec);
+        String print = JfrTest.jfr("print", "--stack-depth", "200", "--events", "jdk.ExecutionSample", rec.toString());
+        long[] right = new long[2], wrong = new long[2];
+        long samples = 0, withoutCpu = 0;
+        for (String event : print.split("(?m)^jdk\\.ExecutionSample")) {
+            if (!event.contains("stackTrace = [")) continue;
+            samples++;
+            /* jfr print: one frame a line, the outermost last before the closing bracket; a native frame ".name()" */
+            String[] frames = event.substring(event.indexOf("stackTrace = [") + 14, event.lastIndexOf("]")).strip().split("\n");
+            String outermost = frames[frames.length - 1].strip();
+            Matcher m = Pattern.compile("^\\.CPU-(\\d+)\\(\\)$").matcher(outermost);
+            boolean truncated = outermost.equals("...");
+            if (!m.find()) {
+                if (!truncated) withoutCpu++;
+                continue;
+            }
+            int at = Integer.parseInt(m.group(1));
+            for (int cpu = 0; cpu < 2; cpu++) {
+                if (!event.contains("PinnedBurners.burnOnCpu" + cpu)) continue;
+                if (at == cpu) right[cpu]++;
+                else wrong[cpu]++;
+            }
+        }
+        String wall = JfrTest.jfr("print", "--stack-depth", "200", "--events", "profiler.WallClockSample", rec.toString());
+        System.out.println("jfr: " + samples + " CPU samples (" + withoutCpu + " without a CPU frame); burner 0: "
+                + right[0] + " on CPU 0, " + wrong[0] + " elsewhere; burner 1: " + right[1] + " on CPU 1, " + wrong[1]
+                + " elsewhere; wall samples with a CPU frame: " + (wall.contains("CPU-") ? "some" : "none"));
+        check(withoutCpu == 0, withoutCpu + " CPU samples without a CPU frame");
+        for (int cpu = 0; cpu < 2; cpu++) {
+            checkSampled("jfr", cpu, right[cpu]);
+            check(wrong[cpu] == 0, "burner " + cpu + " has " + wrong[cpu] + " samples on another CPU");
+        }
+        check(wall.contains("PinnedBurners") && !wall.contains("CPU-"), "wall samples: none, or with a CPU frame");
+    }
+
+    /** Where perf events are refused (simulated), event=cpu with target-cpu or record-cpu does not fall back to a
+     * timer that cannot do what was asked: the JVM refuses to start, saying why; a timer engine named outright is
+     * refused the same. */
+    static void refused() throws Exception {
+        Map<String, String> deny = Map.of("LIBPROF_TEST_DENY_PERF", "1");
+        for (String option : new String[] {"target-cpu=0", "record-cpu"}) {
+            Run run = runJavaWithEnv(deny, "start,event=cpu," + option + ",file=" + work.resolve("x.collapsed"),
+                    "PinnedBurners", "0.1");
+            check(run.exit() != 0 && !run.out().contains("PINNED"), option + " without perf: the JVM ran");
+            String name = option.replace("=0", "");
+            check(run.err().contains("Perf events unavailable") && run.err().contains(name)
+                    && run.err().contains("LIBPROF_TEST_DENY_PERF"), option + " without perf: " + run.err());
+            run = runJava("start,event=ctimer," + option + ",file=" + work.resolve("x.collapsed"), "PinnedBurners", "0.1");
+            check(run.exit() != 0 && run.err().contains("'" + name + "' needs a perf event")
+                    && run.err().contains("ctimer"), option + " with ctimer: " + run.err());
+        }
+    }
+}
