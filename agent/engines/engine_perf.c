@@ -44,6 +44,7 @@
 #include "log.h"
 #include "native_hooks_install.h"
 #include "perf_events.h"
+#include "perf_fdtransfer.h"
 #include "perf_hooks.h"
 #include "perf_hooks_init.h"
 #include "perf_sigtrap.h"
@@ -112,10 +113,6 @@ static periodic watch;
 
 static int open_event_of(const perf_event_kind *k, int deny, int tid, int cpu, bool kernel, bool sigtrap,
                          uint64_t sample_period) {
-    if (deny == DENY_ALL || (deny == DENY_KERNEL && kernel)) {
-        errno = EACCES;
-        return -1;
-    }
     struct perf_event_attr a;
     memset(&a, 0, sizeof(a));
     a.size = sizeof(a);
@@ -140,6 +137,17 @@ static int open_event_of(const perf_event_kind *k, int deny, int tid, int cpu, b
         /* User frames come from the signal context (AsyncGetCallTrace, the native walkers): asking the
          * kernel for them too would cost a second user stack walk per sample. */
         a.exclude_callchain_user = 1;
+    }
+    if (perf_fdtransfer_connected()) {
+        /* fdtransfer: jprof's helper opens it, with its privileges (the JVM's own refusal does not apply) */
+        int fd = perf_fdtransfer_open(&a, tid, cpu);
+        if (fd >= 0 || errno != ECONNRESET) return fd;
+        log_warn("perf: fdtransfer: jprof's helper stopped answering: perf events are opened by the JVM itself "
+                 "from now on");
+    }
+    if (deny == DENY_ALL || (deny == DENY_KERNEL && kernel)) {
+        errno = EACCES;
+        return -1;
     }
     /* cpu -1: wherever the thread runs; else only while it runs there (target-cpu) */
     return (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -170,6 +178,10 @@ static void explain_refusal(int error, const perf_event_kind *k, int deny, char 
     else if (error == ENOSYS)
         snprintf(err, errlen, "perf_event_open: %s (a kernel without perf events, or a seccomp filter)",
                  strerror(error));
+    else if ((error == ENOENT || error == EOPNOTSUPP || error == EINVAL) &&
+             (k->type == PERF_TYPE_HARDWARE || k->type == PERF_TYPE_HW_CACHE))
+        snprintf(err, errlen, "perf_event_open: %s (no hardware counter for event %s here: virtual machines and "
+                 "containers rarely expose the CPU's counters; event=cpu samples CPU time)", strerror(error), k->name);
     else if (error == ENOENT || error == EOPNOTSUPP || error == EINVAL)
         snprintf(err, errlen, "perf_event_open: %s (this kernel does not offer event %s)", strerror(error),
                  k->name);
@@ -198,12 +210,31 @@ static int test_denial(void) {
     return !deny || !*deny || strcmp(deny, "0") == 0 ? DENY_NONE : strcmp(deny, "kernel") == 0 ? DENY_KERNEL : DENY_ALL;
 }
 
+/* fdtransfer=NAME: the helper's connection, made once per session; where it cannot be made, the JVM opens its
+ * events itself, and says so once. */
+static char helper_tried[128];     /* the name last tried, under the session's start */
+
+static void reach_helper(const prof_options *o) {
+    if (!o->fdtransfer[0] || perf_fdtransfer_connected() || strcmp(helper_tried, o->fdtransfer) == 0) return;
+    snprintf(helper_tried, sizeof(helper_tried), "%s", o->fdtransfer);
+    char why[256];
+    if (perf_fdtransfer_connect(o->fdtransfer, why, sizeof(why)) != 0)
+        log_warn("perf: fdtransfer: %s; opening perf events in the JVM itself", why);
+    else log_info("perf: fdtransfer: perf events are opened by jprof's helper @%s", o->fdtransfer);
+}
+
+static void leave_helper(void) {
+    perf_fdtransfer_close();
+    helper_tried[0] = 0;
+}
+
 /* Whether the kernel opens the event the options ask for, here, now, on this thread: 0, with *kernel
  * whether kernel frames are allowed too, or -1 with the reason. Changes nothing of a running session. */
 static int probe(const prof_options *o, bool *kernel, char *err, size_t errlen) {
     const perf_event_kind *k = kind_of(o->event);
     int deny = test_denial(), tid = self_tid();
     *kernel = !o->alluser;
+    reach_helper(o);
     int fd = open_event_of(k, deny, tid, o->target_cpu, *kernel, false, 1000000000ULL);
     if (fd < 0 && *kernel && (errno == EACCES || errno == EPERM)) {
         /* perf_event_paranoid=2 allows user-space sampling only: still better than a timer. */
@@ -569,12 +600,13 @@ static int perf_start(const prof_options *o, uint64_t interval_ns, char *err, si
     char delivery[160];
     if (use_sigtrap) snprintf(delivery, sizeof(delivery), "SIGTRAP from the event (sigtrap)");
     else snprintf(delivery, sizeof(delivery), "signal %d by F_SETSIG", engine_profiling_signal());
-    log_info("perf: event %s, period %llu %s, %s, %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
+    log_info("perf: event %s, period %llu %s, %s, %s, %s%s; %zu threads armed", kind->name, (unsigned long long)period,
              kind->time_based ? "ns" : "events", kernel_allowed ? "kernel call chains" : "user space only",
              counting_on() ? "counting on (one-shot where a handler outlasts a period)"
                  : "one-shot, re-armed by each handler",
-             delivery, armed);
+             delivery, perf_fdtransfer_connected() ? ", opened by jprof's helper (fdtransfer)" : "", armed);
     if (armed == 0) {
+        leave_helper();
         snprintf(err, errlen, "perf: no thread could be armed");
         running = false;
         if (use_sigtrap) release_guard();   /* no stop follows a failed start */
@@ -612,6 +644,7 @@ static void perf_stop(void) {
     pthread_mutex_lock(&lock);
     running = false;
     release_all();
+    leave_helper();
     if (use_sigtrap) release_guard();
     use_sigtrap = false;
     if (skipped_fd_limit || open_failed || without_ring)

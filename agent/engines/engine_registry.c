@@ -83,7 +83,7 @@ static const engine *choose(const prof_options *o, bool verbose, char *err, size
     if (perf) {
         const engine *e = perf->time_based ? &engine_perf : &engine_perf_count;
         if (e->check(o, why, sizeof(why)) != 0) {
-            snprintf(err, errlen, "event=%s: the perf engine is unavailable: %s", event, why);
+            snprintf(err, errlen, "event=%s: Perf events unavailable: %s", event, why);
             return NULL;
         }
         if (verbose) log_info("event=%s: using the %s engine", event, e->name);

@@ -66,8 +66,6 @@ static const struct {
 } async_profiler_only[] = {
     {"sched", "libprof does not add a frame for the thread's scheduling policy; threads separates threads"},
     {"signal", "libprof chooses its profiling signal itself (SIGPROF, or another when the application takes it)"},
-    {"fdtransfer", "libprof opens its perf events in the JVM itself, without a privileged helper: lower "
-                   "kernel.perf_event_paranoid or give the JVM CAP_PERFMON, or use event=ctimer"},
     {"tlab", "libprof samples allocations through the JVM's own sampler (JDK 11+), not TLAB events: alloc=BYTES"},
     {"norm", "libprof does not rename lambda and generated classes"},
     {"memlimit", "libprof sizes its stack storage itself and counts the samples that do not fit (metrics, text "

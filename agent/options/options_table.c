@@ -291,6 +291,10 @@ const options_spec options_table[] = {
     {.name = "target-cpu", .kind = OPTION_COUNT, .field = FIELD(target_cpu), .jprof = "--target-cpu",
      .jprof_arg = "N", .jprof_help = "perf events count only while their thread runs on CPU N (0 is the first)",
      .probe = "0", .min = 0, .max = 65535},
+    {.name = "fdtransfer", .kind = OPTION_TEXT, .field = FIELD(fdtransfer), .cap = TEXT_CAP(fdtransfer)},
+    {.kind = OPTION_FLAG, .jprof = "--fdtransfer", .own = OPTION_OWN_FDTRANSFER,
+     .jprof_help = "perf events opened by a helper jprof starts with its own privileges and passed" MORE
+     "to the JVM (for a JVM that may not open them, or not with kernel frames)"},
     {.name = "record-cpu", .kind = OPTION_FLAG, .field = FIELD(record_cpu), .jprof = "--record-cpu",
      .jprof_help = "perf events: a root frame [CPU-N] per sample, the CPU it was taken on", .probe = ""},
     {.name = "cstack", .kind = OPTION_CHOICE, .field = FIELD(cstack), .jprof = "--cstack", .jprof_arg = "MODE",

@@ -4,6 +4,10 @@
 #include <stddef.h>
 #include <string.h>
 
+/* A cache event's config: which cache, the operation (read), the result (miss), one byte each. */
+#define LOAD_MISSES(cache) \
+    ((cache) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | ((uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
+
 static const perf_event_kind kinds[] = {
     {"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, true, 0},
     {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, true, 0},
@@ -12,11 +16,24 @@ static const perf_event_kind kinds[] = {
     {"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, false, 1},
     {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, false, 2},
     {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, false, 1},
+    /* Hardware counters (the CPU's PMU), async-profiler's names and default periods. */
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, false, 1000000},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, false, 1000000},
+    {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, false, 1000000},
+    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, false, 1000},
+    {"branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, false, 1000000},
+    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, false, 1000},
+    {"bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, false, 1000000},
+    {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, false, 1000000},
+    {"L1-dcache-load-misses", PERF_TYPE_HW_CACHE, LOAD_MISSES(PERF_COUNT_HW_CACHE_L1D), false, 1000000},
+    {"LLC-load-misses", PERF_TYPE_HW_CACHE, LOAD_MISSES(PERF_COUNT_HW_CACHE_LL), false, 1000},
+    {"dTLB-load-misses", PERF_TYPE_HW_CACHE, LOAD_MISSES(PERF_COUNT_HW_CACHE_DTLB), false, 1000},
 };
 
 /* perf's own short names. */
 static const struct { const char *alias, *name; } aliases[] = {
     {"faults", "page-faults"}, {"cs", "context-switches"}, {"migrations", "cpu-migrations"},
+    {"branches", "branch-instructions"},
 };
 
 const perf_event_kind *perf_events_find(const char *name) {

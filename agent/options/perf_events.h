@@ -1,8 +1,9 @@
 /*
- * perf_events: the perf software events that `event=` accepts by name, and how to ask the kernel for
- * each. Pure data, shared by the option parser (to validate a name) and the perf engine (to open it).
- * Hardware events are left out on purpose: virtual machines and containers rarely expose them, and a
- * software event always exists wherever perf_event_open does.
+ * perf_events: the perf events that `event=` accepts by name, and how to ask the kernel for each. Pure
+ * data, shared by the option parser (to validate a name) and the perf engine (to open it). The software
+ * events exist wherever perf_event_open does; the hardware ones (cycles, cache-misses...) only where the
+ * CPU's counters are exposed, which virtual machines and containers rarely do: the engine then refuses the
+ * session, saying so ("Perf events unavailable").
  */
 #ifndef LIBPROF_PERF_EVENTS_H
 #define LIBPROF_PERF_EVENTS_H
@@ -21,7 +22,9 @@ typedef struct {
 
 /* The names below, for messages. */
 #define PERF_EVENTS_TEXT \
-    "cpu-clock, task-clock, page-faults, minor-faults, major-faults, context-switches, cpu-migrations"
+    "cpu-clock, task-clock, page-faults, minor-faults, major-faults, context-switches, cpu-migrations, "      \
+    "cycles, instructions, cache-references, cache-misses, branch-instructions, branch-misses, bus-cycles, " \
+    "ref-cycles, L1-dcache-load-misses, LLC-load-misses, dTLB-load-misses"
 
 /* The event called 'name' (aliases: faults, cs, migrations), or NULL. */
 const perf_event_kind *perf_events_find(const char *name);

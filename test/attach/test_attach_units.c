@@ -112,8 +112,16 @@ static void test_bad_command_lines(void **state) {
     /* asprof's flags for what libprof does not have: refused saying why, as the agent refuses them. */
     assert_int_equal(PARSE(&a, "--proc", "1", "-d", "3", "1234"), -1);
     assert_non_null(strstr(err, "'--proc' (asprof's) is not supported: libprof does not sample processes"));
-    assert_int_equal(PARSE(&a, "--fdtransfer", "1234"), -1);
-    assert_non_null(strstr(err, "CAP_PERFMON"));
+    /* --fdtransfer: jprof's own (it starts the helper), not an agent option as it is given */
+    assert_int_equal(PARSE(&a, "--fdtransfer", "-e", "cpu", "1234"), 0);
+    assert_true(a.fdtransfer);
+    assert_string_equal(a.profiling, "event=cpu");
+    snprintf(a.fdtransfer_name, sizeof(a.fdtransfer_name), "libprof-fdtransfer-1-2");
+    char with_helper[JPROF_OPTIONS_MAX];
+    assert_int_equal(jprof_args_agent_options(&a, "start", "", NULL, with_helper, sizeof(with_helper)), 0);
+    assert_string_equal(with_helper, "start,event=cpu,timeout=65,fdtransfer=libprof-fdtransfer-1-2");
+    assert_int_equal(jprof_args_agent_options(&a, "stop", "", NULL, with_helper, sizeof(with_helper)), 0);
+    assert_string_equal(with_helper, "stop,event=cpu");
     assert_int_equal(PARSE(&a, "-d", "x", "1"), -1);
     assert_int_equal(PARSE(&a, "-e"), -1);
     assert_non_null(strstr(err, "-e needs a value"));

@@ -1,5 +1,9 @@
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -7,7 +11,9 @@ import java.util.regex.Pattern;
  * The perf engine's CPU options, against threads pinned to known CPUs (PinnedBurners: burnOnCpu0 runs only on
  * CPU 0, burnOnCpu1 only on CPU 1): target-cpu=N counts only what ran on CPU N, record-cpu puts the CPU each
  * sample was taken on at the root of its stack ([CPU-N]; in JFR the frame CPU-N, read by the JDK's jfr tool),
- * and where perf events are refused both say so instead of recording something else. On the helpers of
+ * and where perf events are refused both say so instead of recording something else; hardware events (cycles)
+ * sample where the CPU's counters are exposed and are refused, saying so, where not; jprof --fdtransfer hands the
+ * JVM events opened by its privileged helper (kernel frames where the JVM may have none). On the helpers of
  * IntegrationTest. Usage (from ctest): java PerfCpuTest <test> <java_home> <libprof.so> <classes> <work dir>
  */
 public class PerfCpuTest extends IntegrationTest {
@@ -22,6 +28,8 @@ public class PerfCpuTest extends IntegrationTest {
                 case "record_cpu" -> recordCpu();
                 case "record_cpu_jfr" -> recordCpuJfr();
                 case "refused" -> refused();
+                case "hardware" -> hardware();
+                case "fdtransfer" -> fdtransfer();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -146,5 +154,87 @@ public class PerfCpuTest extends IntegrationTest {
             check(run.exit() != 0 && run.err().contains("'" + name + "' needs a perf event")
                     && run.err().contains("ctimer"), option + " with ctimer: " + run.err());
         }
+    }
+
+    /** cycles: where the kernel lists a CPU PMU (/sys/bus/event_source/devices/cpu, or a hybrid CPU's cpu_core),
+     * samples of the burners; where it lists none (most virtual machines), the JVM refuses to start, saying so. */
+    static void hardware() throws Exception {
+        boolean pmu = Files.exists(Path.of("/sys/bus/event_source/devices/cpu"))
+                || Files.exists(Path.of("/sys/bus/event_source/devices/cpu_core"));
+        Path out = work.resolve("cycles.collapsed");
+        Run run = runJava("start,event=cycles,file=" + out, "PinnedBurners", "1");
+        System.out.println("CPU PMU listed by the kernel: " + pmu);
+        if (pmu) {
+            check(run.exit() == 0, "event=cycles with a PMU: " + run.err());
+            Map<String, Long> stacks = readCollapsed(out);
+            check(sumContaining(stacks, "PinnedBurners.spin") > 0, "event=cycles: no sample of the burners");
+        } else {
+            check(run.exit() != 0 && !run.out().contains("PINNED"), "event=cycles without a PMU: the JVM ran");
+            check(run.err().contains("event=cycles: Perf events unavailable") && run.err().contains("no hardware counter"),
+                    "event=cycles without a PMU: " + run.err());
+        }
+    }
+
+    /** A JVM that may not sample the kernel (simulated: LIBPROF_TEST_DENY_PERF=kernel refuses its own kernel
+     * events as kernel.perf_event_paranoid=2 does) gets no kernel frames from jprof, and gets them with
+     * jprof --fdtransfer, whose helper opens the events; the helper is gone when jprof is done. A helper that
+     * cannot be reached is said, and the JVM opens its events itself. */
+    static void fdtransfer() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(javaHome + "/bin/java", "-cp", classes, "SyscallLoop", "30"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile())
+                .redirectOutput(work.resolve("loop.out").toFile()).redirectError(work.resolve("loop.err").toFile());
+        pb.environment().put("LIBPROF_TEST_DENY_PERF", "kernel");
+        Process jvm = pb.start();
+        try {
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (!CompatTest.dispatcherRuns(jvm.pid()) && System.nanoTime() < deadline) Thread.sleep(10);
+            long[] kernel = new long[2];
+            for (int round = 0; round < 2; round++) {
+                boolean helper = round == 1;
+                Path out = work.resolve("fd" + round + ".collapsed");
+                List<String> jprof = new ArrayList<>(List.of(CompatTest.jprof(), "-d", "1", "-e", "cpu", "-i", "1ms",
+                        "-a", "-o", "collapsed", "-f", out.toString(), "-L", "info"));
+                if (helper) jprof.add("--fdtransfer");
+                jprof.add(String.valueOf(jvm.pid()));
+                Process attach = new ProcessBuilder(jprof).redirectErrorStream(true).start();
+                String said = new String(attach.getInputStream().readAllBytes());
+                check(attach.waitFor(60, TimeUnit.SECONDS), "jprof did not return");
+                check(attach.exitValue() == 0, String.join(" ", jprof) + ": " + said);
+                Map<String, Long> stacks = readCollapsed(out);
+                for (var e : stacks.entrySet()) if (e.getKey().contains("_[k]")) kernel[round] += e.getValue();
+                System.out.println((helper ? "with" : "without") + " --fdtransfer: " + kernel[round] + " of "
+                        + sum(stacks) + " samples with kernel frames");
+                check(said.contains(helper ? "opened by jprof's helper" : "kernel frames not allowed here"),
+                        (helper ? "with" : "without") + " --fdtransfer, the agent did not say how it sampled: " + said);
+                check(helper ? !helperRunning() : true, "the helper is still running after jprof -d ended");
+            }
+            check(kernel[0] == 0, "without --fdtransfer, kernel frames where the JVM may have none: " + kernel[0]);
+            /* SyscallLoop spends most of its CPU in write(2): many of its samples are taken in the kernel */
+            check(kernel[1] > 0, "with --fdtransfer, no kernel frames");
+        } finally {
+            jvm.destroy();
+            jvm.waitFor(10, TimeUnit.SECONDS);
+        }
+        Path out = work.resolve("unreachable.collapsed");
+        Run run = runJava("start,event=cpu,fdtransfer=libprof-fdtransfer-nobody-here,file=" + out, "SyscallLoop", "0.5");
+        check(run.exit() == 0 && run.err().contains("cannot reach jprof's helper")
+                && run.err().contains("opening perf events in the JVM itself"), "an unreachable helper: " + run.err());
+        check(sum(readCollapsed(out)) > 0, "an unreachable helper: no profile");
+    }
+
+    /** Whether a process of jprof's --fdtransfer is alive (a helper's command line is its jprof's). */
+    static boolean helperRunning() throws Exception {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        do {
+            boolean found = false;
+            for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
+                String line = p.info().commandLine().orElse("");
+                if (line.contains("jprof") && line.contains("--fdtransfer") && p.pid() != ProcessHandle.current().pid())
+                    found = true;
+            }
+            if (!found) return false;
+            Thread.sleep(50);
+        } while (System.nanoTime() < deadline);
+        return true;
     }
 }
