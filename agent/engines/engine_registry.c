@@ -79,6 +79,14 @@ static const engine *choose(const prof_options *o, bool verbose, char *err, size
         if (verbose) log_info("event=%s: using the JVM's own %s events (JVMTI)", event, event);
         return jvmti_engines[i];
     }
+    if (perf_events_is_native_function(event)) {
+        if (engine_perf_count.check(o, why, sizeof(why)) != 0) {
+            snprintf(err, errlen, "event=%s: %s", event, why);
+            return NULL;
+        }
+        if (verbose) log_info("event=%s: using the perf engine, a hardware breakpoint on the function", event);
+        return &engine_perf_count;
+    }
     const perf_event_kind *perf = perf_events_find(event);
     if (perf) {
         const engine *e = perf->time_based ? &engine_perf : &engine_perf_count;

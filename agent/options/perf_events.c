@@ -2,6 +2,7 @@
 
 #include <linux/perf_event.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* A cache event's config: which cache, the operation (read), the result (miss), one byte each. */
@@ -44,6 +45,37 @@ const perf_event_kind *perf_events_find(const char *name) {
         if (strcmp(name, kinds[i].name) == 0) return &kinds[i];
     }
     return NULL;
+}
+
+static bool ident_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool perf_events_is_native_function(const char *name) {
+    bool scoped = false;
+    for (const char *p = name;;) {
+        size_t n = 0;
+        while (ident_char(p[n])) n++;
+        if (n == 0 || (p[0] >= '0' && p[0] <= '9')) return false;
+        p += n;
+        if (*p == 0) return scoped;
+        if (p[0] != ':' || p[1] != ':') return false;
+        p += 2;
+        scoped = true;
+    }
+}
+
+int perf_events_mangled_prefix(const char *name, char *out, size_t len) {
+    if (!perf_events_is_native_function(name)) return -1;
+    size_t used = (size_t)snprintf(out, len, "_ZN");
+    for (const char *p = name; used < len;) {
+        size_t n = strcspn(p, ":");
+        used += (size_t)snprintf(out + used, len - used, "%zu%.*s", n, (int)n, p);
+        if (!p[n]) break;
+        p += n + 2;
+    }
+    if (used < len) used += (size_t)snprintf(out + used, len - used, "E");
+    return used < len ? 0 : -1;
 }
 
 const perf_event_kind *perf_events_at(int i) {

@@ -9,6 +9,7 @@
 #define LIBPROF_PERF_EVENTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -28,6 +29,16 @@ typedef struct {
 
 /* The event called 'name' (aliases: faults, cs, migrations), or NULL. */
 const perf_event_kind *perf_events_find(const char *name);
+
+/* A native function as the event (async-profiler's event=G1CollectedHeap::humongous_obj_allocate): every call
+ * sampled, through a hardware breakpoint on its first instruction. Spelled as C++ names its functions, at least
+ * one "::" between identifiers (templates, operators and overloads by signature are not): true when 'name' is
+ * one. */
+bool perf_events_is_native_function(const char *name);
+
+/* The start of the Itanium-ABI mangled name of such a function (_ZN15G1CollectedHeap22humongous_obj_allocateE),
+ * which every overload's symbol begins with; -1 when it does not fit in 'out'. */
+int perf_events_mangled_prefix(const char *name, char *out, size_t len);
 
 /* The i-th event of the list above (for `jprof list`), or NULL past its end. */
 const perf_event_kind *perf_events_at(int i);

@@ -30,6 +30,7 @@ public class PerfCpuTest extends IntegrationTest {
                 case "refused" -> refused();
                 case "hardware" -> hardware();
                 case "fdtransfer" -> fdtransfer();
+                case "native_function" -> nativeFunction();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -236,5 +237,32 @@ public class PerfCpuTest extends IntegrationTest {
             Thread.sleep(50);
         } while (System.nanoTime() < deadline);
         return true;
+    }
+
+    /** event=G1CollectedHeap::humongous_obj_allocate: every call of the function, with its stack. Humongous
+     * allocates 200 arrays that each need it, from allocateBig, and two million small ones that never do, from
+     * allocateSmall: at least 200 samples (a call retried after a collection counts again), every one with the
+     * function as its leaf, none in allocateSmall. */
+    static void nativeFunction() throws Exception {
+        String function = "G1CollectedHeap::humongous_obj_allocate";
+        Path out = work.resolve("humongous.collapsed");
+        Run run = runJava("start,event=" + function + ",loglevel=info,file=" + out, "-XX:+UseG1GC",
+                "-XX:G1HeapRegionSize=1M", "-Xmx256m", "Humongous", "200");
+        check(run.exit() == 0 && run.out().contains("ALLOCATED 200"), "the workload failed: " + run.err());
+        check(run.err().contains("a hardware breakpoint on the function"), "the engine's choice not said: " + run.err());
+        Map<String, Long> stacks = readCollapsed(out);
+        long big = 0, small = 0, notLeaf = 0;
+        for (var e : stacks.entrySet()) {
+            String[] frames = e.getKey().split(";");
+            if (!frames[frames.length - 1].equals(function)) notLeaf += e.getValue();
+            if (e.getKey().contains("Humongous.allocateBig")) big += e.getValue();
+            if (e.getKey().contains("Humongous.allocateSmall")) small += e.getValue();
+        }
+        System.out.println(function + ": " + sum(stacks) + " calls, " + big + " in allocateBig, " + small
+                + " in allocateSmall, " + notLeaf + " with another leaf");
+        check(big >= 200 && big <= 600, big + " calls in allocateBig, where 200 arrays needed one each");
+        check(small == 0 && notLeaf == 0, small + " calls in allocateSmall, " + notLeaf + " stacks not ending in it");
+        Run typo = runJava("start,event=G1CollectedHeap::no_such_function,file=" + out, "Humongous", "1");
+        check(typo.exit() != 0 && typo.err().contains("no such function"), "a function that does not exist: " + typo.err());
     }
 }

@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "options.h"
+#include "perf_events.h"
 #include "thread_state.h"
 
 static prof_options o;
@@ -218,6 +219,19 @@ static void test_perf_events(void **state) {
     parses("event=branches");
     assert_string_equal(o.event, "branch-instructions");
     refused("event=cyclez", "cpu-clock");
+    /* a native function (C++ Class::method): every call, by a breakpoint; found at start */
+    parses("event=G1CollectedHeap::humongous_obj_allocate");
+    assert_string_equal(o.event, "G1CollectedHeap::humongous_obj_allocate");
+    refused("event=G1CollectedHeap::", "unknown event");
+    refused("event=::f", "unknown event");
+    refused("event=a::1b", "unknown event");
+    char prefix[64];
+    assert_int_equal(perf_events_mangled_prefix("G1CollectedHeap::humongous_obj_allocate", prefix, sizeof(prefix)), 0);
+    assert_string_equal(prefix, "_ZN15G1CollectedHeap22humongous_obj_allocateE");
+    assert_int_equal(perf_events_mangled_prefix("os::Linux::gettid", prefix, sizeof(prefix)), 0);
+    assert_string_equal(prefix, "_ZN2os5Linux6gettidE");
+    assert_int_equal(perf_events_mangled_prefix("os::Linux::gettid", prefix, 10), -1);
+    assert_int_equal(perf_events_mangled_prefix("malloc", prefix, sizeof(prefix)), -1);
     refused("event=cpu-clocks", "cpu-clocks");
     refused("alluser=1", "alluser");
     /* target-cpu=N and record-cpu: a perf event's CPU (async-profiler's spellings) */
