@@ -37,7 +37,9 @@ static bool is_thread_of(pid_t pid, int tid) {
 /* The errno a request is refused with, or 0 when it may be served. */
 static int refusal(pid_t target, const perf_transfer_request *r) {
     if (r->magic != PERF_TRANSFER_MAGIC || r->attr.size != sizeof(r->attr) || r->cpu < -1) return EINVAL;
-    if (r->attr.type != PERF_TYPE_SOFTWARE && r->attr.type != PERF_TYPE_HARDWARE && r->attr.type != PERF_TYPE_HW_CACHE)
+    /* not a uprobe: its path is a pointer into the JVM's memory; a breakpoint's address is the JVM's own */
+    if (r->attr.type != PERF_TYPE_SOFTWARE && r->attr.type != PERF_TYPE_HARDWARE && r->attr.type != PERF_TYPE_HW_CACHE &&
+        r->attr.type != PERF_TYPE_BREAKPOINT)
         return EPERM;
     if (r->attr.inherit) return EPERM;   /* threads the JVM starts get their own requests */
     return is_thread_of(target, r->tid) ? 0 : ESRCH;

@@ -97,6 +97,8 @@ static const perf_event_kind *kind;
 /* event=Class::method: the function's address, found at the session's start (probe) */
 static perf_event_kind breakpoint_kind = {"breakpoint", PERF_TYPE_BREAKPOINT, 0, false, 1};
 static uintptr_t breakpoint_addr;
+static char uprobe_path[4096];     /* the fallback's (a uprobe's) file and offset, breakpoint_kind.type its PMU's */
+static uint64_t uprobe_offset;
 static int target_cpu = -1;        /* target-cpu=: the one CPU the events count on, -1 for any */
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
@@ -109,7 +111,7 @@ static bool sigtrap_declined;      /* features=nosigtrap (the default, said for 
 static _Atomic bool period_exact;  /* a time event counting all CPU time, at the interval asked for */
 /* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
  * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
-static enum { DENY_NONE, DENY_ALL, DENY_KERNEL } deny_for_test;
+static enum { DENY_NONE, DENY_ALL, DENY_KERNEL, DENY_BREAKPOINT } deny_for_test;
 
 /* Threads the session could not sample fully, reported at stop. */
 static uint64_t armed_total, skipped_fd_limit, open_failed, without_ring;
@@ -128,6 +130,11 @@ static int open_event_of(const perf_event_kind *k, int deny, int tid, int cpu, b
         a.bp_type = HW_BREAKPOINT_X;
         a.bp_addr = breakpoint_addr;
         a.bp_len = sizeof(long);
+    } else if (k == &breakpoint_kind) {
+        /* its fallback, a uprobe: the kernel copies the path at the open */
+        a.config = 0;
+        a.uprobe_path = (uint64_t)(uintptr_t)uprobe_path;
+        a.probe_offset = uprobe_offset;
     }
     a.sample_period = sample_period;
     a.disabled = 1;
@@ -160,6 +167,10 @@ static int open_event_of(const perf_event_kind *k, int deny, int tid, int cpu, b
         errno = EACCES;
         return -1;
     }
+    if (deny == DENY_BREAKPOINT && a.type == PERF_TYPE_BREAKPOINT) {
+        errno = ENOSPC;   /* as when a debugger holds the debug registers */
+        return -1;
+    }
     /* cpu -1: wherever the thread runs; else only while it runs there (target-cpu) */
     return (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
@@ -190,7 +201,7 @@ static void explain_refusal(int error, const perf_event_kind *k, int deny, char 
         snprintf(err, errlen, "perf_event_open: %s (a kernel without perf events, or a seccomp filter)",
                  strerror(error));
     else if (k->type == PERF_TYPE_BREAKPOINT)
-        snprintf(err, errlen, "Perf events unavailable: perf_event_open: %s (a hardware breakpoint on the function%s)",
+        snprintf(err, errlen, "perf_event_open: %s (a hardware breakpoint on the function%s; no uprobe could stand in)",
                  strerror(error),
                  error == ENOSPC ? ": the thread's debug registers are taken, by a debugger or by other breakpoints"
                                  : " is not offered here");
@@ -224,12 +235,16 @@ static const perf_event_kind *kind_of(const char *event) {
 
 static int test_denial(void) {
     const char *deny = getenv("LIBPROF_TEST_DENY_PERF");
-    return !deny || !*deny || strcmp(deny, "0") == 0 ? DENY_NONE : strcmp(deny, "kernel") == 0 ? DENY_KERNEL : DENY_ALL;
+    return !deny || !*deny || strcmp(deny, "0") == 0 ? DENY_NONE
+           : strcmp(deny, "kernel") == 0            ? DENY_KERNEL
+           : strcmp(deny, "breakpoint") == 0        ? DENY_BREAKPOINT
+                                                    : DENY_ALL;
 }
 
 /* fdtransfer=NAME: the helper's connection, made once per session; where it cannot be made, the JVM opens its
  * events itself, and says so once. */
 static char helper_tried[128];     /* the name last tried, under the session's start */
+static char uprobe_said[sizeof(((prof_options *)0)->event)];      /* the event whose uprobe fallback was warned about */
 
 static void reach_helper(const prof_options *o) {
     if (!o->fdtransfer[0] || perf_fdtransfer_connected() || strcmp(helper_tried, o->fdtransfer) == 0) return;
@@ -245,16 +260,46 @@ static void leave_helper(void) {
     helper_tried[0] = 0;
 }
 
+/* A hardware breakpoint refused with 'error': a uprobe on the function instead, where the kernel has them and
+ * opens one here (usually root or CAP_PERFMON only). Its descriptor with breakpoint_kind turned into a uprobe,
+ * said once; or -1 with errno 'error' and breakpoint_kind left as it was. */
+static int fall_back_to_uprobe(const prof_options *o, int deny, int tid, int error) {
+    int type = perf_breakpoint_uprobe_type();
+    int fd = -1;
+    if (type >= 0 && perf_breakpoint_file_offset(breakpoint_addr, uprobe_path, sizeof(uprobe_path), &uprobe_offset) == 0) {
+        breakpoint_kind.type = (uint32_t)type;
+        breakpoint_kind.name = "uprobe";
+        fd = open_event_of(&breakpoint_kind, deny, tid, o->target_cpu, false, false, 1000000000ULL);
+    }
+    if (fd < 0) {
+        breakpoint_kind.type = PERF_TYPE_BREAKPOINT;
+        breakpoint_kind.name = "breakpoint";
+        errno = error;
+        return -1;
+    }
+    if (strcmp(uprobe_said, o->event) != 0) {
+        snprintf(uprobe_said, sizeof(uprobe_said), "%s", o->event);
+        log_warn("event=%s: a hardware breakpoint refused (%s): using a uprobe on the function instead (%s+%#llx)",
+                 o->event, strerror(error), uprobe_path, (unsigned long long)uprobe_offset);
+    }
+    return fd;
+}
+
 /* Whether the kernel opens the event the options ask for, here, now, on this thread: 0, with *kernel
  * whether kernel frames are allowed too, or -1 with the reason. Changes nothing of a running session. */
 static int probe(const prof_options *o, bool *kernel, char *err, size_t errlen) {
     const perf_event_kind *k = kind_of(o->event);
     int deny = test_denial(), tid = self_tid();
     /* a function's calls are in user space: no kernel frames to ask for */
-    *kernel = !o->alluser && k->type != PERF_TYPE_BREAKPOINT;
-    if (k->type == PERF_TYPE_BREAKPOINT && perf_breakpoint_find(o->event, &breakpoint_addr, err, errlen) != 0) return -1;
+    *kernel = !o->alluser && k != &breakpoint_kind;
+    if (k == &breakpoint_kind) {
+        breakpoint_kind.type = PERF_TYPE_BREAKPOINT;
+        breakpoint_kind.name = "breakpoint";
+        if (perf_breakpoint_find(o->event, &breakpoint_addr, err, errlen) != 0) return -1;
+    }
     reach_helper(o);
     int fd = open_event_of(k, deny, tid, o->target_cpu, *kernel, false, 1000000000ULL);
+    if (fd < 0 && k == &breakpoint_kind) fd = fall_back_to_uprobe(o, deny, tid, errno);
     if (fd < 0 && *kernel && (errno == EACCES || errno == EPERM)) {
         /* perf_event_paranoid=2 allows user-space sampling only: still better than a timer. */
         fd = open_event_of(k, deny, tid, o->target_cpu, false, false, 1000000000ULL);
@@ -279,7 +324,7 @@ static int configure(const prof_options *o, char *err, size_t errlen) {
     sigtrap_declined = (o->features & PROF_FEATURE_NOSIGTRAP) != 0;
     kind = kind_of(o->event);
     target_cpu = o->target_cpu;
-    want_kernel = !o->alluser && kind->type != PERF_TYPE_BREAKPOINT;
+    want_kernel = !o->alluser && kind != &breakpoint_kind;
     deny_for_test = test_denial();
     return probe(o, &kernel_allowed, err, errlen);
 }
@@ -339,7 +384,7 @@ static bool grow_list(void) {
  * no more (measured on Linux 6.x: one signal for 1000 calls, against 1000 counting on), and its handler does not
  * call the function, so it cannot count itself. */
 static bool breakpoint(void) {
-    return kind->type == PERF_TYPE_BREAKPOINT;
+    return kind == &breakpoint_kind;
 }
 
 /* Whether this session's events may count on by themselves, and t's. Not a counted event: a handler's own

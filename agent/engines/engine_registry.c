@@ -81,10 +81,12 @@ static const engine *choose(const prof_options *o, bool verbose, char *err, size
     }
     if (perf_events_is_native_function(event)) {
         if (engine_perf_count.check(o, why, sizeof(why)) != 0) {
-            snprintf(err, errlen, "event=%s: %s", event, why);
+            /* a function not found is a wrong name, anything else the kernel's refusal */
+            snprintf(err, errlen, "event=%s: %s%s", event, strstr(why, "no such function") ? "" : "Perf events unavailable: ",
+                     why);
             return NULL;
         }
-        if (verbose) log_info("event=%s: using the perf engine, a hardware breakpoint on the function", event);
+        if (verbose) log_info("event=%s: using the perf engine, a breakpoint on the function", event);
         return &engine_perf_count;
     }
     const perf_event_kind *perf = perf_events_find(event);

@@ -11,4 +11,12 @@
 /* The run-time address of 'function' (its first overload in address order): 0, or -1 with the reason. */
 int perf_breakpoint_find(const char *function, uintptr_t *addr, char *err, size_t errlen);
 
+/* The fallback where a hardware breakpoint is refused (debug registers taken or not offered): a uprobe, a
+ * software breakpoint the kernel writes into the function's page. The uprobe PMU's perf type
+ * (/sys/bus/event_source/devices/uprobe/type), or -1 when the kernel has none. */
+int perf_breakpoint_uprobe_type(void);
+
+/* The file mapped at run-time address 'addr' and addr's offset in it (/proc/self/maps): 0, or -1. */
+int perf_breakpoint_file_offset(uintptr_t addr, char *path, size_t len, uint64_t *offset);
+
 #endif

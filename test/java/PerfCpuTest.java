@@ -242,14 +242,26 @@ public class PerfCpuTest extends IntegrationTest {
     /** event=G1CollectedHeap::humongous_obj_allocate: every call of the function, with its stack. Humongous
      * allocates 200 arrays that each need it, from allocateBig, and two million small ones that never do, from
      * allocateSmall: at least 200 samples (a call retried after a collection counts again), every one with the
-     * function as its leaf, none in allocateSmall. */
+     * function as its leaf, none in allocateSmall. The same with a uprobe where a hardware breakpoint is refused
+     * (simulated: LIBPROF_TEST_DENY_PERF=breakpoint), where the kernel offers uprobes. */
     static void nativeFunction() throws Exception {
+        boolean uprobes = Files.exists(Path.of("/sys/bus/event_source/devices/uprobe/type"));
+        for (String deny : uprobes ? new String[] {"0", "breakpoint"} : new String[] {"0"}) {
+            countCalls(Map.of("LIBPROF_TEST_DENY_PERF", deny),
+                    deny.equals("0") ? "perf: event breakpoint" : "using a uprobe on the function instead");
+        }
+        Run typo = runJava("start,event=G1CollectedHeap::no_such_function,file=" + work.resolve("x.collapsed"),
+                "Humongous", "1");
+        check(typo.exit() != 0 && typo.err().contains("no such function"), "a function that does not exist: " + typo.err());
+    }
+
+    static void countCalls(Map<String, String> env, String choice) throws Exception {
         String function = "G1CollectedHeap::humongous_obj_allocate";
         Path out = work.resolve("humongous.collapsed");
-        Run run = runJava("start,event=" + function + ",loglevel=info,file=" + out, "-XX:+UseG1GC",
+        Run run = runJavaWithEnv(env, "start,event=" + function + ",loglevel=info,file=" + out, "-XX:+UseG1GC",
                 "-XX:G1HeapRegionSize=1M", "-Xmx256m", "Humongous", "200");
         check(run.exit() == 0 && run.out().contains("ALLOCATED 200"), "the workload failed: " + run.err());
-        check(run.err().contains("a hardware breakpoint on the function"), "the engine's choice not said: " + run.err());
+        check(run.err().contains(choice), "the engine's choice not said ('" + choice + "'): " + run.err());
         Map<String, Long> stacks = readCollapsed(out);
         long big = 0, small = 0, notLeaf = 0;
         for (var e : stacks.entrySet()) {
@@ -262,7 +274,5 @@ public class PerfCpuTest extends IntegrationTest {
                 + " in allocateSmall, " + notLeaf + " with another leaf");
         check(big >= 200 && big <= 600, big + " calls in allocateBig, where 200 arrays needed one each");
         check(small == 0 && notLeaf == 0, small + " calls in allocateSmall, " + notLeaf + " stacks not ending in it");
-        Run typo = runJava("start,event=G1CollectedHeap::no_such_function,file=" + out, "Humongous", "1");
-        check(typo.exit() != 0 && typo.err().contains("no such function"), "a function that does not exist: " + typo.err());
     }
 }
