@@ -102,5 +102,5 @@ uint32_t java_stack_take(JNIEnv *jni, bool skip_native_top, uint32_t extra, bool
         n = take(jni, b, depth, skip, jvmti_only);
     }
     *frames = b->frames + EXTRA_SLOTS - extra;
-    return n;
+    return sample_bound_stack(b->frames + EXTRA_SLOTS, n);
 }

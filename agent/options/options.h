@@ -91,6 +91,8 @@ typedef struct prof_options {
     int flat;                   /* text: how many top leaf frames; 0 = not asked for */
     bool threads;
     int jstackdepth;
+    int jstackdepth_cut;        /* jstackdepth=N/M: a stack of N frames or more keeps M and a [truncated]
+                                   root; 0 (or M = N): it keeps N, unmarked */
     int trace_count;            /* trace=pkg.Class.method[:threshold] targets, as written (trace_target.h) */
     char trace[OPTIONS_MAX_TRACE][512];
     int include_count;

@@ -154,9 +154,10 @@ const options_spec options_table[] = {
      .probe = "1", .max = OPTIONS_MAX_TID_RANGES, .count_field = FIELD(tid_range_count)},
     {.name = "states", .kind = OPTION_FLAG, .field = FIELD(states), .jfrconv_long = "--states",
      .jfrconv_help = "a frame per thread state under the thread: [STATE_SLEEPING]"},
-    {.name = "jstackdepth", .kind = OPTION_COUNT, .field = FIELD(jstackdepth), .jprof = "-j", .jprof_arg = "N",
-     .jprof_help = "maximum stack depth, all frames (default 2048)", .probe = "64", .min = 1,
-     .max = OPTIONS_MAX_JSTACKDEPTH},
+    {.name = "jstackdepth", .kind = OPTION_COUNT, .field = FIELD(jstackdepth), .jprof = "-j", .jprof_arg = "N[/M]",
+     .jprof_help = "maximum stack depth, all frames (default 2048); N/M: a stack that deep keeps" MORE
+     "M frames under [truncated]", .probe = "64", .min = 1,
+     .max = OPTIONS_MAX_JSTACKDEPTH, .slash_field = FIELD(jstackdepth_cut)},
     {.name = "include", .kind = OPTION_PATTERN, .field = FIELD(include), .jprof = "-I", .jprof_arg = "PATTERN",
      .jprof_help = "keep only stacks with a frame matching PATTERN (repeatable; * at ends)", .probe = "a",
      .jfrconv = "-I", .jfrconv_long = "--include", .jfrconv_arg = "PAT",

@@ -182,5 +182,5 @@ uint32_t stack_collect(const engine *e, const siginfo_t *info, void *ucontext, J
     if (e && e->signal && e->signal->begin_kernel_frames) e->signal->begin_kernel_frames(info);
     uint32_t depth = user_stack(ucontext, env, tid, raw, out);
     depth += kernel_stack(e, info, out, depth);
-    return frame_bound_stack(out, depth, (uint32_t)sampling.config.max_depth);
+    return frame_bound_stack(out, depth, (uint32_t)sampling.config.max_depth, (uint32_t)sampling.config.cut_depth);
 }

@@ -314,6 +314,14 @@ static void test_numbers_and_names(void **state) {
     refused("jstackdepth=0", "jstackdepth=0");
     refused("jstackdepth=abc", "abc");
     refused("jstackdepth=70000", "70000");
+    refused("jstackdepth=50/60", "50/60");
+    refused("jstackdepth=50/", "50/");
+    refused("jstackdepth=50/0", "50/0");
+    parses("jstackdepth=50/20");
+    assert_int_equal(o.jstackdepth, 50);
+    assert_int_equal(o.jstackdepth_cut, 20);
+    parses("jstackdepth=50");
+    assert_int_equal(o.jstackdepth_cut, 0);
     parses("timeout=5s");
     assert_int_equal(o.timeout_s, 5);
     refused("timeout=0", "timeout=0");
