@@ -372,6 +372,14 @@ static bool step_to_stacked_return(walk_state *w, uintptr_t ret_at, uintptr_t ca
     return safe_read_word(ret_at, &ret) && step_to_held_return(w, ret, caller_sp);
 }
 
+/* step_fp_frame (not interpreted) for a frame whose rbp may not be a frame pointer: only when rbp is close above
+ * sp and the word above it is a plausible return address. */
+static bool step_plausible_fp_frame(walk_state *w) {
+    uintptr_t fp = w->fp, ret;
+    return fp > w->sp && fp - w->sp < 4096 && safe_read_word(fp + WORD, &ret) && is_code(ret) &&
+           plausible_return(ret, fp + WORD, fp) && step_fp_frame(w, false);
+}
+
 /* A leaf frame that is not (or no longer) built: the return address at sp, or above a pushed rbp, or, for
  * a prologue that has allocated the frame but not reached its frame-complete point, where the whole frame
  * puts it; for a stub that built an rbp frame, above rbp. */
@@ -385,6 +393,10 @@ static bool step_unbuilt_leaf(walk_state *w, uintptr_t frame_bytes) {
         return true;
     if (safe_read_word(w->sp, &saved_fp) && saved_fp == fp && step_to_guessed(w, w->sp + WORD, fp)) return true;
     if (step_to_guessed(w, w->sp, fp)) return true;
+    /* A stub past its `push rbp; mov rbp, rsp` (most StubRoutines' stubs, the intrinsics among them) has its
+     * frame at rbp; the words right above sp are its own (arguments, spills, or never written and stale),
+     * so an rbp frame whose return address checks out comes before reading them as a saved rbp. */
+    if (!frame_bytes && step_plausible_fp_frame(w)) return true;
     if (safe_read_word(w->sp, &saved_fp) && step_to_guessed(w, w->sp + WORD, saved_fp)) return true;
     if (frame_bytes >= 2 * WORD && safe_read_word(w->sp + frame_bytes - 2 * WORD, &saved_fp) &&
         step_to_guessed(w, w->sp + frame_bytes - WORD, saved_fp))
