@@ -54,6 +54,7 @@ static const options_choice feature_choices[] = {
     {"sigtrap", PROF_FEATURE_SIGTRAP, NULL},
     {"nosigtrap", PROF_FEATURE_NOSIGTRAP, NULL},
     {"stats", PROF_FEATURE_STATS, NULL},
+    {"vtable", PROF_FEATURE_VTABLE, NULL},
     {NULL, 0, NULL},
 };
 
@@ -297,7 +298,8 @@ const options_spec options_table[] = {
      .jprof_help = "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
      "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
      "perf events signal with SIGTRAP, warned where it cannot be (opt-in: a foreign SIGTRAP handler" MORE
-     "may receive them); nosigtrap: never, the default)", .probe = "agct", .choices = feature_choices},
+     "may receive them); nosigtrap: never, the default; vtable: the receiver's class above" MORE
+     "a vtable or itable stub)", .probe = "agct", .choices = feature_choices},
     {.name = "timeout", .kind = OPTION_DURATION, .field = FIELD(timeout_s), .jprof = "--timeout",
      .jprof_arg = "DURATION",
      .jprof_help = "stop the profiler by itself after DURATION (start), or at a time of day (23:00)", .probe = "10",

@@ -23,6 +23,9 @@ typedef enum {
     FRAME_CLASS_ALLOC_OUTSIDE_TLAB,  /* allocated outside a TLAB ("_[k]"): from the JDK's own recordings */
     FRAME_CLASS_MONITOR,             /* a contended synchronized monitor's class ("_[i]") */
     FRAME_CLASS_PARK,                /* the blocker a thread parked on ("_[i]") */
+    /* features=vtable: the class of the receiver a vtable or itable stub dispatches on, above the stub's frame;
+     * id is the address of the class name's Symbol in the JVM (receiver_class.h), read again at dump. */
+    FRAME_RECEIVER_CLASS,
 } frame_kind;
 
 /* True for every kind whose id is a jmethodID. */

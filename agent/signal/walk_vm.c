@@ -42,6 +42,7 @@
 #include "nmethod_memo.h"
 #include "nmethod_scopes.h"
 #include "pc_cache.h"
+#include "receiver_class.h"
 #include "safe_read.h"
 #include "stub_frames.h"
 #include "transit_frames.h"
@@ -167,6 +168,7 @@ typedef struct {
     uintptr_t dx, bx, r13, ax;     /* the leaf's rdx, rbx, r13 and rax (walk_regs) */
     uintptr_t env;                 /* the thread's JNIEnv (walk_regs) */
     uintptr_t lr;                  /* the leaf's link register (aarch64; 0 on x86_64) */
+    uintptr_t receiver;            /* the leaf's first Java argument, with features=vtable (walk_regs) */
     nmethod_memo seen;             /* the nmethods identified in this walk (see identify) */
 } walk_state;
 
@@ -759,6 +761,11 @@ static bool step_code_frame(walk_state *w) {
     }
     /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
      * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
+    if (b.kind == BLOB_STUB && w->leaf && w->receiver && stub_frames_kind(&b) == STUB_VTABLE) {
+        /* features=vtable: the receiver's class, above the stub, as async-profiler places it. */
+        uintptr_t symbol = receiver_class_symbol(w->receiver);
+        if (symbol && !emit(w, (trace_frame){symbol, 0, FRAME_RECEIVER_CLASS})) return false;
+    }
     if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
     int stub_step = ARCH_HOTSPOT_X86_CODE && b.kind == BLOB_STUB && w->leaf ? step_known_stub(w, &b) : 0;
     if (stub_step) return stub_step > 0 || fail(w, VMWALK_BAD_FRAME);
@@ -805,7 +812,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.ax, regs.env, regs.lr, {.count = 0}};
+                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.ax, regs.env, regs.lr, regs.receiver, {.count = 0}};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0, false};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {

@@ -449,7 +449,8 @@ static void test_async_profiler_only_options(void **state) {
     parses("start,features=agct+mixed");   /* mixed: what cstack=vm does anyway */
     assert_int_equal(o.features, PROF_FEATURE_AGCT);
     assert_string_equal(o.ignored, "");
-    refused("start,features=agct+vtable", "receiver's class");
+    parses("start,features=agct+vtable");
+    assert_int_equal(o.features, PROF_FEATURE_AGCT | PROF_FEATURE_VTABLE);
     refused("start,features=comptask", "compiler thread");
     refused("start,features=bogus", "accepted: agct");
     parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
