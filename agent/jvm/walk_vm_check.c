@@ -12,6 +12,7 @@
 #include "codeblob.h"
 #include "codeblob_init.h"
 #include "deopt_frames_init.h"
+#include "compile_task_init.h"
 #include "receiver_class_init.h"
 #include "jvm.h"
 #include "log.h"
@@ -82,6 +83,7 @@ static void set_layout(void) {
     char reason[160];
     if (!receiver_class_init(reason, sizeof(reason)))
         log_info("vm walker: no receiver classes for features=vtable: %s", reason);
+    if (!compile_task_init(reason, sizeof(reason))) log_info("vm walker: no compile tasks for features=comptask: %s", reason);
 }
 
 /* The Java heap's reserved range (Universe::_collectedHeap->_reserved), read outside handlers from the live

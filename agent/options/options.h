@@ -59,6 +59,7 @@ typedef enum {
     PROF_FEATURE_NOSIGTRAP = 4,   /* ... never do (F_SETSIG): also the default, without either */
     PROF_FEATURE_STATS = 8,   /* the text report shows the walker's diagnostics (async-profiler's stats) */
     PROF_FEATURE_VTABLE = 16,   /* a sample in a vtable or itable stub gets its receiver's class (cstack=vm) */
+    PROF_FEATURE_COMPTASK = 32,   /* a compiler thread's sample gets the method it compiles (cstack=vm) */
 } prof_feature;
 
 /* clock=: what JFR event times count (event_clock.h). */

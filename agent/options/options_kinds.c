@@ -269,7 +269,6 @@ static const struct {
 } async_profiler_features[] = {
     {"mixed", NULL},
     {"jnienv", "libprof does not walk from the JNIEnv of a thread outside Java"},
-    {"comptask", "libprof does not add the method a compiler thread compiles"},
     {"pcaddr", "libprof does not record the address of a sampled instruction"},
 };
 

@@ -55,6 +55,7 @@ static const options_choice feature_choices[] = {
     {"nosigtrap", PROF_FEATURE_NOSIGTRAP, NULL},
     {"stats", PROF_FEATURE_STATS, NULL},
     {"vtable", PROF_FEATURE_VTABLE, NULL},
+    {"comptask", PROF_FEATURE_COMPTASK, NULL},
     {NULL, 0, NULL},
 };
 
@@ -299,7 +300,7 @@ const options_spec options_table[] = {
      "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
      "perf events signal with SIGTRAP, warned where it cannot be (opt-in: a foreign SIGTRAP handler" MORE
      "may receive them); nosigtrap: never, the default; vtable: the receiver's class above" MORE
-     "a vtable or itable stub)", .probe = "agct", .choices = feature_choices},
+     "a vtable or itable stub; comptask: a compiler thread's method being compiled)", .probe = "agct", .choices = feature_choices},
     {.name = "timeout", .kind = OPTION_DURATION, .field = FIELD(timeout_s), .jprof = "--timeout",
      .jprof_arg = "DURATION",
      .jprof_help = "stop the profiler by itself after DURATION (start), or at a time of day (23:00)", .probe = "10",

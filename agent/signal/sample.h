@@ -64,6 +64,7 @@ typedef struct {
     const engine *engines[SAMPLE_MAX_ENGINES];
     uint64_t intervals[SAMPLE_MAX_ENGINES];
     bool vtable;             /* features=vtable: a sample in a vtable or itable stub names the receiver's class */
+    bool comp_task;          /* features=comptask: compiler threads' samples name the method being compiled */
     int cut_depth;           /* jstackdepth=N/M: M (a stack of N frames or more keeps M under [truncated]);
                                 0: it keeps N, unmarked */
 } sample_config;

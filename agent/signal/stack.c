@@ -150,7 +150,7 @@ static uint32_t user_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_fram
     if (sampling.config.cstack != CSTACK_NO && ucontext) {
         const ucontext_t *uc = ucontext;
         walk_regs start = {arch_uc_pc(uc), arch_uc_sp(uc), arch_uc_fp(uc), 0, 0, 0, 0, (uintptr_t)env, arch_uc_lr(uc),
-                           sampling.config.vtable ? arch_uc_java_receiver(uc) : 0};
+                           sampling.config.vtable ? arch_uc_java_receiver(uc) : 0, sampling.config.comp_task, tid};
         arch_uc_vm_regs(uc, &start.dx, &start.bx, &start.r13, &start.ax);
         safe_read_note_stack_pointer(start.sp);
         if (sampling.config.cstack == CSTACK_VM)

@@ -24,6 +24,9 @@ typedef struct {
     uintptr_t lr;
     /* HotSpot's first Java argument register: the receiver in a vtable or itable stub; 0 when not known. */
     uintptr_t receiver;
+    /* features=comptask: a compiler thread's compile_method frame gets the method it compiles above it. */
+    bool compile_tasks;
+    uint32_t tid;   /* the interrupted thread's OS id (features=comptask) */
 } walk_regs;
 
 typedef enum {

@@ -37,6 +37,7 @@
 #include "arch.h"
 #include "codeblob.h"
 #include "codeheap.h"
+#include "compile_task.h"
 #include "deopt_frames.h"
 #include "native_map.h"
 #include "nmethod_memo.h"
@@ -169,6 +170,8 @@ typedef struct {
     uintptr_t env;                 /* the thread's JNIEnv (walk_regs) */
     uintptr_t lr;                  /* the leaf's link register (aarch64; 0 on x86_64) */
     uintptr_t receiver;            /* the leaf's first Java argument, with features=vtable (walk_regs) */
+    bool compile_tasks;            /* features=comptask (walk_regs) */
+    uint32_t tid;                  /* the thread's OS id, with features=comptask (walk_regs) */
     nmethod_memo seen;             /* the nmethods identified in this walk (see identify) */
 } walk_state;
 
@@ -711,6 +714,14 @@ static bool step_a64_interpreter_unbuilt(walk_state *w) {
     return step_to_held_return(w, w->lr, sender_sp >= w->sp && sender_sp - w->sp < MAX_FRAME_BYTES ? sender_sp : w->sp);
 }
 
+/* features=comptask: the method a compiler thread compiles, as a compiled frame above its compile_method
+ * frame (nothing when it is between tasks or the method has no jmethodID). False when the stack is full. */
+static bool emit_compile_task(walk_state *w) {
+    named_method m;
+    uintptr_t method = compile_task_method(w->tid);
+    return !method || !name_method(method, &m) || emit(w, (trace_frame){m.id, 0, FRAME_JAVA_JIT});
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -812,7 +823,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.ax, regs.env, regs.lr, regs.receiver, {.count = 0}};
+                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.ax, regs.env, regs.lr, regs.receiver, regs.compile_tasks, regs.tid, {.count = 0}};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0, false};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
@@ -820,6 +831,7 @@ int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_f
             if (!step_code_frame(&w)) break;
         } else {
             uintptr_t at = w.leaf ? w.pc : w.pc - 1;
+            if (w.compile_tasks && compile_task_entry(at) && !emit_compile_task(&w)) break;
             if (!emit(&w, (trace_frame){at, 0, FRAME_NATIVE})) break;
             if (!(w.leaf ? walk_dwarf_leaf_step(&w.pc, &w.sp, &w.fp, w.lr) : walk_dwarf_step(&w.pc, &w.sp, &w.fp, false))) {
                 /* The thread's root ends the walk with a row saying so; no row at all is a loss, counted. */

@@ -16,6 +16,10 @@ import java.util.TreeMap;
  * samples follow the calls' (measured on JDK 17 and Temurin 25: 0.15-0.16, 0.26-0.39, 0.46-0.58; the stub's
  * indirect jump costs more for the rarer receivers, whose target it predicts less well). Without the
  * feature no class frame is added.
+ * compile_task: features=comptask puts the method a compiler thread compiles above its compile_method frame.
+ * With -Xcomp and only java.lang.String's methods allowed to compile, every such frame must be a String
+ * method, under C1's Compiler::compile_method and C2's C2Compiler::compile_method alike (measured: 40-60
+ * samples there in half a second, all but 0-2 with the method).
  */
 public class VmFeaturesTest extends IntegrationTest {
     public static void main(String[] args) throws Exception {
@@ -23,6 +27,7 @@ public class VmFeaturesTest extends IntegrationTest {
             switch (test) {
                 case "intrinsic_stub" -> intrinsicStub();
                 case "vtable_receivers" -> receivers();
+                case "compile_task" -> compileTask();
                 default -> throw new AssertionError("unknown test " + test);
             }
         });
@@ -103,5 +108,35 @@ public class VmFeaturesTest extends IntegrationTest {
                 "VmFeatures$X", "VmFeatures$Y", "VmFeatures$Z");
         Map<String, Long> plain = profile("receivers", "", "1");
         check(plain.keySet().stream().noneMatch(k -> k.contains("_[i]")), "a class frame without features=vtable");
+    }
+
+    static void compileTask() throws Exception {
+        Map<String, Long> stacks = profile("receivers", "features=comptask,", "0.5", "-Xcomp", "-XX:CompileCommand=quiet",
+                "-XX:CompileCommand=compileonly,java/lang/String.*");
+        long inCompile = 0, named = 0, c1 = 0, c2 = 0;
+        Map<String, Long> wrong = new TreeMap<>();
+        for (var e : stacks.entrySet()) {
+            String[] frames = e.getKey().split(";");
+            for (int i = 0; i < frames.length; i++) {
+                boolean isC1 = frames[i].equals("Compiler::compile_method"), isC2 = frames[i].equals("C2Compiler::compile_method");
+                if (!isC1 && !isC2) continue;
+                inCompile += e.getValue();
+                String above = i + 1 < frames.length ? frames[i + 1] : "";
+                if (above.startsWith("java/lang/String.")) {
+                    named += e.getValue();
+                    if (isC1) c1 += e.getValue();
+                    else c2 += e.getValue();
+                } else if (above.contains("/") && above.contains(".")) {
+                    wrong.merge(above, e.getValue(), Long::sum);
+                }
+                break;
+            }
+        }
+        System.out.printf("  %d samples in compile_method, %d with a String method above (C1 %d, C2 %d); others: %s%n",
+                inCompile, named, c1, c2, wrong);
+        check(inCompile >= 15, "only " + inCompile + " samples in compile_method");
+        check(wrong.isEmpty(), "methods that were not compiled: " + wrong);
+        check(named * 100 >= inCompile * 85, "only " + named + " of " + inCompile + " compile_method samples name the method");
+        check(c1 > 0 && c2 > 0, "C1 " + c1 + ", C2 " + c2 + " samples with the compiled method");
     }
 }

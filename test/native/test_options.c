@@ -451,7 +451,8 @@ static void test_async_profiler_only_options(void **state) {
     assert_string_equal(o.ignored, "");
     parses("start,features=agct+vtable");
     assert_int_equal(o.features, PROF_FEATURE_AGCT | PROF_FEATURE_VTABLE);
-    refused("start,features=comptask", "compiler thread");
+    parses("start,features=comptask+vtable");
+    assert_int_equal(o.features, PROF_FEATURE_COMPTASK | PROF_FEATURE_VTABLE);
     refused("start,features=bogus", "accepted: agct");
     parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
     assert_false(o.extra_events[EVENT_LOCK]);
