@@ -26,6 +26,7 @@ typedef enum {
     /* features=vtable: the class of the receiver a vtable or itable stub dispatches on, above the stub's frame;
      * id is the address of the class name's Symbol in the JVM (receiver_class.h), read again at dump. */
     FRAME_RECEIVER_CLASS,
+    FRAME_CPU,           /* record-cpu: id is the CPU the sample was taken on, the stack's root ("[CPU-1]") */
 } frame_kind;
 
 /* True for every kind whose id is a jmethodID. */
