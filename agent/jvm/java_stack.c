@@ -124,7 +124,7 @@ static uint32_t take_stack(java_stack_site *site, JNIEnv *jni, bool skip_native_
         n = take(jni, b, depth, skip, jvmti_only, site);
     }
     *frames = b->frames + EXTRA_SLOTS - extra;
-    return n;
+    return sample_bound_stack(b->frames + EXTRA_SLOTS, n);
 }
 
 uint32_t java_stack_take(JNIEnv *jni, bool skip_native_top, uint32_t extra, bool jvmti_only, trace_frame **frames) {

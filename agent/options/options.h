@@ -58,6 +58,8 @@ typedef enum {
     PROF_FEATURE_SIGTRAP = 2,   /* the perf engine's events must signal with SIGTRAP (perf_sigtrap.h): warned if not */
     PROF_FEATURE_NOSIGTRAP = 4,   /* ... never do (F_SETSIG): also the default, without either */
     PROF_FEATURE_STATS = 8,   /* the text report shows the walker's diagnostics (async-profiler's stats) */
+    PROF_FEATURE_VTABLE = 16,   /* a sample in a vtable or itable stub gets its receiver's class (cstack=vm) */
+    PROF_FEATURE_COMPTASK = 32,   /* a compiler thread's sample gets the method it compiles (cstack=vm) */
 } prof_feature;
 
 /* clock=: what JFR event times count (event_clock.h). */
@@ -91,6 +93,8 @@ typedef struct prof_options {
     int flat;                   /* text: how many top leaf frames; 0 = not asked for */
     bool threads;
     int jstackdepth;
+    int jstackdepth_cut;        /* jstackdepth=N/M: a stack of N frames or more keeps M and a [truncated]
+                                   root; 0 (or M = N): it keeps N, unmarked */
     int trace_count;            /* trace=pkg.Class.method[:threshold] targets, as written (trace_target.h) */
     char trace[OPTIONS_MAX_TRACE][512];
     int include_count;

@@ -144,6 +144,10 @@ int sample_max_depth(void) {
     return sampling.config.max_depth;
 }
 
+uint32_t sample_bound_stack(trace_frame *frames, uint32_t depth) {
+    return frame_bound_stack(frames, depth, (uint32_t)sampling.config.max_depth, (uint32_t)sampling.config.cut_depth);
+}
+
 uint32_t sample_thread_id(void) {
     return current_tid();
 }

@@ -66,6 +66,10 @@ typedef struct {
     int engine_count;
     const engine *engines[SAMPLE_MAX_ENGINES];
     uint64_t intervals[SAMPLE_MAX_ENGINES];
+    bool vtable;             /* features=vtable: a sample in a vtable or itable stub names the receiver's class */
+    bool comp_task;          /* features=comptask: compiler threads' samples name the method being compiled */
+    int cut_depth;           /* jstackdepth=N/M: M (a stack of N frames or more keeps M under [truncated]);
+                                0: it keeps N, unmarked */
 } sample_config;
 
 /* Kernel frames kept per sample, on the leaf side of the Java frames. */
@@ -106,6 +110,9 @@ void sample_count_lost(drop_reason reason, uint64_t samples);
 
 /* jstackdepth of the session; the calling thread's OS id (cached per thread). */
 int sample_max_depth(void);
+/* Bounds a stack the session recorded outside the handler as the handler bounds its own
+ * (frame_bound_stack with jstackdepth=N/M). Returns the new depth. */
+uint32_t sample_bound_stack(trace_frame *frames, uint32_t depth);
 uint32_t sample_thread_id(void);
 
 /* Recording at a call of a hooked function (native memory and lock hooks, signal/native_hooks.c), on the

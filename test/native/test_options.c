@@ -344,6 +344,14 @@ static void test_numbers_and_names(void **state) {
     refused("jstackdepth=0", "jstackdepth=0");
     refused("jstackdepth=abc", "abc");
     refused("jstackdepth=70000", "70000");
+    refused("jstackdepth=50/60", "50/60");
+    refused("jstackdepth=50/", "50/");
+    refused("jstackdepth=50/0", "50/0");
+    parses("jstackdepth=50/20");
+    assert_int_equal(o.jstackdepth, 50);
+    assert_int_equal(o.jstackdepth_cut, 20);
+    parses("jstackdepth=50");
+    assert_int_equal(o.jstackdepth_cut, 0);
     parses("timeout=5s");
     assert_int_equal(o.timeout_s, 5);
     refused("timeout=0", "timeout=0");
@@ -473,8 +481,10 @@ static void test_async_profiler_only_options(void **state) {
     parses("start,features=agct+mixed");   /* mixed: what cstack=vm does anyway */
     assert_int_equal(o.features, PROF_FEATURE_AGCT);
     assert_string_equal(o.ignored, "");
-    refused("start,features=agct+vtable", "receiver's class");
-    refused("start,features=comptask", "compiler thread");
+    parses("start,features=agct+vtable");
+    assert_int_equal(o.features, PROF_FEATURE_AGCT | PROF_FEATURE_VTABLE);
+    parses("start,features=comptask+vtable");
+    assert_int_equal(o.features, PROF_FEATURE_COMPTASK | PROF_FEATURE_VTABLE);
     refused("start,features=bogus", "accepted: agct");
     parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
     assert_false(o.extra_events[EVENT_LOCK]);
