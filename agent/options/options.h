@@ -58,6 +58,8 @@ typedef enum {
     PROF_FEATURE_SIGTRAP = 2,   /* the perf engine's events must signal with SIGTRAP (perf_sigtrap.h): warned if not */
     PROF_FEATURE_NOSIGTRAP = 4,   /* ... never do (F_SETSIG): also the default, without either */
     PROF_FEATURE_STATS = 8,   /* the text report shows the walker's diagnostics (async-profiler's stats) */
+    PROF_FEATURE_VTABLE = 16,   /* a sample in a vtable or itable stub gets its receiver's class (cstack=vm) */
+    PROF_FEATURE_COMPTASK = 32,   /* a compiler thread's sample gets the method it compiles (cstack=vm) */
 } prof_feature;
 
 /* clock=: what JFR event times count (event_clock.h). */
@@ -91,6 +93,8 @@ typedef struct prof_options {
     int flat;                   /* text: how many top leaf frames; 0 = not asked for */
     bool threads;
     int jstackdepth;
+    int jstackdepth_cut;        /* jstackdepth=N/M: a stack of N frames or more keeps M and a [truncated]
+                                   root; 0 (or M = N): it keeps N, unmarked */
     int trace_count;            /* trace=pkg.Class.method[:threshold] targets, as written (trace_target.h) */
     char trace[OPTIONS_MAX_TRACE][512];
     int include_count;
@@ -119,6 +123,10 @@ typedef struct prof_options {
     int skip;                   /* root-side frames left out of every stack */
     double grain;               /* coarsen: each stack's count to a multiple of this many samples; 0: off */
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
+    int target_cpu;             /* target-cpu=N: perf events count only while their thread runs on CPU N; -1: any */
+    bool record_cpu;            /* record-cpu: a perf sample's stack ends in a [CPU-N] frame (the CPU it was taken on) */
+    char fdtransfer[80];        /* fdtransfer=NAME: perf events opened by jprof's helper on this abstract unix
+                                 * socket (perf_transfer.h); "": by the JVM */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
     uint64_t alloc_bytes;       /* alloc[=BYTES]: the mean allocation sampling interval in bytes */

@@ -54,6 +54,8 @@ static const options_choice feature_choices[] = {
     {"sigtrap", PROF_FEATURE_SIGTRAP, NULL},
     {"nosigtrap", PROF_FEATURE_NOSIGTRAP, NULL},
     {"stats", PROF_FEATURE_STATS, NULL},
+    {"vtable", PROF_FEATURE_VTABLE, NULL},
+    {"comptask", PROF_FEATURE_COMPTASK, NULL},
     {NULL, 0, NULL},
 };
 
@@ -154,9 +156,10 @@ const options_spec options_table[] = {
      .probe = "1", .max = OPTIONS_MAX_TID_RANGES, .count_field = FIELD(tid_range_count)},
     {.name = "states", .kind = OPTION_FLAG, .field = FIELD(states), .jfrconv_long = "--states",
      .jfrconv_help = "a frame per thread state under the thread: [STATE_SLEEPING]"},
-    {.name = "jstackdepth", .kind = OPTION_COUNT, .field = FIELD(jstackdepth), .jprof = "-j", .jprof_arg = "N",
-     .jprof_help = "maximum stack depth, all frames (default 2048)", .probe = "64", .min = 1,
-     .max = OPTIONS_MAX_JSTACKDEPTH},
+    {.name = "jstackdepth", .kind = OPTION_COUNT, .field = FIELD(jstackdepth), .jprof = "-j", .jprof_arg = "N[/M]",
+     .jprof_help = "maximum stack depth, all frames (default 2048); N/M: a stack that deep keeps" MORE
+     "M frames under [truncated]", .probe = "64", .min = 1,
+     .max = OPTIONS_MAX_JSTACKDEPTH, .slash_field = FIELD(jstackdepth_cut)},
     {.name = "include", .kind = OPTION_PATTERN, .field = FIELD(include), .jprof = "-I", .jprof_arg = "PATTERN",
      .jprof_help = "keep only stacks with a frame matching PATTERN (repeatable; * at ends)", .probe = "a",
      .jfrconv = "-I", .jfrconv_long = "--include", .jfrconv_arg = "PAT",
@@ -291,6 +294,15 @@ const options_spec options_table[] = {
      .jfrconv_help = "count the events' weight (where they have one) instead of samples"},
     {.name = "alluser", .kind = OPTION_FLAG, .field = FIELD(alluser), .jprof = "--all-user",
      .jprof_help = "only user-mode events", .probe = ""},
+    {.name = "target-cpu", .kind = OPTION_COUNT, .field = FIELD(target_cpu), .jprof = "--target-cpu",
+     .jprof_arg = "N", .jprof_help = "perf events count only while their thread runs on CPU N (0 is the first)",
+     .probe = "0", .min = 0, .max = 65535},
+    {.name = "fdtransfer", .kind = OPTION_TEXT, .field = FIELD(fdtransfer), .cap = TEXT_CAP(fdtransfer)},
+    {.kind = OPTION_FLAG, .jprof = "--fdtransfer", .own = OPTION_OWN_FDTRANSFER,
+     .jprof_help = "perf events opened by a helper jprof starts with its own privileges and passed" MORE
+     "to the JVM (for a JVM that may not open them, or not with kernel frames)"},
+    {.name = "record-cpu", .kind = OPTION_FLAG, .field = FIELD(record_cpu), .jprof = "--record-cpu",
+     .jprof_help = "perf events: a root frame [CPU-N] per sample, the CPU it was taken on", .probe = ""},
     {.name = "cstack", .kind = OPTION_CHOICE, .field = FIELD(cstack), .jprof = "--cstack", .jprof_arg = "MODE",
      .jprof_help = "how to walk stacks (default: the best the JVM allows)", .probe = "dwarf",
      .choices = cstack_choices},
@@ -299,7 +311,8 @@ const options_spec options_table[] = {
      .jprof_help = "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
      "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
      "perf events signal with SIGTRAP, warned where it cannot be (opt-in: a foreign SIGTRAP handler" MORE
-     "may receive them); nosigtrap: never, the default)", .probe = "agct", .choices = feature_choices},
+     "may receive them); nosigtrap: never, the default; vtable: the receiver's class above" MORE
+     "a vtable or itable stub; comptask: a compiler thread's method being compiled)", .probe = "agct", .choices = feature_choices},
     {.name = "timeout", .kind = OPTION_DURATION, .field = FIELD(timeout_s), .jprof = "--timeout",
      .jprof_arg = "DURATION",
      .jprof_help = "stop the profiler by itself after DURATION (start), or at a time of day (23:00)", .probe = "10",

@@ -480,7 +480,9 @@ static int configure_storage(const prof_options *o, const session_engine_set *se
                              bool keep, bool *goes_on, char *err, size_t errlen) {
     const engine *e = set->list[0];
     sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, set->intervals[0], jvm_tracks_all_java_threads(),
-                         cstack, agct, e, set->count, {0}, {0}};
+                         cstack, agct, e, o->record_cpu ? e : NULL, set->count, {0}, {0},
+                         (o->features & PROF_FEATURE_VTABLE) != 0, (o->features & PROF_FEATURE_COMPTASK) != 0,
+                         o->jstackdepth_cut};
     for (int i = 0; i < set->count; i++) {
         cfg.engines[i] = set->list[i];
         cfg.intervals[i] = set->intervals[i];
@@ -637,7 +639,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     /* Resuming keeps the stored stacks, so it must keep the way they were keyed; a JFR recording streams
      * from the first sample, so it never keeps the stacks of a previous session. */
     bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
-                session.jstackdepth == o->jstackdepth && options_effective_format(o) != FORMAT_JFR;
+                session.jstackdepth == o->jstackdepth &&
+                session.jstackdepth_cut == o->jstackdepth_cut && options_effective_format(o) != FORMAT_JFR;
     session = *o;
     session.interval_ns = interval;
     /* timeout=23:00: the seconds from now to that time of day (for the log; the timeout thread counts in ns). */

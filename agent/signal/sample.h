@@ -58,11 +58,18 @@ typedef struct {
     prof_cstack cstack;      /* how native frames are walked */
     bool agct;               /* features=agct: cstack=vm takes its Java frames from AsyncGetCallTrace */
     const engine *engine;    /* the session's first engine (event=), engines[0]; may be NULL */
+    /* record-cpu: the engine (a perf one) whose samples end in a FRAME_CPU root, the CPU the handler runs
+     * on; NULL for none */
+    const engine *cpu_frame_engine;
     /* Every engine of the session (the first is 'engine') with its interval: the weight hook's interval,
      * and the weight of a thread's first CPU sample. A signal belongs to the first engine that owns it. */
     int engine_count;
     const engine *engines[SAMPLE_MAX_ENGINES];
     uint64_t intervals[SAMPLE_MAX_ENGINES];
+    bool vtable;             /* features=vtable: a sample in a vtable or itable stub names the receiver's class */
+    bool comp_task;          /* features=comptask: compiler threads' samples name the method being compiled */
+    int cut_depth;           /* jstackdepth=N/M: M (a stack of N frames or more keeps M under [truncated]);
+                                0: it keeps N, unmarked */
 } sample_config;
 
 /* Kernel frames kept per sample, on the leaf side of the Java frames. */
@@ -103,6 +110,9 @@ void sample_count_lost(drop_reason reason, uint64_t samples);
 
 /* jstackdepth of the session; the calling thread's OS id (cached per thread). */
 int sample_max_depth(void);
+/* Bounds a stack the session recorded outside the handler as the handler bounds its own
+ * (frame_bound_stack with jstackdepth=N/M). Returns the new depth. */
+uint32_t sample_bound_stack(trace_frame *frames, uint32_t depth);
 uint32_t sample_thread_id(void);
 
 /* Recording at a call of a hooked function (native memory and lock hooks, signal/native_hooks.c), on the
