@@ -26,6 +26,7 @@
 #include "cycle_clock.h"
 #include "engine.h"
 #include "engine_instrument.h"
+#include "event_clock.h"
 #include "instrument_helper.h"
 #include "java_stack.h"
 #include "jvm.h"
@@ -137,11 +138,13 @@ static void record_call(JNIEnv *jni, uint64_t took) {
     /* interval=N: every Nth slow call, the Nth first (async-profiler's count) */
     if ((atomic_fetch_add_explicit(&counted, 1, memory_order_relaxed) + 1) % every) return;
     if (sample_enter()) {
+        /* The call ended now, not when its stack has been walked: under load that can be a preemption later. */
+        uint64_t ended = event_clock_now();
         uint64_t started = sample_cost_now();
         trace_frame *frames = NULL;
         uint32_t n = java_stack_take(jni, true, 0, jvmti_only, &frames);
         /* Each recorded call stands for 'every' slow calls: their time is estimated as this one's. */
-        if (n) sample_store_call(frames, n, took * every, took, started);
+        if (n) sample_store_call(frames, n, took * every, took, ended, started);
         atomic_fetch_add_explicit(&slow_calls, 1, memory_order_relaxed);
     }
     sample_leave();

@@ -175,8 +175,9 @@ void sample_store_alloc(const trace_frame *frames, uint32_t depth, uint64_t weig
     store_event(EVENT_ALLOC, 0, frames, depth, weight, &object, started);
 }
 
-void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t started) {
-    trace_store_native call = {0, took};
+void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t ended,
+                       uint64_t started) {
+    trace_store_native call = {ended, took};
     store_event(EVENT_TRACE, 0, frames, depth, weight, &call, started);
 }
 

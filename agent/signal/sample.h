@@ -100,8 +100,10 @@ void sample_store_wait(const trace_frame *frames, uint32_t depth, uint64_t weigh
 /* An allocation sample (EVENT_ALLOC) worth 'weight' bytes of an object of 'size' bytes (its JFR event's
  * allocationSize). */
 void sample_store_alloc(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t size, uint64_t started);
-/* A traced call (EVENT_TRACE) worth 'weight' ns that took 'took' ns itself: its JFR event's duration. */
-void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t started);
+/* A traced call (EVENT_TRACE) worth 'weight' ns that took 'took' ns itself and returned at 'ended' (an
+ * event_clock_now() reading): its JFR event's duration and end. */
+void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t ended,
+                       uint64_t started);
 /* A sample the wall engine's timer thread counted again without a signal (trace_store_repeat's result,
  * not TRACE_STORE_STALE): counted as stored, or dropped by reason. */
 void sample_count_repeat(int trace_store_result);
