@@ -196,6 +196,19 @@ static void after_sample(const sample_config *config, int owner, const siginfo_t
     }
 }
 
+size_t sample_call_frames(void) {
+    return sample_frames_per_buffer(sampling.config.max_depth);
+}
+
+uint32_t sample_walk_call(const sample_call_site *site, JNIEnv *env, asgct_frame *raw, trace_frame *out) {
+    /* The walkers and AsyncGetCallTrace read the three registers a frame-pointer or DWARF step needs; the
+     * rest of the context stays zero. No getcontext: it makes a system call (the signal mask) per sample. */
+    ucontext_t uc;
+    memset(&uc.uc_mcontext, 0, sizeof(uc.uc_mcontext));
+    arch_uc_set_frame(&uc, site->pc, site->sp, site->fp);
+    return stack_collect(NULL, NULL, &uc, env, current_tid(), raw, out);
+}
+
 bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t weight,
                         const trace_store_native *native, uint64_t *ref) {
     bool stored = false;
@@ -212,14 +225,9 @@ bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t
     const sample_config *config = &sampling.config;
     asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
     trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
-    /* The walkers and AsyncGetCallTrace read the three registers a frame-pointer or DWARF step needs; the
-     * rest of the context stays zero. No getcontext: it makes a system call (the signal mask) per sample. */
-    ucontext_t uc;
-    memset(&uc.uc_mcontext, 0, sizeof(uc.uc_mcontext));
-    arch_uc_set_frame(&uc, site->pc, site->sp, site->fp);
     uint32_t depth = 0;
     if (site->leaf) frames[depth++] = (trace_frame){site->leaf, 0, FRAME_NATIVE};
-    depth += stack_collect(NULL, NULL, &uc, thread_env(tid), tid, raw, frames + depth);
+    depth += sample_walk_call(site, thread_env(tid), raw, frames + depth);
     trace_key key = {tid, (uint8_t)event, 0};
     trace_store_result r = trace_store_put_native(frames, depth, &key, weight, native, ref);
     count_result(r);

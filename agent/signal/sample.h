@@ -118,6 +118,13 @@ typedef struct {
 } sample_call_site;
 bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t weight,
                         const trace_store_native *native, uint64_t *ref);
+/* The walk of sample_record_call alone, into the caller's buffers: the calling thread's stack from 'site'
+ * (site->leaf is not put on top), native and Java frames as in a signal sample, with the session's cstack
+ * and jstackdepth; env is the thread's JNIEnv (NULL: no Java frames). raw holds jstackdepth entries, out
+ * sample_call_frames(). Returns the depth. For a caller outside handlers that stores the stack itself (a
+ * JVMTI callback on the allocating thread). */
+size_t sample_call_frames(void);
+uint32_t sample_walk_call(const sample_call_site *site, JNIEnv *env, asgct_frame *raw, trace_frame *out);
 /* Queues a free of 'address' (no stack) as an 'event' record for the JFR writer, when one runs. */
 void sample_record_free(event_kind event, uint64_t address);
 
