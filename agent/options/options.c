@@ -209,12 +209,10 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         memmove(c + 1, c + 5, strlen(c + 5) + 1);
     }
     /* Refused here, before the JVM runs, rather than when the session starts (after VM init the JVM would
-     * run on unprofiled): instrumentation records alone. */
-    for (int k = EVENT_CPU + 1; rc == 0 && method_target_is_target(o->event) && k < EVENT_KIND_COUNT; k++) {
-        if (o->extra_events[k])
-            rc = errmsg_fail(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it",
-                             o->event, event_kind_name((event_kind)k));
-    }
+     * run on unprofiled): both rewrite the methods they select, and a class takes one rewrite only. */
+    if (rc == 0 && method_target_is_target(o->event) && o->extra_events[EVENT_TRACE])
+        rc = errmsg_fail(err, errlen, "event=%s (instrumentation) cannot be recorded beside trace=: give one",
+                         o->event);
     /* event=trace (or the trace kind chosen for an output) needs the methods; trace= always has them. */
     if (rc == 0 && strcmp(o->event, "trace") == 0 && o->trace_count == 0 && o->action != ACTION_STOP &&
         o->action != ACTION_DUMP)

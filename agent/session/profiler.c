@@ -408,11 +408,6 @@ static int choose_engines(const prof_options *o, session_engine_set *set, char *
                      event_kind_name((event_kind)k));
             return -1;
         }
-        if (e->delivery == ENGINE_DELIVERY_JAVA_CALL) {
-            snprintf(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it", o->event,
-                     event_kind_name((event_kind)k));
-            return -1;
-        }
         const engine *extra = engine_for_event((event_kind)k, o, err, errlen);
         if (!extra) return -1;
         set->intervals[set->count] = engine_interval(o, extra, false);

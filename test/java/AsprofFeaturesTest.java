@@ -1,10 +1,11 @@
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
- * Features async-profiler's users rely on, checked on what libprof writes: allocation stacks with their
- * native frames. On the helpers of IntegrationTest. Usage (from ctest):
+ * Features async-profiler's users rely on, checked on what libprof writes (the JDK's jfr tool reads the
+ * recordings): allocation stacks with their native frames; all with an instrumented method. On the helpers of IntegrationTest. Usage (from ctest):
  *   java AsprofFeaturesTest <test> <java_home> <libprof.so> <classes> <work dir>
  */
 public class AsprofFeaturesTest extends IntegrationTest {
@@ -13,6 +14,7 @@ public class AsprofFeaturesTest extends IntegrationTest {
             switch (test) {
                 case "alloc_mixed_fp" -> allocMixed("fp");
                 case "alloc_mixed_vm" -> allocMixed("vm");
+                case "all_with_method" -> allWithMethod();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -58,5 +60,30 @@ public class AsprofFeaturesTest extends IntegrationTest {
         check(markers == 0, "cstack=" + cstack + ": " + markers + " samples end in a failure marker");
         check(startup > 0, "cstack=" + cstack + ": no allocation under JNI_CreateJavaVM");
         check(allocator == 0, "cstack=" + cstack + ": the allocator's own frames are in " + allocator + " samples");
+    }
+
+    /** The count of 'event' in the output of `jfr summary`. */
+    static long events(String summary, String event) {
+        var m = Pattern.compile("(?m)^\\s*" + Pattern.quote(event) + "\\s+(\\d+)").matcher(summary);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    /** start,all,event=<method>: the method's calls are the execution samples (every call, interval 1, and no
+     * CPU sample besides them), and every other event of all is recorded beside them. */
+    static void allWithMethod() throws Exception {
+        Path rec = work.resolve("all-method.jfr");
+        Run run = runJava("start,all,event=AllWithMethod.counted,alloc=262143,file=" + rec, "AllWithMethod");
+        check(run.exit() == 0 && run.out().contains("TRUTH calls=500"), "the workload failed: " + run.err());
+        String summary = JfrTest.jfr("summary", rec.toString());
+        long samples = events(summary, "jdk.ExecutionSample");
+        String print = JfrTest.jfr("print", "--stack-depth", "2", "--events", "jdk.ExecutionSample", rec.toString());
+        long atMethod = Pattern.compile("AllWithMethod\\.counted\\(").matcher(print).results().count();
+        System.out.println("all,event=method: " + samples + " execution samples, " + atMethod
+                + " in AllWithMethod.counted (truth: 500 calls)");
+        check(atMethod == samples, "all,event=method: " + (samples - atMethod) + " execution samples outside the method");
+        check(samples >= 490 && samples <= 500, "all,event=method: " + samples + " samples of 500 calls");
+        for (String event : List.of("profiler.WallClockSample", "jdk.ObjectAllocationInNewTLAB", "profiler.LiveObject",
+                "jdk.JavaMonitorEnter", "profiler.Malloc"))
+            check(events(summary, event) > 0, "all,event=method: no " + event + " in the recording: " + summary);
     }
 }

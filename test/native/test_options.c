@@ -415,7 +415,12 @@ static void test_async_profiler_only_options(void **state) {
     assert_string_equal(o.event, "wall");
     assert_false(o.extra_events[EVENT_WALL]);
     assert_true(o.extra_events[EVENT_ALLOC]);
-    refused("start,all,event=java.util.HashMap.get", "runs alone");
+    /* all with an instrumented method as the session's event: the method's calls instead of CPU samples,
+     * every other event beside them. */
+    parses("start,all,event=java.util.HashMap.get,alloc=262143");
+    assert_string_equal(o.event, "java.util.HashMap.get");
+    assert_true(o.extra_events[EVENT_WALL] && o.extra_events[EVENT_ALLOC] && o.extra_events[EVENT_LOCK] && o.live);
+    refused("start,event=java.util.HashMap.get,trace=a.B.c", "beside trace=");
     /* trace= is ours now: several targets, each kept as written; alone, the session's event. */
     parses("start,trace=my.pkg.Class.method:50ms,trace=my.pkg.Other.*,file=x.jfr");
     assert_int_equal(o.trace_count, 2);
@@ -447,7 +452,8 @@ static void test_async_profiler_only_options(void **state) {
     parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
     assert_false(o.extra_events[EVENT_LOCK]);
     assert_int_equal(o.lock_ns, 1000000);
-    refused("start,event=java.util.HashMap.get,wall", "runs alone");
+    parses("start,event=java.util.HashMap.get,wall");
+    assert_true(o.extra_events[EVENT_WALL]);
     parses("start,event=wall,wall=20ms");
     assert_false(o.extra_events[EVENT_WALL]);
     assert_int_equal(o.interval_ns, 20000000);
