@@ -77,7 +77,6 @@ static const struct {
     {"mcache", "libprof has no method cache to size"},
     {"proc", "libprof does not sample processes; jdk.CPULoad in a JFR recording holds the JVM's and the machine's "
              "CPU load"},
-    {"ratelimit", "libprof does not cap the rate of events: a longer interval=, alloc= or lock= records fewer"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
 
@@ -213,6 +212,8 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
     if (rc == 0 && method_target_is_target(o->event) && o->extra_events[EVENT_TRACE])
         rc = errmsg_fail(err, errlen, "event=%s (instrumentation) cannot be recorded beside trace=: give one",
                          o->event);
+    int64_t limits[OPTIONS_RATE_CATEGORIES];
+    if (rc == 0 && o->ratelimit[0]) rc = options_rate_limits(o->ratelimit, limits, err, errlen);
     /* event=trace (or the trace kind chosen for an output) needs the methods; trace= always has them. */
     if (rc == 0 && strcmp(o->event, "trace") == 0 && o->trace_count == 0 && o->action != ACTION_STOP &&
         o->action != ACTION_DUMP)

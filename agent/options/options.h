@@ -140,6 +140,8 @@ typedef struct prof_options {
      * file, or +event+event) and merged with ours into one file (jdk_recording.h); "" = none */
     char jfrsync[512];
     char jfropts[64];           /* async-profiler's jfropts=BITS|mem (options_jfr_flags, docs/jfr.md) */
+    /* ratelimit=CATEGORY:N;...: at most N events a second of each category named (options_rate_limits) */
+    char ratelimit[160];
     int clock;                  /* clock=: the JFR event clock (prof_clock) */
     /* begin=/end=: sampling only between a call of one native function and a call of the other (window.h);
      * ttsp: those two are HotSpot's safepoint synchronisation; nostop: the windows are recorded, sampling
@@ -188,6 +190,15 @@ int options_parse_size(const char *s, uint64_t *out);
 prof_format options_effective_format(const prof_options *o);
 
 const char *options_action_name(prof_action a);
+
+/* ratelimit='s categories: the event kinds (cpu wall alloc lock nativemem nativelock trace), then span. */
+#define OPTIONS_RATE_SPAN EVENT_KIND_COUNT
+#define OPTIONS_RATE_CATEGORIES (EVENT_KIND_COUNT + 1)
+/* The limits ratelimit= gives, per category (-1: none). -1 when the value is malformed; then err names the
+ * bad part and what is accepted. */
+int options_rate_limits(const char *text, int64_t limits[OPTIONS_RATE_CATEGORIES], char *err, size_t errlen);
+/* The name of a category ("cpu", "span"). */
+const char *options_rate_category_name(unsigned category);
 
 /* async-profiler's jfropts bits; those naming events libprof never writes hold by themselves. */
 enum {

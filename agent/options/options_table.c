@@ -314,6 +314,10 @@ const options_spec options_table[] = {
      * Sampling windows between native calls (docs/options.md). jprof takes each as --NAME. */
     {.name = "jfrsync", .kind = OPTION_TEXT, .field = FIELD(jfrsync), .cap = TEXT_CAP(jfrsync)},
     {.name = "jfropts", .kind = OPTION_TEXT, .field = FIELD(jfropts), .cap = TEXT_CAP(jfropts)},
+    {.name = "ratelimit", .kind = OPTION_TEXT, .field = FIELD(ratelimit), .cap = TEXT_CAP(ratelimit),
+     .jprof = "--ratelimit", .jprof_arg = "LIMITS",
+     .jprof_help = "at most N events a second per category, CATEGORY:N,... (cpu wall alloc lock" MORE
+                   "nativemem nativelock trace span)"},
     {.name = "clock", .kind = OPTION_CHOICE, .field = FIELD(clock), .choices = clock_choices},
     {.name = "begin", .kind = OPTION_TEXT, .field = FIELD(begin), .cap = TEXT_CAP(begin)},
     {.name = "end", .kind = OPTION_TEXT, .field = FIELD(end), .cap = TEXT_CAP(end)},

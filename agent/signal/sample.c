@@ -10,6 +10,7 @@
 #include "arch.h"
 #include "clock_ns.h"
 #include "java_tids.h"
+#include "rate_limit.h"
 #include "safe_read.h"
 #include "sample_cost.h"
 #include "sample_state.h"
@@ -109,6 +110,13 @@ void sample_count_repeat(int r) {
     count_result((trace_store_result)r);
 }
 
+bool sample_rate_admits(event_kind event) {
+    if (rate_limit_allow(event)) return true;
+    count(&sampling.signals);
+    count(&sampling.dropped[DROP_RATE_LIMITED]);
+    return false;
+}
+
 void sample_count_lost(drop_reason reason, uint64_t samples) {
     if ((unsigned)reason < DROP_REASON_COUNT && samples)
         atomic_fetch_add_explicit(&sampling.dropped[reason], samples, memory_order_relaxed);
@@ -151,6 +159,10 @@ static void store_event(event_kind event, int state, const trace_frame *frames, 
                         const trace_store_native *native, uint64_t started) {
     if (!thread_filter_allows((int)current_tid())) return;
     count(&sampling.signals);
+    if (!rate_limit_allow(event)) {
+        count(&sampling.dropped[DROP_RATE_LIMITED]);
+        return;
+    }
     trace_key key = {current_tid(), (uint8_t)event, (uint8_t)state};
     store_stack(frames, depth, &key, weight, native, started);
 }
@@ -215,6 +227,10 @@ bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t
     atomic_fetch_add(&sampling.in_flight, 1);
     if (!atomic_load(&sampling.active)) goto out;
     count(&sampling.signals);
+    if (!rate_limit_allow(event)) {
+        count(&sampling.dropped[DROP_RATE_LIMITED]);
+        goto out;
+    }
     uint64_t started = sample_cost_now();
     uint32_t tid = current_tid();
     int b = claim_buffer(tid);
@@ -266,6 +282,12 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
         count(&sampling.dropped[DROP_OUTSIDE_WINDOW]);
         trace_key outside = {current_tid(), (uint8_t)e->event, 0};
         if (e->signal && e->signal->stored) e->signal->stored(info, &outside, TRACE_STORE_NO_REF);
+        goto out;
+    }
+    if (!rate_limit_allow(e->event)) {
+        count(&sampling.dropped[DROP_RATE_LIMITED]);
+        trace_key limited = {current_tid(), (uint8_t)e->event, 0};
+        if (e->signal && e->signal->stored) e->signal->stored(info, &limited, TRACE_STORE_NO_REF);
         goto out;
     }
     uint64_t started = sample_cost_now();

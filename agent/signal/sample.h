@@ -33,6 +33,7 @@ typedef enum {
      * the engine's watch (which also re-arms the event where it is one-shot) */
     DROP_SIGNAL_LOST,
     DROP_OUTSIDE_WINDOW,    /* begin=/end=, ttsp: taken outside every window (sample_window.h) */
+    DROP_RATE_LIMITED,      /* ratelimit=: over its category's budget of events this second (rate_limit.h) */
     DROP_REASON_COUNT
 } drop_reason;
 
@@ -98,6 +99,9 @@ void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weigh
 /* A sample the wall engine's timer thread counted again without a signal (trace_store_repeat's result,
  * not TRACE_STORE_STALE): counted as stored, or dropped by reason. */
 void sample_count_repeat(int trace_store_result);
+/* For a sample an engine stores itself (the wall engine's repeats): whether ratelimit= lets one more event
+ * of 'event' in this second; when not, the sample is counted as taken and dropped (DROP_RATE_LIMITED). */
+bool sample_rate_admits(event_kind event);
 /* Samples an engine knows were lost before any handler ran (DROP_SIGNAL_LOST): counted as dropped. */
 void sample_count_lost(drop_reason reason, uint64_t samples);
 

@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 
 /**
  * Features async-profiler's users rely on, checked on what libprof writes (the JDK's jfr tool reads the
- * recordings): allocation stacks with their native frames; all with an instrumented method. On the helpers of IntegrationTest. Usage (from ctest):
+ * recordings): allocation stacks with their native frames; all with an instrumented method; ratelimit=. On the helpers of IntegrationTest. Usage (from ctest):
  *   java AsprofFeaturesTest <test> <java_home> <libprof.so> <classes> <work dir>
  */
 public class AsprofFeaturesTest extends IntegrationTest {
@@ -15,6 +15,7 @@ public class AsprofFeaturesTest extends IntegrationTest {
                 case "alloc_mixed_fp" -> allocMixed("fp");
                 case "alloc_mixed_vm" -> allocMixed("vm");
                 case "all_with_method" -> allWithMethod();
+                case "ratelimit" -> rateLimit();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -85,5 +86,33 @@ public class AsprofFeaturesTest extends IntegrationTest {
         for (String event : List.of("profiler.WallClockSample", "jdk.ObjectAllocationInNewTLAB", "profiler.LiveObject",
                 "jdk.JavaMonitorEnter", "profiler.Malloc"))
             check(events(summary, event) > 0, "all,event=method: no " + event + " in the recording: " + summary);
+    }
+
+    /** ratelimit=cpu:20;alloc:100 on a flood of both (a thread allocating as fast as it can, sampled every KiB,
+     * and CPU samples every ms): each category's events stay within its budget, a second's limit at start and
+     * once more each second (with at most one second's carried over), and reach at least the two refills the
+     * 2 s flood spans. The same run without the limit records far more (the limit is what cuts). */
+    static void rateLimit() throws Exception {
+        Path free = work.resolve("unlimited.jfr"), limited = work.resolve("limited.jfr");
+        String options = "start,event=cpu,interval=1ms,alloc=1k,file=";
+        Run run = runJava(options + free, "AllocLockWorkload", "alloc", "2");
+        check(run.exit() == 0 && run.out().contains("TRUTH"), "the workload failed: " + run.err());
+        String summary = JfrTest.jfr("summary", free.toString());
+        long cpuFree = events(summary, "jdk.ExecutionSample"), allocFree = events(summary, "jdk.ObjectAllocationInNewTLAB")
+                + events(summary, "jdk.ObjectAllocationOutsideTLAB");
+        long began = System.nanoTime();
+        run = runJava(options + limited + ",ratelimit=cpu:20;alloc:100", "AllocLockWorkload", "alloc", "2");
+        double seconds = (System.nanoTime() - began) / 1e9;
+        check(run.exit() == 0 && run.out().contains("TRUTH"), "the workload failed: " + run.err());
+        summary = JfrTest.jfr("summary", limited.toString());
+        long cpu = events(summary, "jdk.ExecutionSample"), alloc = events(summary, "jdk.ObjectAllocationInNewTLAB")
+                + events(summary, "jdk.ObjectAllocationOutsideTLAB");
+        long refills = (long) Math.ceil(seconds);
+        System.out.printf("ratelimit: cpu %d (without: %d), alloc %d (without: %d) in a %.1f s run%n", cpu, cpuFree,
+                alloc, allocFree, seconds);
+        check(cpuFree > 2 * 20 * (refills + 2) && allocFree > 2 * 100 * (refills + 2),
+                "the flood is too thin to show a limit: cpu " + cpuFree + ", alloc " + allocFree);
+        check(cpu <= 20 * (refills + 2) && cpu >= 20 * 2, "ratelimit cpu:20: " + cpu + " samples in " + seconds + " s");
+        check(alloc <= 100 * (refills + 2) && alloc >= 100 * 2, "ratelimit alloc:100: " + alloc + " samples in " + seconds + " s");
     }
 }

@@ -403,7 +403,16 @@ static void test_async_profiler_only_options(void **state) {
     refused("start,record-cpu,event=cpu-clock", "which CPU");
     refused("start,fdtransfer", "CAP_PERFMON");
     refused("start,proc=1,file=x.jfr", "does not sample processes");
-    refused("start,ratelimit=cpu:50", "interval=");
+    parses("start,ratelimit=cpu:50;alloc:100;span:200,file=x.jfr");
+    int64_t limits[OPTIONS_RATE_CATEGORIES];
+    assert_int_equal(options_rate_limits(o.ratelimit, limits, err, sizeof(err)), 0);
+    assert_int_equal(limits[EVENT_CPU], 50);
+    assert_int_equal(limits[EVENT_ALLOC], 100);
+    assert_int_equal(limits[OPTIONS_RATE_SPAN], 200);
+    assert_int_equal(limits[EVENT_WALL], -1);
+    refused("start,ratelimit=cpu", "bad pair 'cpu'");
+    refused("start,ratelimit=gpu:5", "CATEGORY one of");
+    refused("start,ratelimit=cpu:-1", "bad pair");
     /* all: every event not given, at its default, the session's event cpu (or event=); alloc= keeps its own. */
     parses("start,all,alloc=64k,file=x.jfr");
     assert_string_equal(o.event, "cpu");
