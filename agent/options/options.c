@@ -25,6 +25,7 @@ void options_init(prof_options *o) {
     o->chunk_size = OPTIONS_DEFAULT_CHUNK_SIZE;
     o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
     o->alloc_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
+    o->proc_s = -1;
     o->lock_ns = OPTIONS_DEFAULT_LOCK_NS;
     o->nativelock = OPTIONS_DEFAULT_NATIVELOCK_NS;   /* nativelock bare = 10us; nativemem 0 = every call */
 }
@@ -75,8 +76,6 @@ static const struct {
     {"memlimit", "libprof sizes its stack storage itself and counts the samples that do not fit (metrics, text "
                  "report)"},
     {"mcache", "libprof has no method cache to size"},
-    {"proc", "libprof does not sample processes; jdk.CPULoad in a JFR recording holds the JVM's and the machine's "
-             "CPU load"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
 
@@ -212,6 +211,10 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
     if (rc == 0 && method_target_is_target(o->event) && o->extra_events[EVENT_TRACE])
         rc = errmsg_fail(err, errlen, "event=%s (instrumentation) cannot be recorded beside trace=: give one",
                          o->event);
+    if (rc == 0 && o->proc_s > 0 && o->action != ACTION_STOP && o->action != ACTION_DUMP &&
+        options_effective_format(o) != FORMAT_JFR)
+        rc = errmsg_fail(err, errlen, "option 'proc': Process sampling requires JFR output format: give file=NAME.jfr "
+                         "(or jfr)");
     int64_t limits[OPTIONS_RATE_CATEGORIES];
     if (rc == 0 && o->ratelimit[0]) rc = options_rate_limits(o->ratelimit, limits, err, errlen);
     /* event=trace (or the trace kind chosen for an output) needs the methods; trace= always has them. */
@@ -223,6 +226,11 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         rc = errmsg_fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "
                   "such as interval=100 (every 100th call)", o->event);
     return rc;
+}
+
+int options_proc_interval(const prof_options *o) {
+    if (o->proc_s >= 0) return o->proc_s;
+    return o->all && options_effective_format(o) == FORMAT_JFR ? OPTIONS_DEFAULT_PROC_S : 0;
 }
 
 prof_format options_effective_format(const prof_options *o) {

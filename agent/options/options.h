@@ -140,6 +140,10 @@ typedef struct prof_options {
      * file, or +event+event) and merged with ours into one file (jdk_recording.h); "" = none */
     char jfrsync[512];
     char jfropts[64];           /* async-profiler's jfropts=BITS|mem (options_jfr_flags, docs/jfr.md) */
+    /* proc[=INTERVAL]: sample the machine's processes into the JFR recording every this many seconds
+     * (bare: 30; 0: not; -1: not given); all turns it on at 30 s when the output is JFR
+     * (options_proc_interval) */
+    int proc_s;
     /* ratelimit=CATEGORY:N;...: at most N events a second of each category named (options_rate_limits) */
     char ratelimit[160];
     int clock;                  /* clock=: the JFR event clock (prof_clock) */
@@ -162,6 +166,7 @@ const char *options_async_profiler_refusal(const char *name);
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
 #define OPTIONS_DEFAULT_JSTACKDEPTH 2048
 #define OPTIONS_DEFAULT_ALLOC_BYTES 524287ULL   /* async-profiler's default: 512 KiB */
+#define OPTIONS_DEFAULT_PROC_S 30               /* proc: async-profiler's default, seconds */
 #define OPTIONS_DEFAULT_LOCK_NS 10000ULL        /* async-profiler's default: 10 us */
 #define OPTIONS_DEFAULT_TOP 200   /* traces / flat without a count */
 #define OPTIONS_MAX_JSTACKDEPTH 65536
@@ -190,6 +195,10 @@ int options_parse_size(const char *s, uint64_t *out);
 prof_format options_effective_format(const prof_options *o);
 
 const char *options_action_name(prof_action a);
+
+/* The seconds between two samplings of the machine's processes (proc=, or all's 30 s in a JFR recording),
+ * 0 when the session samples none. */
+int options_proc_interval(const prof_options *o);
 
 /* ratelimit='s categories: the event kinds (cpu wall alloc lock nativemem nativelock trace), then span. */
 #define OPTIONS_RATE_SPAN EVENT_KIND_COUNT

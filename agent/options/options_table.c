@@ -314,6 +314,10 @@ const options_spec options_table[] = {
      * Sampling windows between native calls (docs/options.md). jprof takes each as --NAME. */
     {.name = "jfrsync", .kind = OPTION_TEXT, .field = FIELD(jfrsync), .cap = TEXT_CAP(jfrsync)},
     {.name = "jfropts", .kind = OPTION_TEXT, .field = FIELD(jfropts), .cap = TEXT_CAP(jfropts)},
+    {.name = "proc", .kind = OPTION_DURATION, .field = FIELD(proc_s), .jprof = "--proc", .jprof_arg = "INTERVAL",
+     .jprof_help = "sample the machine's processes (CPU, memory, I/O) into the JFR recording every" MORE
+                   "INTERVAL (default 30s; needs -f FILE.jfr)",
+     .probe = "30", .max = INT_MAX * SECOND, .unit = SECOND, .seconds = true, .dflt = OPTIONS_DEFAULT_PROC_S},
     {.name = "ratelimit", .kind = OPTION_TEXT, .field = FIELD(ratelimit), .cap = TEXT_CAP(ratelimit),
      .jprof = "--ratelimit", .jprof_arg = "LIMITS",
      .jprof_help = "at most N events a second per category, CATEGORY:N,... (cpu wall alloc lock" MORE

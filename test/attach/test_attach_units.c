@@ -107,8 +107,8 @@ static void test_bad_command_lines(void **state) {
     assert_int_equal(PARSE(&a, "--bogus", "1"), -1);
     assert_non_null(strstr(err, "--bogus"));
     /* asprof's flags for what libprof does not have: refused saying why, as the agent refuses them. */
-    assert_int_equal(PARSE(&a, "--proc", "1", "-d", "3", "1234"), -1);
-    assert_non_null(strstr(err, "'--proc' (asprof's) is not supported: libprof does not sample processes"));
+    assert_int_equal(PARSE(&a, "--target-cpu", "1", "1234"), -1);
+    assert_non_null(strstr(err, "'--target-cpu' (asprof's) is not supported"));
     assert_int_equal(PARSE(&a, "--fdtransfer", "1234"), -1);
     assert_non_null(strstr(err, "CAP_PERFMON"));
     assert_int_equal(PARSE(&a, "-d", "x", "1"), -1);

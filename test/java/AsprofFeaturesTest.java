@@ -1,11 +1,12 @@
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
  * Features async-profiler's users rely on, checked on what libprof writes (the JDK's jfr tool reads the
- * recordings): allocation stacks with their native frames; all with an instrumented method; ratelimit=. On the helpers of IntegrationTest. Usage (from ctest):
+ * recordings): allocation stacks with their native frames; all with an instrumented method; ratelimit=; proc=. On the helpers of IntegrationTest. Usage (from ctest):
  *   java AsprofFeaturesTest <test> <java_home> <libprof.so> <classes> <work dir>
  */
 public class AsprofFeaturesTest extends IntegrationTest {
@@ -16,6 +17,7 @@ public class AsprofFeaturesTest extends IntegrationTest {
                 case "alloc_mixed_vm" -> allocMixed("vm");
                 case "all_with_method" -> allWithMethod();
                 case "ratelimit" -> rateLimit();
+                case "proc" -> proc();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -114,5 +116,50 @@ public class AsprofFeaturesTest extends IntegrationTest {
                 "the flood is too thin to show a limit: cpu " + cpuFree + ", alloc " + allocFree);
         check(cpu <= 20 * (refills + 2) && cpu >= 20 * 2, "ratelimit cpu:20: " + cpu + " samples in " + seconds + " s");
         check(alloc <= 100 * (refills + 2) && alloc >= 100 * 2, "ratelimit alloc:100: " + alloc + " samples in " + seconds + " s");
+    }
+
+    /** A field of one event block of `jfr print` ("  name = value"), as text. */
+    static String field(String block, String name) {
+        var m = Pattern.compile("(?m)^\\s*" + Pattern.quote(name) + " = (.*)$").matcher(block);
+        check(m.find(), "no field " + name + " in " + block);
+        return m.group(1).strip();
+    }
+
+    /** proc=1: the JVM's own process (told by its command line, which names its recording), which burns one
+     * thread for 1.5 s of CPU and measures its CPU time itself, is in the recording once a round after the
+     * first (at least one, at most one a second it ran), with a CPU time that grows and never exceeds what it
+     * measured, a CPU rate it can reach, its threads and memory; without a JFR output proc is refused. */
+    static void proc() throws Exception {
+        Path rec = work.resolve("proc.jfr");
+        long began = System.nanoTime();
+        Run run = runJava("start,proc=1,file=" + rec, "Burn7525", "1.5");
+        double seconds = (System.nanoTime() - began) / 1e9;   /* 1.5 s of CPU: longer under load */
+        check(run.exit() == 0 && run.out().contains("TRUTH"), "the workload failed: " + run.err());
+        double processCpu = truth(run.out(), "processCpuNs") / 1e9;
+        String print = JfrTest.jfr("print", "--events", "profiler.ProcessSample", rec.toString());
+        List<String> own = new ArrayList<>();
+        for (String block : print.split("profiler.ProcessSample \\{"))
+            if (block.contains("cmdLine = ") && field(block, "cmdLine").contains(rec.toString())) own.add(block);
+        System.out.println("proc: " + own.size() + " samples of the JVM's process in " + seconds + " s (truth: CPU "
+                + processCpu + " s)");
+        check(own.size() >= 1 && own.size() <= Math.ceil(seconds), "proc=1: " + own.size() + " samples of a " + seconds
+                + " s process");
+        double last = 0;
+        int cpus = Runtime.getRuntime().availableProcessors();
+        for (String block : own) {
+            double cpu = Double.parseDouble(field(block, "cpuUser")) + Double.parseDouble(field(block, "cpuSystem"));
+            double rate = Double.parseDouble(field(block, "cpuPercent").replace("%", "")) / 100;
+            System.out.println("  cpu " + cpu + " s, rate " + rate + ", threads " + field(block, "threads") + ", rss "
+                    + field(block, "vmRss"));
+            check(cpu >= last && cpu <= processCpu + 0.05, "proc: CPU time " + cpu + " s (before " + last
+                    + ", the process measured " + processCpu + ")");
+            check(rate >= 0.05 && rate <= cpus + 0.1, "proc: a CPU rate of " + rate + " on " + cpus + " CPUs");
+            check(Integer.parseInt(field(block, "threads")) >= 2, "proc: threads " + field(block, "threads"));
+            check(!field(block, "vmRss").startsWith("0 "), "proc: no resident memory");
+            last = cpu;
+        }
+        run = runJava("start,proc=1,file=" + work.resolve("proc.collapsed"), "Burn7525", "0.1");
+        check(run.exit() != 0 && run.err().contains("Process sampling requires JFR output format"),
+                "proc without JFR output was not refused: " + run.err());
     }
 }

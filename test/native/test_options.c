@@ -402,7 +402,17 @@ static void test_async_profiler_only_options(void **state) {
     refused("start,signal=12,file=x.txt", "profiling signal itself");
     refused("start,record-cpu,event=cpu-clock", "which CPU");
     refused("start,fdtransfer", "CAP_PERFMON");
-    refused("start,proc=1,file=x.jfr", "does not sample processes");
+    parses("start,proc=1,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 1);
+    parses("start,proc,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 30);
+    parses("start,all,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 30);
+    parses("start,all,file=x.html");
+    assert_int_equal(options_proc_interval(&o), 0);
+    parses("start,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 0);
+    refused("start,proc=1,file=x.collapsed", "requires JFR output");
     parses("start,ratelimit=cpu:50;alloc:100;span:200,file=x.jfr");
     int64_t limits[OPTIONS_RATE_CATEGORIES];
     assert_int_equal(options_rate_limits(o.ratelimit, limits, err, sizeof(err)), 0);
