@@ -122,6 +122,7 @@ static void alloc_stop(void) {
     char err[256];
     atomic_store(&recording, false);
     if (jvmti_events_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, false, "alloc", err, sizeof(err))) log_warn("%s", err);
+    jvmti_events_relinquish_capability(JVMTI_CAP_SAMPLED_ALLOC);
 }
 
 static trace_table *alloc_dump_table(void) {

@@ -1,4 +1,6 @@
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,7 @@ public class AsprofFeaturesTest extends IntegrationTest {
                 case "all_with_method" -> allWithMethod();
                 case "ratelimit" -> rateLimit();
                 case "proc" -> proc();
+                case "alloc_second_copy" -> allocSecondCopy();
                 default -> throw new IllegalArgumentException("unknown test " + test);
             }
         });
@@ -161,5 +164,40 @@ public class AsprofFeaturesTest extends IntegrationTest {
         run = runJava("start,proc=1,file=" + work.resolve("proc.collapsed"), "Burn7525", "0.1");
         check(run.exit() != 0 && run.err().contains("Process sampling requires JFR output format"),
                 "proc without JFR output was not refused: " + run.err());
+    }
+
+    /** jprof -d 2 -e alloc -o collapsed -f 'out' [--libpath 'lib'] 'pid': its output. */
+    static String jprofAlloc(long pid, Path out, String lib) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(CompatTest.jprof(), "-d", "2", "-e", "alloc", "-o", "collapsed", "-f",
+                out.toString()));
+        if (lib != null) cmd.addAll(List.of("--libpath", lib));
+        cmd.add(String.valueOf(pid));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes());
+        check(p.waitFor(60, TimeUnit.SECONDS), "jprof did not return");
+        check(p.exitValue() == 0, "jprof " + cmd + " failed: " + said);
+        return said;
+    }
+
+    /** Allocation profiling by a second copy of the library attached after the first's session ended: the JVM
+     * gives allocation sampling to one JVMTI agent at a time, so the first must give it back when it stops. Both
+     * sessions see the workload's byte[] allocations. */
+    static void allocSecondCopy() throws Exception {
+        Path copy = work.resolve("libprof-copy.so");
+        Files.copy(Path.of(agent), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Process jvm = new ProcessBuilder(javaHome + "/bin/java", "-cp", classes, "AllocLockWorkload", "alloc", "20")
+                .directory(work.toFile()).redirectOutput(work.resolve("workload.out").toFile())
+                .redirectError(work.resolve("workload.err").toFile()).start();
+        try {
+            Path first = work.resolve("first.collapsed"), second = work.resolve("second.collapsed");
+            jprofAlloc(jvm.pid(), first, null);
+            jprofAlloc(jvm.pid(), second, copy.toString());
+            long a = sumContaining(readCollapsed(first), "byte[]"), b = sumContaining(readCollapsed(second), "byte[]");
+            System.out.println("alloc: " + a + " byte[] samples by the first copy, " + b + " by the second");
+            check(a > 0 && b > 0, "alloc by a second copy of the library: " + a + " then " + b + " byte[] samples");
+        } finally {
+            jvm.destroy();
+            jvm.waitFor(10, TimeUnit.SECONDS);
+        }
     }
 }
