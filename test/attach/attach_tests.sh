@@ -37,6 +37,7 @@ case_profile() {
 case_flow() {
   start_target
   local log=$WORK/flow
+  touch "$WORK/flow-began"
   run_jprof status "$TARGET"; expect_ok "status before any session"
   [ "$(status_field state)" = idle ] && pass "state idle" || fail "status before start: $OUT"
   run_jprof stop "$TARGET"; expect_error "stop while idle" "not running"
@@ -97,10 +98,11 @@ case_flow() {
   done
   "$JPROF" --help | grep -q "^Formats this agent writes now:.* pprof speedscope cpuprofile gecko" &&
     pass "help names the viewer formats" || fail "help: $("$JPROF" --help | grep Formats)"
-  # Directories of jprof processes that have exited must be gone (other tests' jprof may still run).
+  # Directories of jprof processes that have exited must be gone (other tests' jprof may still run). Only
+  # those made during this flow: a jprof killed by someone else long before leaves its own behind.
   local d owner
   for d in /tmp/jprof-[0-9]*.*; do
-    [ -d "$d" ] || continue
+    [ -d "$d" ] && [ "$d" -nt "$WORK/flow-began" ] || continue
     owner=${d#/tmp/jprof-}; owner=${owner%%.*}
     kill -0 "$owner" 2>/dev/null || fail "session directory left behind: $d"
   done
