@@ -147,6 +147,7 @@ typedef struct prof_options {
     /* ratelimit=CATEGORY:N;...: at most N events a second of each category named (options_rate_limits) */
     char ratelimit[160];
     int clock;                  /* clock=: the JFR event clock (prof_clock) */
+    int metrics_format;         /* metricsformat=: how the metrics action spells them (prof_metrics_format) */
     /* begin=/end=: sampling only between a call of one native function and a call of the other (window.h);
      * ttsp: those two are HotSpot's safepoint synchronisation; nostop: the windows are recorded, sampling
      * goes on outside them */
@@ -199,6 +200,10 @@ const char *options_action_name(prof_action a);
 /* The seconds between two samplings of the machine's processes (proc=, or all's 30 s in a JFR recording),
  * 0 when the session samples none. */
 int options_proc_interval(const prof_options *o);
+
+/* metricsformat=: libprof's Prometheus text with # lines and libprof_ names (default), or async-profiler's
+ * unprefixed 'name value' lines, which its API's callers get by default (api_jni.c). */
+typedef enum { METRICS_PROMETHEUS = 0, METRICS_ASPROF } prof_metrics_format;
 
 /* ratelimit='s categories: the event kinds (cpu wall alloc lock nativemem nativelock trace), then span. */
 #define OPTIONS_RATE_SPAN EVENT_KIND_COUNT

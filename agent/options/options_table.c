@@ -48,6 +48,10 @@ static const options_choice clock_choices[] = {
     {"tsc", PROF_CLOCK_TSC, NULL}, {"monotonic", PROF_CLOCK_MONOTONIC, NULL}, {NULL, 0, NULL},
 };
 
+static const options_choice metrics_format_choices[] = {
+    {"prometheus", METRICS_PROMETHEUS, NULL}, {"asprof", METRICS_ASPROF, NULL}, {NULL, 0, NULL},
+};
+
 /* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */
 static const options_choice feature_choices[] = {
     {"agct", PROF_FEATURE_AGCT, NULL},
@@ -323,6 +327,7 @@ const options_spec options_table[] = {
      .jprof_help = "at most N events a second per category, CATEGORY:N,... (cpu wall alloc lock" MORE
                    "nativemem nativelock trace span)"},
     {.name = "clock", .kind = OPTION_CHOICE, .field = FIELD(clock), .choices = clock_choices},
+    {.name = "metricsformat", .kind = OPTION_CHOICE, .field = FIELD(metrics_format), .choices = metrics_format_choices},
     {.name = "begin", .kind = OPTION_TEXT, .field = FIELD(begin), .cap = TEXT_CAP(begin)},
     {.name = "end", .kind = OPTION_TEXT, .field = FIELD(end), .cap = TEXT_CAP(end)},
     {.name = "ttsp", .kind = OPTION_FLAG, .field = FIELD(ttsp)},

@@ -93,10 +93,11 @@ public class AsprofFeaturesTest extends IntegrationTest {
             check(events(summary, event) > 0, "all,event=method: no " + event + " in the recording: " + summary);
     }
 
-    /** ratelimit=cpu:20;alloc:100 on a flood of both (a thread allocating as fast as it can, sampled every KiB,
+    /** ratelimit=cpu:10;alloc:100 on a flood of both (a thread allocating as fast as it can, sampled every KiB,
      * and CPU samples every ms): each category's events stay within its budget, a second's limit at start and
      * once more each second (with at most one second's carried over), and reach at least the two refills the
-     * 2 s flood spans. The same run without the limit records far more (the limit is what cuts). */
+     * 2 s flood spans. The same run without the limit records more than the limit could let through (so the
+     * limit is what cuts), even under load (a thread sampled every ms gets some 60 samples a second then). */
     static void rateLimit() throws Exception {
         Path free = work.resolve("unlimited.jfr"), limited = work.resolve("limited.jfr");
         String options = "start,event=cpu,interval=1ms,alloc=1k,file=";
@@ -106,7 +107,7 @@ public class AsprofFeaturesTest extends IntegrationTest {
         long cpuFree = events(summary, "jdk.ExecutionSample"), allocFree = events(summary, "jdk.ObjectAllocationInNewTLAB")
                 + events(summary, "jdk.ObjectAllocationOutsideTLAB");
         long began = System.nanoTime();
-        run = runJava(options + limited + ",ratelimit=cpu:20;alloc:100", "AllocLockWorkload", "alloc", "2");
+        run = runJava(options + limited + ",ratelimit=cpu:10;alloc:100", "AllocLockWorkload", "alloc", "2");
         double seconds = (System.nanoTime() - began) / 1e9;
         check(run.exit() == 0 && run.out().contains("TRUTH"), "the workload failed: " + run.err());
         summary = JfrTest.jfr("summary", limited.toString());
@@ -115,9 +116,9 @@ public class AsprofFeaturesTest extends IntegrationTest {
         long refills = (long) Math.ceil(seconds);
         System.out.printf("ratelimit: cpu %d (without: %d), alloc %d (without: %d) in a %.1f s run%n", cpu, cpuFree,
                 alloc, allocFree, seconds);
-        check(cpuFree > 2 * 20 * (refills + 2) && allocFree > 2 * 100 * (refills + 2),
+        check(cpuFree > 10 * (refills + 2) && allocFree > 100 * (refills + 2),
                 "the flood is too thin to show a limit: cpu " + cpuFree + ", alloc " + allocFree);
-        check(cpu <= 20 * (refills + 2) && cpu >= 20 * 2, "ratelimit cpu:20: " + cpu + " samples in " + seconds + " s");
+        check(cpu <= 10 * (refills + 2) && cpu >= 10 * 2, "ratelimit cpu:10: " + cpu + " samples in " + seconds + " s");
         check(alloc <= 100 * (refills + 2) && alloc >= 100 * 2, "ratelimit alloc:100: " + alloc + " samples in " + seconds + " s");
     }
 
