@@ -105,6 +105,7 @@ static int parse_own_option(const options_spec *s, const char *arg, const char *
     case OPTION_OWN_FILE: return copy(a->file, sizeof(a->file), value, arg, err, errlen);
     case OPTION_OWN_FORMAT: return copy(a->format, sizeof(a->format), value, arg, err, errlen);
     case OPTION_OWN_LIBPATH: return copy(a->libpath, sizeof(a->libpath), value, arg, err, errlen);
+    case OPTION_OWN_FDTRANSFER:   /* a flag: parsed where it is found */
     case OPTION_OWN_NONE: break;
     }
     return fail(err, errlen, "%s: not one of jprof's own flags", arg);   /* cannot happen: the caller checks */
@@ -174,6 +175,8 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
             a->help = true;
         } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--version") == 0) {
             a->version = true;
+        } else if (spec && spec->own == OPTION_OWN_FDTRANSFER) {
+            a->fdtransfer = true;
         } else if (spec && !options_table_takes_value(spec)) {
             if (append(a->profiling, sizeof(a->profiling), spec->name, NULL))
                 return fail(err, errlen, "%s: too many options", arg);
@@ -244,6 +247,8 @@ int jprof_args_agent_options(const jprof_args *a, const char *action, const char
         snprintf(seconds, sizeof(seconds), "%d", a->start_timeout_s);
         if (append(out, outlen, "timeout", seconds)) return -1;
     }
+    bool starts = strcmp(action, "start") == 0 || strcmp(action, "resume") == 0;
+    if (starts && a->fdtransfer_name[0] && append(out, outlen, "fdtransfer", a->fdtransfer_name)) return -1;
     if (file && *file && append(out, outlen, "file", file)) return -1;
     if (log && *log && append(out, outlen, "log", log)) return -1;
     return 0;

@@ -39,6 +39,7 @@ static bool live;
 /* alloc,live into a JFR recording: the allocation samples stream into it too, as async-profiler writes both
  * (the live objects are added at its end); other formats show the live objects alone. */
 static bool live_in_recording;
+static java_stack_site alloc_site;
 
 uint64_t engine_alloc_weight(uint64_t size, uint64_t interval);
 
@@ -57,7 +58,7 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
         trace_frame *frames = NULL;
         sample_call_site site = CALL_SITE_OF_CALLER(0);
         uint32_t n = alloc_stack_take(&site, jni, 1, &frames);
-        if (!n) n = java_stack_take(jni, false, 1, false, &frames);
+        if (!n) n = java_stack_take_at(&alloc_site, jni, false, 1, &frames);
         if (n) {
             frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_ALLOC};
             uint64_t weight = engine_alloc_weight(size > 0 ? (uint64_t)size : 0, interval_bytes);

@@ -113,6 +113,10 @@ frame_type frame_names_get(const trace_frame *f, names_style style, bool lib, ch
         if (style.ann && room < len) strcat(name, suffix);
         return FTYPE_CLASS;
     }
+    if (f->kind == FRAME_CPU) {
+        snprintf(name, len, "[CPU-%u]", (unsigned)f->id);
+        return FTYPE_MARKER;
+    }
     const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
     snprintf(name, len, "%s", marker ? marker : "[unknown]");
     return FTYPE_MARKER;

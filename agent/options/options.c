@@ -28,6 +28,7 @@ void options_init(prof_options *o) {
     o->proc_s = -1;
     o->lock_ns = OPTIONS_DEFAULT_LOCK_NS;
     o->nativelock = OPTIONS_DEFAULT_NATIVELOCK_NS;   /* nativelock bare = 10us; nativemem 0 = every call */
+    o->target_cpu = -1;
 }
 
 /* nativemem / nativelock without event=: the session records that kind (first), as
@@ -66,11 +67,6 @@ static const struct {
 } async_profiler_only[] = {
     {"sched", "libprof does not add a frame for the thread's scheduling policy; threads separates threads"},
     {"signal", "libprof chooses its profiling signal itself (SIGPROF, or another when the application takes it)"},
-    {"target-cpu", "libprof's perf events count on every CPU the thread runs on; pin the application with taskset "
-                   "to profile one CPU"},
-    {"record-cpu", "libprof does not record on which CPU a sample was taken"},
-    {"fdtransfer", "libprof opens its perf events in the JVM itself, without a privileged helper: lower "
-                   "kernel.perf_event_paranoid or give the JVM CAP_PERFMON, or use event=ctimer"},
     {"tlab", "libprof samples allocations through the JVM's own sampler (JDK 11+), not TLAB events: alloc=BYTES"},
     {"norm", "libprof does not rename lambda and generated classes"},
     {"memlimit", "libprof sizes its stack storage itself and counts the samples that do not fit (metrics, text "

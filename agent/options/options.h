@@ -119,6 +119,10 @@ typedef struct prof_options {
     int skip;                   /* root-side frames left out of every stack */
     double grain;               /* coarsen: each stack's count to a multiple of this many samples; 0: off */
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
+    int target_cpu;             /* target-cpu=N: perf events count only while their thread runs on CPU N; -1: any */
+    bool record_cpu;            /* record-cpu: a perf sample's stack ends in a [CPU-N] frame (the CPU it was taken on) */
+    char fdtransfer[80];        /* fdtransfer=NAME: perf events opened by jprof's helper on this abstract unix
+                                 * socket (perf_transfer.h); "": by the JVM */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
     uint64_t alloc_bytes;       /* alloc[=BYTES]: the mean allocation sampling interval in bytes */

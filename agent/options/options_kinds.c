@@ -397,7 +397,8 @@ static int apply_file(const options_spec *s, const char *spelled, const char *va
 
 #define KNOWN_EVENTS_TEXT \
     EVENT_NAMES_TEXT \
-    "a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
+    "a perf event: " PERF_EVENTS_TEXT ", a native function: Class::method, or Java methods to instrument: " \
+    "pkg.Class.method"
 
 static int apply_event(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
                        size_t errlen) {
@@ -419,6 +420,8 @@ static int apply_event(const options_spec *s, const char *spelled, const char *v
     const perf_event_kind *perf = perf_events_find(value);
     /* Aliases are stored under perf's full name, which is what the engine and the report show. */
     if (perf) return apply_text(s, spelled, perf->name, event, err, errlen);
+    /* A native function: found in the JVM's libraries at start, where it can fail. */
+    if (perf_events_is_native_function(value)) return apply_text(s, spelled, value, event, err, errlen);
     return errmsg_fail(err, errlen, "%s: unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, what, value);
 }
 

@@ -52,6 +52,7 @@ typedef enum {
     OPTION_OWN_FILE,            /* -f: made absolute before it becomes file= */
     OPTION_OWN_FORMAT,          /* -o: the format token, added to the actions that write */
     OPTION_OWN_LIBPATH,         /* --libpath: the agent to load; not an option, so it may contain ',' */
+    OPTION_OWN_FDTRANSFER,      /* --fdtransfer: jprof starts the helper and passes its socket as fdtransfer= */
 } options_own;
 
 /* Where jfrconv puts a row's value: by default the agent's own parser sets the row's field in its output

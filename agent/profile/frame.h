@@ -23,6 +23,7 @@ typedef enum {
     FRAME_CLASS_ALLOC_OUTSIDE_TLAB,  /* allocated outside a TLAB ("_[k]"): from the JDK's own recordings */
     FRAME_CLASS_MONITOR,             /* a contended synchronized monitor's class ("_[i]") */
     FRAME_CLASS_PARK,                /* the blocker a thread parked on ("_[i]") */
+    FRAME_CPU,           /* record-cpu: id is the CPU the sample was taken on, the stack's root ("[CPU-1]") */
 } frame_kind;
 
 /* True for every kind whose id is a jmethodID. */

@@ -477,7 +477,7 @@ static int configure_storage(const prof_options *o, const session_engine_set *se
                              bool keep, bool *goes_on, char *err, size_t errlen) {
     const engine *e = set->list[0];
     sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, set->intervals[0], jvm_tracks_all_java_threads(),
-                         cstack, agct, e, set->count, {0}, {0}};
+                         cstack, agct, e, o->record_cpu ? e : NULL, set->count, {0}, {0}};
     for (int i = 0; i < set->count; i++) {
         cfg.engines[i] = set->list[i];
         cfg.intervals[i] = set->intervals[i];

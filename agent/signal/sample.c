@@ -21,6 +21,7 @@
 #include "trace_store.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
@@ -306,6 +307,11 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
     trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
     uint32_t depth = stack_collect(e, info, ucontext, env, tid, raw, frames);
+    /* The CPU the handler runs on is the one the event's period ended on, but for a migration in between
+     * (the signal is delivered on the way back to user space on the same CPU). The buffer has room past
+     * jstackdepth (sample_frames_per_buffer). */
+    int cpu = e == config->cpu_frame_engine ? sched_getcpu() : -1;
+    if (cpu >= 0) frames[depth++] = (trace_frame){(uint64_t)cpu, 0, FRAME_CPU};
     int state = e->signal && e->signal->thread_state ? e->signal->thread_state(info, ucontext, env, frames, depth) : 0;
     trace_key key = {tid, (uint8_t)e->event, (uint8_t)state};
     uint64_t ref = store_stack(frames, depth, &key, weight, NULL, started);

@@ -59,6 +59,9 @@ typedef struct {
     prof_cstack cstack;      /* how native frames are walked */
     bool agct;               /* features=agct: cstack=vm takes its Java frames from AsyncGetCallTrace */
     const engine *engine;    /* the session's first engine (event=), engines[0]; may be NULL */
+    /* record-cpu: the engine (a perf one) whose samples end in a FRAME_CPU root, the CPU the handler runs
+     * on; NULL for none */
+    const engine *cpu_frame_engine;
     /* Every engine of the session (the first is 'engine') with its interval: the weight hook's interval,
      * and the weight of a thread's first CPU sample. A signal belongs to the first engine that owns it. */
     int engine_count;

@@ -95,9 +95,10 @@ public class AsprofFeaturesTest extends IntegrationTest {
 
     /** ratelimit=cpu:10;alloc:100 on a flood of both (a thread allocating as fast as it can, sampled every KiB,
      * and CPU samples every ms): each category's events stay within its budget, a second's limit at start and
-     * once more each second (with at most one second's carried over), and reach at least the two refills the
-     * 2 s flood spans. The same run without the limit records more than the limit could let through (so the
-     * limit is what cuts), even under load (a thread sampled every ms gets some 60 samples a second then). */
+     * once more each second (with at most one second's carried over), and reach at least the first second's
+     * budget (the refills that follow come from a thread that may be late under load). The same run without the
+     * limit records more than the limit could let through (so the limit is what cuts), even under load (a
+     * thread sampled every ms gets some 60 samples a second then). */
     static void rateLimit() throws Exception {
         Path free = work.resolve("unlimited.jfr"), limited = work.resolve("limited.jfr");
         String options = "start,event=cpu,interval=1ms,alloc=1k,file=";
@@ -118,8 +119,8 @@ public class AsprofFeaturesTest extends IntegrationTest {
                 alloc, allocFree, seconds);
         check(cpuFree > 10 * (refills + 2) && allocFree > 100 * (refills + 2),
                 "the flood is too thin to show a limit: cpu " + cpuFree + ", alloc " + allocFree);
-        check(cpu <= 10 * (refills + 2) && cpu >= 10 * 2, "ratelimit cpu:10: " + cpu + " samples in " + seconds + " s");
-        check(alloc <= 100 * (refills + 2) && alloc >= 100 * 2, "ratelimit alloc:100: " + alloc + " samples in " + seconds + " s");
+        check(cpu <= 10 * (refills + 2) && cpu >= 10, "ratelimit cpu:10: " + cpu + " samples in " + seconds + " s");
+        check(alloc <= 100 * (refills + 2) && alloc >= 100, "ratelimit alloc:100: " + alloc + " samples in " + seconds + " s");
     }
 
     /** A field of one event block of `jfr print` ("  name = value"), as text. */

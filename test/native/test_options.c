@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "options.h"
+#include "perf_events.h"
 #include "thread_state.h"
 
 static prof_options o;
@@ -213,9 +214,38 @@ static void test_perf_events(void **state) {
     assert_true(o.alluser);
     parses("event=cpu");
     assert_false(o.alluser);
-    refused("event=cycles", "cpu-clock");
+    parses("event=cycles");
+    parses("event=cache-misses");
+    parses("event=branches");
+    assert_string_equal(o.event, "branch-instructions");
+    refused("event=cyclez", "cpu-clock");
+    /* a native function (C++ Class::method): every call, by a breakpoint; found at start */
+    parses("event=G1CollectedHeap::humongous_obj_allocate");
+    assert_string_equal(o.event, "G1CollectedHeap::humongous_obj_allocate");
+    refused("event=G1CollectedHeap::", "unknown event");
+    refused("event=::f", "unknown event");
+    refused("event=a::1b", "unknown event");
+    char prefix[64];
+    assert_int_equal(perf_events_mangled_prefix("G1CollectedHeap::humongous_obj_allocate", prefix, sizeof(prefix)), 0);
+    assert_string_equal(prefix, "_ZN15G1CollectedHeap22humongous_obj_allocateE");
+    assert_int_equal(perf_events_mangled_prefix("os::Linux::gettid", prefix, sizeof(prefix)), 0);
+    assert_string_equal(prefix, "_ZN2os5Linux6gettidE");
+    assert_int_equal(perf_events_mangled_prefix("os::Linux::gettid", prefix, 10), -1);
+    assert_int_equal(perf_events_mangled_prefix("malloc", prefix, sizeof(prefix)), -1);
     refused("event=cpu-clocks", "cpu-clocks");
     refused("alluser=1", "alluser");
+    /* target-cpu=N and record-cpu: a perf event's CPU (async-profiler's spellings) */
+    parses("event=cpu");
+    assert_int_equal(o.target_cpu, -1);
+    assert_false(o.record_cpu);
+    parses("event=cpu-clock,target-cpu=1,record-cpu");
+    assert_int_equal(o.target_cpu, 1);
+    assert_true(o.record_cpu);
+    parses("target-cpu=0");
+    assert_int_equal(o.target_cpu, 0);
+    refused("target-cpu=-1", "-1");
+    refused("target-cpu", "target-cpu");
+    refused("record-cpu=1", "record-cpu");
 }
 
 static void test_intervals(void **state) {
@@ -400,8 +430,10 @@ static void test_async_profiler_only_options(void **state) {
     /* async-profiler's options libprof lacks are refused, saying why: accepted and not acted on, they would
      * mislead. */
     refused("start,signal=12,file=x.txt", "profiling signal itself");
-    refused("start,record-cpu,event=cpu-clock", "which CPU");
-    refused("start,fdtransfer", "CAP_PERFMON");
+    /* fdtransfer=NAME: the socket of jprof's helper (jprof --fdtransfer sends it) */
+    refused("start,fdtransfer", "needs a value");
+    parses("start,fdtransfer=libprof-fdtransfer-12-00ff");
+    assert_string_equal(o.fdtransfer, "libprof-fdtransfer-12-00ff");
     parses("start,proc=1,file=x.jfr");
     assert_int_equal(options_proc_interval(&o), 1);
     parses("start,proc,file=x.jfr");
