@@ -127,10 +127,11 @@ static int parse_word(const char *arg, jprof_args *a, bool *have_action, char *e
 }
 
 /* asprof's commas in values the agent's grammar would split: --filter 120-127,132 is the agent's
- * filter=120-127;132, -F agct,nosigtrap its features=agct+nosigtrap, --title 'a, b' its title=a&#44; b
+ * filter=120-127;132 (--ratelimit cpu:50,alloc:100 likewise), -F agct,nosigtrap its features=agct+nosigtrap, --title 'a, b' its title=a&#44; b
  * (read back as a comma). Other values as they are. */
 static const char *agent_spelling(const options_spec *spec, const char *value, char *buf, size_t len) {
-    bool filter = spec->name && strcmp(spec->name, "filter") == 0, title = spec->name && strcmp(spec->name, "title") == 0;
+    bool filter = spec->name && (strcmp(spec->name, "filter") == 0 || strcmp(spec->name, "ratelimit") == 0),
+         title = spec->name && strcmp(spec->name, "title") == 0;
     bool features = spec->name && strcmp(spec->name, "features") == 0;
     if (!(filter || title || features) || !strchr(value, ',')) return value;
     const char *comma = filter ? ";" : features ? "+" : "&#44;";

@@ -71,8 +71,10 @@ static uint32_t stack_by_jvmti(stack_buffer *b, trace_frame *out, int depth, int
     jint count = 0;
     jvmtiEnv *jvmti = jvm_jvmti();
     uint32_t n = 0;
-    if ((*jvmti)->GetStackTrace(jvmti, NULL, skip, depth, b->info, &count) != JVMTI_ERROR_NONE || count <= 0) {
-        out[n++] = (trace_frame){MARKER_UNKNOWN_JAVA, 0, FRAME_MARKER};
+    jvmtiError e = (*jvmti)->GetStackTrace(jvmti, NULL, skip, depth, b->info, &count);
+    if (e != JVMTI_ERROR_NONE || count <= 0) {
+        /* No frame without an error: the thread runs no Java code (the VM at start-up), not a failure. */
+        out[n++] = (trace_frame){e == JVMTI_ERROR_NONE ? MARKER_NO_JAVA_FRAMES : MARKER_UNKNOWN_JAVA, 0, FRAME_MARKER};
         return n;
     }
     for (jint i = 0; i < count; i++)

@@ -17,7 +17,8 @@
 /* Takes the stack, leaf first, leaving 'extra' free slots before the first frame (for a leaf frame the
  * caller adds, such as an allocated class). skip_native_top: the topmost frame is the caller's own native
  * method (the instrumentation helper) and is left out. *frames points at the buffer (extra slots first);
- * returns the number of Java frames after them (at least 1: a marker when nothing could be walked), or 0
+ * returns the number of Java frames after them (at least 1: a marker when nothing could be walked, or
+ * MARKER_NO_JAVA_FRAMES when the thread has none), or 0
  * when out of memory. jvmti_only (tests) skips AsyncGetCallTrace. */
 uint32_t java_stack_take(JNIEnv *jni, bool skip_native_top, uint32_t extra, bool jvmti_only, trace_frame **frames);
 

@@ -148,7 +148,14 @@ typedef struct prof_options {
      * file, or +event+event) and merged with ours into one file (jdk_recording.h); "" = none */
     char jfrsync[512];
     char jfropts[64];           /* async-profiler's jfropts=BITS|mem (options_jfr_flags, docs/jfr.md) */
+    /* proc[=INTERVAL]: sample the machine's processes into the JFR recording every this many seconds
+     * (bare: 30; 0: not; -1: not given); all turns it on at 30 s when the output is JFR
+     * (options_proc_interval) */
+    int proc_s;
+    /* ratelimit=CATEGORY:N;...: at most N events a second of each category named (options_rate_limits) */
+    char ratelimit[160];
     int clock;                  /* clock=: the JFR event clock (prof_clock) */
+    int metrics_format;         /* metricsformat=: how the metrics action spells them (prof_metrics_format) */
     /* begin=/end=: sampling only between a call of one native function and a call of the other (window.h);
      * ttsp: those two are HotSpot's safepoint synchronisation; nostop: the windows are recorded, sampling
      * goes on outside them */
@@ -168,6 +175,7 @@ const char *options_async_profiler_refusal(const char *name);
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
 #define OPTIONS_DEFAULT_JSTACKDEPTH 2048
 #define OPTIONS_DEFAULT_ALLOC_BYTES 524287ULL   /* async-profiler's default: 512 KiB */
+#define OPTIONS_DEFAULT_PROC_S 30               /* proc: async-profiler's default, seconds */
 #define OPTIONS_DEFAULT_LOCK_NS 10000ULL        /* async-profiler's default: 10 us */
 #define OPTIONS_DEFAULT_TOP 200   /* traces / flat without a count */
 #define OPTIONS_MAX_JSTACKDEPTH 65536
@@ -196,6 +204,23 @@ int options_parse_size(const char *s, uint64_t *out);
 prof_format options_effective_format(const prof_options *o);
 
 const char *options_action_name(prof_action a);
+
+/* The seconds between two samplings of the machine's processes (proc=, or all's 30 s in a JFR recording),
+ * 0 when the session samples none. */
+int options_proc_interval(const prof_options *o);
+
+/* metricsformat=: libprof's Prometheus text with # lines and libprof_ names (default), or async-profiler's
+ * unprefixed 'name value' lines, which its API's callers get by default (api_jni.c). */
+typedef enum { METRICS_PROMETHEUS = 0, METRICS_ASPROF } prof_metrics_format;
+
+/* ratelimit='s categories: the event kinds (cpu wall alloc lock nativemem nativelock trace), then span. */
+#define OPTIONS_RATE_SPAN EVENT_KIND_COUNT
+#define OPTIONS_RATE_CATEGORIES (EVENT_KIND_COUNT + 1)
+/* The limits ratelimit= gives, per category (-1: none). -1 when the value is malformed; then err names the
+ * bad part and what is accepted. */
+int options_rate_limits(const char *text, int64_t limits[OPTIONS_RATE_CATEGORIES], char *err, size_t errlen);
+/* The name of a category ("cpu", "span"). */
+const char *options_rate_category_name(unsigned category);
 
 /* async-profiler's jfropts bits; those naming events libprof never writes hold by themselves. */
 enum {

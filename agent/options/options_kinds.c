@@ -173,7 +173,9 @@ static int apply_duration(const options_spec *s, const char *spelled, const char
                           char *err, size_t errlen) {
     if (s->clock_field && value && strchr(value, ':')) return apply_clock_time(s, spelled, value, o, err, errlen);
     uint64_t ns;
-    if (options_parse_duration(value, s->unit, &ns) || ns < s->min || (s->max && ns > s->max)) {
+    if (!value && s->dflt) {   /* the bare name: its default (proc) */
+        ns = (uint64_t)s->dflt * s->unit;
+    } else if (options_parse_duration(value, s->unit, &ns) || ns < s->min || (s->max && ns > s->max)) {
         char what[600], min[32], max[48] = "";
         duration_text(s->min, min, sizeof(min));
         if (s->max) {
@@ -192,7 +194,7 @@ static int apply_duration(const options_spec *s, const char *spelled, const char
     if (s->seconds) *(int *)field_of(o, s->field) = (int)(ns / 1000000000ULL);
     else *(uint64_t *)field_of(o, s->field) = ns;
     if (s->clock_field) *(uint32_t *)field_of(o, s->clock_field) = 0;
-    if (s->unit_field) *(bool *)field_of(o, s->unit_field) = value[strspn(value, "0123456789")] != 0;
+    if (s->unit_field) *(bool *)field_of(o, s->unit_field) = value && value[strspn(value, "0123456789")] != 0;
     return 0;
 }
 

@@ -48,6 +48,10 @@ static const options_choice clock_choices[] = {
     {"tsc", PROF_CLOCK_TSC, NULL}, {"monotonic", PROF_CLOCK_MONOTONIC, NULL}, {NULL, 0, NULL},
 };
 
+static const options_choice metrics_format_choices[] = {
+    {"prometheus", METRICS_PROMETHEUS, NULL}, {"asprof", METRICS_ASPROF, NULL}, {NULL, 0, NULL},
+};
+
 /* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */
 static const options_choice feature_choices[] = {
     {"agct", PROF_FEATURE_AGCT, NULL},
@@ -330,7 +334,16 @@ const options_spec options_table[] = {
      * Sampling windows between native calls (docs/options.md). jprof takes each as --NAME. */
     {.name = "jfrsync", .kind = OPTION_TEXT, .field = FIELD(jfrsync), .cap = TEXT_CAP(jfrsync)},
     {.name = "jfropts", .kind = OPTION_TEXT, .field = FIELD(jfropts), .cap = TEXT_CAP(jfropts)},
+    {.name = "proc", .kind = OPTION_DURATION, .field = FIELD(proc_s), .jprof = "--proc", .jprof_arg = "INTERVAL",
+     .jprof_help = "sample the machine's processes (CPU, memory, I/O) into the JFR recording every" MORE
+                   "INTERVAL (default 30s; needs -f FILE.jfr)",
+     .probe = "30", .max = INT_MAX * SECOND, .unit = SECOND, .seconds = true, .dflt = OPTIONS_DEFAULT_PROC_S},
+    {.name = "ratelimit", .kind = OPTION_TEXT, .field = FIELD(ratelimit), .cap = TEXT_CAP(ratelimit),
+     .jprof = "--ratelimit", .jprof_arg = "LIMITS",
+     .jprof_help = "at most N events a second per category, CATEGORY:N,... (cpu wall alloc lock" MORE
+                   "nativemem nativelock trace span)"},
     {.name = "clock", .kind = OPTION_CHOICE, .field = FIELD(clock), .choices = clock_choices},
+    {.name = "metricsformat", .kind = OPTION_CHOICE, .field = FIELD(metrics_format), .choices = metrics_format_choices},
     {.name = "begin", .kind = OPTION_TEXT, .field = FIELD(begin), .cap = TEXT_CAP(begin)},
     {.name = "end", .kind = OPTION_TEXT, .field = FIELD(end), .cap = TEXT_CAP(end)},
     {.name = "ttsp", .kind = OPTION_FLAG, .field = FIELD(ttsp)},

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "agent_threads.h"
 #include "profiler.h"
+#include "rate_limits.h"
 
 #include "clock_ns.h"
 #include "clock_time.h"
@@ -238,6 +239,7 @@ static void stop_locked(void) {
     if (session_no_jvm) no_jvm_threads_stop();
     for (int i = atomic_load(&session_engine_count); i-- > 0;) atomic_load(&session_engines[i])->stop();
     sample_set_active(false);
+    rate_limits_stop();
     window_hooks_stop();
     refresher_stop();
     if (!sample_wait_idle(2000)) log_warn("signal handlers still busy after 2 s; dumping anyway");
@@ -405,11 +407,6 @@ static int choose_engines(const prof_options *o, session_engine_set *set, char *
         if (k == (int)e->event) {
             snprintf(err, errlen, "event=%s records %s samples already: '%s' beside it is for another event "
                      "(interval= sets its interval)", o->event, event_kind_name((event_kind)k),
-                     event_kind_name((event_kind)k));
-            return -1;
-        }
-        if (e->delivery == ENGINE_DELIVERY_JAVA_CALL) {
-            snprintf(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it", o->event,
                      event_kind_name((event_kind)k));
             return -1;
         }
@@ -658,7 +655,13 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         return -1;
     }
     if (no_jvm) no_jvm_threads_note_current();
+    if (rate_limits_start(o, err, errlen)) {
+        window_hooks_stop();
+        out_jfr_abort();
+        return -1;
+    }
     if (start_engines(o, &set, err, errlen)) {
+        rate_limits_stop();
         window_hooks_stop();
         out_jfr_abort();
         return -1;

@@ -10,6 +10,7 @@
 #include "arch.h"
 #include "clock_ns.h"
 #include "java_tids.h"
+#include "rate_limit.h"
 #include "safe_read.h"
 #include "sample_cost.h"
 #include "sample_state.h"
@@ -110,6 +111,13 @@ void sample_count_repeat(int r) {
     count_result((trace_store_result)r);
 }
 
+bool sample_rate_admits(event_kind event) {
+    if (rate_limit_allow(event)) return true;
+    count(&sampling.signals);
+    count(&sampling.dropped[DROP_RATE_LIMITED]);
+    return false;
+}
+
 void sample_count_lost(drop_reason reason, uint64_t samples) {
     if ((unsigned)reason < DROP_REASON_COUNT && samples)
         atomic_fetch_add_explicit(&sampling.dropped[reason], samples, memory_order_relaxed);
@@ -156,6 +164,10 @@ static void store_event(event_kind event, int state, const trace_frame *frames, 
                         const trace_store_native *native, uint64_t started) {
     if (!thread_filter_allows((int)current_tid())) return;
     count(&sampling.signals);
+    if (!rate_limit_allow(event)) {
+        count(&sampling.dropped[DROP_RATE_LIMITED]);
+        return;
+    }
     trace_key key = {current_tid(), (uint8_t)event, (uint8_t)state};
     store_stack(frames, depth, &key, weight, native, started);
 }
@@ -202,12 +214,29 @@ static void after_sample(const sample_config *config, int owner, const siginfo_t
     }
 }
 
+size_t sample_call_frames(void) {
+    return sample_frames_per_buffer(sampling.config.max_depth);
+}
+
+uint32_t sample_walk_call(const sample_call_site *site, JNIEnv *env, asgct_frame *raw, trace_frame *out) {
+    /* The walkers and AsyncGetCallTrace read the three registers a frame-pointer or DWARF step needs; the
+     * rest of the context stays zero. No getcontext: it makes a system call (the signal mask) per sample. */
+    ucontext_t uc;
+    memset(&uc.uc_mcontext, 0, sizeof(uc.uc_mcontext));
+    arch_uc_set_frame(&uc, site->pc, site->sp, site->fp);
+    return stack_collect(NULL, NULL, &uc, env, current_tid(), raw, out);
+}
+
 bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t weight,
                         const trace_store_native *native, uint64_t *ref) {
     bool stored = false;
     atomic_fetch_add(&sampling.in_flight, 1);
     if (!atomic_load(&sampling.active)) goto out;
     count(&sampling.signals);
+    if (!rate_limit_allow(event)) {
+        count(&sampling.dropped[DROP_RATE_LIMITED]);
+        goto out;
+    }
     uint64_t started = sample_cost_now();
     uint32_t tid = current_tid();
     int b = claim_buffer(tid);
@@ -218,14 +247,9 @@ bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t
     const sample_config *config = &sampling.config;
     asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
     trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
-    /* The walkers and AsyncGetCallTrace read the three registers a frame-pointer or DWARF step needs; the
-     * rest of the context stays zero. No getcontext: it makes a system call (the signal mask) per sample. */
-    ucontext_t uc;
-    memset(&uc.uc_mcontext, 0, sizeof(uc.uc_mcontext));
-    arch_uc_set_frame(&uc, site->pc, site->sp, site->fp);
     uint32_t depth = 0;
     if (site->leaf) frames[depth++] = (trace_frame){site->leaf, 0, FRAME_NATIVE};
-    depth += stack_collect(NULL, NULL, &uc, thread_env(tid), tid, raw, frames + depth);
+    depth += sample_walk_call(site, thread_env(tid), raw, frames + depth);
     trace_key key = {tid, (uint8_t)event, 0};
     trace_store_result r = trace_store_put_native(frames, depth, &key, weight, native, ref);
     count_result(r);
@@ -264,6 +288,12 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
         count(&sampling.dropped[DROP_OUTSIDE_WINDOW]);
         trace_key outside = {current_tid(), (uint8_t)e->event, 0};
         if (e->signal && e->signal->stored) e->signal->stored(info, &outside, TRACE_STORE_NO_REF);
+        goto out;
+    }
+    if (!rate_limit_allow(e->event)) {
+        count(&sampling.dropped[DROP_RATE_LIMITED]);
+        trace_key limited = {current_tid(), (uint8_t)e->event, 0};
+        if (e->signal && e->signal->stored) e->signal->stored(info, &limited, TRACE_STORE_NO_REF);
         goto out;
     }
     uint64_t started = sample_cost_now();

@@ -33,6 +33,7 @@ typedef enum {
      * the engine's watch (which also re-arms the event where it is one-shot) */
     DROP_SIGNAL_LOST,
     DROP_OUTSIDE_WINDOW,    /* begin=/end=, ttsp: taken outside every window (sample_window.h) */
+    DROP_RATE_LIMITED,      /* ratelimit=: over its category's budget of events this second (rate_limit.h) */
     DROP_REASON_COUNT
 } drop_reason;
 
@@ -107,6 +108,9 @@ void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weigh
 /* A sample the wall engine's timer thread counted again without a signal (trace_store_repeat's result,
  * not TRACE_STORE_STALE): counted as stored, or dropped by reason. */
 void sample_count_repeat(int trace_store_result);
+/* For a sample an engine stores itself (the wall engine's repeats): whether ratelimit= lets one more event
+ * of 'event' in this second; when not, the sample is counted as taken and dropped (DROP_RATE_LIMITED). */
+bool sample_rate_admits(event_kind event);
 /* Samples an engine knows were lost before any handler ran (DROP_SIGNAL_LOST): counted as dropped. */
 void sample_count_lost(drop_reason reason, uint64_t samples);
 
@@ -130,6 +134,13 @@ typedef struct {
 } sample_call_site;
 bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t weight,
                         const trace_store_native *native, uint64_t *ref);
+/* The walk of sample_record_call alone, into the caller's buffers: the calling thread's stack from 'site'
+ * (site->leaf is not put on top), native and Java frames as in a signal sample, with the session's cstack
+ * and jstackdepth; env is the thread's JNIEnv (NULL: no Java frames). raw holds jstackdepth entries, out
+ * sample_call_frames(). Returns the depth. For a caller outside handlers that stores the stack itself (a
+ * JVMTI callback on the allocating thread). */
+size_t sample_call_frames(void);
+uint32_t sample_walk_call(const sample_call_site *site, JNIEnv *env, asgct_frame *raw, trace_frame *out);
 /* Queues a free of 'address' (no stack) as an 'event' record for the JFR writer, when one runs. */
 void sample_record_free(event_kind event, uint64_t address);
 

@@ -110,8 +110,8 @@ static void test_bad_command_lines(void **state) {
     assert_int_equal(PARSE(&a, "--bogus", "1"), -1);
     assert_non_null(strstr(err, "--bogus"));
     /* asprof's flags for what libprof does not have: refused saying why, as the agent refuses them. */
-    assert_int_equal(PARSE(&a, "--proc", "1", "-d", "3", "1234"), -1);
-    assert_non_null(strstr(err, "'--proc' (asprof's) is not supported: libprof does not sample processes"));
+    assert_int_equal(PARSE(&a, "--sched", "1234"), -1);
+    assert_non_null(strstr(err, "'--sched' (asprof's) is not supported"));
     /* --fdtransfer: jprof's own (it starts the helper), not an agent option as it is given */
     assert_int_equal(PARSE(&a, "--fdtransfer", "-e", "cpu", "1234"), 0);
     assert_true(a.fdtransfer);

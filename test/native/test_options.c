@@ -442,8 +442,27 @@ static void test_async_profiler_only_options(void **state) {
     refused("start,fdtransfer", "needs a value");
     parses("start,fdtransfer=libprof-fdtransfer-12-00ff");
     assert_string_equal(o.fdtransfer, "libprof-fdtransfer-12-00ff");
-    refused("start,proc=1,file=x.jfr", "does not sample processes");
-    refused("start,ratelimit=cpu:50", "interval=");
+    parses("start,proc=1,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 1);
+    parses("start,proc,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 30);
+    parses("start,all,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 30);
+    parses("start,all,file=x.html");
+    assert_int_equal(options_proc_interval(&o), 0);
+    parses("start,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 0);
+    refused("start,proc=1,file=x.collapsed", "requires JFR output");
+    parses("start,ratelimit=cpu:50;alloc:100;span:200,file=x.jfr");
+    int64_t limits[OPTIONS_RATE_CATEGORIES];
+    assert_int_equal(options_rate_limits(o.ratelimit, limits, err, sizeof(err)), 0);
+    assert_int_equal(limits[EVENT_CPU], 50);
+    assert_int_equal(limits[EVENT_ALLOC], 100);
+    assert_int_equal(limits[OPTIONS_RATE_SPAN], 200);
+    assert_int_equal(limits[EVENT_WALL], -1);
+    refused("start,ratelimit=cpu", "bad pair 'cpu'");
+    refused("start,ratelimit=gpu:5", "CATEGORY one of");
+    refused("start,ratelimit=cpu:-1", "bad pair");
     /* all: every event not given, at its default, the session's event cpu (or event=); alloc= keeps its own. */
     parses("start,all,alloc=64k,file=x.jfr");
     assert_string_equal(o.event, "cpu");
@@ -455,7 +474,12 @@ static void test_async_profiler_only_options(void **state) {
     assert_string_equal(o.event, "wall");
     assert_false(o.extra_events[EVENT_WALL]);
     assert_true(o.extra_events[EVENT_ALLOC]);
-    refused("start,all,event=java.util.HashMap.get", "runs alone");
+    /* all with an instrumented method as the session's event: the method's calls instead of CPU samples,
+     * every other event beside them. */
+    parses("start,all,event=java.util.HashMap.get,alloc=262143");
+    assert_string_equal(o.event, "java.util.HashMap.get");
+    assert_true(o.extra_events[EVENT_WALL] && o.extra_events[EVENT_ALLOC] && o.extra_events[EVENT_LOCK] && o.live);
+    refused("start,event=java.util.HashMap.get,trace=a.B.c", "beside trace=");
     /* trace= is ours now: several targets, each kept as written; alone, the session's event. */
     parses("start,trace=my.pkg.Class.method:50ms,trace=my.pkg.Other.*,file=x.jfr");
     assert_int_equal(o.trace_count, 2);
@@ -489,7 +513,8 @@ static void test_async_profiler_only_options(void **state) {
     parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
     assert_false(o.extra_events[EVENT_LOCK]);
     assert_int_equal(o.lock_ns, 1000000);
-    refused("start,event=java.util.HashMap.get,wall", "runs alone");
+    parses("start,event=java.util.HashMap.get,wall");
+    assert_true(o.extra_events[EVENT_WALL]);
     parses("start,event=wall,wall=20ms");
     assert_false(o.extra_events[EVENT_WALL]);
     assert_int_equal(o.interval_ns, 20000000);
