@@ -5,6 +5,7 @@
  * that is the only way the agent's own words reach the user, since Agent_OnAttach can return only a number.
  */
 #define _GNU_SOURCE
+#include "fdtransfer_helper.h"
 #include "hotspot_attach.h"
 #include "identity.h"
 #include "jprof_args.h"
@@ -345,8 +346,27 @@ static int attach_and_run(const jprof_args *a) {
         return error("JVM %d is stopped (%s): it cannot answer now, and a command sent now would run whenever it "
                      "continues; nothing was sent. Continue it (kill -CONT %d) and run jprof again", (int)pid,
                      state == 't' ? "a debugger holds it" : "SIGSTOP or job control", (int)pid);
-    int rc = find_library(a, s.library, sizeof(s.library)) ? -1 : run_in_session(&s);
+    if (find_library(a, s.library, sizeof(s.library))) {
+        proc_target_close(&s.target);
+        return -1;
+    }
+    /* --fdtransfer: the helper keeps jprof's privileges, so it starts before jprof becomes the JVM's user. */
+    jprof_args with_helper = *a;
+    pid_t helper = -1;
+    if (a->fdtransfer && (helper = fdtransfer_helper_start(pid, with_helper.fdtransfer_name,
+                                                           sizeof(with_helper.fdtransfer_name), err, sizeof(err))) < 0) {
+        proc_target_close(&s.target);
+        return error("%s", err);
+    }
+    s.args = &with_helper;
+    int rc = run_in_session(&s);
     proc_target_close(&s.target);
+    if (helper > 0) {
+        /* After -d's stop it exits by itself; after start or resume it serves the session on, detached; a failed
+         * start leaves it nothing to serve: it ends with jprof (signalling it may not be ours to do any more,
+         * jprof being the JVM's user now). */
+        fdtransfer_helper_reap(helper, rc == 0 && a->action == JPROF_COLLECT ? 3000 : 0);
+    }
     return rc;
 }
 

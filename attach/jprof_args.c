@@ -105,6 +105,7 @@ static int parse_own_option(const options_spec *s, const char *arg, const char *
     case OPTION_OWN_FILE: return copy(a->file, sizeof(a->file), value, arg, err, errlen);
     case OPTION_OWN_FORMAT: return copy(a->format, sizeof(a->format), value, arg, err, errlen);
     case OPTION_OWN_LIBPATH: return copy(a->libpath, sizeof(a->libpath), value, arg, err, errlen);
+    case OPTION_OWN_FDTRANSFER:   /* a flag: parsed where it is found */
     case OPTION_OWN_NONE: break;
     }
     return fail(err, errlen, "%s: not one of jprof's own flags", arg);   /* cannot happen: the caller checks */
@@ -126,10 +127,11 @@ static int parse_word(const char *arg, jprof_args *a, bool *have_action, char *e
 }
 
 /* asprof's commas in values the agent's grammar would split: --filter 120-127,132 is the agent's
- * filter=120-127;132, -F agct,nosigtrap its features=agct+nosigtrap, --title 'a, b' its title=a&#44; b
+ * filter=120-127;132 (--ratelimit cpu:50,alloc:100 likewise), -F agct,nosigtrap its features=agct+nosigtrap, --title 'a, b' its title=a&#44; b
  * (read back as a comma). Other values as they are. */
 static const char *agent_spelling(const options_spec *spec, const char *value, char *buf, size_t len) {
-    bool filter = spec->name && strcmp(spec->name, "filter") == 0, title = spec->name && strcmp(spec->name, "title") == 0;
+    bool filter = spec->name && (strcmp(spec->name, "filter") == 0 || strcmp(spec->name, "ratelimit") == 0),
+         title = spec->name && strcmp(spec->name, "title") == 0;
     bool features = spec->name && strcmp(spec->name, "features") == 0;
     if (!(filter || title || features) || !strchr(value, ',')) return value;
     const char *comma = filter ? ";" : features ? "+" : "&#44;";
@@ -173,6 +175,8 @@ int jprof_args_parse(int argc, char **argv, jprof_args *a, char *err, size_t err
             a->help = true;
         } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--version") == 0) {
             a->version = true;
+        } else if (spec && spec->own == OPTION_OWN_FDTRANSFER) {
+            a->fdtransfer = true;
         } else if (spec && !options_table_takes_value(spec)) {
             if (append(a->profiling, sizeof(a->profiling), spec->name, NULL))
                 return fail(err, errlen, "%s: too many options", arg);
@@ -243,6 +247,8 @@ int jprof_args_agent_options(const jprof_args *a, const char *action, const char
         snprintf(seconds, sizeof(seconds), "%d", a->start_timeout_s);
         if (append(out, outlen, "timeout", seconds)) return -1;
     }
+    bool starts = strcmp(action, "start") == 0 || strcmp(action, "resume") == 0;
+    if (starts && a->fdtransfer_name[0] && append(out, outlen, "fdtransfer", a->fdtransfer_name)) return -1;
     if (file && *file && append(out, outlen, "file", file)) return -1;
     if (log && *log && append(out, outlen, "log", log)) return -1;
     return 0;

@@ -42,6 +42,8 @@ typedef struct {
     int attach_timeout_ms;       /* --attach-timeout */
     char profiling[JPROF_OPTIONS_MAX]; /* agent options that shape a session: event=, interval=, threads, ... */
     char format[64];             /* -o value, passed through as an agent option */
+    bool fdtransfer;             /* --fdtransfer: perf events opened by jprof's helper */
+    char fdtransfer_name[80];    /* the helper's socket, sent as fdtransfer= with start and resume ("": none) */
 } jprof_args;
 
 /* Parses argv. On error returns -1 with a message naming the argument. */

@@ -85,7 +85,7 @@ void jprof_help_print_events(FILE *out) {
     static const char *const basic[] = {EVENT_NAMES(EVENT_NAMES_AS_ELEMENT)};
     print_events_accepted(out, "Basic events:\n", basic, sizeof(basic) / sizeof(basic[0]));
     fputs("Java method calls (bytecode instrumentation):\n  pkg.Class.method\n  pkg.Class.*\n", out);
-    const char *perf[16];
+    const char *perf[32];
     size_t n = 0;
     for (const perf_event_kind *k; n < sizeof(perf) / sizeof(perf[0]) && (k = perf_events_at((int)n));) perf[n++] = k->name;
     print_events_accepted(out, "Perf events (whether this kernel allows them is checked at start):\n", perf, n);

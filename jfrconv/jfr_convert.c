@@ -28,6 +28,7 @@
 void jfr_convert_options_init(jfr_convert_options *o) {
     memset(o, 0, sizeof(*o));
     o->to_ns = UINT64_MAX;
+    o->tail = 0.1;
 }
 
 jfr_event_set jfr_convert_event_set(const jfr_convert_options *o) {
@@ -174,6 +175,8 @@ typedef struct {
     uint64_t seq;            /* Malloc events met so far in this pass */
     u64map live;             /* address -> seq of its unfreed Malloc (first pass) */
     u64map leaked;           /* seq -> 1 (second pass) */
+    uint64_t first_ns, last_ns;   /* the times of the nativemem events met (first pass) */
+    uint64_t cutoff_ns;      /* --tail: Malloc events after this one are too young to keep (second pass) */
 } leak_state;
 
 typedef struct {
@@ -450,13 +453,17 @@ static int leak_pass(converter *cv, const jfr_sample *s, bool *keep) {
     leak_state *l = cv->leaks;
     uint64_t seq;
     *keep = false;
+    if (l->collecting) {
+        if (s->time_ns < l->first_ns) l->first_ns = s->time_ns;
+        if (s->time_ns > l->last_ns) l->last_ns = s->time_ns;
+    }
     if (s->free_event) {
         if (l->collecting) u64map_remove(&l->live, s->address, &seq);
         return 0;
     }
     seq = ++l->seq;
     if (l->collecting) return u64map_put(&l->live, s->address, seq) ? out_of_memory(cv) : 0;
-    *keep = u64map_get(&l->leaked, seq, &seq);
+    *keep = s->time_ns <= l->cutoff_ns && u64map_get(&l->leaked, seq, &seq);
     return 0;
 }
 
@@ -684,7 +691,7 @@ static int convert_file(const jfr_convert_options *o, const uint8_t *data, size_
  * added), the second adds them. */
 static int convert_leaks(const jfr_convert_options *o, const uint8_t *data, size_t size, profile *p,
                          jfr_convert_stats *stats, jfr_error *err) {
-    leak_state leaks = {.collecting = true};
+    leak_state leaks = {.collecting = true, .first_ns = UINT64_MAX};
     u64map_init(&leaks.live);
     u64map_init(&leaks.leaked);
     jfr_convert_stats scratch = *stats;
@@ -694,6 +701,10 @@ static int convert_leaks(const jfr_convert_options *o, const uint8_t *data, size
     }
     leaks.collecting = false;
     leaks.seq = 0;
+    /* --tail: the last 'tail' of the span from the first nativemem event to the last is left out */
+    leaks.cutoff_ns = leaks.first_ns > leaks.last_ns
+                          ? UINT64_MAX
+                          : leaks.last_ns - (uint64_t)((double)(leaks.last_ns - leaks.first_ns) * o->tail);
     if (rc == 0) rc = convert_file(o, data, size, p, stats, err, &leaks);
     u64map_free(&leaks.live);
     u64map_free(&leaks.leaked);

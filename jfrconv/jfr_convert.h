@@ -37,6 +37,8 @@ typedef struct {
     bool cpu_only, wall_only;
     bool nativemem;      /* profiler.Malloc events instead of CPU samples, weighted by their size */
     bool leak;           /* nativemem: only allocations with no later profiler.Free of their address */
+    double tail;         /* leak: the share of the recording's span at its end whose allocations are too young
+                            to call leaks, and left out (async-profiler's --tail; 0.1 by default) */
     bool nativelock;     /* profiler.NativeLock events instead of CPU samples, weighted by their duration */
     bool trace;          /* jdk.MethodTrace events instead of CPU samples, weighted by their duration */
     bool latency;        /* --latency: only samples inside a traced call or span of latency_ns or more */

@@ -120,6 +120,21 @@ uint64_t jfrconv_resolve_time(const jfrconv_time *t, uint64_t start_ns, uint64_t
     }
 }
 
+/* --tail: a ratio from 0 to 1, or a percentage from 0% to 100%. */
+static int parse_tail(const char *name, const char *value, double *tail, char *err, size_t errlen) {
+    char *end = NULL;
+    double v = value && *value ? strtod(value, &end) : -1;
+    if (end && *end == '%' && end[1] == 0 && end != value) {
+        v /= 100;
+        end++;
+    }
+    if (!end || *end || end == value || !(v >= 0 && v <= 1))
+        return errmsg_fail(err, errlen, "%s '%s': expected a ratio from 0 to 1 (0.2) or a percentage (20%%)", name,
+                           value ? value : "");
+    *tail = v;
+    return 0;
+}
+
 /* A flag's value by its row: the converter's own settings by the row's jfrconv_sets, every other row by
  * the agent's parser into the output options, with the agent's messages. 'name' is the flag as given. */
 static int apply(jfrconv_args *a, const options_spec *s, const char *name, const char *value, char *err,
@@ -150,6 +165,7 @@ static int apply(jfrconv_args *a, const options_spec *s, const char *name, const
         a->convert.latency = true;
         a->latency_diff = s->jfrconv_sets == JFRCONV_SETS_LATENCY_DIFF;
         return 0;
+    case JFRCONV_SETS_TAIL: return parse_tail(name, value, &a->convert.tail, err, errlen);
     case JFRCONV_SETS_FROM:
     case JFRCONV_SETS_TO:
         if (jfrconv_parse_time(value, s->jfrconv_sets == JFRCONV_SETS_FROM ? &a->from : &a->to))

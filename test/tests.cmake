@@ -32,6 +32,9 @@ include(test/java/safety.cmake)   # hostile neighbours: crash reporters, shared 
 include(test/java/jfrsync.cmake)   # jfrsync, begin=/end=, ttsp
 include(test/java/instr/instr.cmake)   # the class file rewriter: behaviour suite, real jars
 include(test/java/trace.cmake)   # latency tracing: trace=, jdk.MethodTrace, jfrconv --latency
+include(test/java/vm_features.cmake)   # the walker's VM-structure features: intrinsic stubs, vtable, comptask
+include(test/java/asprof_features.cmake)   # async-profiler features: mixed alloc stacks, all with a method, ratelimit, proc
+include(test/java/perf_cpu.cmake)   # perf events: target-cpu, record-cpu
 include(bench/bench.cmake)
 include(test/browser/tests.cmake)
 # The API: Java API, async-profiler's natives, -javaagent/JMX, C API host, LD_PRELOAD.

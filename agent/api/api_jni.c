@@ -155,14 +155,37 @@ JNIEXPORT void JNICALL Java_one_profiler_AsyncProfiler_stop0(JNIEnv *env, jobjec
     if (run(env, "stop", false, &r) == 0) free(r.output);
 }
 
+/* async-profiler's callers parse its metrics ('name value' lines, its names): a metrics command through its
+ * class gets them unless it names a format itself. The command comes back as a new local string, or NULL
+ * (the command as it is). */
+static jstring asprof_command(JNIEnv *env, jstring command) {
+    char *text = command ? command_text(env, command) : NULL;
+    if (!text) return NULL;
+    jstring out = NULL;
+    size_t action = strcspn(text, ",");
+    if (action == 7 && strncmp(text, "metrics", 7) == 0 && !strstr(text, "metricsformat=")) {
+        size_t n = strlen(text) + sizeof(",metricsformat=asprof");
+        char *with = malloc(n);
+        if (with) {
+            snprintf(with, n, "%s,metricsformat=asprof", text);
+            out = (*env)->NewStringUTF(env, with);
+            free(with);
+        }
+    }
+    free(text);
+    return out;
+}
+
 JNIEXPORT jstring JNICALL Java_one_profiler_AsyncProfiler_execute0(JNIEnv *env, jobject self, jstring command) {
     (void)self;
-    return execute_string(env, command);
+    jstring spelled = asprof_command(env, command);
+    return execute_string(env, spelled ? spelled : command);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_one_profiler_AsyncProfiler_execute1(JNIEnv *env, jobject self, jstring command) {
     (void)self;
-    return execute_bytes(env, command);
+    jstring spelled = asprof_command(env, command);
+    return execute_bytes(env, spelled ? spelled : command);
 }
 
 JNIEXPORT jlong JNICALL Java_one_profiler_AsyncProfiler_getSamples(JNIEnv *env, jobject self) {

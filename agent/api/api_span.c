@@ -18,6 +18,7 @@
 #include "event_clock.h"
 #include "jvm.h"
 #include "out_jfr.h"
+#include "rate_limit.h"
 #include "self_tid.h"
 #include "span_clock_claim.h"
 #include "span_tags.h"
@@ -63,6 +64,7 @@ static uint64_t event_ticks_of(uint64_t mono_ns) {
 }
 
 static void record_span(JNIEnv *env, jlong start, jlong end, jstring tag) {
+    if (!rate_limit_allow(RATE_LIMIT_SPAN)) return;   /* ratelimit=span:N */
     const char *utf = tag ? (*env)->GetStringUTFChars(env, tag, NULL) : NULL;
     if (tag && !utf) return;   /* OutOfMemoryError pending */
     uint64_t key = span_tags_key(utf);

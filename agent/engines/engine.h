@@ -82,6 +82,9 @@ typedef struct engine {
     const char *live_counts;            /* the same when only objects still reachable are kept (alloc,live); may be NULL */
     uint64_t default_interval;          /* in units */
     engine_delivery delivery;
+    /* A JVMTI callback engine whose stacks are walked like a signal's from the callback's caller, native
+     * frames included (alloc_stack.h), with the session's cstack. */
+    bool walks_from_callback;
     /* The interval the options give this engine (may be NULL: interval= for the session's first engine,
      * the engine's own option for one beside it, else default_interval). 'first': the session's event=. */
     uint64_t (*option_interval)(const prof_options *o, bool first);
@@ -147,9 +150,11 @@ static inline const char *engine_units_name(engine_units u) {
     return (unsigned)u < sizeof(names) / sizeof(names[0]) ? names[u] : "ns";
 }
 
-/* Stacks of this engine's samples include native frames walked by libprof (signals and import hooks). */
+/* Stacks of this engine's samples include native frames walked by libprof (signals and import hooks, and
+ * JVMTI callbacks that walk from their caller). */
 static inline bool engine_walks_native(const engine *e) {
-    return e->delivery == ENGINE_DELIVERY_SIGNAL || e->delivery == ENGINE_DELIVERY_IMPORT_HOOK;
+    return e->delivery == ENGINE_DELIVERY_SIGNAL || e->delivery == ENGINE_DELIVERY_IMPORT_HOOK ||
+           e->walks_from_callback;
 }
 
 #endif

@@ -2,11 +2,10 @@
  * engine_alloc: allocation profiling through the JVM's own sampler (JVMTI SampledObjectAlloc, JDK 11+).
  * The JVM picks an allocation every 'interval' bytes on average (SetHeapSamplingInterval: a random,
  * geometrically distributed distance between samples) and calls back on the allocating thread, outside
- * any signal handler, with the object, its class and its size. The sample is the thread's Java stack
- * (java_stack.h) with the class as its leaf (FRAME_CLASS_ALLOC).
- *
- * Why Java frames only: the native frames below the callback are the JVM's own allocation slow path and
- * JVMTI's event posting, the same in every sample; the walker of the signal path needs a signal context.
+ * any signal handler, with the object, its class and its size. The sample is the thread's whole stack,
+ * walked from the callback's caller like a signal sample (alloc_stack.h: native frames too, so allocations
+ * the JVM makes for itself, at start-up under JNI_CreateJavaVM, show where they come from), with the class
+ * as its leaf (FRAME_CLASS_ALLOC); the Java stack alone (java_stack.h) when that walk finds nothing.
  *
  * Weight: the sampler picks bytes, not objects, so an object of s bytes is picked with probability
  * p(s) = 1 - exp(-s / interval); each sample stands for s / p(s) bytes (Horvitz-Thompson), which is about
@@ -14,6 +13,8 @@
  * estimates all bytes allocated; the count of samples is the default value ('total' shows the weights).
  */
 #include "alloc_live.h"
+#include "call_site.h"
+#include "alloc_stack.h"
 #include "class_names.h"
 #include "clock_ns.h"
 #include "event_clock.h"
@@ -38,6 +39,7 @@ static bool live;
 /* alloc,live into a JFR recording: the allocation samples stream into it too, as async-profiler writes both
  * (the live objects are added at its end); other formats show the live objects alone. */
 static bool live_in_recording;
+static java_stack_site alloc_site;
 
 uint64_t engine_alloc_weight(uint64_t size, uint64_t interval);
 
@@ -54,7 +56,9 @@ void JNICALL engine_alloc_on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
     if (sample_enter()) {
         uint64_t started = sample_cost_now();
         trace_frame *frames = NULL;
-        uint32_t n = java_stack_take(jni, false, 1, false, &frames);
+        sample_call_site site = CALL_SITE_OF_CALLER(0);
+        uint32_t n = alloc_stack_take(&site, jni, 1, &frames);
+        if (!n) n = java_stack_take_at(&alloc_site, jni, false, 1, &frames);
         if (n) {
             frames[0] = (trace_frame){jvmti_events_class_id(jvmti, klass), 0, FRAME_CLASS_ALLOC};
             uint64_t weight = engine_alloc_weight(size > 0 ? (uint64_t)size : 0, interval_bytes);
@@ -119,6 +123,7 @@ static void alloc_stop(void) {
     char err[256];
     atomic_store(&recording, false);
     if (jvmti_events_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, false, "alloc", err, sizeof(err))) log_warn("%s", err);
+    jvmti_events_relinquish_capability(JVMTI_CAP_SAMPLED_ALLOC);
 }
 
 static trace_table *alloc_dump_table(void) {
@@ -166,6 +171,7 @@ const engine engine_alloc = {
     .option_interval = alloc_option_interval,
     .default_interval = OPTIONS_DEFAULT_ALLOC_BYTES,
     .delivery = ENGINE_DELIVERY_JVMTI_CALLBACK,
+    .walks_from_callback = true,
     .check = alloc_check,
     .at_load = alloc_at_load,
     .start = alloc_start,

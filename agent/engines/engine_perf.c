@@ -44,6 +44,8 @@
 #include "log.h"
 #include "native_hooks_install.h"
 #include "perf_events.h"
+#include "perf_breakpoint.h"
+#include "perf_fdtransfer.h"
 #include "perf_hooks.h"
 #include "perf_hooks_init.h"
 #include "perf_sigtrap.h"
@@ -55,6 +57,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
@@ -91,6 +94,12 @@ static unsigned starts_since_sweep;
 
 /* The running session's choice, from the options start was given (configure). */
 static const perf_event_kind *kind;
+/* event=Class::method: the function's address, found at the session's start (probe) */
+static perf_event_kind breakpoint_kind = {"breakpoint", PERF_TYPE_BREAKPOINT, 0, false, 1};
+static uintptr_t breakpoint_addr;
+static char uprobe_path[4096];     /* the fallback's (a uprobe's) file and offset, breakpoint_kind.type its PMU's */
+static uint64_t uprobe_offset;
+static int target_cpu = -1;        /* target-cpu=: the one CPU the events count on, -1 for any */
 static bool want_kernel;           /* not alluser */
 static bool kernel_allowed;        /* want_kernel, unless the kernel refused kernel sampling */
 /* The events signal with SIGTRAP (perf_sigtrap.h) rather than F_SETSIG's profiling signal: decided at start
@@ -102,24 +111,31 @@ static bool sigtrap_declined;      /* features=nosigtrap (the default, said for 
 static _Atomic bool period_exact;  /* a time event counting all CPU time, at the interval asked for */
 /* LIBPROF_TEST_DENY_PERF, a test-only switch: refuse as a locked-down kernel would. "1" refuses every
  * perf_event_open (paranoid 3, seccomp); "kernel" refuses kernel sampling only (paranoid 2). */
-static enum { DENY_NONE, DENY_ALL, DENY_KERNEL } deny_for_test;
+static enum { DENY_NONE, DENY_ALL, DENY_KERNEL, DENY_BREAKPOINT } deny_for_test;
 
 /* Threads the session could not sample fully, reported at stop. */
 static uint64_t armed_total, skipped_fd_limit, open_failed, without_ring;
 static uint64_t rearmed_lost, lost_periods;   /* the watch's re-arms, and the periods they had missed */
 static periodic watch;
 
-static int open_event_of(const perf_event_kind *k, int deny, int tid, bool kernel, bool sigtrap,
+static int open_event_of(const perf_event_kind *k, int deny, int tid, int cpu, bool kernel, bool sigtrap,
                          uint64_t sample_period) {
-    if (deny == DENY_ALL || (deny == DENY_KERNEL && kernel)) {
-        errno = EACCES;
-        return -1;
-    }
     struct perf_event_attr a;
     memset(&a, 0, sizeof(a));
     a.size = sizeof(a);
     a.type = k->type;
     a.config = k->config;
+    if (k->type == PERF_TYPE_BREAKPOINT) {
+        /* event=Class::method: a debug register on the function's first instruction, every call an event */
+        a.bp_type = HW_BREAKPOINT_X;
+        a.bp_addr = breakpoint_addr;
+        a.bp_len = sizeof(long);
+    } else if (k == &breakpoint_kind) {
+        /* its fallback, a uprobe: the kernel copies the path at the open */
+        a.config = 0;
+        a.uprobe_path = (uint64_t)(uintptr_t)uprobe_path;
+        a.probe_offset = uprobe_offset;
+    }
     a.sample_period = sample_period;
     a.disabled = 1;
     a.exclude_idle = 1;
@@ -140,12 +156,28 @@ static int open_event_of(const perf_event_kind *k, int deny, int tid, bool kerne
          * kernel for them too would cost a second user stack walk per sample. */
         a.exclude_callchain_user = 1;
     }
-    return (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (perf_fdtransfer_connected()) {
+        /* fdtransfer: jprof's helper opens it, with its privileges (the JVM's own refusal does not apply) */
+        int fd = perf_fdtransfer_open(&a, tid, cpu);
+        if (fd >= 0 || errno != ECONNRESET) return fd;
+        log_warn("perf: fdtransfer: jprof's helper stopped answering: perf events are opened by the JVM itself "
+                 "from now on");
+    }
+    if (deny == DENY_ALL || (deny == DENY_KERNEL && kernel)) {
+        errno = EACCES;
+        return -1;
+    }
+    if (deny == DENY_BREAKPOINT && a.type == PERF_TYPE_BREAKPOINT) {
+        errno = ENOSPC;   /* as when a debugger holds the debug registers */
+        return -1;
+    }
+    /* cpu -1: wherever the thread runs; else only while it runs there (target-cpu) */
+    return (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 /* An event of the running session's kind. */
 static int open_event(int tid, bool kernel, bool sigtrap, uint64_t sample_period) {
-    return open_event_of(kind, deny_for_test, tid, kernel, sigtrap, sample_period);
+    return open_event_of(kind, deny_for_test, tid, target_cpu, kernel, sigtrap, sample_period);
 }
 
 static int paranoid_level(void) {
@@ -168,6 +200,15 @@ static void explain_refusal(int error, const perf_event_kind *k, int deny, char 
     else if (error == ENOSYS)
         snprintf(err, errlen, "perf_event_open: %s (a kernel without perf events, or a seccomp filter)",
                  strerror(error));
+    else if (k->type == PERF_TYPE_BREAKPOINT)
+        snprintf(err, errlen, "perf_event_open: %s (a hardware breakpoint on the function%s; no uprobe could stand in)",
+                 strerror(error),
+                 error == ENOSPC ? ": the thread's debug registers are taken, by a debugger or by other breakpoints"
+                                 : " is not offered here");
+    else if ((error == ENOENT || error == EOPNOTSUPP || error == EINVAL) &&
+             (k->type == PERF_TYPE_HARDWARE || k->type == PERF_TYPE_HW_CACHE))
+        snprintf(err, errlen, "perf_event_open: %s (no hardware counter for event %s here: virtual machines and "
+                 "containers rarely expose the CPU's counters; event=cpu samples CPU time)", strerror(error), k->name);
     else if (error == ENOENT || error == EOPNOTSUPP || error == EINVAL)
         snprintf(err, errlen, "perf_event_open: %s (this kernel does not offer event %s)", strerror(error),
                  k->name);
@@ -185,15 +226,63 @@ static void set_test_slow_handlers(void) {
     perf_hooks_set_test_delay(ns, count);
 }
 
-/* 'cpu' takes cpu-clock. */
+/* 'cpu' takes cpu-clock; a native function a breakpoint (its address from find_function). */
 static const perf_event_kind *kind_of(const char *event) {
+    if (perf_events_is_native_function(event)) return &breakpoint_kind;
     const perf_event_kind *k = perf_events_find(event);
     return k ? k : perf_events_find("cpu-clock");
 }
 
 static int test_denial(void) {
     const char *deny = getenv("LIBPROF_TEST_DENY_PERF");
-    return !deny || !*deny || strcmp(deny, "0") == 0 ? DENY_NONE : strcmp(deny, "kernel") == 0 ? DENY_KERNEL : DENY_ALL;
+    return !deny || !*deny || strcmp(deny, "0") == 0 ? DENY_NONE
+           : strcmp(deny, "kernel") == 0            ? DENY_KERNEL
+           : strcmp(deny, "breakpoint") == 0        ? DENY_BREAKPOINT
+                                                    : DENY_ALL;
+}
+
+/* fdtransfer=NAME: the helper's connection, made once per session; where it cannot be made, the JVM opens its
+ * events itself, and says so once. */
+static char helper_tried[128];     /* the name last tried, under the session's start */
+static char uprobe_said[sizeof(((prof_options *)0)->event)];      /* the event whose uprobe fallback was warned about */
+
+static void reach_helper(const prof_options *o) {
+    if (!o->fdtransfer[0] || perf_fdtransfer_connected() || strcmp(helper_tried, o->fdtransfer) == 0) return;
+    snprintf(helper_tried, sizeof(helper_tried), "%s", o->fdtransfer);
+    char why[256];
+    if (perf_fdtransfer_connect(o->fdtransfer, why, sizeof(why)) != 0)
+        log_warn("perf: fdtransfer: %s; opening perf events in the JVM itself", why);
+    else log_info("perf: fdtransfer: perf events are opened by jprof's helper @%s", o->fdtransfer);
+}
+
+static void leave_helper(void) {
+    perf_fdtransfer_close();
+    helper_tried[0] = 0;
+}
+
+/* A hardware breakpoint refused with 'error': a uprobe on the function instead, where the kernel has them and
+ * opens one here (usually root or CAP_PERFMON only). Its descriptor with breakpoint_kind turned into a uprobe,
+ * said once; or -1 with errno 'error' and breakpoint_kind left as it was. */
+static int fall_back_to_uprobe(const prof_options *o, int deny, int tid, int error) {
+    int type = perf_breakpoint_uprobe_type();
+    int fd = -1;
+    if (type >= 0 && perf_breakpoint_file_offset(breakpoint_addr, uprobe_path, sizeof(uprobe_path), &uprobe_offset) == 0) {
+        breakpoint_kind.type = (uint32_t)type;
+        breakpoint_kind.name = "uprobe";
+        fd = open_event_of(&breakpoint_kind, deny, tid, o->target_cpu, false, false, 1000000000ULL);
+    }
+    if (fd < 0) {
+        breakpoint_kind.type = PERF_TYPE_BREAKPOINT;
+        breakpoint_kind.name = "breakpoint";
+        errno = error;
+        return -1;
+    }
+    if (strcmp(uprobe_said, o->event) != 0) {
+        snprintf(uprobe_said, sizeof(uprobe_said), "%s", o->event);
+        log_warn("event=%s: a hardware breakpoint refused (%s): using a uprobe on the function instead (%s+%#llx)",
+                 o->event, strerror(error), uprobe_path, (unsigned long long)uprobe_offset);
+    }
+    return fd;
 }
 
 /* Whether the kernel opens the event the options ask for, here, now, on this thread: 0, with *kernel
@@ -201,12 +290,25 @@ static int test_denial(void) {
 static int probe(const prof_options *o, bool *kernel, char *err, size_t errlen) {
     const perf_event_kind *k = kind_of(o->event);
     int deny = test_denial(), tid = self_tid();
-    *kernel = !o->alluser;
-    int fd = open_event_of(k, deny, tid, *kernel, false, 1000000000ULL);
+    /* a function's calls are in user space: no kernel frames to ask for */
+    *kernel = !o->alluser && k != &breakpoint_kind;
+    if (k == &breakpoint_kind) {
+        breakpoint_kind.type = PERF_TYPE_BREAKPOINT;
+        breakpoint_kind.name = "breakpoint";
+        if (perf_breakpoint_find(o->event, &breakpoint_addr, err, errlen) != 0) return -1;
+    }
+    reach_helper(o);
+    int fd = open_event_of(k, deny, tid, o->target_cpu, *kernel, false, 1000000000ULL);
+    if (fd < 0 && k == &breakpoint_kind) fd = fall_back_to_uprobe(o, deny, tid, errno);
     if (fd < 0 && *kernel && (errno == EACCES || errno == EPERM)) {
         /* perf_event_paranoid=2 allows user-space sampling only: still better than a timer. */
-        fd = open_event_of(k, deny, tid, false, false, 1000000000ULL);
+        fd = open_event_of(k, deny, tid, o->target_cpu, false, false, 1000000000ULL);
         if (fd >= 0) *kernel = false;
+    }
+    if (fd < 0 && o->target_cpu >= 0 && (errno == ENODEV || errno == EINVAL) && !deny) {
+        snprintf(err, errlen, "target-cpu=%d: no such CPU online here (perf_event_open: %s; this machine has CPUs "
+                 "0-%ld)", o->target_cpu, strerror(errno), sysconf(_SC_NPROCESSORS_CONF) - 1);
+        return -1;
     }
     if (fd < 0) {
         explain_refusal(errno, k, deny, err, errlen);
@@ -221,7 +323,8 @@ static int configure(const prof_options *o, char *err, size_t errlen) {
     sigtrap_asked = (o->features & PROF_FEATURE_SIGTRAP) != 0;
     sigtrap_declined = (o->features & PROF_FEATURE_NOSIGTRAP) != 0;
     kind = kind_of(o->event);
-    want_kernel = !o->alluser;
+    target_cpu = o->target_cpu;
+    want_kernel = !o->alluser && kind != &breakpoint_kind;
     deny_for_test = test_denial();
     return probe(o, &kernel_allowed, err, errlen);
 }
@@ -277,17 +380,24 @@ static bool grow_list(void) {
     return true;
 }
 
+/* A breakpoint (event=Class::method) counts on: re-armed with PERF_EVENT_IOC_REFRESH from its handler it fires
+ * no more (measured on Linux 6.x: one signal for 1000 calls, against 1000 counting on), and its handler does not
+ * call the function, so it cannot count itself. */
+static bool breakpoint(void) {
+    return kind == &breakpoint_kind;
+}
+
 /* Whether this session's events may count on by themselves, and t's. Not a counted event: a handler's own
  * page faults or context switches would count towards its next sample. Not without its ring: a handler could not tell it outlasted a
  * period (perf_hooks_after_sample). Not with a real-time signal (the application handles SIGPROF): those
  * queue instead of merging, so a thread that blocks the signal while it runs would queue one per period,
  * without bound (RLIMIT_SIGPENDING is the whole user's), where a one-shot event leaves at most one. */
 static bool counting_on(void) {
-    return kind->time_based && kernel_allowed && (use_sigtrap || engine_profiling_signal() < SIGRTMIN);
+    return (breakpoint() || (kind->time_based && kernel_allowed)) && (use_sigtrap || engine_profiling_signal() < SIGRTMIN);
 }
 
 static bool counts_on(const perf_thread *t) {
-    return counting_on() && t->ring;
+    return counting_on() && (t->ring || breakpoint());
 }
 
 static void arm_thread(int tid) {
@@ -561,19 +671,23 @@ static int perf_start(const prof_options *o, uint64_t interval_ns, char *err, si
     char delivery[160];
     if (use_sigtrap) snprintf(delivery, sizeof(delivery), "SIGTRAP from the event (sigtrap)");
     else snprintf(delivery, sizeof(delivery), "signal %d by F_SETSIG", engine_profiling_signal());
-    log_info("perf: event %s, period %llu %s, %s, %s, %s; %zu threads armed", kind->name, (unsigned long long)period,
+    log_info("perf: event %s, period %llu %s, %s, %s, %s%s; %zu threads armed", kind->name, (unsigned long long)period,
              kind->time_based ? "ns" : "events", kernel_allowed ? "kernel call chains" : "user space only",
              counting_on() ? "counting on (one-shot where a handler outlasts a period)"
                  : "one-shot, re-armed by each handler",
-             delivery, armed);
+             delivery, perf_fdtransfer_connected() ? ", opened by jprof's helper (fdtransfer)" : "", armed);
     if (armed == 0) {
+        leave_helper();
         snprintf(err, errlen, "perf: no thread could be armed");
         running = false;
         if (use_sigtrap) release_guard();   /* no stop follows a failed start */
         use_sigtrap = false;
         return -1;
     }
-    if (kind->time_based) {
+    if (target_cpu >= 0)
+        log_info("perf: counting on CPU %d only; a signal lost is not recovered (a thread elsewhere runs without "
+                 "its event firing, so the watch cannot tell)", target_cpu);
+    else if (kind->time_based) {
         uint64_t every = WATCH_STUCK_PERIODS * period;
         if (periodic_start(&watch, every > WATCH_MIN_NS ? (long)every : WATCH_MIN_NS, watch_events) != 0)
             log_warn("perf: cannot start the thread that re-arms events whose signal was lost: such threads "
@@ -601,6 +715,7 @@ static void perf_stop(void) {
     pthread_mutex_lock(&lock);
     running = false;
     release_all();
+    leave_helper();
     if (use_sigtrap) release_guard();
     use_sigtrap = false;
     if (skipped_fd_limit || open_failed || without_ring)
@@ -694,6 +809,7 @@ const engine engine_perf = {
 static uint64_t perf_count_interval(const prof_options *o, bool first) {
     (void)first;   /* perf is always the session's first engine */
     const perf_event_kind *k = perf_events_find(o->event);
+    if (!k && perf_events_is_native_function(o->event)) k = &breakpoint_kind;   /* every call */
     return o->interval_ns ? o->interval_ns : k && k->default_period ? k->default_period : 1000;
 }
 

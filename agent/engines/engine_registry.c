@@ -12,7 +12,38 @@
 #include <stdio.h>
 #include <string.h>
 
+/* target-cpu and record-cpu are what a perf event knows (the CPU it counts on, the CPU of each sample): the
+ * option's name when one is given, else NULL. */
+static const char *perf_only_option(const prof_options *o) {
+    return o->target_cpu >= 0 ? "target-cpu" : o->record_cpu ? "record-cpu" : NULL;
+}
+
+static const engine *choose(const prof_options *o, bool verbose, char *err, size_t errlen);
+
 const engine *engine_choose(const prof_options *o, bool verbose, char *err, size_t errlen) {
+    const char *perf_option = perf_only_option(o);
+    char why[256];
+    if (perf_option && strcmp(o->event, "cpu") == 0) {
+        /* No timer fallback: a timer neither counts on one CPU nor knows a sample's. */
+        if (engine_perf.check(o, why, sizeof(why)) != 0) {
+            snprintf(err, errlen, "event=cpu with %s: Perf events unavailable (%s is a perf event's option; no "
+                     "timer engine can stand in): %s", perf_option, perf_option, why);
+            return NULL;
+        }
+        if (verbose) log_info("event=cpu with %s: using the perf engine", perf_option);
+        return &engine_perf;
+    }
+    const engine *e = choose(o, verbose, err, errlen);
+    if (e && perf_option && e != &engine_perf && e != &engine_perf_count) {
+        snprintf(err, errlen, "option '%s' needs a perf event (event=cpu, cpu-clock, page-faults...): the %s engine "
+                 "of event=%s cannot %s", perf_option, e->name, o->event,
+                 o->target_cpu >= 0 ? "count on one CPU only" : "tell on which CPU a sample was taken");
+        return NULL;
+    }
+    return e;
+}
+
+static const engine *choose(const prof_options *o, bool verbose, char *err, size_t errlen) {
     const char *event = o->event;
     char why[256];
     if (strcmp(event, "cpu") == 0) {
@@ -48,11 +79,21 @@ const engine *engine_choose(const prof_options *o, bool verbose, char *err, size
         if (verbose) log_info("event=%s: using the JVM's own %s events (JVMTI)", event, event);
         return jvmti_engines[i];
     }
+    if (perf_events_is_native_function(event)) {
+        if (engine_perf_count.check(o, why, sizeof(why)) != 0) {
+            /* a function not found is a wrong name, anything else the kernel's refusal */
+            snprintf(err, errlen, "event=%s: %s%s", event, strstr(why, "no such function") ? "" : "Perf events unavailable: ",
+                     why);
+            return NULL;
+        }
+        if (verbose) log_info("event=%s: using the perf engine, a breakpoint on the function", event);
+        return &engine_perf_count;
+    }
     const perf_event_kind *perf = perf_events_find(event);
     if (perf) {
         const engine *e = perf->time_based ? &engine_perf : &engine_perf_count;
         if (e->check(o, why, sizeof(why)) != 0) {
-            snprintf(err, errlen, "event=%s: the perf engine is unavailable: %s", event, why);
+            snprintf(err, errlen, "event=%s: Perf events unavailable: %s", event, why);
             return NULL;
         }
         if (verbose) log_info("event=%s: using the %s engine", event, e->name);

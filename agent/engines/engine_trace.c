@@ -26,6 +26,7 @@
 #include "cycle_clock.h"
 #include "engine.h"
 #include "engine_instrument.h"
+#include "event_clock.h"
 #include "instrument_helper.h"
 #include "java_stack.h"
 #include "jvm.h"
@@ -61,14 +62,18 @@ static u64map ids;
 static int id_count;
 static _Atomic uint64_t thresholds[CLASSFILE_TRACE_MAX_ID + 1];
 
-/* The calls of one thread under way, innermost last. */
-#define CALL_DEPTH 64
+/* The calls of one thread under way, innermost last: 64 at first, doubled as a thread nests deeper (a
+ * trace=*.* session times every frame of a framework's deep stacks), up to CALLS_MAX. */
+#define CALLS_FIRST 64
+#define CALLS_MAX 65536
 typedef struct {
-    uint32_t depth;   /* may exceed CALL_DEPTH: the calls beyond are not timed */
-    struct {
-        int32_t id;
-        uint64_t start;
-    } calls[CALL_DEPTH];
+    int32_t id;
+    uint64_t start;
+} call_entry;
+typedef struct {
+    uint32_t depth;      /* may exceed capacity: the calls beyond are not timed */
+    uint32_t capacity;
+    call_entry *calls;
 } call_stack;
 /* Each thread's stack is on the heap, reached by an 8-byte thread-local pointer: a kilobyte of initial-exec
  * TLS per thread would leave too little static TLS for a second copy of the library or another agent. */
@@ -76,18 +81,42 @@ static __thread call_stack *thread_calls;
 static pthread_key_t calls_key;
 static pthread_once_t calls_key_once = PTHREAD_ONCE_INIT;
 
+static void calls_free(void *p) {
+    call_stack *s = p;
+    free(s->calls);
+    free(s);
+}
+
 static void calls_key_make(void) {
-    if (pthread_key_create(&calls_key, free)) log_warn("trace: no thread key to free a thread's call stack at its end");
+    if (pthread_key_create(&calls_key, calls_free))
+        log_warn("trace: no thread key to free a thread's call stack at its end");
 }
 
 /* The calling thread's stack, made at its first traced call; NULL without memory (its calls go untimed). */
 static call_stack *own_calls(void) {
     if (thread_calls) return thread_calls;
     call_stack *s = calloc(1, sizeof(*s));
-    if (!s) return NULL;
+    call_entry *calls = s ? malloc(CALLS_FIRST * sizeof(*calls)) : NULL;
+    if (!calls) {
+        free(s);
+        return NULL;
+    }
+    s->calls = calls;
+    s->capacity = CALLS_FIRST;
     pthread_once(&calls_key_once, calls_key_make);
     pthread_setspecific(calls_key, s);
     return thread_calls = s;
+}
+
+/* Room for one more call: the stack doubled when full (a Java thread in a JNI call may allocate). */
+static bool calls_room(call_stack *s) {
+    if (s->depth < s->capacity) return true;
+    if (s->depth > s->capacity || s->capacity >= CALLS_MAX) return false;
+    call_entry *more = realloc(s->calls, (size_t)s->capacity * 2 * sizeof(*more));
+    if (!more) return false;
+    s->calls = more;
+    s->capacity *= 2;
+    return true;
 }
 
 static void JNICALL trace_enter(JNIEnv *jni, jclass helper, jint id) {
@@ -97,7 +126,7 @@ static void JNICALL trace_enter(JNIEnv *jni, jclass helper, jint id) {
         atomic_fetch_add_explicit(&untimed_calls, 1, memory_order_relaxed);
         return;
     }
-    if (s->depth < CALL_DEPTH) {
+    if (calls_room(s)) {
         s->calls[s->depth].id = id;
         s->calls[s->depth].start = cycle_clock_now();
     }
@@ -109,11 +138,13 @@ static void record_call(JNIEnv *jni, uint64_t took) {
     /* interval=N: every Nth slow call, the Nth first (async-profiler's count) */
     if ((atomic_fetch_add_explicit(&counted, 1, memory_order_relaxed) + 1) % every) return;
     if (sample_enter()) {
+        /* The call ended now, not when its stack has been walked: under load that can be a preemption later. */
+        uint64_t ended = event_clock_now();
         uint64_t started = sample_cost_now();
         trace_frame *frames = NULL;
         uint32_t n = java_stack_take(jni, true, 0, jvmti_only, &frames);
         /* Each recorded call stands for 'every' slow calls: their time is estimated as this one's. */
-        if (n) sample_store_call(frames, n, took * every, took, started);
+        if (n) sample_store_call(frames, n, took * every, took, ended, started);
         atomic_fetch_add_explicit(&slow_calls, 1, memory_order_relaxed);
     }
     sample_leave();
@@ -124,7 +155,7 @@ static void JNICALL trace_exit(JNIEnv *jni, jclass helper, jint id) {
     uint64_t now = cycle_clock_now();
     call_stack *s = thread_calls;
     if (!s || s->depth == 0) return;
-    if (s->depth > CALL_DEPTH) {
+    if (s->depth > s->capacity) {
         s->depth--;
         atomic_fetch_add_explicit(&untimed_calls, 1, memory_order_relaxed);
         return;

@@ -149,6 +149,7 @@ static void repeat_missed(wall_slot *s, uint32_t tid, uint64_t ref) {
     trace_key key = {tid, EVENT_WALL, (uint8_t)atomic_load(&s->state)};
     uint64_t each = s->missed_ns / s->missed;
     for (; s->missed; s->missed--) {
+        if (!sample_rate_admits(EVENT_WALL)) continue;
         trace_store_result r = trace_store_repeat(ref, &key, each);
         if (r == TRACE_STORE_STALE) break;
         sample_count_repeat(r);
@@ -192,6 +193,7 @@ static void sample_thread(uint32_t tid, wall_slot *s, uint32_t i, uint64_t weigh
     uint64_t ref = atomic_load_explicit(&s->ref, memory_order_relaxed);
     if (s->missed) repeat_missed(s, tid, ref);
     if (ref != TRACE_STORE_NO_REF && !signal_all && still_idle(s, tid)) {
+        if (!sample_rate_admits(EVENT_WALL)) return;
         trace_key key = {tid, EVENT_WALL, (uint8_t)atomic_load(&s->state)};
         trace_store_result r = trace_store_repeat(ref, &key, weight);
         if (r != TRACE_STORE_STALE) {
@@ -228,6 +230,7 @@ static void visit(uint32_t tid, uint32_t i, uint64_t now) {
 static void credit_rest(wall_slot *s, uint64_t weight) {
     uint64_t ref = atomic_load_explicit(&s->ref, memory_order_relaxed);
     if (ref == TRACE_STORE_NO_REF || weight <= 2 * wall.interval_ns || atomic_load(&s->answered) != s->sent) return;
+    if (!sample_rate_admits(EVENT_WALL)) return;
     trace_key key = {s->tid, EVENT_WALL, (uint8_t)atomic_load(&s->state)};
     trace_store_result r = trace_store_repeat(ref, &key, weight);
     if (r == TRACE_STORE_STALE) return;

@@ -11,6 +11,7 @@
 #include "sample.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #define INITIAL_FRAMES 128
@@ -70,8 +71,10 @@ static uint32_t stack_by_jvmti(stack_buffer *b, trace_frame *out, int depth, int
     jint count = 0;
     jvmtiEnv *jvmti = jvm_jvmti();
     uint32_t n = 0;
-    if ((*jvmti)->GetStackTrace(jvmti, NULL, skip, depth, b->info, &count) != JVMTI_ERROR_NONE || count <= 0) {
-        out[n++] = (trace_frame){MARKER_UNKNOWN_JAVA, 0, FRAME_MARKER};
+    jvmtiError e = (*jvmti)->GetStackTrace(jvmti, NULL, skip, depth, b->info, &count);
+    if (e != JVMTI_ERROR_NONE || count <= 0) {
+        /* No frame without an error: the thread runs no Java code (the VM at start-up), not a failure. */
+        out[n++] = (trace_frame){e == JVMTI_ERROR_NONE ? MARKER_NO_JAVA_FRAMES : MARKER_UNKNOWN_JAVA, 0, FRAME_MARKER};
         return n;
     }
     for (jint i = 0; i < count; i++)
@@ -80,13 +83,34 @@ static uint32_t stack_by_jvmti(stack_buffer *b, trace_frame *out, int depth, int
     return n;
 }
 
-static uint32_t take(JNIEnv *jni, stack_buffer *b, int depth, int skip, bool jvmti_only) {
+/* A site that failed this many times in a row skips AsyncGetCallTrace, but for one call in PROBE_EVERY. */
+#define SITE_MISSES 8
+#define PROBE_EVERY 64
+
+static bool site_skips_asgct(java_stack_site *site) {
+    if (!site || atomic_load_explicit(&site->asgct_misses, memory_order_relaxed) < SITE_MISSES) return false;
+    return (atomic_fetch_add_explicit(&site->skipped, 1, memory_order_relaxed) + 1) % PROBE_EVERY != 0;
+}
+
+static void site_learn(java_stack_site *site, bool asgct_walked) {
+    if (!site) return;
+    if (asgct_walked) atomic_store_explicit(&site->asgct_misses, 0, memory_order_relaxed);
+    else if (atomic_load_explicit(&site->asgct_misses, memory_order_relaxed) < SITE_MISSES)
+        atomic_fetch_add_explicit(&site->asgct_misses, 1, memory_order_relaxed);
+}
+
+static uint32_t take(JNIEnv *jni, stack_buffer *b, int depth, int skip, bool jvmti_only, java_stack_site *site) {
     trace_frame *out = b->frames + EXTRA_SLOTS;
-    uint32_t n = jvmti_only ? 0 : stack_by_asgct(jni, b, out, depth, skip);
+    uint32_t n = 0;
+    if (!jvmti_only && !site_skips_asgct(site)) {
+        n = stack_by_asgct(jni, b, out, depth, skip);
+        site_learn(site, n != 0);
+    }
     return n ? n : stack_by_jvmti(b, out, depth, skip);
 }
 
-uint32_t java_stack_take(JNIEnv *jni, bool skip_native_top, uint32_t extra, bool jvmti_only, trace_frame **frames) {
+static uint32_t take_stack(java_stack_site *site, JNIEnv *jni, bool skip_native_top, uint32_t extra, bool jvmti_only,
+                           trace_frame **frames) {
     pthread_once(&buffer_key_once, create_buffer_key);
     if (extra > EXTRA_SLOTS) return 0;
     int depth = sample_max_depth();
@@ -95,12 +119,21 @@ uint32_t java_stack_take(JNIEnv *jni, bool skip_native_top, uint32_t extra, bool
     int capacity = b ? b->capacity : INITIAL_FRAMES;
     if (capacity > depth) capacity = depth;
     if (!(b = thread_buffer(capacity))) return 0;
-    uint32_t n = take(jni, b, capacity, skip, jvmti_only);
+    uint32_t n = take(jni, b, capacity, skip, jvmti_only, site);
     const trace_frame *last = &b->frames[EXTRA_SLOTS + n - 1];
     if (capacity < depth && last->kind == FRAME_MARKER && last->id == MARKER_TRUNCATED) {
         if (!(b = thread_buffer(depth))) return 0;
-        n = take(jni, b, depth, skip, jvmti_only);
+        n = take(jni, b, depth, skip, jvmti_only, site);
     }
     *frames = b->frames + EXTRA_SLOTS - extra;
-    return n;
+    return sample_bound_stack(b->frames + EXTRA_SLOTS, n);
+}
+
+uint32_t java_stack_take(JNIEnv *jni, bool skip_native_top, uint32_t extra, bool jvmti_only, trace_frame **frames) {
+    return take_stack(NULL, jni, skip_native_top, extra, jvmti_only, frames);
+}
+
+uint32_t java_stack_take_at(java_stack_site *site, JNIEnv *jni, bool skip_native_top, uint32_t extra,
+                            trace_frame **frames) {
+    return take_stack(site, jni, skip_native_top, extra, false, frames);
 }

@@ -26,7 +26,15 @@ int jvmti_events_add_capability(jvmti_events_capability cap, const char *what, c
     const char *needs = cap == JVMTI_CAP_SAMPLED_ALLOC ? "JVMTI allocation sampling (JDK 11 or later)"
                                                        : "JVMTI monitor events";
     if (!capability_set(&potential, cap)) {
-        snprintf(err, errlen, "%s: this JVM does not offer %s", what, needs);
+        /* HotSpot gives allocation sampling to one JVMTI environment at a time: on JDK 11+ another agent
+         * (another copy of this library, another profiler) holds it until it relinquishes it. */
+        jint version = 0;
+        (*jvmti)->GetVersionNumber(jvmti, &version);
+        bool held = cap == JVMTI_CAP_SAMPLED_ALLOC && ((version >> 16) & 0x0fff) >= 11;
+        if (held)
+            snprintf(err, errlen, "%s: another JVMTI agent in this JVM holds allocation sampling (the JVM gives it to "
+                     "one agent at a time); stop its allocation profiling first", what);
+        else snprintf(err, errlen, "%s: this JVM does not offer %s", what, needs);
         return -1;
     }
     if (cap == JVMTI_CAP_SAMPLED_ALLOC) want.can_generate_sampled_object_alloc_events = 1;
@@ -37,6 +45,18 @@ int jvmti_events_add_capability(jvmti_events_capability cap, const char *what, c
         return -1;
     }
     return 0;
+}
+
+void jvmti_events_relinquish_capability(jvmti_events_capability cap) {
+    jvmtiEnv *jvmti = jvm_jvmti();
+    if (!jvmti) return;
+    jvmtiCapabilities have, drop;
+    memset(&have, 0, sizeof(have));
+    memset(&drop, 0, sizeof(drop));
+    if ((*jvmti)->GetCapabilities(jvmti, &have) != JVMTI_ERROR_NONE || !capability_set(&have, cap)) return;
+    if (cap == JVMTI_CAP_SAMPLED_ALLOC) drop.can_generate_sampled_object_alloc_events = 1;
+    else drop.can_generate_monitor_events = 1;
+    (*jvmti)->RelinquishCapabilities(jvmti, &drop);
 }
 
 int jvmti_events_enable(jvmtiEvent event, bool on, const char *what, char *err, size_t errlen) {

@@ -25,6 +25,10 @@ void JNICALL engine_lock_on_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthr
 typedef enum { JVMTI_CAP_SAMPLED_ALLOC, JVMTI_CAP_MONITOR_EVENTS } jvmti_events_capability;
 int jvmti_events_add_capability(jvmti_events_capability cap, const char *what, char *err, size_t errlen);
 
+/* Gives the capability back (allocation sampling: the JVM lets one agent hold it at a time, so another
+ * agent, or another copy of the library, can sample once this one stops). */
+void jvmti_events_relinquish_capability(jvmti_events_capability cap);
+
 /* Switches a JVMTI event on or off for all threads: 0, or -1 with the reason. */
 int jvmti_events_enable(jvmtiEvent event, bool on, const char *what, char *err, size_t errlen);
 

@@ -12,6 +12,8 @@
 #include "codeblob.h"
 #include "codeblob_init.h"
 #include "deopt_frames_init.h"
+#include "compile_task_init.h"
+#include "receiver_class_init.h"
 #include "jvm.h"
 #include "log.h"
 #include "nmethod_scopes_init.h"
@@ -78,6 +80,10 @@ static void set_layout(void) {
     walk_vm_set_layout(&l);
     if (!deopt_frames_init())
         log_info("vm walker: this JVM does not describe its deoptimisation in progress: those samples end in a marker");
+    char reason[160];
+    if (!receiver_class_init(reason, sizeof(reason)))
+        log_info("vm walker: no receiver classes for features=vtable: %s", reason);
+    if (!compile_task_init(reason, sizeof(reason))) log_info("vm walker: no compile tasks for features=comptask: %s", reason);
 }
 
 /* The Java heap's reserved range (Universe::_collectedHeap->_reserved), read outside handlers from the live

@@ -10,6 +10,7 @@
 #include "kallsyms.h"
 #include "native_hooks.h"
 #include "native_map.h"
+#include "receiver_class.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -112,6 +113,25 @@ frame_type frame_names_get(const trace_frame *f, names_style style, bool lib, ch
         class_names_java_name(signature ? signature : "[unknown_class]", name, room);
         if (style.ann && room < len) strcat(name, suffix);
         return FTYPE_CLASS;
+    }
+    if (f->kind == FRAME_RECEIVER_CLASS) {
+        /* As async-profiler spells a receiver's class: the Java name, dotted, and "_[i]" unless the style is
+         * dotted throughout (dot), where the suffix would read as part of the name. */
+        char internal[512];
+        size_t room = len > 5 ? len - 4 : len;
+        if (receiver_class_text((uintptr_t)f->id, internal + 1, sizeof(internal) - 2)) {
+            internal[0] = 'L';
+            strcat(internal, ";");
+            class_names_java_name(internal, name, room);
+        } else {
+            snprintf(name, room, "[unknown_class]");
+        }
+        if (!style.dot && room < len) strcat(name, "_[i]");
+        return FTYPE_CLASS;
+    }
+    if (f->kind == FRAME_CPU) {
+        snprintf(name, len, "[CPU-%u]", (unsigned)f->id);
+        return FTYPE_MARKER;
     }
     const char *marker = f->kind == FRAME_MARKER ? frame_marker_name((int)f->id) : NULL;
     snprintf(name, len, "%s", marker ? marker : "[unknown]");

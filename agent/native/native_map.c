@@ -229,6 +229,20 @@ bool native_map_name(uintptr_t pc, char *buf, size_t len, const char **library_b
     return true;
 }
 
+bool native_map_find_function(const char *prefix, uintptr_t *addr, const char **object) {
+    bool found = false;
+    pthread_mutex_lock(&refresh_lock);
+    for (size_t i = 0; i < nobjects && !found; i++) {
+        uint64_t start;
+        if (!symtab_lookup_prefix(objects[i]->pub.symbols, prefix, &start)) continue;
+        *addr = (uintptr_t)start + objects[i]->pub.bias;
+        if (object) *object = objects[i]->pub.name;
+        found = true;
+    }
+    pthread_mutex_unlock(&refresh_lock);
+    return found;
+}
+
 native_map_stats native_map_get_stats(void) {
     native_map_stats s = {0};
     pthread_mutex_lock(&refresh_lock);

@@ -73,6 +73,10 @@ const native_object *native_map_lookup(uintptr_t pc);
 bool native_map_name(uintptr_t pc, char *buf, size_t len, const char **library_basename);
 
 /* Totals for logs and benchmarks. */
+/* The run-time address of the first function whose symbol (as the object spells it, mangled) begins with
+ * 'prefix', in the objects known at the last refresh, with the object's file name in *object (may be NULL). */
+bool native_map_find_function(const char *prefix, uintptr_t *addr, const char **object);
+
 typedef struct {
     size_t objects;
     size_t symbols;

@@ -153,6 +153,18 @@ bool symtab_lookup_name(const symtab *t, const char *name, uint64_t *start) {
     return false;
 }
 
+bool symtab_lookup_prefix(const symtab *t, const char *prefix, uint64_t *start) {
+    size_t n = strlen(prefix);
+    for (size_t i = 0; t && i < t->n; i++) {
+        const char *name = t->names + t->entries[i].name;
+        if (strncmp(name, prefix, n) == 0 && !strchr(name + n, '.')) {
+            *start = t->entries[i].start;
+            return true;
+        }
+    }
+    return false;
+}
+
 static void add_elf_symbol(void *ctx, uint64_t vaddr, uint64_t size, const char *name, int binding) {
     symtab_builder_add(ctx, vaddr, size, name, binding);
 }

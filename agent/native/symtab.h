@@ -36,6 +36,10 @@ const char *symtab_find(const symtab *t, uint64_t vaddr, uint64_t *offset_in_sym
 /* The start address of the symbol with exactly this name, for tests and diagnostics (linear). */
 bool symtab_lookup_name(const symtab *t, const char *name, uint64_t *start);
 
+/* The start of the first symbol whose name begins with 'prefix' and is not a compiler's clone of a function
+ * (no '.': "f.cold", "f.isra.0"), in address order (linear). */
+bool symtab_lookup_prefix(const symtab *t, const char *prefix, uint64_t *start);
+
 struct elf_image;
 
 /* The same from an image already open (path is where it was opened from, for the debug file search). */

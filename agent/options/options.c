@@ -25,8 +25,10 @@ void options_init(prof_options *o) {
     o->chunk_size = OPTIONS_DEFAULT_CHUNK_SIZE;
     o->chunk_time_ns = OPTIONS_DEFAULT_CHUNK_TIME_NS;
     o->alloc_bytes = OPTIONS_DEFAULT_ALLOC_BYTES;
+    o->proc_s = -1;
     o->lock_ns = OPTIONS_DEFAULT_LOCK_NS;
     o->nativelock = OPTIONS_DEFAULT_NATIVELOCK_NS;   /* nativelock bare = 10us; nativemem 0 = every call */
+    o->target_cpu = -1;
 }
 
 /* nativemem / nativelock without event=: the session records that kind (first), as
@@ -65,19 +67,11 @@ static const struct {
 } async_profiler_only[] = {
     {"sched", "libprof does not add a frame for the thread's scheduling policy; threads separates threads"},
     {"signal", "libprof chooses its profiling signal itself (SIGPROF, or another when the application takes it)"},
-    {"target-cpu", "libprof's perf events count on every CPU the thread runs on; pin the application with taskset "
-                   "to profile one CPU"},
-    {"record-cpu", "libprof does not record on which CPU a sample was taken"},
-    {"fdtransfer", "libprof opens its perf events in the JVM itself, without a privileged helper: lower "
-                   "kernel.perf_event_paranoid or give the JVM CAP_PERFMON, or use event=ctimer"},
     {"tlab", "libprof samples allocations through the JVM's own sampler (JDK 11+), not TLAB events: alloc=BYTES"},
     {"norm", "libprof does not rename lambda and generated classes"},
     {"memlimit", "libprof sizes its stack storage itself and counts the samples that do not fit (metrics, text "
                  "report)"},
     {"mcache", "libprof has no method cache to size"},
-    {"proc", "libprof does not sample processes; jdk.CPULoad in a JFR recording holds the JVM's and the machine's "
-             "CPU load"},
-    {"ratelimit", "libprof does not cap the rate of events: a longer interval=, alloc= or lock= records fewer"},
     {"list", "jprof list <pid> prints the events this JVM accepts"},
 };
 
@@ -209,12 +203,16 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         memmove(c + 1, c + 5, strlen(c + 5) + 1);
     }
     /* Refused here, before the JVM runs, rather than when the session starts (after VM init the JVM would
-     * run on unprofiled): instrumentation records alone. */
-    for (int k = EVENT_CPU + 1; rc == 0 && method_target_is_target(o->event) && k < EVENT_KIND_COUNT; k++) {
-        if (o->extra_events[k])
-            rc = errmsg_fail(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it",
-                             o->event, event_kind_name((event_kind)k));
-    }
+     * run on unprofiled): both rewrite the methods they select, and a class takes one rewrite only. */
+    if (rc == 0 && method_target_is_target(o->event) && o->extra_events[EVENT_TRACE])
+        rc = errmsg_fail(err, errlen, "event=%s (instrumentation) cannot be recorded beside trace=: give one",
+                         o->event);
+    if (rc == 0 && o->proc_s > 0 && o->action != ACTION_STOP && o->action != ACTION_DUMP &&
+        options_effective_format(o) != FORMAT_JFR)
+        rc = errmsg_fail(err, errlen, "option 'proc': Process sampling requires JFR output format: give file=NAME.jfr "
+                         "(or jfr)");
+    int64_t limits[OPTIONS_RATE_CATEGORIES];
+    if (rc == 0 && o->ratelimit[0]) rc = options_rate_limits(o->ratelimit, limits, err, errlen);
     /* event=trace (or the trace kind chosen for an output) needs the methods; trace= always has them. */
     if (rc == 0 && strcmp(o->event, "trace") == 0 && o->trace_count == 0 && o->action != ACTION_STOP &&
         o->action != ACTION_DUMP)
@@ -224,6 +222,11 @@ int options_parse(const char *text, prof_options *o, char *err, size_t errlen) {
         rc = errmsg_fail(err, errlen, "option 'interval': with event=%s the interval is a number of calls, not a duration; "
                   "such as interval=100 (every 100th call)", o->event);
     return rc;
+}
+
+int options_proc_interval(const prof_options *o) {
+    if (o->proc_s >= 0) return o->proc_s;
+    return o->all && options_effective_format(o) == FORMAT_JFR ? OPTIONS_DEFAULT_PROC_S : 0;
 }
 
 prof_format options_effective_format(const prof_options *o) {

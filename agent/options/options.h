@@ -58,6 +58,8 @@ typedef enum {
     PROF_FEATURE_SIGTRAP = 2,   /* the perf engine's events must signal with SIGTRAP (perf_sigtrap.h): warned if not */
     PROF_FEATURE_NOSIGTRAP = 4,   /* ... never do (F_SETSIG): also the default, without either */
     PROF_FEATURE_STATS = 8,   /* the text report shows the walker's diagnostics (async-profiler's stats) */
+    PROF_FEATURE_VTABLE = 16,   /* a sample in a vtable or itable stub gets its receiver's class (cstack=vm) */
+    PROF_FEATURE_COMPTASK = 32,   /* a compiler thread's sample gets the method it compiles (cstack=vm) */
 } prof_feature;
 
 /* clock=: what JFR event times count (event_clock.h). */
@@ -91,6 +93,8 @@ typedef struct prof_options {
     int flat;                   /* text: how many top leaf frames; 0 = not asked for */
     bool threads;
     int jstackdepth;
+    int jstackdepth_cut;        /* jstackdepth=N/M: a stack of N frames or more keeps M and a [truncated]
+                                   root; 0 (or M = N): it keeps N, unmarked */
     int trace_count;            /* trace=pkg.Class.method[:threshold] targets, as written (trace_target.h) */
     char trace[OPTIONS_MAX_TRACE][512];
     int include_count;
@@ -119,6 +123,10 @@ typedef struct prof_options {
     int skip;                   /* root-side frames left out of every stack */
     double grain;               /* coarsen: each stack's count to a multiple of this many samples; 0: off */
     bool alluser;               /* perf engine: sample user space only, no kernel frames */
+    int target_cpu;             /* target-cpu=N: perf events count only while their thread runs on CPU N; -1: any */
+    bool record_cpu;            /* record-cpu: a perf sample's stack ends in a [CPU-N] frame (the CPU it was taken on) */
+    char fdtransfer[80];        /* fdtransfer=NAME: perf events opened by jprof's helper on this abstract unix
+                                 * socket (perf_transfer.h); "": by the JVM */
     uint64_t chunk_size;        /* jfr: start a new chunk after this many bytes */
     uint64_t chunk_time_ns;     /* jfr: start a new chunk after this long */
     uint64_t alloc_bytes;       /* alloc[=BYTES]: the mean allocation sampling interval in bytes */
@@ -140,7 +148,14 @@ typedef struct prof_options {
      * file, or +event+event) and merged with ours into one file (jdk_recording.h); "" = none */
     char jfrsync[512];
     char jfropts[64];           /* async-profiler's jfropts=BITS|mem (options_jfr_flags, docs/jfr.md) */
+    /* proc[=INTERVAL]: sample the machine's processes into the JFR recording every this many seconds
+     * (bare: 30; 0: not; -1: not given); all turns it on at 30 s when the output is JFR
+     * (options_proc_interval) */
+    int proc_s;
+    /* ratelimit=CATEGORY:N;...: at most N events a second of each category named (options_rate_limits) */
+    char ratelimit[160];
     int clock;                  /* clock=: the JFR event clock (prof_clock) */
+    int metrics_format;         /* metricsformat=: how the metrics action spells them (prof_metrics_format) */
     /* begin=/end=: sampling only between a call of one native function and a call of the other (window.h);
      * ttsp: those two are HotSpot's safepoint synchronisation; nostop: the windows are recorded, sampling
      * goes on outside them */
@@ -160,6 +175,7 @@ const char *options_async_profiler_refusal(const char *name);
 #define OPTIONS_DEFAULT_INTERVAL_NS 10000000ULL
 #define OPTIONS_DEFAULT_JSTACKDEPTH 2048
 #define OPTIONS_DEFAULT_ALLOC_BYTES 524287ULL   /* async-profiler's default: 512 KiB */
+#define OPTIONS_DEFAULT_PROC_S 30               /* proc: async-profiler's default, seconds */
 #define OPTIONS_DEFAULT_LOCK_NS 10000ULL        /* async-profiler's default: 10 us */
 #define OPTIONS_DEFAULT_TOP 200   /* traces / flat without a count */
 #define OPTIONS_MAX_JSTACKDEPTH 65536
@@ -188,6 +204,23 @@ int options_parse_size(const char *s, uint64_t *out);
 prof_format options_effective_format(const prof_options *o);
 
 const char *options_action_name(prof_action a);
+
+/* The seconds between two samplings of the machine's processes (proc=, or all's 30 s in a JFR recording),
+ * 0 when the session samples none. */
+int options_proc_interval(const prof_options *o);
+
+/* metricsformat=: libprof's Prometheus text with # lines and libprof_ names (default), or async-profiler's
+ * unprefixed 'name value' lines, which its API's callers get by default (api_jni.c). */
+typedef enum { METRICS_PROMETHEUS = 0, METRICS_ASPROF } prof_metrics_format;
+
+/* ratelimit='s categories: the event kinds (cpu wall alloc lock nativemem nativelock trace), then span. */
+#define OPTIONS_RATE_SPAN EVENT_KIND_COUNT
+#define OPTIONS_RATE_CATEGORIES (EVENT_KIND_COUNT + 1)
+/* The limits ratelimit= gives, per category (-1: none). -1 when the value is malformed; then err names the
+ * bad part and what is accepted. */
+int options_rate_limits(const char *text, int64_t limits[OPTIONS_RATE_CATEGORIES], char *err, size_t errlen);
+/* The name of a category ("cpu", "span"). */
+const char *options_rate_category_name(unsigned category);
 
 /* async-profiler's jfropts bits; those naming events libprof never writes hold by themselves. */
 enum {

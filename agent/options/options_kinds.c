@@ -137,14 +137,18 @@ static int apply_count(const options_spec *s, const char *spelled, const char *v
         return 0;
     }
     char *end = NULL;
-    unsigned long long n = 0;
-    if (parse_digits(value, &end, &n) || *end || n < s->min || n > s->max) {
+    unsigned long long n = 0, m = 0;
+    bool bad = parse_digits(value, &end, &n) || n < s->min || n > s->max;
+    bool slash = !bad && s->slash_field && *end == '/';
+    if (slash) bad = parse_digits(end + 1, &end, &m) || m < s->min || m > n;
+    if (bad || *end) {
         char what[600];
-        return errmsg_fail(err, errlen, "%s: expected a whole number from %llu to %llu",
+        return errmsg_fail(err, errlen, "%s: expected a whole number from %llu to %llu%s",
                            subject(spelled, value, what, sizeof(what)), (unsigned long long)s->min,
-                           (unsigned long long)s->max);
+                           (unsigned long long)s->max, s->slash_field ? ", or N/M with M from 1 to N" : "");
     }
     *field = (int)n;
+    if (s->slash_field) *(int *)field_of(o, s->slash_field) = slash ? (int)m : 0;
     return 0;
 }
 
@@ -169,7 +173,9 @@ static int apply_duration(const options_spec *s, const char *spelled, const char
                           char *err, size_t errlen) {
     if (s->clock_field && value && strchr(value, ':')) return apply_clock_time(s, spelled, value, o, err, errlen);
     uint64_t ns;
-    if (options_parse_duration(value, s->unit, &ns) || ns < s->min || (s->max && ns > s->max)) {
+    if (!value && s->dflt) {   /* the bare name: its default (proc) */
+        ns = (uint64_t)s->dflt * s->unit;
+    } else if (options_parse_duration(value, s->unit, &ns) || ns < s->min || (s->max && ns > s->max)) {
         char what[600], min[32], max[48] = "";
         duration_text(s->min, min, sizeof(min));
         if (s->max) {
@@ -188,7 +194,7 @@ static int apply_duration(const options_spec *s, const char *spelled, const char
     if (s->seconds) *(int *)field_of(o, s->field) = (int)(ns / 1000000000ULL);
     else *(uint64_t *)field_of(o, s->field) = ns;
     if (s->clock_field) *(uint32_t *)field_of(o, s->clock_field) = 0;
-    if (s->unit_field) *(bool *)field_of(o, s->unit_field) = value[strspn(value, "0123456789")] != 0;
+    if (s->unit_field) *(bool *)field_of(o, s->unit_field) = value && value[strspn(value, "0123456789")] != 0;
     return 0;
 }
 
@@ -265,8 +271,6 @@ static const struct {
 } async_profiler_features[] = {
     {"mixed", NULL},
     {"jnienv", "libprof does not walk from the JNIEnv of a thread outside Java"},
-    {"vtable", "libprof does not add the receiver's class after a vtable or itable stub"},
-    {"comptask", "libprof does not add the method a compiler thread compiles"},
     {"pcaddr", "libprof does not record the address of a sampled instruction"},
 };
 
@@ -395,7 +399,8 @@ static int apply_file(const options_spec *s, const char *spelled, const char *va
 
 #define KNOWN_EVENTS_TEXT \
     EVENT_NAMES_TEXT \
-    "a perf event: " PERF_EVENTS_TEXT ", or Java methods to instrument: pkg.Class.method"
+    "a perf event: " PERF_EVENTS_TEXT ", a native function: Class::method, or Java methods to instrument: " \
+    "pkg.Class.method"
 
 static int apply_event(const options_spec *s, const char *spelled, const char *value, prof_options *o, char *err,
                        size_t errlen) {
@@ -417,6 +422,8 @@ static int apply_event(const options_spec *s, const char *spelled, const char *v
     const perf_event_kind *perf = perf_events_find(value);
     /* Aliases are stored under perf's full name, which is what the engine and the report show. */
     if (perf) return apply_text(s, spelled, perf->name, event, err, errlen);
+    /* A native function: found in the JVM's libraries at start, where it can fail. */
+    if (perf_events_is_native_function(value)) return apply_text(s, spelled, value, event, err, errlen);
     return errmsg_fail(err, errlen, "%s: unknown event '%s'; accepted: " KNOWN_EVENTS_TEXT, what, value);
 }
 

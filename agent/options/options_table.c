@@ -48,12 +48,18 @@ static const options_choice clock_choices[] = {
     {"tsc", PROF_CLOCK_TSC, NULL}, {"monotonic", PROF_CLOCK_MONOTONIC, NULL}, {NULL, 0, NULL},
 };
 
+static const options_choice metrics_format_choices[] = {
+    {"prometheus", METRICS_PROMETHEUS, NULL}, {"asprof", METRICS_ASPROF, NULL}, {NULL, 0, NULL},
+};
+
 /* Bits of prof_options.features, joined by '+' in async-profiler's spelling (features=agct). */
 static const options_choice feature_choices[] = {
     {"agct", PROF_FEATURE_AGCT, NULL},
     {"sigtrap", PROF_FEATURE_SIGTRAP, NULL},
     {"nosigtrap", PROF_FEATURE_NOSIGTRAP, NULL},
     {"stats", PROF_FEATURE_STATS, NULL},
+    {"vtable", PROF_FEATURE_VTABLE, NULL},
+    {"comptask", PROF_FEATURE_COMPTASK, NULL},
     {NULL, 0, NULL},
 };
 
@@ -154,9 +160,10 @@ const options_spec options_table[] = {
      .probe = "1", .max = OPTIONS_MAX_TID_RANGES, .count_field = FIELD(tid_range_count)},
     {.name = "states", .kind = OPTION_FLAG, .field = FIELD(states), .jfrconv_long = "--states",
      .jfrconv_help = "a frame per thread state under the thread: [STATE_SLEEPING]"},
-    {.name = "jstackdepth", .kind = OPTION_COUNT, .field = FIELD(jstackdepth), .jprof = "-j", .jprof_arg = "N",
-     .jprof_help = "maximum stack depth, all frames (default 2048)", .probe = "64", .min = 1,
-     .max = OPTIONS_MAX_JSTACKDEPTH},
+    {.name = "jstackdepth", .kind = OPTION_COUNT, .field = FIELD(jstackdepth), .jprof = "-j", .jprof_arg = "N[/M]",
+     .jprof_help = "maximum stack depth, all frames (default 2048); N/M: a stack that deep keeps" MORE
+     "M frames under [truncated]", .probe = "64", .min = 1,
+     .max = OPTIONS_MAX_JSTACKDEPTH, .slash_field = FIELD(jstackdepth_cut)},
     {.name = "include", .kind = OPTION_PATTERN, .field = FIELD(include), .jprof = "-I", .jprof_arg = "PATTERN",
      .jprof_help = "keep only stacks with a frame matching PATTERN (repeatable; * at ends)", .probe = "a",
      .jfrconv = "-I", .jfrconv_long = "--include", .jfrconv_arg = "PAT",
@@ -260,6 +267,9 @@ const options_spec options_table[] = {
      .jprof_help = "nativemem: show only allocations not freed when the profile is written", .probe = "",
      .jfrconv_long = "--leak",
      .jfrconv_help = "with --nativemem: only allocations without a later profiler.Free of their address"},
+    {.kind = OPTION_TEXT, .jfrconv_long = "--tail", .jfrconv_arg = "RATIO",
+     .jfrconv_help = "with --leak: leave out allocations made in the last RATIO of the recording (0.2" JMORE
+     "or 20%; 10% by default): too young to call leaks", .jfrconv_sets = JFRCONV_SETS_TAIL},
     {.name = "nativelock", .kind = OPTION_DURATION, .field = FIELD(nativelock), .jprof = "--nativelock",
      .jprof_arg = "TIME",
      .jprof_help = "native locks: contended pthread mutexes and rwlocks, a sample every TIME" MORE
@@ -288,6 +298,15 @@ const options_spec options_table[] = {
      .jfrconv_help = "count the events' weight (where they have one) instead of samples"},
     {.name = "alluser", .kind = OPTION_FLAG, .field = FIELD(alluser), .jprof = "--all-user",
      .jprof_help = "only user-mode events", .probe = ""},
+    {.name = "target-cpu", .kind = OPTION_COUNT, .field = FIELD(target_cpu), .jprof = "--target-cpu",
+     .jprof_arg = "N", .jprof_help = "perf events count only while their thread runs on CPU N (0 is the first)",
+     .probe = "0", .min = 0, .max = 65535},
+    {.name = "fdtransfer", .kind = OPTION_TEXT, .field = FIELD(fdtransfer), .cap = TEXT_CAP(fdtransfer)},
+    {.kind = OPTION_FLAG, .jprof = "--fdtransfer", .own = OPTION_OWN_FDTRANSFER,
+     .jprof_help = "perf events opened by a helper jprof starts with its own privileges and passed" MORE
+     "to the JVM (for a JVM that may not open them, or not with kernel frames)"},
+    {.name = "record-cpu", .kind = OPTION_FLAG, .field = FIELD(record_cpu), .jprof = "--record-cpu",
+     .jprof_help = "perf events: a root frame [CPU-N] per sample, the CPU it was taken on", .probe = ""},
     {.name = "cstack", .kind = OPTION_CHOICE, .field = FIELD(cstack), .jprof = "--cstack", .jprof_arg = "MODE",
      .jprof_help = "how to walk stacks (default: the best the JVM allows)", .probe = "dwarf",
      .choices = cstack_choices},
@@ -296,7 +315,8 @@ const options_spec options_table[] = {
      .jprof_help = "sampling features, several joined by '+' (agct: cstack=vm takes Java" MORE
      "frames from AsyncGetCallTrace instead of naming them itself; sigtrap:" MORE
      "perf events signal with SIGTRAP, warned where it cannot be (opt-in: a foreign SIGTRAP handler" MORE
-     "may receive them); nosigtrap: never, the default)", .probe = "agct", .choices = feature_choices},
+     "may receive them); nosigtrap: never, the default; vtable: the receiver's class above" MORE
+     "a vtable or itable stub; comptask: a compiler thread's method being compiled)", .probe = "agct", .choices = feature_choices},
     {.name = "timeout", .kind = OPTION_DURATION, .field = FIELD(timeout_s), .jprof = "--timeout",
      .jprof_arg = "DURATION",
      .jprof_help = "stop the profiler by itself after DURATION (start), or at a time of day (23:00)", .probe = "10",
@@ -314,7 +334,16 @@ const options_spec options_table[] = {
      * Sampling windows between native calls (docs/options.md). jprof takes each as --NAME. */
     {.name = "jfrsync", .kind = OPTION_TEXT, .field = FIELD(jfrsync), .cap = TEXT_CAP(jfrsync)},
     {.name = "jfropts", .kind = OPTION_TEXT, .field = FIELD(jfropts), .cap = TEXT_CAP(jfropts)},
+    {.name = "proc", .kind = OPTION_DURATION, .field = FIELD(proc_s), .jprof = "--proc", .jprof_arg = "INTERVAL",
+     .jprof_help = "sample the machine's processes (CPU, memory, I/O) into the JFR recording every" MORE
+                   "INTERVAL (default 30s; needs -f FILE.jfr)",
+     .probe = "30", .max = INT_MAX * SECOND, .unit = SECOND, .seconds = true, .dflt = OPTIONS_DEFAULT_PROC_S},
+    {.name = "ratelimit", .kind = OPTION_TEXT, .field = FIELD(ratelimit), .cap = TEXT_CAP(ratelimit),
+     .jprof = "--ratelimit", .jprof_arg = "LIMITS",
+     .jprof_help = "at most N events a second per category, CATEGORY:N,... (cpu wall alloc lock" MORE
+                   "nativemem nativelock trace span)"},
     {.name = "clock", .kind = OPTION_CHOICE, .field = FIELD(clock), .choices = clock_choices},
+    {.name = "metricsformat", .kind = OPTION_CHOICE, .field = FIELD(metrics_format), .choices = metrics_format_choices},
     {.name = "begin", .kind = OPTION_TEXT, .field = FIELD(begin), .cap = TEXT_CAP(begin)},
     {.name = "end", .kind = OPTION_TEXT, .field = FIELD(end), .cap = TEXT_CAP(end)},
     {.name = "ttsp", .kind = OPTION_FLAG, .field = FIELD(ttsp)},

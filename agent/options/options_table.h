@@ -52,6 +52,7 @@ typedef enum {
     OPTION_OWN_FILE,            /* -f: made absolute before it becomes file= */
     OPTION_OWN_FORMAT,          /* -o: the format token, added to the actions that write */
     OPTION_OWN_LIBPATH,         /* --libpath: the agent to load; not an option, so it may contain ',' */
+    OPTION_OWN_FDTRANSFER,      /* --fdtransfer: jprof starts the helper and passes its socket as fdtransfer= */
 } options_own;
 
 /* Where jfrconv puts a row's value: by default the agent's own parser sets the row's field in its output
@@ -76,6 +77,7 @@ typedef enum {
     JFRCONV_SETS_TRACE_ONLY,    /* --trace: jdk.MethodTrace events */
     JFRCONV_SETS_LATENCY,       /* --latency: samples inside slow traced calls only */
     JFRCONV_SETS_LATENCY_DIFF,  /* --latency-diff: samples in slow calls against those in fast ones */
+    JFRCONV_SETS_TAIL,          /* --tail: with --leak, the young allocations left out */
 } options_jfrconv_sets;
 
 /* One accepted value of an OPTION_CHOICE option, the int it stores, and another spelling of it. */
@@ -111,6 +113,8 @@ typedef struct {
     bool off;                /* OPTION_FLAG: sets its bool to false ("samples" undoes "total") */
     size_t cap;              /* OPTION_TEXT, OPTION_REGEX, OPTION_FILE, OPTION_PATTERN: the char array's size */
     size_t count_field;      /* OPTION_PATTERN: offsetof the int counting the list's entries */
+    size_t slash_field;      /* OPTION_COUNT: offsetof an int taking M of a value "N/M" (from min to N), or 0
+                                when the row takes a single number */
     size_t unit_field;       /* OPTION_DURATION: offsetof a bool set when the value carried a unit, or 0 */
     size_t clock_field;      /* OPTION_DURATION: offsetof a uint32_t set to a time of day (clock_time.h) given
                                 instead of a duration ("23:00", "*:00"), or 0 when the row takes none */

@@ -1,5 +1,7 @@
 #include "out_metrics.h"
 
+#include <string.h>
+
 /* One metric's header: its name, what it counts, its type. */
 static void header(FILE *out, const char *name, const char *help, const char *type) {
     fprintf(out, "# HELP libprof_%s %s\n# TYPE libprof_%s %s\n", name, help, name, type);
@@ -58,6 +60,36 @@ int out_metrics_write(const profile_meta *m, const out_metrics_extra *x, FILE *o
         if (c->count)
             fprintf(out, "libprof_sample_cost_measured_total{depth=\"%s\"} %llu\n", c->depths,
                     (unsigned long long)c->count);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+static uint64_t drops_named(const profile_meta *m, const char *const *names, int n) {
+    uint64_t sum = 0;
+    for (int i = 0; i < m->drop_count; i++)
+        for (int k = 0; k < n; k++)
+            if (!names || strcmp(m->drops[i].name, names[k]) == 0) {
+                sum += m->drops[i].count;
+                break;
+            }
+    return sum;
+}
+
+int out_metrics_write_asprof(const profile_meta *m, const out_metrics_extra *x, FILE *out) {
+    static const char *const no_room[] = {"table_full", "frames_full"};
+    fprintf(out, "mem_calltracestorage_kb %llu\n", (unsigned long long)((x->storage_used_bytes + 1023) / 1024));
+    fprintf(out, "samples_total %llu\n", (unsigned long long)m->signals);
+    fprintf(out, "samples_skipped_total %llu\n", (unsigned long long)drops_named(m, NULL, 1));
+    fprintf(out, "calltracestorage_overflows_total %llu\n", (unsigned long long)drops_named(m, no_room, 2));
+    double walk_ns = 0;
+    uint64_t measured = 0;
+    for (int d = 0; d < SAMPLE_COST_DEPTH_BUCKETS; d++) {
+        walk_ns += (double)m->cost[d].median_ns * (double)m->cost[d].count;
+        measured += m->cost[d].count;
+    }
+    if (m->stats && measured && walk_ns >= 1) {
+        fprintf(out, "stackwalk_ns_total %.0f\n", walk_ns);
+        fprintf(out, "stackwalk_ns_avg %.0f\n", walk_ns / (double)measured);
     }
     return ferror(out) ? -1 : 0;
 }

@@ -23,6 +23,10 @@ typedef enum {
     FRAME_CLASS_ALLOC_OUTSIDE_TLAB,  /* allocated outside a TLAB ("_[k]"): from the JDK's own recordings */
     FRAME_CLASS_MONITOR,             /* a contended synchronized monitor's class ("_[i]") */
     FRAME_CLASS_PARK,                /* the blocker a thread parked on ("_[i]") */
+    /* features=vtable: the class of the receiver a vtable or itable stub dispatches on, above the stub's frame;
+     * id is the address of the class name's Symbol in the JVM (receiver_class.h), read again at dump. */
+    FRAME_RECEIVER_CLASS,
+    FRAME_CPU,           /* record-cpu: id is the CPU the sample was taken on, the stack's root ("[CPU-1]") */
 } frame_kind;
 
 /* True for every kind whose id is a jmethodID. */
@@ -69,11 +73,12 @@ typedef enum {
 /* "[unknown_Java]" style names; NULL for ids out of range. */
 const char *frame_marker_name(int marker);
 
-/* jstackdepth bounds the recorded stack as a whole (kernel, native and Java frames alike): a stack of
- * frames (leaf first) deeper than max keeps its max leaf-most frames, the hot end, and ends in a
- * [truncated] frame at the root end in place of the rest. Returns the new depth (at most max + 1).
+/* jstackdepth=max[/cut] bounds the recorded stack as a whole (kernel, native and Java frames alike), as
+ * async-profiler counts it: a stack (leaf first) of max frames or more, or one a walker already ended in
+ * [truncated], keeps its max leaf-most frames, the hot end, unmarked; with 0 < cut < max it keeps cut
+ * frames and a [truncated] frame at the root end in place of the rest. Returns the new depth (at most max).
  * Async-signal-safe. */
-uint32_t frame_bound_stack(trace_frame *frames, uint32_t depth, uint32_t max);
+uint32_t frame_bound_stack(trace_frame *frames, uint32_t depth, uint32_t max, uint32_t cut);
 
 /* True for markers that mean the profiler failed to walk a stack it should have walked. */
 bool frame_marker_is_failure(int marker);

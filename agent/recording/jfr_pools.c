@@ -259,6 +259,8 @@ static frame_out named_frame(resolver *r, const trace_frame *f) {
     char name[1024];
     bool cpp = false;
     frame_type type = frame_names_get(f, (names_style){0}, r->pools->lib, name, sizeof(name), &cpp);
+    /* async-profiler's spelling of a sample's CPU in a recording: a native frame "CPU-1", no brackets */
+    if (f->kind == FRAME_CPU) snprintf(name, sizeof(name), "CPU-%u", (unsigned)f->id);
     int jfr_type = jfr_frame_type(f, type, cpp);
     uint32_t m = named_method(r, name, jfr_type);
     if (cache && m && u64map_put(cache, f->id, ((uint64_t)jfr_type << 32) | m)) r->failed = true;

@@ -19,6 +19,7 @@
 #include "out_jfr.h"
 
 #include "cpu_load.h"
+#include "process_sample.h"
 #include "event_clock.h"
 #include "event_kind.h"
 #include "filepath.h"
@@ -80,6 +81,8 @@ typedef struct {
     bool out_of_memory;
     cpu_load_reading cpu;
     uint64_t cpu_ticks;
+    process_sampler processes;   /* proc=: the machine's processes every proc_ns */
+    uint64_t proc_ns, proc_last_ns;
     char os_version[512], jvm_name[256], jvm_version[256], java_command[1024];
     uint64_t process_start_ms;
 
@@ -406,6 +409,16 @@ static void sample_cpu_load(uint64_t now) {
     rec.cpu_ticks = now;
 }
 
+/* proc=: a round over the machine's processes each interval, the first one interval after the start (a
+ * process's first round has no CPU rate yet). */
+static void sample_processes(uint64_t now) {
+    if (!rec.proc_ns) return;
+    uint64_t mono = clock_mono_ns();
+    if (mono - rec.proc_last_ns < rec.proc_ns) return;
+    rec.proc_last_ns = mono;
+    process_sampler_round(&rec.processes, &rec.buf, now, mono);
+}
+
 /* ---- the writer thread ---------------------------------------------------------------------------- */
 
 static void *writer_main(void *arg) {
@@ -429,6 +442,7 @@ static void *writer_main(void *arg) {
         drain();
         uint64_t now = event_clock_now();
         sample_cpu_load(now);
+        sample_processes(now);
         bool full = rec.part_size + rec.buf.len >= rec.options.chunk_size;
         bool old = event_clock_ns_of_ticks(now - rec.chunk_ticks) >= rec.options.chunk_time_ns;
         if ((attached || no_jvm) && (full || old || table_crowded())) rotate();
@@ -610,6 +624,11 @@ sample_ring *out_jfr_start(const out_jfr_config *cfg, char *err, size_t errlen) 
     rec.start_ms = nanos / 1000000;
     cpu_load_read(&rec.cpu);
     rec.cpu_ticks = ticks;
+    process_sampler_free(&rec.processes);
+    process_sampler_init(&rec.processes, "/proc");
+    rec.proc_ns = (uint64_t)options_proc_interval(cfg->options) * 1000000000ULL;
+    rec.proc_last_ns = clock_mono_ns();
+    if (rec.proc_ns) process_sampler_round(&rec.processes, &rec.buf, ticks, rec.proc_last_ns);   /* remembers only */
     chunk_begin(ticks, nanos);
     int rc = agent_thread_create(&rec.thread, NULL, "libprof jfr", writer_main, NULL);
     if (rc) {

@@ -92,6 +92,6 @@ uint64_t sample_signals_total(void) {
 const char *sample_drop_reason_name(drop_reason r) {
     static const char *const names[DROP_REASON_COUNT] = {"buffer_busy", "table_full", "frames_full",
                                                             "jfr_ring_full", "live_full",
-                                                            "signal_lost", "outside_window"};
+                                                            "signal_lost", "outside_window", "rate_limited"};
     return (unsigned)r < DROP_REASON_COUNT ? names[r] : "?";
 }

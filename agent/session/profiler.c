@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "agent_threads.h"
 #include "profiler.h"
+#include "rate_limits.h"
 
 #include "clock_ns.h"
 #include "clock_time.h"
@@ -238,6 +239,7 @@ static void stop_locked(void) {
     if (session_no_jvm) no_jvm_threads_stop();
     for (int i = atomic_load(&session_engine_count); i-- > 0;) atomic_load(&session_engines[i])->stop();
     sample_set_active(false);
+    rate_limits_stop();
     window_hooks_stop();
     refresher_stop();
     if (!sample_wait_idle(2000)) log_warn("signal handlers still busy after 2 s; dumping anyway");
@@ -408,11 +410,6 @@ static int choose_engines(const prof_options *o, session_engine_set *set, char *
                      event_kind_name((event_kind)k));
             return -1;
         }
-        if (e->delivery == ENGINE_DELIVERY_JAVA_CALL) {
-            snprintf(err, errlen, "event=%s (instrumentation) runs alone: %s cannot be recorded beside it", o->event,
-                     event_kind_name((event_kind)k));
-            return -1;
-        }
         const engine *extra = engine_for_event((event_kind)k, o, err, errlen);
         if (!extra) return -1;
         set->intervals[set->count] = engine_interval(o, extra, false);
@@ -480,7 +477,9 @@ static int configure_storage(const prof_options *o, const session_engine_set *se
                              bool keep, bool *goes_on, char *err, size_t errlen) {
     const engine *e = set->list[0];
     sample_config cfg = {jvm_vm(), jvm_asgct(), o->jstackdepth, set->intervals[0], jvm_tracks_all_java_threads(),
-                         cstack, agct, e, set->count, {0}, {0}};
+                         cstack, agct, e, o->record_cpu ? e : NULL, set->count, {0}, {0},
+                         (o->features & PROF_FEATURE_VTABLE) != 0, (o->features & PROF_FEATURE_COMPTASK) != 0,
+                         o->jstackdepth_cut};
     for (int i = 0; i < set->count; i++) {
         cfg.engines[i] = set->list[i];
         cfg.intervals[i] = set->intervals[i];
@@ -637,7 +636,8 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
     /* Resuming keeps the stored stacks, so it must keep the way they were keyed; a JFR recording streams
      * from the first sample, so it never keeps the stacks of a previous session. */
     bool keep = resume && atomic_load(&current_engine) != NULL && session.threads == o->threads &&
-                session.jstackdepth == o->jstackdepth && options_effective_format(o) != FORMAT_JFR;
+                session.jstackdepth == o->jstackdepth &&
+                session.jstackdepth_cut == o->jstackdepth_cut && options_effective_format(o) != FORMAT_JFR;
     session = *o;
     session.interval_ns = interval;
     /* timeout=23:00: the seconds from now to that time of day (for the log; the timeout thread counts in ns). */
@@ -655,7 +655,13 @@ static int start_locked(const prof_options *o, bool resume, char *err, size_t er
         return -1;
     }
     if (no_jvm) no_jvm_threads_note_current();
+    if (rate_limits_start(o, err, errlen)) {
+        window_hooks_stop();
+        out_jfr_abort();
+        return -1;
+    }
     if (start_engines(o, &set, err, errlen)) {
+        rate_limits_stop();
         window_hooks_stop();
         out_jfr_abort();
         return -1;

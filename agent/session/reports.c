@@ -148,7 +148,8 @@ int reports_metrics(const session_facts *f, event_kind event, const prof_options
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
-    int rc = mem ? out_metrics_write(&meta.meta, &x, mem) : -1;
+    int rc = !mem ? -1 : o->metrics_format == METRICS_ASPROF ? out_metrics_write_asprof(&meta.meta, &x, mem)
+                                                              : out_metrics_write(&meta.meta, &x, mem);
     if (mem && fclose(mem)) rc = -1;
     profile_free(&meta);
     if (rc) snprintf(err, errlen, "out of memory while writing the metrics");

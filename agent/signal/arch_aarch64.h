@@ -75,6 +75,9 @@ static inline void arch_uc_set_frame(ucontext_t *uc, uintptr_t pc, uintptr_t sp,
 
 /* HotSpot's aarch64 interpreter keeps the caller's sp in x19 (r19_sender_sp) on its method entry, where
  * x86_64's keeps it in r13 (walk_regs' r13); the other x86_64 stub registers have no counterpart read here. */
+/* HotSpot's first Java argument register (j_rarg0, x1): a virtual call's receiver in the vtable and itable stubs. */
+static inline uintptr_t arch_uc_java_receiver(const ucontext_t *uc) { return (uintptr_t)uc->uc_mcontext.regs[1]; }
+
 static inline void arch_uc_vm_regs(const ucontext_t *uc, uintptr_t *dx, uintptr_t *bx, uintptr_t *r13,
                                    uintptr_t *ax) {
     *dx = *bx = *ax = 0;

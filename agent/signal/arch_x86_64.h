@@ -68,6 +68,9 @@ static inline void arch_uc_set_frame(ucontext_t *uc, uintptr_t pc, uintptr_t sp,
 }
 
 /* The registers HotSpot's x86_64 stubs keep a caller's address in (walk_regs' dx, bx, r13, ax). */
+/* HotSpot's first Java argument register (j_rarg0): a virtual call's receiver in the vtable and itable stubs. */
+static inline uintptr_t arch_uc_java_receiver(const ucontext_t *uc) { return (uintptr_t)uc->uc_mcontext.gregs[REG_RSI]; }
+
 static inline void arch_uc_vm_regs(const ucontext_t *uc, uintptr_t *dx, uintptr_t *bx, uintptr_t *r13,
                                    uintptr_t *ax) {
     const greg_t *r = uc->uc_mcontext.gregs;

@@ -4,8 +4,12 @@
  */
 #include "frame.h"
 
-uint32_t frame_bound_stack(trace_frame *frames, uint32_t depth, uint32_t max) {
-    if (depth <= max) return depth;
-    frames[max] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
-    return max + 1;
+uint32_t frame_bound_stack(trace_frame *frames, uint32_t depth, uint32_t max, uint32_t cut) {
+    bool walker_cut = depth > 0 && frames[depth - 1].kind == FRAME_MARKER && frames[depth - 1].id == MARKER_TRUNCATED;
+    if (walker_cut) depth--;
+    if (depth < max && !walker_cut) return depth;
+    if (cut == 0 || cut >= max) return depth < max ? depth : max;
+    uint32_t keep = depth < cut ? depth : cut;
+    frames[keep] = (trace_frame){MARKER_TRUNCATED, 0, FRAME_MARKER};
+    return keep + 1;
 }

@@ -10,7 +10,7 @@
 #define _GNU_SOURCE
 #include "native_hooks.h"
 
-#include "arch.h"
+#include "call_site.h"
 
 #include "clock_ns.h"
 #include "sample.h"
@@ -26,20 +26,6 @@ static __thread struct {
     uint64_t waited;      /* ns waited for locks since this thread's last sample */
 } hook_thread __attribute__((tls_model("initial-exec")));
 
-/* The registers of the hook's caller, from the hook's own frame (every hook keeps a frame pointer: the
- * build uses -fno-omit-frame-pointer, and __builtin_frame_address makes the compiler keep one anyway). The
- * caller's sp is right above the frame record on x86_64; on aarch64 the record is at the bottom of the
- * hook's frame, so the caller's sp is the hook's CFA. */
-#if ARCH_HOTSPOT_X86_CODE
-#define CALLER_SP_(frame) ((uintptr_t)((frame) + 2))
-#else
-#define CALLER_SP_(frame) ((void)(frame), (uintptr_t)__builtin_dwarf_cfa())
-#endif
-#define CALLER_SITE(leaf_function)                                                                           \
-    ({                                                                                                       \
-        const uintptr_t *frame_ = __builtin_frame_address(0);                                                \
-        (sample_call_site){frame_[1], CALLER_SP_(frame_), frame_[0], (uint64_t)(uintptr_t)(leaf_function)};   \
-    })
 
 /* The thread's turn to sample after adding 'amount' (> 0) to its count: the weight of the sample (whole
  * intervals), or 0. The remainder is carried over, not dropped: restarting the count at the sampled call
@@ -55,7 +41,7 @@ static uint64_t take_turn(uint64_t *counter, uint64_t amount, uint64_t interval)
     return weight;
 }
 
-/* After a successful allocation of 'size' bytes at p. Inlined into each hook so CALLER_SITE reads the
+/* After a successful allocation of 'size' bytes at p. Inlined into each hook so CALL_SITE_OF_CALLER reads the
  * hook's frame. */
 static inline __attribute__((always_inline)) void allocated(void *p, size_t size, const sample_call_site *site) {
     uint64_t weight = take_turn(&hook_thread.allocated, size ? size : 1, native_hooks.mem_interval);
@@ -94,7 +80,7 @@ static void freeing(void *p) {
 void *native_hook_malloc(size_t size) {
     void *p = native_hooks.real.malloc(size);
     if (p && recording_memory()) {
-        sample_call_site site = CALLER_SITE(native_hook_malloc);
+        sample_call_site site = CALL_SITE_OF_CALLER(native_hook_malloc);
         allocated(p, size, &site);
     }
     return p;
@@ -103,7 +89,7 @@ void *native_hook_malloc(size_t size) {
 void *native_hook_calloc(size_t count, size_t size) {
     void *p = native_hooks.real.calloc(count, size);
     if (p && recording_memory()) {
-        sample_call_site site = CALLER_SITE(native_hook_calloc);
+        sample_call_site site = CALL_SITE_OF_CALLER(native_hook_calloc);
         allocated(p, count * size, &site);   /* cannot overflow: calloc succeeded */
     }
     return p;
@@ -113,7 +99,7 @@ void *native_hook_realloc(void *old, size_t size) {
     if (old && recording_memory()) freeing(old);
     void *p = native_hooks.real.realloc(old, size);
     if (p && recording_memory()) {
-        sample_call_site site = CALLER_SITE(native_hook_realloc);
+        sample_call_site site = CALL_SITE_OF_CALLER(native_hook_realloc);
         allocated(p, size, &site);
     }
     return p;
@@ -127,7 +113,7 @@ void native_hook_free(void *p) {
 int native_hook_posix_memalign(void **out, size_t alignment, size_t size) {
     int rc = native_hooks.real.posix_memalign(out, alignment, size);
     if (rc == 0 && recording_memory()) {
-        sample_call_site site = CALLER_SITE(native_hook_posix_memalign);
+        sample_call_site site = CALL_SITE_OF_CALLER(native_hook_posix_memalign);
         allocated(*out, size, &site);
     }
     return rc;
@@ -136,7 +122,7 @@ int native_hook_posix_memalign(void **out, size_t alignment, size_t size) {
 void *native_hook_aligned_alloc(size_t alignment, size_t size) {
     void *p = native_hooks.real.aligned_alloc(alignment, size);
     if (p && recording_memory()) {
-        sample_call_site site = CALLER_SITE(native_hook_aligned_alloc);
+        sample_call_site site = CALL_SITE_OF_CALLER(native_hook_aligned_alloc);
         allocated(p, size, &site);
     }
     return p;
@@ -169,7 +155,7 @@ static inline __attribute__((always_inline)) void waited(const void *lock, uint6
         uint64_t start_ = clock_mono_ns();                           \
         rc_ = lock_fn(lock);                                        \
         uint64_t ns_ = clock_mono_ns() - start_;                     \
-        sample_call_site site_ = CALLER_SITE(leaf);                 \
+        sample_call_site site_ = CALL_SITE_OF_CALLER(leaf);         \
         waited(lock, ns_, &site_);                                        \
         return rc_;                                                 \
     } while (0)

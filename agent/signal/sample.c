@@ -10,6 +10,7 @@
 #include "arch.h"
 #include "clock_ns.h"
 #include "java_tids.h"
+#include "rate_limit.h"
 #include "safe_read.h"
 #include "sample_cost.h"
 #include "sample_state.h"
@@ -20,6 +21,7 @@
 #include "trace_store.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
@@ -109,6 +111,13 @@ void sample_count_repeat(int r) {
     count_result((trace_store_result)r);
 }
 
+bool sample_rate_admits(event_kind event) {
+    if (rate_limit_allow(event)) return true;
+    count(&sampling.signals);
+    count(&sampling.dropped[DROP_RATE_LIMITED]);
+    return false;
+}
+
 void sample_count_lost(drop_reason reason, uint64_t samples) {
     if ((unsigned)reason < DROP_REASON_COUNT && samples)
         atomic_fetch_add_explicit(&sampling.dropped[reason], samples, memory_order_relaxed);
@@ -143,6 +152,10 @@ int sample_max_depth(void) {
     return sampling.config.max_depth;
 }
 
+uint32_t sample_bound_stack(trace_frame *frames, uint32_t depth) {
+    return frame_bound_stack(frames, depth, (uint32_t)sampling.config.max_depth, (uint32_t)sampling.config.cut_depth);
+}
+
 uint32_t sample_thread_id(void) {
     return current_tid();
 }
@@ -151,6 +164,10 @@ static void store_event(event_kind event, int state, const trace_frame *frames, 
                         const trace_store_native *native, uint64_t started) {
     if (!thread_filter_allows((int)current_tid())) return;
     count(&sampling.signals);
+    if (!rate_limit_allow(event)) {
+        count(&sampling.dropped[DROP_RATE_LIMITED]);
+        return;
+    }
     trace_key key = {current_tid(), (uint8_t)event, (uint8_t)state};
     store_stack(frames, depth, &key, weight, native, started);
 }
@@ -170,8 +187,9 @@ void sample_store_alloc(const trace_frame *frames, uint32_t depth, uint64_t weig
     store_event(EVENT_ALLOC, 0, frames, depth, weight, &object, started);
 }
 
-void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t started) {
-    trace_store_native call = {0, took};
+void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t ended,
+                       uint64_t started) {
+    trace_store_native call = {ended, took};
     store_event(EVENT_TRACE, 0, frames, depth, weight, &call, started);
 }
 
@@ -196,12 +214,29 @@ static void after_sample(const sample_config *config, int owner, const siginfo_t
     }
 }
 
+size_t sample_call_frames(void) {
+    return sample_frames_per_buffer(sampling.config.max_depth);
+}
+
+uint32_t sample_walk_call(const sample_call_site *site, JNIEnv *env, asgct_frame *raw, trace_frame *out) {
+    /* The walkers and AsyncGetCallTrace read the three registers a frame-pointer or DWARF step needs; the
+     * rest of the context stays zero. No getcontext: it makes a system call (the signal mask) per sample. */
+    ucontext_t uc;
+    memset(&uc.uc_mcontext, 0, sizeof(uc.uc_mcontext));
+    arch_uc_set_frame(&uc, site->pc, site->sp, site->fp);
+    return stack_collect(NULL, NULL, &uc, env, current_tid(), raw, out);
+}
+
 bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t weight,
                         const trace_store_native *native, uint64_t *ref) {
     bool stored = false;
     atomic_fetch_add(&sampling.in_flight, 1);
     if (!atomic_load(&sampling.active)) goto out;
     count(&sampling.signals);
+    if (!rate_limit_allow(event)) {
+        count(&sampling.dropped[DROP_RATE_LIMITED]);
+        goto out;
+    }
     uint64_t started = sample_cost_now();
     uint32_t tid = current_tid();
     int b = claim_buffer(tid);
@@ -212,14 +247,9 @@ bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t
     const sample_config *config = &sampling.config;
     asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
     trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
-    /* The walkers and AsyncGetCallTrace read the three registers a frame-pointer or DWARF step needs; the
-     * rest of the context stays zero. No getcontext: it makes a system call (the signal mask) per sample. */
-    ucontext_t uc;
-    memset(&uc.uc_mcontext, 0, sizeof(uc.uc_mcontext));
-    arch_uc_set_frame(&uc, site->pc, site->sp, site->fp);
     uint32_t depth = 0;
     if (site->leaf) frames[depth++] = (trace_frame){site->leaf, 0, FRAME_NATIVE};
-    depth += stack_collect(NULL, NULL, &uc, thread_env(tid), tid, raw, frames + depth);
+    depth += sample_walk_call(site, thread_env(tid), raw, frames + depth);
     trace_key key = {tid, (uint8_t)event, 0};
     trace_store_result r = trace_store_put_native(frames, depth, &key, weight, native, ref);
     count_result(r);
@@ -260,6 +290,12 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
         if (e->signal && e->signal->stored) e->signal->stored(info, &outside, TRACE_STORE_NO_REF);
         goto out;
     }
+    if (!rate_limit_allow(e->event)) {
+        count(&sampling.dropped[DROP_RATE_LIMITED]);
+        trace_key limited = {current_tid(), (uint8_t)e->event, 0};
+        if (e->signal && e->signal->stored) e->signal->stored(info, &limited, TRACE_STORE_NO_REF);
+        goto out;
+    }
     uint64_t started = sample_cost_now();
     if (ucontext) safe_read_note_signal_mask(&((const ucontext_t *)ucontext)->uc_sigmask);
 
@@ -276,6 +312,11 @@ void sample_signal_handler(int signo, siginfo_t *info, void *ucontext) {
     asgct_frame *raw = sampling.asgct_buffers + (size_t)b * config->max_depth;
     trace_frame *frames = sampling.frame_buffers + (size_t)b * sample_frames_per_buffer(config->max_depth);
     uint32_t depth = stack_collect(e, info, ucontext, env, tid, raw, frames);
+    /* The CPU the handler runs on is the one the event's period ended on, but for a migration in between
+     * (the signal is delivered on the way back to user space on the same CPU). The buffer has room past
+     * jstackdepth (sample_frames_per_buffer). */
+    int cpu = e == config->cpu_frame_engine ? sched_getcpu() : -1;
+    if (cpu >= 0) frames[depth++] = (trace_frame){(uint64_t)cpu, 0, FRAME_CPU};
     int state = e->signal && e->signal->thread_state ? e->signal->thread_state(info, ucontext, env, frames, depth) : 0;
     trace_key key = {tid, (uint8_t)e->event, (uint8_t)state};
     uint64_t ref = store_stack(frames, depth, &key, weight, NULL, started);

@@ -33,6 +33,7 @@ typedef enum {
      * the engine's watch (which also re-arms the event where it is one-shot) */
     DROP_SIGNAL_LOST,
     DROP_OUTSIDE_WINDOW,    /* begin=/end=, ttsp: taken outside every window (sample_window.h) */
+    DROP_RATE_LIMITED,      /* ratelimit=: over its category's budget of events this second (rate_limit.h) */
     DROP_REASON_COUNT
 } drop_reason;
 
@@ -58,11 +59,18 @@ typedef struct {
     prof_cstack cstack;      /* how native frames are walked */
     bool agct;               /* features=agct: cstack=vm takes its Java frames from AsyncGetCallTrace */
     const engine *engine;    /* the session's first engine (event=), engines[0]; may be NULL */
+    /* record-cpu: the engine (a perf one) whose samples end in a FRAME_CPU root, the CPU the handler runs
+     * on; NULL for none */
+    const engine *cpu_frame_engine;
     /* Every engine of the session (the first is 'engine') with its interval: the weight hook's interval,
      * and the weight of a thread's first CPU sample. A signal belongs to the first engine that owns it. */
     int engine_count;
     const engine *engines[SAMPLE_MAX_ENGINES];
     uint64_t intervals[SAMPLE_MAX_ENGINES];
+    bool vtable;             /* features=vtable: a sample in a vtable or itable stub names the receiver's class */
+    bool comp_task;          /* features=comptask: compiler threads' samples name the method being compiled */
+    int cut_depth;           /* jstackdepth=N/M: M (a stack of N frames or more keeps M under [truncated]);
+                                0: it keeps N, unmarked */
 } sample_config;
 
 /* Kernel frames kept per sample, on the leaf side of the Java frames. */
@@ -93,16 +101,24 @@ void sample_store_wait(const trace_frame *frames, uint32_t depth, uint64_t weigh
 /* An allocation sample (EVENT_ALLOC) worth 'weight' bytes of an object of 'size' bytes (its JFR event's
  * allocationSize). */
 void sample_store_alloc(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t size, uint64_t started);
-/* A traced call (EVENT_TRACE) worth 'weight' ns that took 'took' ns itself: its JFR event's duration. */
-void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t started);
+/* A traced call (EVENT_TRACE) worth 'weight' ns that took 'took' ns itself and returned at 'ended' (an
+ * event_clock_now() reading): its JFR event's duration and end. */
+void sample_store_call(const trace_frame *frames, uint32_t depth, uint64_t weight, uint64_t took, uint64_t ended,
+                       uint64_t started);
 /* A sample the wall engine's timer thread counted again without a signal (trace_store_repeat's result,
  * not TRACE_STORE_STALE): counted as stored, or dropped by reason. */
 void sample_count_repeat(int trace_store_result);
+/* For a sample an engine stores itself (the wall engine's repeats): whether ratelimit= lets one more event
+ * of 'event' in this second; when not, the sample is counted as taken and dropped (DROP_RATE_LIMITED). */
+bool sample_rate_admits(event_kind event);
 /* Samples an engine knows were lost before any handler ran (DROP_SIGNAL_LOST): counted as dropped. */
 void sample_count_lost(drop_reason reason, uint64_t samples);
 
 /* jstackdepth of the session; the calling thread's OS id (cached per thread). */
 int sample_max_depth(void);
+/* Bounds a stack the session recorded outside the handler as the handler bounds its own
+ * (frame_bound_stack with jstackdepth=N/M). Returns the new depth. */
+uint32_t sample_bound_stack(trace_frame *frames, uint32_t depth);
 uint32_t sample_thread_id(void);
 
 /* Recording at a call of a hooked function (native memory and lock hooks, signal/native_hooks.c), on the
@@ -118,6 +134,13 @@ typedef struct {
 } sample_call_site;
 bool sample_record_call(const sample_call_site *site, event_kind event, uint64_t weight,
                         const trace_store_native *native, uint64_t *ref);
+/* The walk of sample_record_call alone, into the caller's buffers: the calling thread's stack from 'site'
+ * (site->leaf is not put on top), native and Java frames as in a signal sample, with the session's cstack
+ * and jstackdepth; env is the thread's JNIEnv (NULL: no Java frames). raw holds jstackdepth entries, out
+ * sample_call_frames(). Returns the depth. For a caller outside handlers that stores the stack itself (a
+ * JVMTI callback on the allocating thread). */
+size_t sample_call_frames(void);
+uint32_t sample_walk_call(const sample_call_site *site, JNIEnv *env, asgct_frame *raw, trace_frame *out);
 /* Queues a free of 'address' (no stack) as an 'event' record for the JFR writer, when one runs. */
 void sample_record_free(event_kind event, uint64_t address);
 

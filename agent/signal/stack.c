@@ -149,7 +149,8 @@ static uint32_t user_stack(void *ucontext, JNIEnv *env, uint32_t tid, asgct_fram
     uint32_t n = 0;
     if (sampling.config.cstack != CSTACK_NO && ucontext) {
         const ucontext_t *uc = ucontext;
-        walk_regs start = {arch_uc_pc(uc), arch_uc_sp(uc), arch_uc_fp(uc), 0, 0, 0, 0, (uintptr_t)env, arch_uc_lr(uc)};
+        walk_regs start = {arch_uc_pc(uc), arch_uc_sp(uc), arch_uc_fp(uc), 0, 0, 0, 0, (uintptr_t)env, arch_uc_lr(uc),
+                           sampling.config.vtable ? arch_uc_java_receiver(uc) : 0, sampling.config.comp_task, tid};
         arch_uc_vm_regs(uc, &start.dx, &start.bx, &start.r13, &start.ax);
         safe_read_note_stack_pointer(start.sp);
         if (sampling.config.cstack == CSTACK_VM)
@@ -182,5 +183,5 @@ uint32_t stack_collect(const engine *e, const siginfo_t *info, void *ucontext, J
     if (e && e->signal && e->signal->begin_kernel_frames) e->signal->begin_kernel_frames(info);
     uint32_t depth = user_stack(ucontext, env, tid, raw, out);
     depth += kernel_stack(e, info, out, depth);
-    return frame_bound_stack(out, depth, (uint32_t)sampling.config.max_depth);
+    return frame_bound_stack(out, depth, (uint32_t)sampling.config.max_depth, (uint32_t)sampling.config.cut_depth);
 }

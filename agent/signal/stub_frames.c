@@ -39,6 +39,7 @@ static int kind_of_name(uintptr_t text) {
     if (starts_with(name, "I2C/C2I adapters")) return STUB_ADAPTER + 1;
     /* JDK 25 "StubRoutines (continuationstubs)" */
     if (contains(name, "continuation")) return STUB_CONTINUATION + 1;
+    if (starts_with(name, "vtable chunks")) return STUB_VTABLE + 1;
     return (contains(name, "slow_subtype_check") ? STUB_C1_SUBTYPE_CHECK : STUB_OTHER) + 1;
 }
 

@@ -30,7 +30,8 @@ typedef enum {
     STUB_C1_SUBTYPE_CHECK,
     STUB_UNCOMMON_TRAP,
     STUB_ADAPTER,
-    STUB_CONTINUATION   /* the continuation stubs (JDK 21+): the return barrier of a virtual thread's frames */
+    STUB_CONTINUATION,  /* the continuation stubs (JDK 21+): the return barrier of a virtual thread's frames */
+    STUB_VTABLE         /* "vtable chunks": the vtable and itable stubs, entered with the receiver in j_rarg0 */
 } stub_kind;
 
 /* Which of the stubs above blob b (a BLOB_STUB) is, from its name; the answer per name is cached. */

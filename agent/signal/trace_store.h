@@ -54,7 +54,8 @@ trace_store_result trace_store_put(const trace_frame *frames, uint32_t depth, co
  * Async-signal-safe. */
 trace_store_result trace_store_repeat(uint64_t ref, const trace_key *key, uint64_t weight);
 
-/* The address and size a native memory, lock or allocation record carries (sample_ring.h). */
+/* The address and size a native memory, lock or allocation record carries (sample_ring.h); a traced call's
+ * record carries its end (event clock ticks) as the address and its duration (ns) as the size. */
 typedef struct {
     uint64_t address, size;
 } trace_store_native;

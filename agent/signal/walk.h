@@ -22,6 +22,11 @@ typedef struct {
     uintptr_t env;
     /* The link register (aarch64's x30): a leaf's return address until the leaf saves it; 0 on x86_64. */
     uintptr_t lr;
+    /* HotSpot's first Java argument register: the receiver in a vtable or itable stub; 0 when not known. */
+    uintptr_t receiver;
+    /* features=comptask: a compiler thread's compile_method frame gets the method it compiles above it. */
+    bool compile_tasks;
+    uint32_t tid;   /* the interrupted thread's OS id (features=comptask) */
 } walk_regs;
 
 typedef enum {

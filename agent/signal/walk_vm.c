@@ -37,11 +37,13 @@
 #include "arch.h"
 #include "codeblob.h"
 #include "codeheap.h"
+#include "compile_task.h"
 #include "deopt_frames.h"
 #include "native_map.h"
 #include "nmethod_memo.h"
 #include "nmethod_scopes.h"
 #include "pc_cache.h"
+#include "receiver_class.h"
 #include "safe_read.h"
 #include "stub_frames.h"
 #include "transit_frames.h"
@@ -167,6 +169,9 @@ typedef struct {
     uintptr_t dx, bx, r13, ax;     /* the leaf's rdx, rbx, r13 and rax (walk_regs) */
     uintptr_t env;                 /* the thread's JNIEnv (walk_regs) */
     uintptr_t lr;                  /* the leaf's link register (aarch64; 0 on x86_64) */
+    uintptr_t receiver;            /* the leaf's first Java argument, with features=vtable (walk_regs) */
+    bool compile_tasks;            /* features=comptask (walk_regs) */
+    uint32_t tid;                  /* the thread's OS id, with features=comptask (walk_regs) */
     nmethod_memo seen;             /* the nmethods identified in this walk (see identify) */
 } walk_state;
 
@@ -375,6 +380,14 @@ static bool step_to_stacked_return(walk_state *w, uintptr_t ret_at, uintptr_t ca
     return safe_read_word(ret_at, &ret) && step_to_held_return(w, ret, caller_sp);
 }
 
+/* step_fp_frame (not interpreted) for a frame whose rbp may not be a frame pointer: only when rbp is close above
+ * sp and the word above it is a plausible return address. */
+static bool step_plausible_fp_frame(walk_state *w) {
+    uintptr_t fp = w->fp, ret;
+    return fp > w->sp && fp - w->sp < 4096 && safe_read_word(fp + WORD, &ret) && is_code(ret) &&
+           plausible_return(ret, fp + WORD, fp) && step_fp_frame(w, false);
+}
+
 /* A leaf frame that is not (or no longer) built: the return address at sp, or above a pushed rbp, or, for
  * a prologue that has allocated the frame but not reached its frame-complete point, where the whole frame
  * puts it; for a stub that built an rbp frame, above rbp. */
@@ -388,6 +401,10 @@ static bool step_unbuilt_leaf(walk_state *w, uintptr_t frame_bytes) {
         return true;
     if (safe_read_word(w->sp, &saved_fp) && saved_fp == fp && step_to_guessed(w, w->sp + WORD, fp)) return true;
     if (step_to_guessed(w, w->sp, fp)) return true;
+    /* A stub past its `push rbp; mov rbp, rsp` (most StubRoutines' stubs, the intrinsics among them) has its
+     * frame at rbp; the words right above sp are its own (arguments, spills, or never written and stale),
+     * so an rbp frame whose return address checks out comes before reading them as a saved rbp. */
+    if (!frame_bytes && step_plausible_fp_frame(w)) return true;
     if (safe_read_word(w->sp, &saved_fp) && step_to_guessed(w, w->sp + WORD, saved_fp)) return true;
     if (frame_bytes >= 2 * WORD && safe_read_word(w->sp + frame_bytes - 2 * WORD, &saved_fp) &&
         step_to_guessed(w, w->sp + frame_bytes - WORD, saved_fp))
@@ -701,6 +718,14 @@ static bool step_a64_interpreter_unbuilt(walk_state *w) {
     return step_to_held_return(w, w->lr, sender_sp >= w->sp && sender_sp - w->sp < MAX_FRAME_BYTES ? sender_sp : w->sp);
 }
 
+/* features=comptask: the method a compiler thread compiles, as a compiled frame above its compile_method
+ * frame (nothing when it is between tasks or the method has no jmethodID). False when the stack is full. */
+static bool emit_compile_task(walk_state *w) {
+    named_method m;
+    uintptr_t method = compile_task_method(w->tid);
+    return !method || !name_method(method, &m) || emit(w, (trace_frame){m.id, 0, FRAME_JAVA_JIT});
+}
+
 /* One frame inside the code cache. False ends the walk (r->failure says whether that is a failure). */
 static bool step_code_frame(walk_state *w) {
     if (w->pc == codeblob_call_stub_return()) {
@@ -751,6 +776,11 @@ static bool step_code_frame(walk_state *w) {
     }
     /* A sample inside a stub (vtable/itable stubs, arraycopy and other StubRoutines, runtime stubs): the
      * stub is a frame of its own, named at dump time from its code blob, above its Java callers. */
+    if (b.kind == BLOB_STUB && w->leaf && w->receiver && stub_frames_kind(&b) == STUB_VTABLE) {
+        /* features=vtable: the receiver's class, above the stub, as async-profiler places it. */
+        uintptr_t symbol = receiver_class_symbol(w->receiver);
+        if (symbol && !emit(w, (trace_frame){symbol, 0, FRAME_RECEIVER_CLASS})) return false;
+    }
     if (b.kind == BLOB_STUB && w->leaf && !emit(w, (trace_frame){w->pc, 0, FRAME_NATIVE})) return false;
     int stub_step = ARCH_HOTSPOT_X86_CODE && b.kind == BLOB_STUB && w->leaf ? step_known_stub(w, &b) : 0;
     if (stub_step) return stub_step > 0 || fail(w, VMWALK_BAD_FRAME);
@@ -797,7 +827,7 @@ static bool step_code_frame(walk_state *w) {
 int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_frames, trace_frame *out, int max,
             vmwalk_result *r) {
     walk_state w = {regs.pc, regs.sp, regs.fp, regs.sp, true, name_frames, java, java_count > 0 ? java_count : 0,
-                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.ax, regs.env, regs.lr, {.count = 0}};
+                    0, out, max, 0, r, regs.dx, regs.bx, regs.r13, regs.ax, regs.env, regs.lr, regs.receiver, regs.compile_tasks, regs.tid, {.count = 0}};
     *r = (vmwalk_result){VMWALK_OK, -1, false, 0, 0, 0, false, 0, false};
     while (w.pc >= 4096) {
         if (codeheap_contains(w.pc)) {
@@ -805,6 +835,7 @@ int walk_vm(walk_regs regs, const asgct_frame *java, int java_count, bool name_f
             if (!step_code_frame(&w)) break;
         } else {
             uintptr_t at = w.leaf ? w.pc : w.pc - 1;
+            if (w.compile_tasks && compile_task_entry(at) && !emit_compile_task(&w)) break;
             if (!emit(&w, (trace_frame){at, 0, FRAME_NATIVE})) break;
             if (!(w.leaf ? walk_dwarf_leaf_step(&w.pc, &w.sp, &w.fp, w.lr) : walk_dwarf_step(&w.pc, &w.sp, &w.fp, false))) {
                 /* The thread's root ends the walk with a row saying so; no row at all is a loss, counted. */

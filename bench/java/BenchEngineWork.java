@@ -30,17 +30,16 @@ public class BenchEngineWork {
         return x;
     }
 
-    static void spin(long ns) {
-        long end = System.nanoTime() + ns, x = 0;
-        while (System.nanoTime() < end) x += x * 31 + 7;
-        sink += x;
-    }
-
+    /* The lock is held for a fixed amount of work (about 20 us here), not for a time: a loop bounded by the
+     * clock uses less CPU the more its thread is preempted, which on a loaded machine made the CPU per unit
+     * depend on the scheduler (that loop was 40% of a unit's CPU). */
     static void lockPhase() {
         for (int i = 0; i < 40; i++) {
             synchronized (LOCK) {
                 shared++;
-                spin(20_000);
+                long x = shared;
+                for (int j = 0; j < 64; j++) x = step(x);
+                sink += x;
             }
         }
     }

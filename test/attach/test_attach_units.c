@@ -49,6 +49,9 @@ static void test_flags_become_agent_options(void **state) {
     assert_string_equal(a.profiling, "event=itimer,interval=1ms,threads,jstackdepth=64,include=java/*,include=*Foo,"
                                      "exclude=*Bar,simple,sig,ann,lib,title=My title,minwidth=0.5,reverse,inverted,"
                                      "alluser,cstack=fp,timeout=30,loglevel=warn,total");
+    /* asprof's perf event CPU flags */
+    assert_int_equal(PARSE(&a, "-e", "cpu-clock", "--target-cpu", "1", "--record-cpu", "42"), 0);
+    assert_string_equal(a.profiling, "event=cpu-clock,target-cpu=1,record-cpu");
 }
 
 static void test_agent_option_string_per_action(void **state) {
@@ -107,10 +110,18 @@ static void test_bad_command_lines(void **state) {
     assert_int_equal(PARSE(&a, "--bogus", "1"), -1);
     assert_non_null(strstr(err, "--bogus"));
     /* asprof's flags for what libprof does not have: refused saying why, as the agent refuses them. */
-    assert_int_equal(PARSE(&a, "--proc", "1", "-d", "3", "1234"), -1);
-    assert_non_null(strstr(err, "'--proc' (asprof's) is not supported: libprof does not sample processes"));
-    assert_int_equal(PARSE(&a, "--fdtransfer", "1234"), -1);
-    assert_non_null(strstr(err, "CAP_PERFMON"));
+    assert_int_equal(PARSE(&a, "--sched", "1234"), -1);
+    assert_non_null(strstr(err, "'--sched' (asprof's) is not supported"));
+    /* --fdtransfer: jprof's own (it starts the helper), not an agent option as it is given */
+    assert_int_equal(PARSE(&a, "--fdtransfer", "-e", "cpu", "1234"), 0);
+    assert_true(a.fdtransfer);
+    assert_string_equal(a.profiling, "event=cpu");
+    snprintf(a.fdtransfer_name, sizeof(a.fdtransfer_name), "libprof-fdtransfer-1-2");
+    char with_helper[JPROF_OPTIONS_MAX];
+    assert_int_equal(jprof_args_agent_options(&a, "start", "", NULL, with_helper, sizeof(with_helper)), 0);
+    assert_string_equal(with_helper, "start,event=cpu,timeout=65,fdtransfer=libprof-fdtransfer-1-2");
+    assert_int_equal(jprof_args_agent_options(&a, "stop", "", NULL, with_helper, sizeof(with_helper)), 0);
+    assert_string_equal(with_helper, "stop,event=cpu");
     assert_int_equal(PARSE(&a, "-d", "x", "1"), -1);
     assert_int_equal(PARSE(&a, "-e"), -1);
     assert_non_null(strstr(err, "-e needs a value"));

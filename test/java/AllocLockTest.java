@@ -318,7 +318,9 @@ public class AllocLockTest {
         Path allocRec = work("cpu_alloc_lock.jfr"), lockRec = work("cpu_lock.jfr");
         workload("start,event=cpu,alloc=64k,lock,file=" + allocRec, "alloc", "2");
         String summary = jfrTool("summary", allocRec.toString());
-        check(eventCount(summary, "jdk.ExecutionSample") > 20 && eventCount(summary, "jdk.ObjectAllocationInNewTLAB") > 500,
+        /* CPU samples: as many as the CPU time the workload got, which a loaded machine cuts to a few; their
+         * presence is the point here, their shares are checked alone (cpu tests). */
+        check(eventCount(summary, "jdk.ExecutionSample") > 0 && eventCount(summary, "jdk.ObjectAllocationInNewTLAB") > 500,
                 "event=cpu,alloc,lock: the recording lacks CPU or allocation samples: " + summary);
         checkThreeToOne(IntegrationTest.readCollapsed(jfrconv("combined_alloc", "--alloc", "--total", allocRec.toString())),
                 "jfrconv --alloc of event=cpu,alloc=64k,lock");

@@ -108,7 +108,11 @@ public class InstrumentTest {
         check(stack.startsWith("InstrumentTarget.main;InstrumentTarget.deep;") && !stack.contains("[truncated]"), stack);
         deep = profile("InstrumentTarget.deepLeaf", ",jstackdepth=200", "deep200");
         stack = deep.keySet().iterator().next();
-        expect(stack.split(";").length, 201, "frames of the deep stack at jstackdepth=200", deep);
+        expect(stack.split(";").length, 200, "frames of the deep stack at jstackdepth=200", deep);
+        check(stack.startsWith("InstrumentTarget.deep;") && stack.endsWith("InstrumentTarget.deepLeaf"), stack);
+        deep = profile("InstrumentTarget.deepLeaf", ",jstackdepth=200/150", "deep200cut");
+        stack = deep.keySet().iterator().next();
+        expect(stack.split(";").length, 151, "frames of the deep stack at jstackdepth=200/150", deep);
         check(stack.startsWith("[truncated];InstrumentTarget.deep;") && stack.endsWith("InstrumentTarget.deepLeaf"), stack);
 
         Path text = IntegrationTest.work.resolve("hot.txt");

@@ -410,7 +410,7 @@ public class IntegrationTest {
 
     /**
      * Every stress scenario under every engine and stack mode at 1 ms: no crash, no hang, a valid profile
-     * with the scenario's own frames; the deep recursion is marked [truncated].
+     * with the scenario's own frames; the deep recursion is marked [truncated] (jstackdepth=2048/2040).
      */
     /**
      * Every scenario under each engine (default stack mode) and each stack mode (default engine); the short
@@ -430,7 +430,7 @@ public class IntegrationTest {
                 String engine = combo[0], cstack = combo[1];
                 Path file = work.resolve("stress-" + scenario + "-" + engine.replace(",features=", "-") + "-" + cstack + ".collapsed");
                 List<String> cmd = new ArrayList<>(List.of(javaHome + "/bin/java", "-Xmx64m",
-                        "-agentpath:" + agent + "=start,event=" + engine + ",interval=1ms"
+                        "-agentpath:" + agent + "=start,event=" + engine + ",interval=1ms,jstackdepth=2048/2040"
                                 + (cstack.equals("default") ? "" : ",cstack=" + cstack) + ",file=" + file,
                         "-cp", classes, "Stress", scenario, String.valueOf(seconds)));
                 Path out = work.resolve("stress.out");

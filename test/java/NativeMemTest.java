@@ -232,11 +232,18 @@ public class NativeMemTest extends IntegrationTest {
         Map<String, Long> bytes = converted(mem, "jfr-bytes", "--nativemem", "--total");
         check(at(bytes, SITE_A) == 2000L * 3000 && at(bytes, SITE_B) == 4000L * 500,
                 "bytes per site from the recording: A " + at(bytes, SITE_A) + ", B " + at(bytes, SITE_B));
-        Map<String, Long> leaks = converted(mem, "jfr-leaks", "--nativemem", "--leak");
+        // The leaks are the workload's last allocations: --tail 0 keeps them, the whole span as tail drops them.
+        Map<String, Long> leaks = converted(mem, "jfr-leaks", "--nativemem", "--leak", "--tail", "0");
         long library = leaks.entrySet().stream().filter(e -> e.getKey().contains("Java_NativeMem_"))
                 .mapToLong(Map.Entry::getValue).sum();
         System.out.printf("  jfrconv --leak: %d at the leak site, %d from the library%n", at(leaks, LEAK_SITE), library);
         check(at(leaks, LEAK_SITE) == 7 && library == 7, "leaks from the recording: " + leaks);
+        Path young = work.resolve("jfr-leaks-tail.collapsed");
+        tool(List.of(System.getProperty("jfrconv"), "--nativemem", "--leak", "--tail", "100%", "-o", "collapsed",
+                mem.toString(), young.toString()));
+        String kept = Files.readString(young);   // may be empty: every leak was young
+        check(!kept.contains("nativemem_leak_site"), "--tail 100% kept leaks made after the recording's first event: "
+                + kept);
 
         run = runJava("start,nativelock=0,file=" + lock, "NativeMem", library(), "lock", "4", "20");
         check(run.exit() == 0, "workload failed: " + run.err());

@@ -2,7 +2,9 @@
  * The latency tracing workload (TraceTest.java): on a thread named "slow-caller", TraceWorkload.handle is
  * called ten times from TraceWorkload.serve; the fourth call spins 150 ms in TraceWorkload.slowPart, the
  * others about 1 ms. With "throw", the seventh call throws after 120 ms (caught in serve), which a trace
- * must still time. Prints TRUTH lines with the measured durations.
+ * must still time. With "deep", the thread first calls TraceWorkload.recurse 201 deep, the innermost call
+ * spinning 120 ms, so that every one of the 201 calls takes at least that. Prints TRUTH lines with the
+ * measured durations.
  */
 public class TraceWorkload {
     static volatile long sink;
@@ -38,6 +40,13 @@ public class TraceWorkload {
         }
     }
 
+    static final int DEEP = 200;
+
+    static void recurse(int n) {
+        if (n == 0) spin(120_000_000L);
+        else recurse(n - 1);
+    }
+
     /** A hot method for the benchmark: its calls take well under any threshold. */
     static int hot(int x) {
         return x * 31 + (x >>> 3);
@@ -45,8 +54,12 @@ public class TraceWorkload {
 
     public static void main(String[] args) throws Exception {
         boolean throwing = args.length > 0 && args[0].equals("throw");
+        boolean deep = args.length > 0 && args[0].equals("deep");
         // Warm the method up first, so the traced calls below run compiled code as well as interpreted.
-        Thread t = new Thread(() -> serve(throwing), "slow-caller");
+        Thread t = new Thread(() -> {
+            if (deep) recurse(DEEP);
+            serve(throwing);
+        }, "slow-caller");
         t.start();
         t.join();
     }

@@ -62,6 +62,18 @@ static void test_formats_and_options(void **state) {
     assert_int_equal(parse(&a, err, "a.jfr", "x", "--title", NULL), -1);
     assert_non_null(strstr(err, "needs a value"));
     assert_int_equal(parse(&a, err, "-t=1", "a.jfr", "x", NULL), -1);
+    /* --tail: a ratio or a percentage, 10% unless given */
+    assert_int_equal(parse(&a, err, "--nativemem", "--leak", "a.jfr", "x", NULL), 0);
+    assert_true(a.convert.leak && a.convert.tail == 0.1);
+    assert_int_equal(parse(&a, err, "--tail", "20%", "a.jfr", "x", NULL), 0);
+    assert_true(a.convert.tail == 0.2);
+    assert_int_equal(parse(&a, err, "--tail=0.5", "a.jfr", "x", NULL), 0);
+    assert_true(a.convert.tail == 0.5);
+    const char *bad_tails[] = {"1.5", "-0.1", "120%", "%", "x", "20%%", ""};
+    for (size_t i = 0; i < sizeof(bad_tails) / sizeof(bad_tails[0]); i++) {
+        if (parse(&a, err, "--tail", bad_tails[i], "a.jfr", "x", NULL) == 0) fail_msg("--tail '%s' accepted", bad_tails[i]);
+        assert_non_null(strstr(err, "ratio"));
+    }
     assert_int_equal(parse(&a, err, NULL), -1);
     assert_non_null(strstr(err, "no input"));
     jfr_convert_options_free(&a.convert);

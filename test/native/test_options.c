@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "options.h"
+#include "perf_events.h"
 #include "thread_state.h"
 
 static prof_options o;
@@ -213,9 +214,38 @@ static void test_perf_events(void **state) {
     assert_true(o.alluser);
     parses("event=cpu");
     assert_false(o.alluser);
-    refused("event=cycles", "cpu-clock");
+    parses("event=cycles");
+    parses("event=cache-misses");
+    parses("event=branches");
+    assert_string_equal(o.event, "branch-instructions");
+    refused("event=cyclez", "cpu-clock");
+    /* a native function (C++ Class::method): every call, by a breakpoint; found at start */
+    parses("event=G1CollectedHeap::humongous_obj_allocate");
+    assert_string_equal(o.event, "G1CollectedHeap::humongous_obj_allocate");
+    refused("event=G1CollectedHeap::", "unknown event");
+    refused("event=::f", "unknown event");
+    refused("event=a::1b", "unknown event");
+    char prefix[64];
+    assert_int_equal(perf_events_mangled_prefix("G1CollectedHeap::humongous_obj_allocate", prefix, sizeof(prefix)), 0);
+    assert_string_equal(prefix, "_ZN15G1CollectedHeap22humongous_obj_allocateE");
+    assert_int_equal(perf_events_mangled_prefix("os::Linux::gettid", prefix, sizeof(prefix)), 0);
+    assert_string_equal(prefix, "_ZN2os5Linux6gettidE");
+    assert_int_equal(perf_events_mangled_prefix("os::Linux::gettid", prefix, 10), -1);
+    assert_int_equal(perf_events_mangled_prefix("malloc", prefix, sizeof(prefix)), -1);
     refused("event=cpu-clocks", "cpu-clocks");
     refused("alluser=1", "alluser");
+    /* target-cpu=N and record-cpu: a perf event's CPU (async-profiler's spellings) */
+    parses("event=cpu");
+    assert_int_equal(o.target_cpu, -1);
+    assert_false(o.record_cpu);
+    parses("event=cpu-clock,target-cpu=1,record-cpu");
+    assert_int_equal(o.target_cpu, 1);
+    assert_true(o.record_cpu);
+    parses("target-cpu=0");
+    assert_int_equal(o.target_cpu, 0);
+    refused("target-cpu=-1", "-1");
+    refused("target-cpu", "target-cpu");
+    refused("record-cpu=1", "record-cpu");
 }
 
 static void test_intervals(void **state) {
@@ -314,6 +344,14 @@ static void test_numbers_and_names(void **state) {
     refused("jstackdepth=0", "jstackdepth=0");
     refused("jstackdepth=abc", "abc");
     refused("jstackdepth=70000", "70000");
+    refused("jstackdepth=50/60", "50/60");
+    refused("jstackdepth=50/", "50/");
+    refused("jstackdepth=50/0", "50/0");
+    parses("jstackdepth=50/20");
+    assert_int_equal(o.jstackdepth, 50);
+    assert_int_equal(o.jstackdepth_cut, 20);
+    parses("jstackdepth=50");
+    assert_int_equal(o.jstackdepth_cut, 0);
     parses("timeout=5s");
     assert_int_equal(o.timeout_s, 5);
     refused("timeout=0", "timeout=0");
@@ -400,10 +438,31 @@ static void test_async_profiler_only_options(void **state) {
     /* async-profiler's options libprof lacks are refused, saying why: accepted and not acted on, they would
      * mislead. */
     refused("start,signal=12,file=x.txt", "profiling signal itself");
-    refused("start,record-cpu,event=cpu-clock", "which CPU");
-    refused("start,fdtransfer", "CAP_PERFMON");
-    refused("start,proc=1,file=x.jfr", "does not sample processes");
-    refused("start,ratelimit=cpu:50", "interval=");
+    /* fdtransfer=NAME: the socket of jprof's helper (jprof --fdtransfer sends it) */
+    refused("start,fdtransfer", "needs a value");
+    parses("start,fdtransfer=libprof-fdtransfer-12-00ff");
+    assert_string_equal(o.fdtransfer, "libprof-fdtransfer-12-00ff");
+    parses("start,proc=1,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 1);
+    parses("start,proc,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 30);
+    parses("start,all,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 30);
+    parses("start,all,file=x.html");
+    assert_int_equal(options_proc_interval(&o), 0);
+    parses("start,file=x.jfr");
+    assert_int_equal(options_proc_interval(&o), 0);
+    refused("start,proc=1,file=x.collapsed", "requires JFR output");
+    parses("start,ratelimit=cpu:50;alloc:100;span:200,file=x.jfr");
+    int64_t limits[OPTIONS_RATE_CATEGORIES];
+    assert_int_equal(options_rate_limits(o.ratelimit, limits, err, sizeof(err)), 0);
+    assert_int_equal(limits[EVENT_CPU], 50);
+    assert_int_equal(limits[EVENT_ALLOC], 100);
+    assert_int_equal(limits[OPTIONS_RATE_SPAN], 200);
+    assert_int_equal(limits[EVENT_WALL], -1);
+    refused("start,ratelimit=cpu", "bad pair 'cpu'");
+    refused("start,ratelimit=gpu:5", "CATEGORY one of");
+    refused("start,ratelimit=cpu:-1", "bad pair");
     /* all: every event not given, at its default, the session's event cpu (or event=); alloc= keeps its own. */
     parses("start,all,alloc=64k,file=x.jfr");
     assert_string_equal(o.event, "cpu");
@@ -415,7 +474,12 @@ static void test_async_profiler_only_options(void **state) {
     assert_string_equal(o.event, "wall");
     assert_false(o.extra_events[EVENT_WALL]);
     assert_true(o.extra_events[EVENT_ALLOC]);
-    refused("start,all,event=java.util.HashMap.get", "runs alone");
+    /* all with an instrumented method as the session's event: the method's calls instead of CPU samples,
+     * every other event beside them. */
+    parses("start,all,event=java.util.HashMap.get,alloc=262143");
+    assert_string_equal(o.event, "java.util.HashMap.get");
+    assert_true(o.extra_events[EVENT_WALL] && o.extra_events[EVENT_ALLOC] && o.extra_events[EVENT_LOCK] && o.live);
+    refused("start,event=java.util.HashMap.get,trace=a.B.c", "beside trace=");
     /* trace= is ours now: several targets, each kept as written; alone, the session's event. */
     parses("start,trace=my.pkg.Class.method:50ms,trace=my.pkg.Other.*,file=x.jfr");
     assert_int_equal(o.trace_count, 2);
@@ -441,13 +505,16 @@ static void test_async_profiler_only_options(void **state) {
     parses("start,features=agct+mixed");   /* mixed: what cstack=vm does anyway */
     assert_int_equal(o.features, PROF_FEATURE_AGCT);
     assert_string_equal(o.ignored, "");
-    refused("start,features=agct+vtable", "receiver's class");
-    refused("start,features=comptask", "compiler thread");
+    parses("start,features=agct+vtable");
+    assert_int_equal(o.features, PROF_FEATURE_AGCT | PROF_FEATURE_VTABLE);
+    parses("start,features=comptask+vtable");
+    assert_int_equal(o.features, PROF_FEATURE_COMPTASK | PROF_FEATURE_VTABLE);
     refused("start,features=bogus", "accepted: agct");
     parses("start,event=lock,lock=1ms");   /* the session's own event's interval, not a second engine */
     assert_false(o.extra_events[EVENT_LOCK]);
     assert_int_equal(o.lock_ns, 1000000);
-    refused("start,event=java.util.HashMap.get,wall", "runs alone");
+    parses("start,event=java.util.HashMap.get,wall");
+    assert_true(o.extra_events[EVENT_WALL]);
     parses("start,event=wall,wall=20ms");
     assert_false(o.extra_events[EVENT_WALL]);
     assert_int_equal(o.interval_ns, 20000000);

@@ -247,7 +247,7 @@ static void choice_set_joins_the_tables_values(void **state) {
     assert_int_equal(options_parse("start", &o, err, sizeof(err)), 0);
     assert_int_equal(o.features, 0);
     assert_int_equal(options_parse("features=agct+", &o, err, sizeof(err)), -1);
-    if (!strstr(err, "option 'features=agct+'") || !strstr(err, "accepted: agct, sigtrap, nosigtrap, stats, several joined by '+'"))
+    if (!strstr(err, "option 'features=agct+'") || !strstr(err, "accepted: agct, sigtrap, nosigtrap, stats, vtable, comptask, several joined by '+'"))
         fail_msg("features=agct+: %s", err);
     /* sigtrap asks for SIGTRAP delivery, nosigtrap forbids it: both at once is refused, naming both. */
     assert_int_equal(options_parse("features=sigtrap+nosigtrap", &o, err, sizeof(err)), -1);

@@ -71,9 +71,46 @@ static void test_values_and_labels(void **state) {
     free(text);
 }
 
+/* async-profiler's spelling: two words a line, its names, the same counters; the walk cost with stats only. */
+static void test_asprof_spelling(void **state) {
+    (void)state;
+    profile_meta m;
+    memset(&m, 0, sizeof(m));
+    m.signals = 120;
+    m.drops[m.drop_count++] = (profile_count){"table_full", 3};
+    m.drops[m.drop_count++] = (profile_count){"frames_full", 1};
+    m.drops[m.drop_count++] = (profile_count){"buffer_busy", 2};
+    m.cost[0] = (sample_cost_summary){"1-16", 100, 20000, 90000};
+    m.cost[1] = (sample_cost_summary){"17-64", 50, 40000, 90000};
+    out_metrics_extra x = {true, 115, 1, 7, 4096, 1500};
+    for (int stats = 0; stats < 2; stats++) {
+        m.stats = stats;
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        assert_int_equal(out_metrics_write_asprof(&m, &x, f), 0);
+        fclose(f);
+        const char *expected[] = {"mem_calltracestorage_kb 2\n", "samples_total 120\n", "samples_skipped_total 6\n",
+                                  "calltracestorage_overflows_total 4\n"};
+        for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
+            if (!strstr(text, expected[i])) fail_msg("missing %s in:\n%s", expected[i], text);
+        assert_true(stats ? strstr(text, "stackwalk_ns_total 4000000\nstackwalk_ns_avg 26667\n") != NULL
+                          : strstr(text, "stackwalk") == NULL);
+        char *save = NULL;
+        for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            char name[64];
+            unsigned long long value;
+            char rest;
+            if (sscanf(line, "%63s %llu%c", name, &value, &rest) != 2) fail_msg("not 'name value': %s", line);
+        }
+        free(text);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_and_labels),
+        cmocka_unit_test(test_asprof_spelling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

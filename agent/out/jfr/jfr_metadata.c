@@ -43,6 +43,7 @@ typedef struct {
 #define EVENT_THREAD P("eventThread", JFR_THREAD)
 #define STACK_TRACE P("stackTrace", JFR_STACK_TRACE)
 #define PERCENT(name) {name, JFR_FLOAT, false, false, JFR_ANN_PERCENTAGE, NULL}
+#define BYTES(name) {name, JFR_LONG, false, false, JFR_ANN_DATA_AMOUNT, "BYTES"}
 
 static const char *const EVENT = "jdk.jfr.Event";
 static const char *const ANNOTATION = "java.lang.annotation.Annotation";
@@ -126,6 +127,13 @@ static const class_def classes[] = {
     {JFR_WINDOW, "profiler.Window", EVENT, false, "Profiling Window", 0, FIELDS(START_TIME, DURATION, EVENT_THREAD)},
     {JFR_SPAN, "profiler.Span", EVENT, false, "Span",
      0, FIELDS(START_TIME, DURATION, EVENT_THREAD, P("tag", JFR_STRING))},
+    {JFR_PROCESS_SAMPLE, "profiler.ProcessSample", EVENT, false, "Process Stats Sample",
+     0, FIELDS(START_TIME, V("pid", JFR_INT), V("ppid", JFR_INT), V("name", JFR_STRING), V("cmdLine", JFR_STRING),
+               V("uid", JFR_INT), V("state", JFR_BYTE),
+               {"processStartTime", JFR_LONG, false, false, JFR_ANN_TIMESTAMP, "MILLISECONDS_SINCE_EPOCH"},
+               V("cpuUser", JFR_FLOAT), V("cpuSystem", JFR_FLOAT), PERCENT("cpuPercent"), V("threads", JFR_INT),
+               BYTES("vmSize"), BYTES("vmRss"), BYTES("rssAnon"), BYTES("rssFiles"), BYTES("rssShmem"),
+               V("minorFaults", JFR_LONG), V("majorFaults", JFR_LONG), BYTES("ioRead"), BYTES("ioWrite"))},
     {JFR_CPU_LOAD, "jdk.CPULoad", EVENT, false, "CPU Load",
      0, FIELDS(START_TIME, PERCENT("jvmUser"), PERCENT("jvmSystem"), PERCENT("machineTotal"))},
     {JFR_OS_INFORMATION, "jdk.OSInformation", EVENT, false, "OS Information",

@@ -40,9 +40,12 @@ bool jfr_sample_event_write(jfr_buf *b, const sample_record *rec, uint64_t threa
         }
         return true;
     case EVENT_TRACE:
-        /* Queued when the call returned; 'size' is how long it took (the weight may stand for more calls). */
-        jfr_event_method_trace(b, rec->ticks > rec->size ? rec->ticks - rec->size : rec->ticks, rec->size, thread_key,
-                               trace_key);
+        /* 'address' is when the call returned, 'size' how long it took in ns (the weight may stand for more
+         * calls). */
+        {
+            uint64_t ended = rec->address ? rec->address : rec->ticks, took = event_clock_ticks_of_ns(rec->size);
+            jfr_event_method_trace(b, ended > took ? ended - took : ended, took, thread_key, trace_key);
+        }
         return true;
     default:
         return false;

@@ -65,6 +65,8 @@ enum jfr_type_id {
     JFR_METHOD_TRACE,
     /* async-profiler's span an application recorded (one.profiler.Span, dev.libprof.Span) */
     JFR_SPAN = 130,
+    /* async-profiler's sample of one process of the machine (proc=) */
+    JFR_PROCESS_SAMPLE,
     /* annotations (display only) */
     JFR_ANN_LABEL = 200, JFR_ANN_CONTENT_TYPE, JFR_ANN_TIMESTAMP, JFR_ANN_TIMESPAN, JFR_ANN_DATA_AMOUNT,
     JFR_ANN_PERCENTAGE,
