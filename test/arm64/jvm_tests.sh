@@ -129,7 +129,7 @@ shares_cpu)
   if arm_java -agentpath:"$AGENT=start,event=cpu-clock,file=$OUT/perf.collapsed" -cp "$CP" Burn7525 1; then
     fail "event=cpu-clock started without perf_event_open"
   fi
-  grep -q 'event=cpu-clock: the perf engine is unavailable: perf_event_open' "$OUT/err" ||
+  grep -q 'event=cpu-clock: Perf events unavailable: perf_event_open' "$OUT/err" ||
     fail "event=cpu-clock's refusal: $(head -n 3 "$OUT/err" | tr '\n' ' ')"
   echo "event=cpu-clock refused: $(grep -o 'event=cpu-clock: the perf engine.*' "$OUT/err" | head -n 1)" ;;
 shares_itimer)
