@@ -330,8 +330,14 @@ public class JfrconvTest {
         }
         check(someSplit, "no --from/--to split kept samples on both sides");
 
-        // --state: the JDK records every execution sample as RUNNABLE.
-        check(sum(collapsed("runnable", "--state", "RUNNABLE", rec.toString())) == total, "--state RUNNABLE");
+        // --state: the JDK records its samples as RUNNABLE, but for the odd one of a thread still starting
+        // (STATE_NEW, seen once in a CI run): the JDK's own tool says which.
+        Result states = run(List.of(javaHome + "/bin/jfr", "print", "--events", "jdk.ExecutionSample,jdk.NativeMethodSample",
+                "--stack-depth", "1", rec.toString()));
+        long runnable = states.out().lines().filter(l -> l.trim().equals("state = \"STATE_RUNNABLE\"")).count();
+        check(states.exit() == 0 && runnable >= total * 95 / 100, "jfr print: " + runnable + " RUNNABLE samples of " + total);
+        check(sum(collapsed("runnable", "--state", "RUNNABLE", rec.toString())) == runnable,
+                "--state RUNNABLE: not the " + runnable + " samples jfr print shows RUNNABLE");
         Path sleeping = work.resolve("sleeping.collapsed");
         r = jfrconv("-s", "sleeping", rec.toString(), sleeping.toString());
         check(r.exit() == 0 && Files.readString(sleeping).isEmpty() && r.err().contains("in other states"),
