@@ -158,8 +158,9 @@ interleaved)
   # 400 each on a quieter machine).
   [ "$leaf" -gt 100 ] && [ "$whole" -ge $((leaf * 9 / 10)) ] || fail "javaLeaf's stacks lack the chain: $(grep javaLeaf "$f" | sort -t' ' -k2 -nr | head -n 2)"
   [ "$burn" -gt 100 ] || fail "the C code's own time (callback_burn) is missing"
-  # JDK 21's C2 may inline nothing of the workload's that a sample lands in: inlined frames are asked of 17.
-  [ "$jit" -gt 0 ] && [ "$interp" -gt 0 ] && { [ "$inlined" -gt 0 ] || [ "$VERSION" != 17 ]; } || fail "frame types missing"
+  # Under emulation C2 may inline nothing a sample lands in (JDK 21 in 1 of 4 runs, JDK 17 once in a CI run:
+  # 9 compiled methods, 0 inlined): an inlined frame is not asked for, only that any is in its place.
+  [ "$jit" -gt 0 ] && [ "$interp" -gt 0 ] || fail "frame types missing"
   [ "$misplaced" -eq 0 ] || fail "inlined frames under no compiled frame: $(grep -oE "[^;]+;[^;]+$l"'_\[i\]' "$f" | grep -vE "_\[[ij1]\];[^;]+_\[i\]\$" | head -n 3 | tr '\n' ' ')"
   [ "$interp_calls" -gt 100 ] && [ "$at_line" -eq "$interp_calls" ] ||
     fail "interpreted main's line: $(grep -oE 'Interleaved[.]main:[0-9]+_\[0\]' "$f" | sort | uniq -c | tr '\n' ' ')" ;;
