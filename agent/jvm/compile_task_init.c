@@ -3,6 +3,7 @@
  * Compiler::compile_method and C2Compiler::compile_method from libjvm's symbol table, the offsets from the
  * VM structure tables.
  */
+#define _GNU_SOURCE
 #include "compile_task_init.h"
 
 #include "compile_task.h"
